@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Base class of the unchecked exceptions that mcp-stdio throws for one MCP server.
+ *
+ * @author mcp-stdio authors
+ */
+public class McpStdioException extends RuntimeException {
+
+	private final String serverName;
+
+	public McpStdioException(String serverName, String message) {
+		this(serverName, message, null);
+	}
+
+	public McpStdioException(String serverName, String message, @Nullable Throwable cause) {
+		super(message, cause);
+		this.serverName = serverName;
+	}
+
+	/**
+	 * Return the name of the MCP server this exception is about.
+	 * @return the server name
+	 */
+	public String serverName() {
+		return this.serverName;
+	}
+
+}

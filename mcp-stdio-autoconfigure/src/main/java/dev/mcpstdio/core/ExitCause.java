@@ -1,0 +1,38 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+/**
+ * Why a server's process ended.
+ *
+ * @author mcp-stdio authors
+ */
+public enum ExitCause {
+
+	/** Exit code 0 after its stdin was closed by a stop. */
+	CLEAN,
+
+	/** Ended on its own while it was expected to run, or with a failure code on stop. */
+	UNEXPECTED,
+
+	/** Ended by the SIGTERM of shutdown step 4. */
+	TERMINATED,
+
+	/** Ended by SIGKILL. */
+	KILLED
+
+}

@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.mcpstdio.McpServerExitedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How one process of an MCP server ended.
+ *
+ * @param serverName the server's name
+ * @param pid the process id
+ * @param exitCode the exit code, {@code 128 + N} when killed by signal N
+ * @param cause why it ended
+ * @param at when the end was observed
+ * @param uptime how long the process ran
+ * @param stderrTail the last lines of stderr, oldest first
+ * @param failure what mcp-stdio saw go wrong before it ended the process (stdout closed,
+ * a message too long), or {@code null}
+ * @author mcp-stdio authors
+ */
+public record ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, Instant at, Duration uptime,
+		List<String> stderrTail, @Nullable String failure) {
+
+	private static final String[] SIGNAL_NAMES = { null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+			"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM" };
+
+	/** How many stderr lines an exception message quotes at most. */
+	private static final int MESSAGE_STDERR_LINES = 10;
+
+	public ExitInfo {
+		stderrTail = List.copyOf(stderrTail);
+	}
+
+	/**
+	 * Return the exit code with the signal named when it is one, as in
+	 * {@code 137 (signal 9, SIGKILL)}.
+	 * @return the exit code described
+	 */
+	public String describeExitCode() {
+		int signal = signal();
+		if (signal <= 0) {
+			return Integer.toString(this.exitCode);
+		}
+		String name = (signal < SIGNAL_NAMES.length) ? SIGNAL_NAMES[signal] : null;
+		return this.exitCode + " (signal " + signal + ((name != null) ? ", " + name : "") + ")";
+	}
+
+	/**
+	 * Return the signal that killed the process, following the shell's {@code 128 + N}
+	 * convention.
+	 * @return the signal number, or 0 when the process exited normally
+	 */
+	public int signal() {
+		return (this.exitCode > 128 && this.exitCode <= 128 + 64) ? this.exitCode - 128 : 0;
+	}
+
+	/**
+	 * Return the message of {@link McpServerExitedException}.
+	 * @return a message naming the server, the exit code and stderr
+	 */
+	public String message() {
+		StringBuilder message = new StringBuilder();
+		message.append("MCP server '").append(this.serverName).append("' process ");
+		if (this.failure != null) {
+			message.append("failed (").append(this.failure).append(") and ");
+		}
+		message.append("exited unexpectedly with exit code ").append(describeExitCode());
+		message.append("; stderr: ");
+		if (this.stderrTail.isEmpty()) {
+			message.append("(empty)");
+		}
+		else {
+			int from = Math.max(0, this.stderrTail.size() - MESSAGE_STDERR_LINES);
+			message.append(String.join("\n", this.stderrTail.subList(from, this.stderrTail.size())));
+		}
+		return message.toString();
+	}
+
+	/**
+	 * Return the exception a caller gets for this exit.
+	 * @return a new exception
+	 */
+	public McpServerExitedException toException() {
+		return new McpServerExitedException(this.serverName, this.exitCode, this.stderrTail, message());
+	}
+
+}

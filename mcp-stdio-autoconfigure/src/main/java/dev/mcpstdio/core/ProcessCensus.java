@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.util.List;
+
+import dev.mcpstdio.core.ProcessTable.Proc;
+
+/**
+ * Counts the live processes of a server: every process carrying its markers from this
+ * JVM, whichever start made it, so that a leaked earlier generation shows up.
+ *
+ * @author mcp-stdio authors
+ */
+public final class ProcessCensus {
+
+	private ProcessCensus() {
+	}
+
+	/**
+	 * Count the live processes of one server and their resident memory.
+	 * @param serverName the server's name
+	 * @param current the server's current process, or {@code null}
+	 * @return the figures
+	 */
+	public static TreeStats count(String serverName, StdioServerProcess current) {
+		return count(serverName, List.of(current));
+	}
+
+	/**
+	 * Count the live processes of one server and their resident memory.
+	 * @param serverName the server's name
+	 * @param current the server's current processes, possibly none
+	 * @return the figures
+	 */
+	public static TreeStats count(String serverName, List<StdioServerProcess> current) {
+		ProcessTable table = ProcessTable.recent();
+		java.util.Map<Long, Proc> found = new java.util.HashMap<>();
+		for (StdioServerProcess process : current) {
+			for (Proc proc : process.tree().members(table)) {
+				found.put(proc.pid(), proc);
+			}
+		}
+		for (Proc proc : table.all()) {
+			ProcessMarkers markers = proc.markers();
+			if (markers != null && markers.ownerPid() == ProcessMarkers.CURRENT_PID
+					&& serverName.equals(markers.server()) && proc.pid() != ProcessMarkers.CURRENT_PID) {
+				found.put(proc.pid(), proc);
+			}
+		}
+		long memory = 0;
+		for (Proc proc : found.values()) {
+			memory += proc.rssBytes();
+		}
+		return new TreeStats(found.size(), memory);
+	}
+
+	/**
+	 * Live processes and their memory.
+	 *
+	 * @param liveProcesses how many processes are alive
+	 * @param memoryBytes their resident memory together, 0 where the OS does not tell
+	 */
+	public record TreeStats(int liveProcesses, long memoryBytes) {
+
+		/** No process. */
+		public static final TreeStats NONE = new TreeStats(0, 0);
+
+	}
+
+}

@@ -1,0 +1,133 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Drains a server's stderr so that it can never block on it, logs each line under
+ * {@code dev.mcpstdio.server.<name>} and keeps the last lines for error messages.
+ *
+ * @author mcp-stdio authors
+ */
+final class StderrTail implements Runnable {
+
+	/** A longer stderr line is cut: stderr is for humans, not for data. */
+	static final int MAX_LINE_LENGTH = 8 * 1024;
+
+	private final InputStream stderr;
+
+	private final Log log;
+
+	private final int capacity;
+
+	private final ArrayDeque<String> tail;
+
+	private final CountDownLatch done = new CountDownLatch(1);
+
+	StderrTail(String serverName, InputStream stderr, int capacity) {
+		this.stderr = stderr;
+		this.log = LogFactory.getLog("dev.mcpstdio.server." + serverName);
+		this.capacity = capacity;
+		this.tail = new ArrayDeque<>(Math.min(capacity, 64));
+	}
+
+	@Override
+	public void run() {
+		byte[] buffer = new byte[8192];
+		byte[] line = new byte[MAX_LINE_LENGTH];
+		int length = 0;
+		boolean truncated = false;
+		try {
+			int read;
+			while ((read = this.stderr.read(buffer)) != -1) {
+				for (int i = 0; i < read; i++) {
+					byte b = buffer[i];
+					if (b == '\n') {
+						add(line, length, truncated);
+						length = 0;
+						truncated = false;
+					}
+					else if (length < line.length) {
+						line[length++] = b;
+					}
+					else {
+						truncated = true;
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			// The pipe closed under us: the process is gone
+		}
+		finally {
+			if (length > 0) {
+				add(line, length, truncated);
+			}
+			this.done.countDown();
+		}
+	}
+
+	private void add(byte[] bytes, int length, boolean truncated) {
+		if (length > 0 && bytes[length - 1] == '\r') {
+			length--;
+		}
+		String text = new String(bytes, 0, length, StandardCharsets.UTF_8) + (truncated ? " [truncated]" : "");
+		if (this.log.isInfoEnabled()) {
+			this.log.info(text);
+		}
+		if (this.capacity == 0) {
+			return;
+		}
+		synchronized (this.tail) {
+			if (this.tail.size() == this.capacity) {
+				this.tail.removeFirst();
+			}
+			this.tail.addLast(text);
+		}
+	}
+
+	/**
+	 * Wait, bounded, until stderr reached its end: a child may hold it open.
+	 * @param millis the longest wait
+	 */
+	void awaitEnd(long millis) {
+		try {
+			this.done.await(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	List<String> lines() {
+		synchronized (this.tail) {
+			return new ArrayList<>(this.tail);
+		}
+	}
+
+}

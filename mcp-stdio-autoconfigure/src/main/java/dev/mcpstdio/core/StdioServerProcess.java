@@ -1,0 +1,653 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.PendingRequests.Pending;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One running stdio MCP server process: newline-delimited JSON-RPC over its stdin and
+ * stdout, its stderr drained and kept, its exit observed as it happens, and a stop that
+ * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
+ * <p>
+ * Every method is safe to call from any thread, concurrently with the others.
+ *
+ * @author mcp-stdio authors
+ */
+public final class StdioServerProcess {
+
+	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+
+	private static final @Nullable String SETSID = findSetsid();
+
+	private static final AtomicLong starts = new AtomicLong();
+
+	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
+	private static final long STREAM_GRACE_MILLIS = 300;
+
+	/** How long a stdout that ended may wait for the process to follow. */
+	private static final long EOF_GRACE_MILLIS = 500;
+
+	/** How long a send that hit a broken pipe waits for the exit to be observed. */
+	private static final long EXIT_OBSERVATION_MILLIS = 2000;
+
+	private static final ExecutorService background = new ThreadPoolExecutor(0, 512, 30, TimeUnit.SECONDS,
+			new SynchronousQueue<>(), (runnable) -> {
+				Thread thread = new Thread(runnable, "mcp-stdio-exit");
+				thread.setDaemon(true);
+				return thread;
+			}, new ThreadPoolExecutor.CallerRunsPolicy());
+
+	private final StdioServerSpec spec;
+
+	private final MessageListener listener;
+
+	private final Process process;
+
+	private final ProcessTree tree;
+
+	private final Instant startedAt = Instant.now();
+
+	private final long startNanos = System.nanoTime();
+
+	private final StdinWriter writer;
+
+	private final StderrTail stderr;
+
+	private final StdoutReader stdout;
+
+	private final PendingRequests pending = new PendingRequests();
+
+	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
+
+	private final AtomicBoolean stopStarted = new AtomicBoolean();
+
+	private final CompletableFuture<StopResult> stopped = new CompletableFuture<>();
+
+	private final Object terminationLock = new Object();
+
+	private volatile boolean stopRequested;
+
+	private volatile boolean stdinClosedByStop;
+
+	private volatile @Nullable String failure;
+
+	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
+	private volatile int rootSignal;
+
+	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, Process process, String instance) {
+		this.spec = spec;
+		this.listener = listener;
+		this.process = process;
+		this.tree = new ProcessTree(process.pid(), instance, SETSID != null);
+		this.writer = new StdinWriter(process.getOutputStream());
+		this.stderr = new StderrTail(spec.name(), process.getErrorStream(), spec.stderrTailLines());
+		this.stdout = new StdoutReader(spec.name(), process.getInputStream(), spec.maxMessageSize(), new Sink());
+	}
+
+	/**
+	 * Start a server process.
+	 * @param spec what to start
+	 * @param listener receives its messages and its end
+	 * @return the running process
+	 * @throws McpStdioException if the command cannot be run
+	 */
+	public static StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
+		String instance = ProcessMarkers.CURRENT_PID + "-" + starts.incrementAndGet();
+		Map<String, String> env = ServerEnvironment.build(spec, System.getenv(), instance);
+		Path executable;
+		try {
+			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
+		}
+		catch (CommandNotFoundException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+		}
+		List<String> command = new ArrayList<>();
+		if (SETSID != null) {
+			// setsid execs in place: the server's pid is also its process group and
+			// session
+			command.add(SETSID);
+		}
+		command.add(executable.toString());
+		command.addAll(spec.args());
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().clear();
+		builder.environment().putAll(env);
+		if (spec.workingDirectory() != null) {
+			builder.directory(spec.workingDirectory().toFile());
+		}
+		Process process;
+		try {
+			process = builder.start();
+		}
+		catch (IOException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
+					ex);
+		}
+		ProcessTable.invalidate();
+		StdioServerProcess server = new StdioServerProcess(spec, listener, process, instance);
+		server.startThreads();
+		logger.info("Started MCP server '" + spec.name() + "' (pid " + process.pid() + "): " + spec.commandLine());
+		return server;
+	}
+
+	private void startThreads() {
+		thread(this.stdout, "stdout").start();
+		thread(this.stderr, "stderr").start();
+		thread(this.writer, "stdin").start();
+		this.process.onExit().whenCompleteAsync((p, ex) -> handleExit(), background);
+	}
+
+	private Thread thread(Runnable runnable, String stream) {
+		Thread thread = new Thread(runnable, "mcp-stdio-" + this.spec.name() + "-" + stream);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	public String name() {
+		return this.spec.name();
+	}
+
+	public StdioServerSpec spec() {
+		return this.spec;
+	}
+
+	public long pid() {
+		return this.process.pid();
+	}
+
+	public Instant startedAt() {
+		return this.startedAt;
+	}
+
+	/**
+	 * Return whether the server's root process is alive and no stop has begun.
+	 * @return whether messages can be sent
+	 */
+	public boolean isRunning() {
+		return !this.stopRequested && !this.exit.isDone() && this.process.isAlive();
+	}
+
+	/**
+	 * Return the future that completes when the process has ended and its end was
+	 * classified.
+	 * @return the exit future
+	 */
+	public CompletableFuture<ExitInfo> exit() {
+		return this.exit;
+	}
+
+	/**
+	 * Return how the process ended, once it has.
+	 * @return the exit or {@code null}
+	 */
+	public @Nullable ExitInfo exitInfo() {
+		return this.exit.getNow(null);
+	}
+
+	/**
+	 * Return the last lines the server wrote to stderr.
+	 * @return the stderr tail, oldest first
+	 */
+	public List<String> stderrTail() {
+		return this.stderr.lines();
+	}
+
+	/**
+	 * Return how many requests were sent and not yet answered.
+	 * @return the pending request count
+	 */
+	public int pendingRequests() {
+		return this.pending.size();
+	}
+
+	/**
+	 * Count the live processes of this start of the server and their memory.
+	 * @return the figures
+	 */
+	public ProcessCensus.TreeStats treeStats() {
+		return ProcessCensus.count(this.spec.name(), this);
+	}
+
+	ProcessTree tree() {
+		return this.tree;
+	}
+
+	boolean isWriting() {
+		return this.writer.isWriting();
+	}
+
+	/**
+	 * Send a notification or a response, or a request whose response the listener gets.
+	 * @param message one JSON-RPC message, without newlines
+	 * @param requestId the id when the message is a request, so that it is tracked until
+	 * its response arrives, or {@code null}
+	 * @throws McpServerExitedException if the process has ended or ends during the send
+	 * @throws McpServerNotRunningException if the server is stopping or stopped
+	 * @throws McpStdioException if the message cannot be written within the send timeout
+	 */
+	public void send(String message, @Nullable Object requestId) {
+		checkSendable();
+		if (requestId != null && !this.pending.add(requestId, null)) {
+			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
+		}
+		try {
+			write(message);
+		}
+		catch (RuntimeException ex) {
+			if (requestId != null) {
+				this.pending.remove(requestId);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Send a message that is not a request.
+	 * @param message one JSON-RPC message, without newlines
+	 */
+	public void send(String message) {
+		send(message, null);
+	}
+
+	/**
+	 * Send a request and get its response instead of passing it to the listener.
+	 * @param id the request's id
+	 * @param message the request, without newlines
+	 * @return a future completed with the response line, or exceptionally with
+	 * {@link McpServerExitedException} when the process has ended or ends first, and with
+	 * the other errors of {@link #send(String, Object)}
+	 */
+	public CompletableFuture<String> request(Object id, String message) {
+		CompletableFuture<String> response = new CompletableFuture<>();
+		try {
+			checkSendable();
+		}
+		catch (McpStdioException ex) {
+			response.completeExceptionally(ex);
+			return response;
+		}
+		if (!this.pending.add(id, response)) {
+			throw new IllegalArgumentException("A request with id " + id + " is already pending");
+		}
+		try {
+			write(message);
+		}
+		catch (RuntimeException ex) {
+			this.pending.remove(id);
+			response.completeExceptionally(ex);
+		}
+		return response;
+	}
+
+	private void checkSendable() {
+		if (this.stopRequested) {
+			throw notRunning("is stopping or stopped");
+		}
+		ExitInfo exitInfo = this.exit.getNow(null);
+		if (exitInfo != null) {
+			throw exitInfo.toException();
+		}
+		if (this.failure != null) {
+			throw awaitExitException(null);
+		}
+	}
+
+	private void write(String message) {
+		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
+			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
+		}
+		long timeout = this.spec.sendTimeout().toNanos();
+		long deadline = System.nanoTime() + timeout;
+		StdinWriter.Write write;
+		try {
+			write = this.writer.enqueue(message, timeout);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
+		}
+		try {
+			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			write.cancel();
+			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
+		}
+		catch (TimeoutException ex) {
+			throw sendTimeout(write.cancel() ? "the message was not sent"
+					: "the message is still being written and will arrive late");
+		}
+		catch (ExecutionException ex) {
+			throw writeFailure(ex.getCause());
+		}
+	}
+
+	private RuntimeException writeFailure(@Nullable Throwable cause) {
+		if (cause instanceof McpStdioException stdioException) {
+			return stdioException;
+		}
+		if (cause instanceof StdinWriter.WriteTimeoutException) {
+			return sendTimeout("the message was not sent");
+		}
+		return awaitExitException(cause);
+	}
+
+	/**
+	 * A write failed or the server is failing: wait, bounded, for the exit to be
+	 * observed, so that the caller learns why instead of seeing a bare I/O error.
+	 */
+	private RuntimeException awaitExitException(@Nullable Throwable cause) {
+		ExitInfo exitInfo;
+		try {
+			exitInfo = this.exit.get(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis(),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			exitInfo = null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			exitInfo = null;
+		}
+		if (this.stopRequested && (exitInfo == null || exitInfo.cause() != ExitCause.UNEXPECTED)) {
+			return notRunning("was stopped while the message was being written");
+		}
+		if (exitInfo != null) {
+			return exitInfo.toException();
+		}
+		String reason = (cause != null) ? cause.getMessage() : this.failure;
+		fail("its stdin broke (" + reason + ") while the process kept running");
+		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
+				+ "; the process is still running and is being terminated", cause);
+	}
+
+	private McpStdioException sendTimeout(String what) {
+		return new McpStdioException(name(),
+				"MCP server '" + name() + "' did not read its stdin within "
+						+ TreeTerminator.format(this.spec.sendTimeout()) + "; " + what + ". Raise mcp.stdio.servers."
+						+ name() + ".send-timeout if the server is just slow");
+	}
+
+	private McpServerNotRunningException notRunning(String what) {
+		return new McpServerNotRunningException(name(), "MCP server '" + name() + "' " + what);
+	}
+
+	/**
+	 * Stop the server: the contract's four steps, each bounded. Idempotent: every caller
+	 * gets the result of the one stop.
+	 * @return how it went
+	 */
+	public StopResult stop() {
+		if (this.stopStarted.compareAndSet(false, true)) {
+			try {
+				this.stopped.complete(runStop());
+			}
+			catch (RuntimeException | Error ex) {
+				this.stopped.completeExceptionally(ex);
+				throw ex;
+			}
+		}
+		try {
+			return this.stopped.get(this.spec.shutdown().worstCase().toMillis() + 5000, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(name(), "Interrupted while waiting for MCP server '" + name() + "' to stop",
+					ex);
+		}
+		catch (ExecutionException ex) {
+			throw new McpStdioException(name(), "Stopping MCP server '" + name() + "' failed", ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(name(), "MCP server '" + name() + "' did not finish stopping", ex);
+		}
+	}
+
+	private StopResult runStop() {
+		long begin = System.nanoTime();
+		ShutdownTimeouts timeouts = this.spec.shutdown();
+		boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
+		this.stopRequested = true;
+		this.pending.signal();
+		if (wasRunning) {
+			// 1. drain: in-flight writes finish, sent requests get their answers
+			long drainDeadline = begin + timeouts.drain().toNanos();
+			this.writer.awaitIdle(drainDeadline);
+			this.pending.awaitEmpty(drainDeadline);
+		}
+		// 2. close stdin, by the writer itself after its last write
+		this.writer.close((write) -> notRunning("was stopped before the message was sent"));
+		if (this.process.isAlive()) {
+			// 3. give it time to exit by itself
+			try {
+				long left = timeouts.stdinClose().toNanos();
+				if (!this.writer.isWriting()) {
+					this.writer.closed().get(left, TimeUnit.NANOSECONDS);
+					this.stdinClosedByStop = true;
+				}
+				this.process.waitFor(Math.max(0, left - (System.nanoTime() - begin) + timeouts.drain().toNanos()),
+						TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// stdin could not be closed in time: go on to the signals
+			}
+		}
+		// 4. SIGTERM, then SIGKILL, to what is left of the tree
+		boolean alive = this.process.isAlive();
+		String why = alive
+				? "did not exit within " + TreeTerminator.format(timeouts.stdinClose()) + " after stdin closed"
+				: "left processes behind after its root process exited";
+		terminateTree(why);
+		ExitInfo exitInfo = awaitExit();
+		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		if (wasRunning) {
+			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "
+					+ exitInfo.describeExitCode() + ", in " + took.toMillis() + " ms");
+		}
+		return new StopResult(exitInfo, took, wasRunning);
+	}
+
+	private ExitInfo awaitExit() {
+		try {
+			return this.exit.get(TreeTerminator.KILL_WAIT.toMillis() + 2 * STREAM_GRACE_MILLIS + 1000,
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// fall through: report what we know
+		}
+		int code = this.process.isAlive() ? -1 : this.process.exitValue();
+		return new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), this.stderr.lines(),
+				(code == -1) ? "the process survived SIGKILL" : this.failure);
+	}
+
+	private void terminateTree(String why) {
+		synchronized (this.terminationLock) {
+			TreeTerminator.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
+				if (this.rootSignal != 9) {
+					this.rootSignal = kill ? 9 : 15;
+				}
+			});
+			ProcessTable.invalidate();
+		}
+	}
+
+	/**
+	 * Treat the server as failed: its process tree is ended whatever else happens.
+	 * @param reason what went wrong
+	 */
+	private void fail(String reason) {
+		if (this.stopRequested || this.exit.isDone() || this.failure != null) {
+			return;
+		}
+		this.failure = reason;
+		logger.warn(
+				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
+		background.execute(() -> terminateTree("failed: " + reason));
+	}
+
+	private void handleExit() {
+		this.tree.rootReaped();
+		ProcessTable.invalidate();
+		int code = this.process.exitValue();
+		this.stderr.awaitEnd(STREAM_GRACE_MILLIS);
+		this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
+		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
+				this.stderr.lines(), this.failure);
+		this.exit.complete(exitInfo);
+		boolean expected = this.stopRequested && exitInfo.cause() != ExitCause.UNEXPECTED;
+		this.writer.close(
+				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		List<Object> unanswered = new ArrayList<>();
+		for (Pending request : this.pending.drainAll()) {
+			if (request.future() != null) {
+				request.future()
+					.completeExceptionally(
+							expected ? notRunning("was stopped before it answered request " + request.id())
+									: exitInfo.toException());
+			}
+			else {
+				unanswered.add(request.id());
+			}
+		}
+		if (!this.stopRequested) {
+			logger.warn(exitInfo.message() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)");
+		}
+		try {
+			this.listener.onExit(exitInfo, unanswered);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
+		}
+		if (!this.stopRequested) {
+			// The leader is gone; whatever it left behind goes with it
+			terminateTree("exited and left processes behind");
+		}
+	}
+
+	private ExitCause classify(int code) {
+		int signal = this.rootSignal;
+		if (signal == 9) {
+			return ExitCause.KILLED;
+		}
+		if (signal == 15) {
+			return ExitCause.TERMINATED;
+		}
+		if (this.stopRequested && code == 0 && (this.stdinClosedByStop || this.writer.isClosing())) {
+			return ExitCause.CLEAN;
+		}
+		return ExitCause.UNEXPECTED;
+	}
+
+	private Duration uptime() {
+		return Duration.ofNanos(System.nanoTime() - this.startNanos);
+	}
+
+	private static @Nullable String findSetsid() {
+		if (ServerEnvironment.WINDOWS || Boolean.getBoolean("mcp.stdio.no-setsid")) {
+			return null;
+		}
+		for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+			if (Files.isExecutable(Path.of(candidate))) {
+				return candidate;
+			}
+		}
+		return null;
+	}
+
+	@Override
+	public String toString() {
+		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
+	}
+
+	private final class Sink implements StdoutReader.Sink {
+
+		@Override
+		public void message(String message, JsonRpcPeek.Peeked peeked) {
+			if (peeked.isResponse()) {
+				Pending request = StdioServerProcess.this.pending.answer(peeked.id());
+				if (request != null && request.future() != null) {
+					request.future().complete(message);
+					return;
+				}
+			}
+			try {
+				StdioServerProcess.this.listener.onMessage(message);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
+			}
+		}
+
+		@Override
+		public void protocolError(String description) {
+			fail(description);
+		}
+
+		@Override
+		public void end(@Nullable IOException ex) {
+			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
+				return;
+			}
+			try {
+				if (StdioServerProcess.this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+					return;
+				}
+			}
+			catch (InterruptedException interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
+					: "it closed its stdout while the process kept running");
+		}
+
+	}
+
+}

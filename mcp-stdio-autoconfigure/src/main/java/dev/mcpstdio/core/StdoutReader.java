@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Splits a server's stdout into newline-delimited JSON-RPC messages, at most
+ * {@code max-message-size} bytes each. A line that is not JSON is logged (a few, then
+ * rarely) and skipped; a line that is too long is a protocol error.
+ *
+ * @author mcp-stdio authors
+ */
+final class StdoutReader implements Runnable {
+
+	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+
+	private static final int FREE_NON_JSON_LOGS = 10;
+
+	private static final long NON_JSON_LOG_INTERVAL_NANOS = 10_000_000_000L;
+
+	private static final int QUOTE_LENGTH = 200;
+
+	private final String serverName;
+
+	private final InputStream stdout;
+
+	private final int maxMessageSize;
+
+	private final Sink sink;
+
+	private final CountDownLatch done = new CountDownLatch(1);
+
+	private byte[] line = new byte[8192];
+
+	private int length;
+
+	private boolean discarding;
+
+	private long nonJsonLines;
+
+	private long nonJsonSuppressed;
+
+	private long lastNonJsonLog;
+
+	StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink) {
+		this.serverName = serverName;
+		this.stdout = stdout;
+		this.maxMessageSize = maxMessageSize;
+		this.sink = sink;
+	}
+
+	@Override
+	public void run() {
+		IOException failure = null;
+		try {
+			byte[] buffer = new byte[64 * 1024];
+			int read;
+			while ((read = this.stdout.read(buffer)) != -1) {
+				int start = 0;
+				for (int i = 0; i < read; i++) {
+					if (buffer[i] == '\n') {
+						append(buffer, start, i - start);
+						endOfLine();
+						start = i + 1;
+					}
+				}
+				append(buffer, start, read - start);
+			}
+			if (this.length > 0 && !this.discarding) {
+				endOfLine();
+			}
+		}
+		catch (IOException ex) {
+			failure = ex;
+		}
+		finally {
+			this.done.countDown();
+			this.sink.end(failure);
+		}
+	}
+
+	private void append(byte[] buffer, int offset, int count) {
+		if (count == 0 || this.discarding) {
+			return;
+		}
+		if (this.length + count > this.maxMessageSize) {
+			this.discarding = true;
+			this.length = 0;
+			this.line = new byte[8192];
+			this.sink.protocolError("it sent a message longer than max-message-size (" + this.maxMessageSize
+					+ " bytes); raise mcp.stdio.servers." + this.serverName + ".max-message-size if that is expected");
+			return;
+		}
+		if (this.length + count > this.line.length) {
+			int size = this.line.length;
+			while (size < this.length + count) {
+				size = (int) Math.min((long) size * 2, this.maxMessageSize);
+			}
+			byte[] bigger = new byte[size];
+			System.arraycopy(this.line, 0, bigger, 0, this.length);
+			this.line = bigger;
+		}
+		System.arraycopy(buffer, offset, this.line, this.length, count);
+		this.length += count;
+	}
+
+	private void endOfLine() {
+		int end = this.length;
+		boolean wasDiscarding = this.discarding;
+		this.length = 0;
+		this.discarding = false;
+		if (wasDiscarding) {
+			return;
+		}
+		if (end > 0 && this.line[end - 1] == '\r') {
+			end--;
+		}
+		if (isBlank(this.line, end)) {
+			return;
+		}
+		JsonRpcPeek.Peeked peeked = JsonRpcPeek.peek(this.line, end);
+		String text = new String(this.line, 0, end, StandardCharsets.UTF_8);
+		if (this.line.length > 1024 * 1024) {
+			// Do not keep a huge buffer for the server's lifetime after one huge message
+			this.line = new byte[8192];
+		}
+		if (peeked == null) {
+			nonJson(text);
+			return;
+		}
+		this.sink.message(text, peeked);
+	}
+
+	private static boolean isBlank(byte[] bytes, int length) {
+		for (int i = 0; i < length; i++) {
+			byte b = bytes[i];
+			if (b != ' ' && b != '\t' && b != '\r') {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private void nonJson(String text) {
+		this.nonJsonLines++;
+		long now = System.nanoTime();
+		if (this.nonJsonLines > FREE_NON_JSON_LOGS && now - this.lastNonJsonLog < NON_JSON_LOG_INTERVAL_NANOS) {
+			this.nonJsonSuppressed++;
+			return;
+		}
+		this.lastNonJsonLog = now;
+		String quote = (text.length() > QUOTE_LENGTH) ? text.substring(0, QUOTE_LENGTH) + "..." : text;
+		String suppressed = (this.nonJsonSuppressed > 0)
+				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
+		this.nonJsonSuppressed = 0;
+		logger.warn("MCP server '" + this.serverName + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
+				+ quote + suppressed);
+	}
+
+	long nonJsonLines() {
+		return this.nonJsonLines;
+	}
+
+	/**
+	 * Wait, bounded, until every line was delivered.
+	 * @param millis the longest wait
+	 * @return whether stdout reached its end
+	 */
+	boolean awaitEnd(long millis) {
+		try {
+			return this.done.await(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/** Where the reader delivers what it reads. */
+	interface Sink {
+
+		void message(String message, JsonRpcPeek.Peeked peeked);
+
+		void protocolError(String description);
+
+		void end(@Nullable IOException failure);
+
+	}
+
+}

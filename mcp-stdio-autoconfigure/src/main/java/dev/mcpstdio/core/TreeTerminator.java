@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.mcpstdio.core.ProcessTable.Proc;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Step 4 of a stop: SIGTERM to every process of a tree, a bounded wait, then SIGKILL to
+ * whatever is left, re-reading the tree each time so that processes forked meanwhile are
+ * caught too.
+ *
+ * @author mcp-stdio authors
+ */
+final class TreeTerminator {
+
+	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+
+	/** How long SIGKILLed processes may take to vanish before we give up waiting. */
+	static final Duration KILL_WAIT = Duration.ofSeconds(2);
+
+	private static final long POLL_MIN_NANOS = 2_000_000L;
+
+	private static final long POLL_MAX_NANOS = 25_000_000L;
+
+	private TreeTerminator() {
+	}
+
+	/**
+	 * End every live process of a tree.
+	 * @param serverName the server, for logs
+	 * @param tree the tree
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param why what led here, for the log line
+	 * @param rootSignal receives the signal sent to the root, if it was alive
+	 * @return what was done
+	 */
+	static Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
+			SignalRecorder rootSignal) {
+		List<Proc> members = tree.members(ProcessTable.scan());
+		if (members.isEmpty()) {
+			return new Result(0, 0, 0);
+		}
+		Map<Long, Long> signalled = new HashMap<>();
+		int termed = signal(members, signalled, false, tree.rootPid(), rootSignal);
+		logger.warn("MCP server '" + serverName + "' " + why + "; sent SIGTERM to " + termed
+				+ ((termed == 1) ? " process" : " processes"));
+		long deadline = System.nanoTime() + terminateTimeout.toNanos();
+		List<Proc> left = waitForEnd(tree, signalled, deadline, false, rootSignal);
+		if (left.isEmpty()) {
+			return new Result(termed, 0, 0);
+		}
+		int killed = signal(left, signalled, true, tree.rootPid(), rootSignal);
+		logger.warn("MCP server '" + serverName + "' did not exit within " + format(terminateTimeout)
+				+ " after SIGTERM; sent SIGKILL to " + killed + ((killed == 1) ? " process" : " processes"));
+		List<Proc> survivors = waitForEnd(tree, signalled, System.nanoTime() + KILL_WAIT.toNanos(), true, rootSignal);
+		if (!survivors.isEmpty()) {
+			logger.error("MCP server '" + serverName + "': " + survivors.size() + " processes survived SIGKILL (pids "
+					+ pids(survivors) + ")");
+		}
+		return new Result(termed, killed, survivors.size());
+	}
+
+	private static List<Proc> waitForEnd(ProcessTree tree, Map<Long, Long> signalled, long deadline, boolean kill,
+			SignalRecorder rootSignal) {
+		long pause = POLL_MIN_NANOS;
+		while (true) {
+			ProcessTable table = ProcessTable.scan();
+			List<Proc> left = new ArrayList<>(tree.members(table));
+			for (Map.Entry<Long, Long> entry : signalled.entrySet()) {
+				Proc proc = table.get(entry.getKey());
+				if (proc != null && proc.startTime() == entry.getValue() && !contains(left, proc.pid())) {
+					left.add(proc);
+				}
+			}
+			if (left.isEmpty()) {
+				return left;
+			}
+			// A process forked after the last signal gets the same treatment
+			List<Proc> fresh = new ArrayList<>();
+			for (Proc proc : left) {
+				if (!signalled.containsKey(proc.pid())) {
+					fresh.add(proc);
+				}
+			}
+			signal(fresh, signalled, kill, tree.rootPid(), rootSignal);
+			long now = System.nanoTime();
+			if (now >= deadline) {
+				return left;
+			}
+			sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, POLL_MAX_NANOS);
+		}
+	}
+
+	private static boolean contains(List<Proc> procs, long pid) {
+		for (Proc proc : procs) {
+			if (proc.pid() == pid) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, long rootPid,
+			SignalRecorder rootSignal) {
+		int count = 0;
+		for (Proc proc : procs) {
+			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
+				continue;
+			}
+			Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
+			if (handle.isEmpty()) {
+				continue;
+			}
+			if (proc.pid() == rootPid) {
+				rootSignal.sent(kill);
+			}
+			boolean sent = kill ? handle.get().destroyForcibly() : handle.get().destroy();
+			if (sent || handle.get().isAlive()) {
+				count++;
+			}
+			signalled.put(proc.pid(), proc.startTime());
+		}
+		return count;
+	}
+
+	private static String pids(List<Proc> procs) {
+		List<String> pids = new ArrayList<>();
+		for (Proc proc : procs) {
+			pids.add(Long.toString(proc.pid()));
+		}
+		return String.join(", ", pids);
+	}
+
+	static String format(Duration duration) {
+		long millis = duration.toMillis();
+		if (millis % 1000 == 0) {
+			return (millis / 1000) + "s";
+		}
+		return millis + "ms";
+	}
+
+	/**
+	 * Sleep even when interrupted: a stop must finish its escalation, and the interrupt
+	 * is restored for the caller.
+	 * @param nanos how long
+	 */
+	static void sleepNanos(long nanos) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+		}
+		catch (InterruptedException ex) {
+			interrupted = true;
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** Learns which signal went to the root, so its exit can be classified. */
+	interface SignalRecorder {
+
+		void sent(boolean kill);
+
+	}
+
+	/**
+	 * What a termination did.
+	 *
+	 * @param terminated processes sent SIGTERM
+	 * @param killed processes sent SIGKILL
+	 * @param survivors processes still alive at the end
+	 */
+	record Result(int terminated, int killed, int survivors) {
+
+	}
+
+}

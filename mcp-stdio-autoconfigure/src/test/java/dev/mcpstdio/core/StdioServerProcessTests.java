@@ -1,0 +1,374 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Tests for {@link StdioServerProcess} against real fixture processes.
+ *
+ * @author mcp-stdio authors
+ */
+class StdioServerProcessTests {
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final List<StdioServerProcess> started = new ArrayList<>();
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		for (StdioServerProcess process : this.started) {
+			process.stop();
+		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	private StdioServerProcess start(String name, String script) {
+		return start(this.fixtures.spec(name, script), MessageListener.NONE);
+	}
+
+	private StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
+		StdioServerProcess process = StdioServerProcess.start(spec, listener);
+		this.started.add(process);
+		return process;
+	}
+
+	private static String request(Object id, String method) {
+		String jsonId = (id instanceof String) ? "\"" + id + "\"" : id.toString();
+		return "{\"jsonrpc\":\"2.0\",\"id\":" + jsonId + ",\"method\":\"" + method + "\"}";
+	}
+
+	private static Throwable failureOf(CompletableFuture<?> future) throws Exception {
+		try {
+			future.get(10, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			return ex.getCause();
+		}
+		throw new AssertionError("Expected the future to fail");
+	}
+
+	@Test
+	void requestGetsItsResponse() throws Exception {
+		StdioServerProcess process = start("echo", "echo.sh");
+		String response = process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS);
+		assertThat(response).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"echo\":\"ping\"}}");
+		assertThat(process.pendingRequests()).isZero();
+		StopResult result = process.stop();
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+		assertThat(result.exit().exitCode()).isZero();
+	}
+
+	@Test
+	void instantExitFailsTheRequestWithExitCodeAndStderr() throws Exception {
+		StdioServerProcess process = start("instant", "instant-exit.sh");
+		Throwable failure = failureOf(process.request("a", request("a", "initialize")));
+		assertThat(failure).isInstanceOf(McpServerExitedException.class);
+		McpServerExitedException exited = (McpServerExitedException) failure;
+		assertThat(exited.exitCode()).isEqualTo(3);
+		assertThat(exited.serverName()).isEqualTo("instant");
+		assertThat(exited.stderrTail()).containsExactly("boom: missing dependency");
+		assertThat(exited).hasMessage(
+				"MCP server 'instant' process exited unexpectedly with exit code 3; stderr: boom: missing dependency");
+		// once the exit is known, every send fails at once with the same facts
+		long begin = System.nanoTime();
+		assertThatExceptionOfType(McpServerExitedException.class).isThrownBy(() -> process.send(request(2, "x")))
+			.satisfies((ex) -> assertThat(ex.exitCode()).isEqualTo(3));
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(1));
+		StopResult result = process.stop();
+		assertThat(result.wasRunning()).isFalse();
+		assertThat(result.outcome()).isEqualTo(ExitCause.UNEXPECTED);
+	}
+
+	@Test
+	void serverThatIgnoresStdinEofIsTerminated() {
+		StdioServerProcess process = start("ignores-eof", "ignores-eof.sh");
+		StopResult result = process.stop();
+		assertThat(result.outcome()).isEqualTo(ExitCause.TERMINATED);
+		assertThat(result.exit().exitCode()).isEqualTo(143);
+		assertThat(result.exit().describeExitCode()).isEqualTo("143 (signal 15, SIGTERM)");
+		assertThat(result.duration()).isGreaterThanOrEqualTo(Fixtures.FAST.stdinClose());
+		assertThat(result.duration()).isLessThan(Fixtures.FAST.worstCase());
+	}
+
+	@Test
+	void serverThatIgnoresSigtermIsKilled() {
+		StdioServerProcess process = start("ignores-term", "ignores-sigterm.sh");
+		waitForStderr(process, "ready");
+		StopResult result = process.stop();
+		assertThat(result.outcome()).isEqualTo(ExitCause.KILLED);
+		assertThat(result.exit().exitCode()).isEqualTo(137);
+		assertThat(result.exit().describeExitCode()).isEqualTo("137 (signal 9, SIGKILL)");
+		assertThat(result.duration())
+			.isGreaterThanOrEqualTo(Fixtures.FAST.stdinClose().plus(Fixtures.FAST.terminate()));
+		assertThat(result.duration()).isLessThan(Fixtures.FAST.worstCase());
+	}
+
+	@Test
+	void stoppingAnExitedServerCostsNoWaiting() throws Exception {
+		StdioServerProcess process = start("gone", "instant-exit.sh");
+		process.exit().get(10, TimeUnit.SECONDS);
+		StopResult result = process.stop();
+		assertThat(result.duration()).isLessThan(Duration.ofMillis(200));
+		assertThat(process.stop()).isSameAs(result);
+	}
+
+	@Test
+	void serverThatClosesStdoutButStaysAliveIsFailedAndEnded() throws Exception {
+		StdioServerProcess process = start("closes-stdout", "closes-stdout.sh");
+		ExitInfo exit = process.exit().get(10, TimeUnit.SECONDS);
+		assertThat(exit.failure()).isEqualTo("it closed its stdout while the process kept running");
+		assertThat(exit.cause()).isEqualTo(ExitCause.TERMINATED);
+		assertThat(this.fixtures.alive()).isEmpty();
+		assertThatExceptionOfType(McpServerExitedException.class).isThrownBy(() -> process.send(request(1, "x")))
+			.withMessageContaining("closed its stdout");
+	}
+
+	@Test
+	void childrenAndGrandchildAreCountedAndEnded() throws Exception {
+		StdioServerProcess process = start("family", "with-children.sh");
+		waitForStderr(process, "ready");
+		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("ping");
+		awaitCount(process, 4);
+		assertThat(process.treeStats().memoryBytes()).isPositive();
+		StopResult result = process.stop();
+		// the root exits on EOF; its children do not and are ended with it
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+		assertThat(this.fixtures.alive()).isEmpty();
+		assertThat(process.treeStats().liveProcesses()).isZero();
+	}
+
+	@Test
+	void wrapperThatExitsCleanlyLeavesNoChildBehind() throws Exception {
+		StdioServerProcess process = start("wrapper", "wrapper-exits.sh");
+		ExitInfo exit = process.exit().get(10, TimeUnit.SECONDS);
+		assertThat(exit.exitCode()).isZero();
+		assertThat(exit.cause()).isEqualTo(ExitCause.UNEXPECTED);
+		// nobody calls stop: the exit alone ends what the wrapper left
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void daemonizedChildThatLeftTheSessionIsFoundByItsMarker() throws Exception {
+		StdioServerProcess process = start("escapee", "escapes-setsid.sh");
+		waitForStderr(process, "ready");
+		awaitCount(process, 3);
+		List<Long> before = this.fixtures.alive();
+		assertThat(before).hasSizeGreaterThanOrEqualTo(2);
+		StopResult result = process.stop();
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	@Test
+	void stopDuringABlockedOneMebibyteSendIsBounded() throws Exception {
+		StdioServerProcess process = start(this.fixtures.spec("deaf", "not-reading.sh"), MessageListener.NONE);
+		waitForStderr(process, "ready");
+		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(1024 * 1024)
+				+ "\"}}";
+		AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+		Thread sender = new Thread(() -> {
+			try {
+				process.send(big);
+			}
+			catch (Throwable ex) {
+				sendFailure.set(ex);
+			}
+		});
+		sender.start();
+		awaitWriting(process);
+		long begin = System.nanoTime();
+		StopResult result = process.stop();
+		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		sender.join(5000);
+		assertThat(sender.isAlive()).isFalse();
+		assertThat(sendFailure.get()).isInstanceOf(McpServerNotRunningException.class);
+		assertThat(result.outcome()).isEqualTo(ExitCause.TERMINATED);
+		assertThat(took).isLessThan(Fixtures.FAST.worstCase());
+		// stdin was never closed under the write: the writer closed it after the write
+		// failed
+		assertThat(process.exit().get(5, TimeUnit.SECONDS).cause()).isEqualTo(ExitCause.TERMINATED);
+	}
+
+	@Test
+	void nonJsonLinesAreSkippedNotFatal() throws Exception {
+		List<String> messages = new CopyOnWriteArrayList<>();
+		StdioServerProcess process = start(this.fixtures.spec("chatty", "non-json.sh"), messages::add);
+		String response = process.request(7, request(7, "ping")).get(10, TimeUnit.SECONDS);
+		assertThat(response).contains("\"id\":7");
+		process.send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"again\"}", 8);
+		awaitTrue(() -> messages.size() == 1);
+		assertThat(messages).singleElement().asString().contains("again");
+		assertThat(process.isRunning()).isTrue();
+	}
+
+	@Test
+	void tenMegabytesOfStderrNeverBlockTheServer() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("flood", "stderr-flood.sh");
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		String response = process.request(1, request(1, "after-flood")).get(60, TimeUnit.SECONDS);
+		assertThat(response).contains("after-flood");
+		List<String> tail = process.stderrTail();
+		assertThat(tail).hasSize(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
+		assertThat(tail.get(tail.size() - 1)).isEqualTo("flood done");
+	}
+
+	@Test
+	void crashWithPendingRequestsFailsEveryOneAtOnce() throws Exception {
+		AtomicReference<List<Object>> unanswered = new AtomicReference<>();
+		MessageListener listener = new MessageListener() {
+			@Override
+			public void onMessage(String message) {
+			}
+
+			@Override
+			public void onExit(ExitInfo exit, List<Object> ids) {
+				unanswered.set(ids);
+			}
+		};
+		StdioServerProcess process = start(this.fixtures.spec("crashy", "echo.sh"), listener);
+		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("ping");
+		CompletableFuture<String> hanging = process.request(2, request(2, "hang"));
+		process.send(request("s-3", "hang"), "s-3");
+		process.send(request("s-4", "hang"), "s-4");
+		assertThat(process.pendingRequests()).isEqualTo(3);
+		long begin = System.nanoTime();
+		process.send(request(5, "crash"));
+		Throwable failure = failureOf(hanging);
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(2));
+		assertThat(failure).isInstanceOf(McpServerExitedException.class)
+			.hasMessage(
+					"MCP server 'crashy' process exited unexpectedly with exit code 5; stderr: crashing on request 5");
+		awaitTrue(() -> unanswered.get() != null);
+		assertThat(unanswered.get()).containsExactlyInAnyOrder("s-3", "s-4");
+		assertThat(process.pendingRequests()).isZero();
+	}
+
+	@Test
+	void lineLongerThanTheLimitFailsTheServer() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("verbose", "long-line.sh").withMaxMessageSize(1024);
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		ExitInfo exit = process.exit().get(10, TimeUnit.SECONDS);
+		assertThat(exit.failure()).contains("longer than max-message-size (1024 bytes)");
+		assertThat(exit.cause()).isEqualTo(ExitCause.TERMINATED);
+		assertThatExceptionOfType(McpServerExitedException.class).isThrownBy(() -> process.send(request(1, "x")))
+			.withMessageContaining("max-message-size");
+	}
+
+	@Test
+	void sendToAServerThatDoesNotReadTimesOut() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("slow-reader", "not-reading.sh")
+			.withSendTimeout(Duration.ofMillis(300));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		waitForStderr(process, "ready");
+		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
+				+ "\"}}";
+		assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> process.send(big))
+			.withMessageContaining("did not read its stdin within 300ms");
+	}
+
+	@Test
+	void serverGetsOnlyTheAllowListConfiguredEnvAndMarkers() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("env", "print-env.sh").withEnv(Map.of("LOG_LEVEL", "debug"));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		waitForStderr(process, "env printed");
+		List<String> env = process.stderrTail();
+		assertThat(env).contains("LOG_LEVEL=debug", "MCP_STDIO_SERVER=env",
+				"MCP_STDIO_OWNER_PID=" + ProcessHandle.current().pid());
+		// surefire gives the test JVM this secret; servers must not see it
+		assertThat(System.getenv("MCP_STDIO_TEST_SECRET")).isNotNull();
+		assertThat(env).noneMatch((line) -> line.startsWith("MCP_STDIO_TEST_SECRET"));
+		assertThat(env).anyMatch((line) -> line.startsWith("PATH="));
+	}
+
+	@Test
+	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
+		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
+		assertThatExceptionOfType(McpStdioException.class)
+			.isThrownBy(() -> StdioServerProcess.start(spec, MessageListener.NONE))
+			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");
+	}
+
+	@Test
+	void sendsAfterStopFailAsNotRunning() {
+		StdioServerProcess process = start("stopped", "echo.sh");
+		process.stop();
+		assertThatExceptionOfType(McpServerNotRunningException.class).isThrownBy(() -> process.send(request(1, "x")))
+			.withMessage("MCP server 'stopped' is stopping or stopped");
+	}
+
+	@Test
+	void concurrentStopsShareOneResult() throws Exception {
+		StdioServerProcess process = start("shared-stop", "ignores-eof.sh");
+		List<CompletableFuture<StopResult>> stops = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			stops.add(CompletableFuture.supplyAsync(process::stop));
+		}
+		List<StopResult> results = new ArrayList<>();
+		for (CompletableFuture<StopResult> stop : stops) {
+			results.add(stop.get(10, TimeUnit.SECONDS));
+		}
+		assertThat(Collections.frequency(results, results.get(0))).isEqualTo(8);
+	}
+
+	private static void waitForStderr(StdioServerProcess process, String line) {
+		awaitTrue(() -> process.stderrTail().contains(line));
+	}
+
+	private static void awaitCount(StdioServerProcess process, int count) {
+		awaitTrue(() -> process.treeStats().liveProcesses() == count);
+		assertThat(process.treeStats().liveProcesses()).isEqualTo(count);
+	}
+
+	private static void awaitWriting(StdioServerProcess process) {
+		// the writer blocks once the pipe buffer (64 KiB) is full
+		awaitTrue(process::isWriting);
+		Fixtures.sleep(100);
+		assertThat(process.isWriting()).isTrue();
+	}
+
+	static void awaitTrue(java.util.function.BooleanSupplier condition) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				fail("Condition not met within 10s");
+			}
+			Fixtures.sleep(10);
+		}
+	}
+
+}
