@@ -1,0 +1,49 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of mcp-stdio: one {@link McpStdioServer} bean per server configured
+ * under {@code mcp.stdio.servers} (or in the {@code servers-configuration} file), and the
+ * {@link McpStdioServers} registry.
+ *
+ * @author mcp-stdio authors
+ */
+@AutoConfiguration
+@ConditionalOnProperty(prefix = McpStdioProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(McpStdioProperties.class)
+@Import(McpStdioServersRegistrar.class)
+public class McpStdioAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpStdioServers mcpStdioServers(ObjectProvider<McpStdioServer> servers) {
+		return new McpStdioServers(servers.orderedStream().toList());
+	}
+
+}

@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Turns {@link McpStdioConfigurationException} into a start-up report that names each
+ * server and property at fault and says how to fix it.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpStdioConfigurationException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, McpStdioConfigurationException cause) {
+		StringBuilder description = new StringBuilder(
+				"The MCP server configuration is invalid; no server was started.\n");
+		StringBuilder action = new StringBuilder("Fix the configuration:\n");
+		for (Problem problem : cause.problems()) {
+			description.append("\n    Server: ").append(problem.server());
+			description.append("\n    Property: ").append(problem.property());
+			description.append("\n    Problem: ").append(problem.problem()).append('\n');
+			action.append("\n    - ").append(problem.property()).append(": ").append(problem.action());
+		}
+		return new FailureAnalysis(description.toString(), action.toString(), cause);
+	}
+
+}

@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.ResourceLoaderAware;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Registers one {@link McpStdioServer} bean per configured server, named
+ * {@code mcpStdioServer.<name>}, after checking the whole configuration: an error stops
+ * start-up here, before any process starts.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware {
+
+	/** The prefix of each server bean's name. */
+	static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
+
+	private static final Log logger = LogFactory.getLog(McpStdioServersRegistrar.class);
+
+	private Environment environment;
+
+	private ResourceLoader resourceLoader = new DefaultResourceLoader();
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void setResourceLoader(ResourceLoader resourceLoader) {
+		this.resourceLoader = resourceLoader;
+	}
+
+	@Override
+	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+		Binder binder = Binder.get(this.environment);
+		McpStdioProperties properties = binder
+			.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(new McpStdioProperties()))
+			.orElseGet(McpStdioProperties::new);
+		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties, this.resourceLoader,
+				System.getenv())
+			.resolve();
+		for (McpStdioServerDefinition definition : definitions) {
+			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
+			bean.setInstanceSupplier(() -> new McpStdioServer(definition));
+			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
+		}
+		warnWhenStopCannotFit(binder, definitions);
+	}
+
+	private void warnWhenStopCannotFit(Binder binder, List<McpStdioServerDefinition> definitions) {
+		Duration phaseTimeout = binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(Duration.ofSeconds(30));
+		for (McpStdioServerDefinition definition : definitions) {
+			Duration worstCase = definition.spec().shutdown().worstCase();
+			if (worstCase.compareTo(phaseTimeout) > 0) {
+				logger.warn("MCP server '" + definition.name() + "' may take up to " + worstCase.toMillis()
+						+ " ms to stop, longer than spring.lifecycle.timeout-per-shutdown-phase ("
+						+ phaseTimeout.toMillis() + " ms): raise that timeout or lower mcp.stdio.servers."
+						+ definition.name() + ".shutdown.*; the stop still completes before the context is destroyed");
+			}
+		}
+	}
+
+}

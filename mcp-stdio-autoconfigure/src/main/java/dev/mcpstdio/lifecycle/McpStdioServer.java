@@ -1,0 +1,710 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.ProcessCensus;
+import dev.mcpstdio.core.ProcessCensus.TreeStats;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.StopResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * One configured MCP server, managed with the application: started with it, restarted by
+ * its policy, and stopped in the contract's bounded order when the application stops,
+ * after the web server so that requests in flight can still use its tools.
+ * <p>
+ * Without the Spring AI integration the server performs the MCP {@code initialize}
+ * handshake itself at start; with it, Spring AI's client does, through
+ * {@link #ensureStarted()}, {@link #attach(MessageListener)} and
+ * {@link #send(String, Object)}.
+ *
+ * @author mcp-stdio authors
+ */
+public class McpStdioServer implements SmartLifecycle, DisposableBean {
+
+	/**
+	 * The lifecycle phase: below the web server's start/stop phase
+	 * ({@code WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE}), so servers start
+	 * before it and stop after it.
+	 */
+	public static final int PHASE = Integer.MAX_VALUE - 3072;
+
+	/** The MCP protocol version the starter's own handshake offers. */
+	static final String PROTOCOL_VERSION = "2025-06-18";
+
+	private static final Log logger = LogFactory.getLog(McpStdioServer.class);
+
+	private static final JsonMapper json = JsonMapper.shared();
+
+	private static final ScheduledExecutorService restartScheduler = Executors.newSingleThreadScheduledExecutor((r) -> {
+		Thread thread = new Thread(r, "mcp-stdio-restarts");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private static final AtomicLong handshakeIds = new AtomicLong();
+
+	private final McpStdioServerDefinition definition;
+
+	private final Object lock = new Object();
+
+	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
+
+	private final Deque<Long> recentRestarts = new ArrayDeque<>();
+
+	private final AtomicLong restarts = new AtomicLong();
+
+	private volatile ServerState state;
+
+	private volatile @Nullable StdioServerProcess process;
+
+	private volatile long generation;
+
+	private volatile @Nullable CompletableFuture<Void> starting;
+
+	private volatile boolean initialized;
+
+	private volatile boolean selfInitialize = true;
+
+	private volatile boolean wantRunning;
+
+	private volatile boolean lifecycleRunning;
+
+	private volatile @Nullable ExitInfo lastExit;
+
+	private volatile @Nullable String lastFailure;
+
+	private volatile MessageListener session = MessageListener.NONE;
+
+	private @Nullable ScheduledFuture<?> pendingRestart;
+
+	public McpStdioServer(McpStdioServerDefinition definition) {
+		this.definition = definition;
+		this.state = definition.enabled() ? ServerState.STOPPED : ServerState.DISABLED;
+		for (ExitCause cause : ExitCause.values()) {
+			this.exits.put(cause, new AtomicLong());
+		}
+	}
+
+	public String name() {
+		return this.definition.name();
+	}
+
+	public McpStdioServerDefinition definition() {
+		return this.definition;
+	}
+
+	public ServerState state() {
+		return this.state;
+	}
+
+	/**
+	 * Return whether the running process has answered MCP {@code initialize}.
+	 * @return whether the server is initialized
+	 */
+	public boolean isInitialized() {
+		return this.initialized && this.state == ServerState.RUNNING;
+	}
+
+	/**
+	 * Return the current process, running or ended, or {@code null} before the first
+	 * start.
+	 * @return the process
+	 */
+	public @Nullable StdioServerProcess process() {
+		return this.process;
+	}
+
+	public long restarts() {
+		return this.restarts.get();
+	}
+
+	public long exits(ExitCause cause) {
+		return this.exits.get(cause).get();
+	}
+
+	public @Nullable ExitInfo lastExit() {
+		return this.lastExit;
+	}
+
+	/**
+	 * Return why the last start failed when no process exit explains it (a command that
+	 * cannot run, a handshake that timed out).
+	 * @return the failure or {@code null}
+	 */
+	public @Nullable String lastFailure() {
+		return this.lastFailure;
+	}
+
+	public int pendingRequests() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? current.pendingRequests() : 0;
+	}
+
+	/**
+	 * Count the live processes of this server, every generation started by this JVM.
+	 * @return the live processes and their memory
+	 */
+	public TreeStats treeStats() {
+		StdioServerProcess current = this.process;
+		return ProcessCensus.count(name(), (current != null) ? List.of(current) : List.of());
+	}
+
+	public void addListener(Listener listener) {
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * Choose who performs the MCP handshake: the server itself at start (the default), or
+	 * a client such as Spring AI's.
+	 * @param selfInitialize whether the server performs the handshake
+	 */
+	public void setSelfInitialize(boolean selfInitialize) {
+		this.selfInitialize = selfInitialize;
+	}
+
+	/**
+	 * Route the process's messages and its end to a client session.
+	 * @param listener the session, replacing any earlier one
+	 */
+	public void attach(MessageListener listener) {
+		this.session = listener;
+	}
+
+	/**
+	 * Stop routing messages to a session.
+	 * @param listener the session to detach, if it is still attached
+	 */
+	public void detach(MessageListener listener) {
+		if (this.session == listener) {
+			this.session = MessageListener.NONE;
+		}
+	}
+
+	/** Record that the running process answered {@code initialize}. */
+	public void markInitialized() {
+		this.initialized = true;
+	}
+
+	/**
+	 * Send a message to the running process.
+	 * @param message one JSON-RPC message
+	 * @param requestId its id when it is a request, else {@code null}
+	 * @see StdioServerProcess#send(String, Object)
+	 */
+	public void send(String message, @Nullable Object requestId) {
+		currentForSend().send(message, requestId);
+	}
+
+	/**
+	 * Send a request and get its response.
+	 * @param id the request id
+	 * @param message the request
+	 * @return the response future
+	 * @see StdioServerProcess#request(Object, String)
+	 */
+	public CompletableFuture<String> request(Object id, String message) {
+		try {
+			return currentForSend().request(id, message);
+		}
+		catch (McpStdioException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private StdioServerProcess currentForSend() {
+		StdioServerProcess current = this.process;
+		ServerState currentState = this.state;
+		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
+				|| currentState == ServerState.DISABLED) {
+			throw new McpServerNotRunningException(name(),
+					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
+		}
+		return current;
+	}
+
+	/**
+	 * Return the running process, starting one (without the handshake) when there is
+	 * none. A client calls this when it connects: a reconnect reuses the running process
+	 * and never leaks one.
+	 * @return the running process
+	 */
+	public StdioServerProcess ensureStarted() {
+		if (!this.definition.enabled()) {
+			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
+		}
+		CompletableFuture<Void> inProgress = this.starting;
+		if (inProgress != null && !inProgress.isDone()) {
+			awaitStart(inProgress);
+		}
+		synchronized (this.lock) {
+			StdioServerProcess current = this.process;
+			if (current != null && current.isRunning()) {
+				return current;
+			}
+		}
+		return startProcess(false);
+	}
+
+	/**
+	 * Start the server now and wait until it runs (and, when it performs the handshake
+	 * itself, until it is initialized). Does nothing when it already runs.
+	 * @throws McpStdioException if it could not start
+	 */
+	public void startServer() {
+		awaitStart(beginStart());
+	}
+
+	/**
+	 * Start the server in the background, unless it runs or is starting already.
+	 * @return the future of the start
+	 */
+	public CompletableFuture<Void> beginStart() {
+		synchronized (this.lock) {
+			CompletableFuture<Void> inProgress = this.starting;
+			if (inProgress != null && !inProgress.isDone()) {
+				return inProgress;
+			}
+			StdioServerProcess current = this.process;
+			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
+				return CompletableFuture.completedFuture(null);
+			}
+			CompletableFuture<Void> future = new CompletableFuture<>();
+			this.starting = future;
+			Thread thread = new Thread(() -> {
+				try {
+					startProcess(this.selfInitialize);
+					future.complete(null);
+				}
+				catch (Throwable ex) {
+					future.completeExceptionally(ex);
+				}
+			}, "mcp-stdio-" + name() + "-start");
+			thread.setDaemon(true);
+			thread.start();
+			return future;
+		}
+	}
+
+	private void awaitStart(CompletableFuture<Void> future) {
+		Duration bound = this.definition.startupTimeout().plus(this.definition.spec().shutdown().worstCase());
+		try {
+			future.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(name(), "Interrupted while starting MCP server '" + name() + "'", ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new McpStdioException(name(), "Could not start MCP server '" + name() + "'", ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(name(), "MCP server '" + name() + "' did not start within " + bound, ex);
+		}
+	}
+
+	private StdioServerProcess startProcess(boolean handshake) {
+		StdioServerProcess started;
+		long startedGeneration;
+		synchronized (this.lock) {
+			StdioServerProcess current = this.process;
+			if (current != null && current.isRunning()) {
+				return current;
+			}
+			cancelPendingRestart();
+			if (current != null) {
+				// The previous generation must be gone, all of it, before the next starts
+				current.stop();
+			}
+			this.wantRunning = true;
+			this.initialized = false;
+			this.lastFailure = null;
+			startedGeneration = ++this.generation;
+			setState(ServerState.STARTING);
+			try {
+				started = StdioServerProcess.start(this.definition.spec(), new Dispatcher(startedGeneration));
+			}
+			catch (McpStdioException ex) {
+				this.lastFailure = ex.getMessage();
+				setState(ServerState.FAILED);
+				throw ex;
+			}
+			this.process = started;
+			if (started.exitInfo() == null) {
+				setState(ServerState.RUNNING);
+			}
+		}
+		if (handshake) {
+			try {
+				handshake(started);
+			}
+			catch (RuntimeException ex) {
+				synchronized (this.lock) {
+					this.lastFailure = ex.getMessage();
+				}
+				if (!(ex instanceof McpServerExitedException)) {
+					started.stop();
+				}
+				synchronized (this.lock) {
+					if (this.generation == startedGeneration) {
+						this.wantRunning = false;
+						setState(ServerState.FAILED);
+					}
+				}
+				throw ex;
+			}
+		}
+		return started;
+	}
+
+	private void handshake(StdioServerProcess started) {
+		String id = "mcp-stdio-initialize-" + handshakeIds.incrementAndGet();
+		String request = "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
+				+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
+				+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}";
+		Duration timeout = this.definition.startupTimeout();
+		String response;
+		try {
+			response = started.request(id, request).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(name(), "Interrupted while initializing MCP server '" + name() + "'", ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new McpStdioException(name(), "MCP server '" + name() + "' failed to initialize", ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(name(), "MCP server '" + name() + "' did not answer initialize within "
+					+ timeout + "; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
+		}
+		JsonNode error = json.readTree(response).get("error");
+		if (error != null && !error.isNull()) {
+			throw new McpStdioException(name(),
+					"MCP server '" + name() + "' refused initialize: " + error.path("message").asString(""));
+		}
+		started.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+		this.initialized = true;
+	}
+
+	/**
+	 * Stop the server: the contract's four bounded steps. No restart follows.
+	 * @return how the stop went, or {@code null} when nothing was running
+	 */
+	public @Nullable StopResult stopServer() {
+		StdioServerProcess current;
+		synchronized (this.lock) {
+			this.wantRunning = false;
+			cancelPendingRestart();
+			current = this.process;
+			if (current == null) {
+				return null;
+			}
+			if (this.state != ServerState.DISABLED) {
+				setState(ServerState.STOPPING);
+			}
+		}
+		StopResult result = current.stop();
+		synchronized (this.lock) {
+			if (this.process == current && this.state == ServerState.STOPPING) {
+				setState(ServerState.STOPPED);
+			}
+			this.initialized = false;
+		}
+		if (result.wasRunning()) {
+			for (Listener listener : this.listeners) {
+				listener.stopped(this, result);
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Stop the server and start it again, counted as a restart.
+	 */
+	public void restartServer() {
+		stopServer();
+		this.restarts.incrementAndGet();
+		for (Listener listener : this.listeners) {
+			listener.restarted(this);
+		}
+		startServer();
+	}
+
+	private void cancelPendingRestart() {
+		if (this.pendingRestart != null) {
+			this.pendingRestart.cancel(false);
+			this.pendingRestart = null;
+		}
+	}
+
+	private void setState(ServerState newState) {
+		ServerState old = this.state;
+		this.state = newState;
+		if (old != newState) {
+			for (Listener listener : this.listeners) {
+				listener.stateChanged(this, newState);
+			}
+		}
+	}
+
+	private void exited(long exitedGeneration, ExitInfo exit) {
+		synchronized (this.lock) {
+			this.exits.get(exit.cause()).incrementAndGet();
+			this.lastExit = exit;
+			if (exitedGeneration != this.generation) {
+				return;
+			}
+			this.initialized = false;
+			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED || !this.wantRunning) {
+				return;
+			}
+			if (shouldRestart(exit)) {
+				scheduleRestart();
+			}
+			else {
+				this.wantRunning = false;
+				setState(ServerState.FAILED);
+			}
+		}
+	}
+
+	private boolean shouldRestart(ExitInfo exit) {
+		RestartPolicy policy = this.definition.restart();
+		return switch (policy.mode()) {
+			case NEVER -> false;
+			case ON_FAILURE -> exit.exitCode() != 0 || exit.failure() != null;
+			case ALWAYS -> true;
+		};
+	}
+
+	private void scheduleRestart() {
+		RestartPolicy policy = this.definition.restart();
+		long now = System.nanoTime();
+		while (!this.recentRestarts.isEmpty() && now - this.recentRestarts.peekFirst() > policy.window().toNanos()) {
+			this.recentRestarts.removeFirst();
+		}
+		if (this.recentRestarts.size() >= policy.maxRestarts()) {
+			logger.error("MCP server '" + name() + "' ended " + (this.recentRestarts.size() + 1) + " times within "
+					+ policy.window() + "; giving up after " + policy.maxRestarts() + " restarts");
+			this.wantRunning = false;
+			setState(ServerState.FAILED);
+			return;
+		}
+		Duration backoff = policy.backoff(this.recentRestarts.size() + 1);
+		this.recentRestarts.addLast(now);
+		setState(ServerState.RESTARTING);
+		logger.info("Restarting MCP server '" + name() + "' in " + backoff.toMillis() + " ms (restart "
+				+ this.recentRestarts.size() + " of at most " + policy.maxRestarts() + " within " + policy.window()
+				+ ")");
+		this.pendingRestart = restartScheduler.schedule(this::restartByPolicy, backoff.toMillis(),
+				TimeUnit.MILLISECONDS);
+	}
+
+	private void restartByPolicy() {
+		synchronized (this.lock) {
+			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
+				return;
+			}
+			this.pendingRestart = null;
+		}
+		this.restarts.incrementAndGet();
+		for (Listener listener : this.listeners) {
+			listener.restarted(this);
+		}
+		try {
+			startProcess(this.selfInitialize);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
+		}
+	}
+
+	// SmartLifecycle
+
+	@Override
+	public void start() {
+		if (!this.definition.enabled()) {
+			return;
+		}
+		this.lifecycleRunning = true;
+		try {
+			startServer();
+			if (!this.selfInitialize && this.definition.required()) {
+				// A client performs the handshake later: at least the process must live
+				StdioServerProcess current = this.process;
+				ExitInfo exit = (current != null) ? current.exitInfo() : null;
+				if (exit != null) {
+					throw exit.toException();
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			if (this.definition.required()) {
+				throw new McpServerStartupException(name(),
+						"MCP server '" + name() + "' is required but could not start: " + ex.getMessage(), ex);
+			}
+			logger.error("MCP server '" + name() + "' could not start and is FAILED (it is not required, so the "
+					+ "application goes on): " + ex.getMessage());
+		}
+	}
+
+	@Override
+	public void stop() {
+		try {
+			stopServer();
+		}
+		finally {
+			this.lifecycleRunning = false;
+		}
+	}
+
+	@Override
+	public void stop(Runnable callback) {
+		Thread thread = new Thread(() -> {
+			try {
+				stop();
+			}
+			finally {
+				callback.run();
+			}
+		}, "mcp-stdio-" + name() + "-stop");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.lifecycleRunning;
+	}
+
+	@Override
+	public boolean isAutoStartup() {
+		return this.definition.enabled();
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	@Override
+	public void destroy() {
+		// Also reached when start-up aborts before the lifecycle ran: nothing is left
+		stopServer();
+	}
+
+	/**
+	 * Return when the current process started.
+	 * @return the start time or {@code null}
+	 */
+	public @Nullable Instant startedAt() {
+		StdioServerProcess current = this.process;
+		return (current != null && this.state == ServerState.RUNNING) ? current.startedAt() : null;
+	}
+
+	/**
+	 * Return the pid of the running process.
+	 * @return the pid or {@code null}
+	 */
+	public @Nullable Long pid() {
+		StdioServerProcess current = this.process;
+		return (current != null && current.exitInfo() == null) ? current.pid() : null;
+	}
+
+	@Override
+	public String toString() {
+		return "McpStdioServer[" + name() + ", " + this.state + "]";
+	}
+
+	/**
+	 * Learns what happens to a server, for metrics and logs.
+	 */
+	public interface Listener {
+
+		default void stateChanged(McpStdioServer server, ServerState state) {
+		}
+
+		default void stopped(McpStdioServer server, StopResult result) {
+		}
+
+		default void restarted(McpStdioServer server) {
+		}
+
+	}
+
+	private final class Dispatcher implements MessageListener {
+
+		private final long generation;
+
+		Dispatcher(long generation) {
+			this.generation = generation;
+		}
+
+		@Override
+		public void onMessage(String message) {
+			McpStdioServer.this.session.onMessage(message);
+		}
+
+		@Override
+		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+			exited(this.generation, exit);
+			McpStdioServer.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
+		}
+
+	}
+
+}

@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.time.Duration;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link McpStdioAutoConfiguration}.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioAutoConfigurationTests {
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void serverStartsInitializedAndStopsWithTheContext() {
+		this.runner
+			.withPropertyValues("mcp.stdio.servers.echo.command=sh",
+					"mcp.stdio.servers.echo.args=" + Fixtures.script("echo.sh"),
+					"mcp.stdio.servers.echo.env." + Fixtures.MARKER + "=" + this.fixtures.id())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("echo");
+				assertThat(context.getBean("mcpStdioServer.echo")).isSameAs(server);
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				assertThat(server.isInitialized()).isTrue();
+				assertThat(this.fixtures.alive()).hasSize(1);
+			});
+	}
+
+}
