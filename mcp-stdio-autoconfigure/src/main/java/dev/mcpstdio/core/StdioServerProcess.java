@@ -462,13 +462,16 @@ public final class StdioServerProcess {
 		if (this.process.isAlive()) {
 			// 3. give it time to exit by itself
 			try {
-				long left = timeouts.stdinClose().toNanos();
+				long stepBegin = System.nanoTime();
+				long bound = timeouts.stdinClose().toNanos();
 				if (!this.writer.isWriting()) {
-					this.writer.closed().get(left, TimeUnit.NANOSECONDS);
+					this.writer.closed().get(bound, TimeUnit.NANOSECONDS);
 					this.stdinClosedByStop = true;
 				}
-				this.process.waitFor(Math.max(0, left - (System.nanoTime() - begin) + timeouts.drain().toNanos()),
-						TimeUnit.NANOSECONDS);
+				long left = bound - (System.nanoTime() - stepBegin);
+				if (left > 0) {
+					this.process.waitFor(left, TimeUnit.NANOSECONDS);
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
