@@ -102,6 +102,14 @@ class OrphanSweepTests {
 		assertThat(shell.waitFor(5, TimeUnit.SECONDS)).isTrue();
 		long pid = Long.parseLong(out);
 		awaitMarked(pid);
+		// Its loop runs (so its trap is set) once it has had a child
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		boolean looping = false;
+		while (!looping && System.nanoTime() < deadline) {
+			looping = ProcessHandle.of(pid).map((h) -> h.children().findAny().isPresent()).orElse(false);
+			Fixtures.sleep(10);
+		}
+		assertThat(looping).as("loop of %s running", pid).isTrue();
 		return pid;
 	}
 
