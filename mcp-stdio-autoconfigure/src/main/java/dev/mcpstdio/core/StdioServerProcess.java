@@ -165,6 +165,7 @@ public final class StdioServerProcess {
 					ex);
 		}
 		ProcessTable.invalidate();
+		OrphanGuard.started(process.pid(), SETSID != null, spec.shutdown());
 		StdioServerProcess server = new StdioServerProcess(spec, listener, process, instance);
 		server.startThreads();
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + process.pid() + "): " + spec.commandLine());
@@ -487,6 +488,7 @@ public final class StdioServerProcess {
 				: "left processes behind after its root process exited";
 		terminateTree(why);
 		ExitInfo exitInfo = awaitExit();
+		OrphanGuard.ended(pid());
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
 		if (wasRunning) {
 			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "
@@ -573,6 +575,8 @@ public final class StdioServerProcess {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind");
 		}
+		// The root's pid (and group id) may now be reused: the guard must forget it
+		OrphanGuard.ended(pid());
 	}
 
 	private ExitCause classify(int code) {

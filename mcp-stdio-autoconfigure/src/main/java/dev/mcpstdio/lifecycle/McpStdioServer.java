@@ -354,6 +354,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	private StdioServerProcess startProcess(boolean handshake) {
+		return startProcess(handshake, false);
+	}
+
+	private StdioServerProcess startProcess(boolean handshake, boolean byPolicy) {
 		StdioServerProcess started;
 		long startedGeneration;
 		synchronized (this.lock) {
@@ -389,16 +393,30 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 				handshake(started);
 			}
 			catch (RuntimeException ex) {
+				boolean exited = ex instanceof McpServerExitedException;
 				synchronized (this.lock) {
 					this.lastFailure = ex.getMessage();
+					if (byPolicy && !exited && this.generation == startedGeneration) {
+						// the stop below is this attempt's failure, not a reason of its
+						// own
+						setState(ServerState.STOPPING);
+					}
 				}
-				if (!(ex instanceof McpServerExitedException)) {
+				if (!exited) {
 					started.stop();
 				}
 				synchronized (this.lock) {
 					if (this.generation == startedGeneration) {
-						this.wantRunning = false;
-						setState(ServerState.FAILED);
+						if (!byPolicy) {
+							this.wantRunning = false;
+							setState(ServerState.FAILED);
+						}
+						else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
+							// A failed restart counts against the policy like any other
+							// end;
+							// one whose process exited is handled by its exit
+							scheduleRestart();
+						}
 					}
 				}
 				throw ex;
@@ -566,7 +584,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			listener.restarted(this);
 		}
 		try {
-			startProcess(this.selfInitialize);
+			startProcess(this.selfInitialize, true);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());

@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+
+import dev.mcpstdio.core.ProcessTable.Proc;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Ends, at start-up, the server processes that earlier JVMs left behind: processes of
+ * this user that carry the mcp-stdio markers and whose owner JVM is gone (its pid is not
+ * alive, or is alive but was started after the marked process, so it is another process
+ * that reused the pid). A marked process whose owner is alive (another running
+ * application) is never touched, and nothing without the markers is.
+ *
+ * @author mcp-stdio authors
+ */
+public final class OrphanSweep {
+
+	private static final Log logger = LogFactory.getLog(OrphanSweep.class);
+
+	private static final long POLL_MILLIS = 20;
+
+	private OrphanSweep() {
+	}
+
+	/**
+	 * Find and end the orphans: SIGTERM, a bounded wait, SIGKILL to what is left.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return what was found and done
+	 */
+	public static Result sweep(Duration terminateTimeout) {
+		if (!ProcessTable.SUPPORTED) {
+			return new Result(0, 0, 0, List.of());
+		}
+		List<Proc> orphans = findOrphans(ProcessTable.scan());
+		if (orphans.isEmpty()) {
+			logger.debug("No orphaned MCP server processes found");
+			return new Result(0, 0, 0, List.of());
+		}
+		TreeSet<Long> owners = new TreeSet<>();
+		for (Proc orphan : orphans) {
+			owners.add(orphan.markers().ownerPid());
+		}
+		signal(orphans, false);
+		List<Proc> left = awaitEnd(orphans, System.nanoTime() + terminateTimeout.toNanos());
+		int killed = left.size();
+		if (!left.isEmpty()) {
+			signal(left, true);
+			left = awaitEnd(left, System.nanoTime() + TreeTerminator.KILL_WAIT.toNanos());
+		}
+		ProcessTable.invalidate();
+		List<Long> pids = new ArrayList<>();
+		for (Proc orphan : orphans) {
+			pids.add(orphan.pid());
+		}
+		logger.warn("Ended " + orphans.size() + " orphaned MCP server "
+				+ ((orphans.size() == 1) ? "process" : "processes") + " left by dead JVMs (owner pids " + owners
+				+ "; pids " + pids + "): " + (orphans.size() - killed) + " ended by SIGTERM, " + killed
+				+ " needed SIGKILL" + (left.isEmpty() ? "" : ", " + left.size() + " survived"));
+		return new Result(orphans.size(), killed, left.size(), pids);
+	}
+
+	/**
+	 * Return the marked processes of this user whose owner JVM is gone.
+	 * @param table the processes
+	 * @return the orphans
+	 */
+	static List<Proc> findOrphans(ProcessTable table) {
+		UserPrincipal me = owner(ProcessMarkers.CURRENT_PID);
+		List<Proc> orphans = new ArrayList<>();
+		if (me == null) {
+			return orphans;
+		}
+		for (Proc proc : table.all()) {
+			ProcessMarkers markers = proc.markers();
+			if (markers == null || proc.pid() == ProcessMarkers.CURRENT_PID || markers.ownerPid() == proc.pid()) {
+				continue;
+			}
+			Proc owner = table.get(markers.ownerPid());
+			// The owner lives if its pid runs a process that was already there when the
+			// marked one started; a younger process just reused the pid
+			boolean ownerAlive = owner != null && owner.startTime() <= proc.startTime();
+			if (!ownerAlive && me.equals(owner(proc.pid()))) {
+				orphans.add(proc);
+			}
+		}
+		return orphans;
+	}
+
+	private static @Nullable UserPrincipal owner(long pid) {
+		try {
+			return Files.getOwner(Path.of("/proc", Long.toString(pid)));
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static void signal(List<Proc> procs, boolean kill) {
+		ProcessTable table = ProcessTable.scan();
+		for (Proc proc : procs) {
+			Proc now = table.get(proc.pid());
+			if (now == null || now.startTime() != proc.startTime()) {
+				// gone, or the pid already belongs to someone else
+				continue;
+			}
+			Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
+			handle.ifPresent((h) -> {
+				if (kill) {
+					h.destroyForcibly();
+				}
+				else {
+					h.destroy();
+				}
+			});
+		}
+	}
+
+	private static List<Proc> awaitEnd(List<Proc> procs, long deadline) {
+		while (true) {
+			ProcessTable table = ProcessTable.scan();
+			List<Proc> left = new ArrayList<>();
+			for (Proc proc : procs) {
+				Proc now = table.get(proc.pid());
+				if (now != null && now.startTime() == proc.startTime()) {
+					left.add(proc);
+				}
+			}
+			if (left.isEmpty() || System.nanoTime() >= deadline) {
+				return left;
+			}
+			TreeTerminator.sleepNanos(Math.min(POLL_MILLIS * 1_000_000L, Math.max(0, deadline - System.nanoTime())));
+		}
+	}
+
+	/**
+	 * What a sweep did.
+	 *
+	 * @param found orphans found
+	 * @param killed orphans that needed SIGKILL
+	 * @param survivors orphans still alive at the end
+	 * @param pids the orphans' pids
+	 */
+	public record Result(int found, int killed, int survivors, List<Long> pids) {
+
+	}
+
+}

@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the restart policy of {@link McpStdioServer} with real processes.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioServerRestartTests {
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final List<McpStdioServer> servers = new ArrayList<>();
+
+	@AfterEach
+	void cleanUp() {
+		this.servers.forEach(McpStdioServer::stopServer);
+		this.fixtures.killLeftovers();
+	}
+
+	@Test
+	void onFailureBringsBackAServerKilledByHand() {
+		McpStdioServer server = server(this.fixtures.spec("files", "echo.sh"),
+				policy(Mode.ON_FAILURE, 3, Duration.ofMillis(100)));
+		server.startServer();
+		long first = server.pid();
+		assertThat(server.isInitialized()).isTrue();
+		ProcessHandle.of(first).orElseThrow().destroyForcibly();
+		await(() -> server.state() == ServerState.RUNNING && server.pid() != null && server.pid() != first
+				&& server.isInitialized());
+		assertThat(server.restarts()).isEqualTo(1);
+		assertThat(server.lastExit().exitCode()).isEqualTo(137);
+		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(1);
+		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}"))
+			.succeedsWithin(Duration.ofSeconds(10))
+			.asString()
+			.contains("\"echo\":\"ping\"");
+		server.stopServer();
+		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aServerThatAlwaysCrashesStopsAfterMaxRestartsWithExponentialBackoff() {
+		Duration initial = Duration.ofMillis(200);
+		McpStdioServer server = server(spec("crashy", "7"), policy(Mode.ON_FAILURE, 3, initial));
+		Gaps gaps = new Gaps();
+		server.addListener(gaps);
+		server.startServer();
+		await(() -> server.state() == ServerState.FAILED);
+		assertThat(server.restarts()).isEqualTo(3);
+		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(4);
+		assertThat(server.lastExit().exitCode()).isEqualTo(7);
+		assertBackoff(gaps.millis(), initial, 3);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void restartsThatCrashDuringTheHandshakeCountAsAttempts() throws Exception {
+		Path firstStart = Files.createTempFile("first-start", "");
+		Files.delete(firstStart);
+		try {
+			Duration initial = Duration.ofMillis(200);
+			McpStdioServer server = server(spec("crashy", "7", firstStart.toString()),
+					policy(Mode.ON_FAILURE, 3, initial));
+			Gaps gaps = new Gaps();
+			server.addListener(gaps);
+			server.startServer();
+			await(() -> server.state() == ServerState.FAILED && server.restarts() == 3);
+			Fixtures.sleep(1000);
+			assertThat(server.state()).isEqualTo(ServerState.FAILED);
+			assertThat(server.restarts()).isEqualTo(3);
+			assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(4);
+			assertBackoff(gaps.millis(), initial, 3);
+			this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		}
+		finally {
+			Files.deleteIfExists(firstStart);
+		}
+	}
+
+	@Test
+	void alwaysRestartsACleanExitToo() {
+		McpStdioServer server = server(spec("clean", "0"), policy(Mode.ALWAYS, 2, Duration.ofMillis(100)));
+		server.startServer();
+		await(() -> server.state() == ServerState.FAILED);
+		assertThat(server.restarts()).isEqualTo(2);
+		assertThat(server.lastExit().exitCode()).isZero();
+		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(3);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void onFailureDoesNotRestartACleanExit() {
+		McpStdioServer server = server(spec("clean", "0"), policy(Mode.ON_FAILURE, 2, Duration.ofMillis(100)));
+		server.startServer();
+		await(() -> server.state() == ServerState.FAILED);
+		Fixtures.sleep(500);
+		assertThat(server.restarts()).isZero();
+		assertThat(server.state()).isEqualTo(ServerState.FAILED);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void neverLeavesAKilledServerFailed() {
+		McpStdioServer server = server(this.fixtures.spec("files", "echo.sh"), RestartPolicy.NEVER);
+		server.startServer();
+		long first = server.pid();
+		ProcessHandle.of(first).orElseThrow().destroyForcibly();
+		await(() -> server.state() == ServerState.FAILED);
+		Fixtures.sleep(500);
+		assertThat(server.state()).isEqualTo(ServerState.FAILED);
+		assertThat(server.restarts()).isZero();
+		assertThat(server.pid()).isNull();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	private static void assertBackoff(List<Long> gaps, Duration initial, int restarts) {
+		assertThat(gaps).hasSize(restarts);
+		for (int i = 0; i < gaps.size(); i++) {
+			long expected = initial.toMillis() << i;
+			// the scheduler never fires early; a loaded machine may fire late
+			assertThat(gaps.get(i)).as("gap before restart %d of %s", i + 1, gaps)
+				.isBetween(expected - 20, expected + 5000);
+		}
+	}
+
+	private StdioServerSpec spec(String name, String... args) {
+		List<String> command = new ArrayList<>();
+		command.add(Fixtures.script("exits-after-init.sh"));
+		command.addAll(List.of(args));
+		return StdioServerSpec.of(name, "sh", command.toArray(String[]::new))
+			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
+			.withShutdown(Fixtures.FAST);
+	}
+
+	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
+		McpStdioServer server = new McpStdioServer(
+				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy));
+		this.servers.add(server);
+		return server;
+	}
+
+	private static RestartPolicy policy(Mode mode, int maxRestarts, Duration initial) {
+		return new RestartPolicy(mode, maxRestarts, Duration.ofMinutes(1), initial, Duration.ofSeconds(5));
+	}
+
+	private static void await(BooleanSupplier condition) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+			Fixtures.sleep(10);
+		}
+		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
+	}
+
+	/** The time from each exit scheduling a restart to the restart's start. */
+	private static final class Gaps implements McpStdioServer.Listener {
+
+		private final List<Long> millis = new ArrayList<>();
+
+		private long restartingAt;
+
+		@Override
+		public synchronized void stateChanged(McpStdioServer server, ServerState state) {
+			if (state == ServerState.RESTARTING) {
+				this.restartingAt = System.nanoTime();
+			}
+			else if (state == ServerState.STARTING && this.restartingAt != 0) {
+				this.millis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.restartingAt));
+				this.restartingAt = 0;
+			}
+		}
+
+		synchronized List<Long> millis() {
+			return new ArrayList<>(this.millis);
+		}
+
+	}
+
+}
