@@ -166,6 +166,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		return this.restarts.get();
 	}
 
+	/**
+	 * Return the generation of the current process: 1 for the first start, one more for
+	 * every later one. A client session uses it to notice that it talks to a new process.
+	 * @return the generation, 0 before the first start
+	 */
+	public long generation() {
+		return this.generation;
+	}
+
 	public long exits(ExitCause cause) {
 		return this.exits.get(cause).get();
 	}
