@@ -613,8 +613,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void stop() {
+		ServerState before = this.state;
 		try {
-			stopServer();
+			StopResult result = stopServer();
+			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
+					&& before != ServerState.DISABLED) {
+				// One line per server at shutdown, also for one that had ended before
+				ExitInfo exit = this.lastExit;
+				logger.info("MCP server '" + name() + "' had already ended (" + before + ")" + ((exit != null)
+						? ": " + exit.cause() + ", exit code " + exit.describeExitCode() + " at " + exit.at() : ""));
+			}
 		}
 		finally {
 			this.lifecycleRunning = false;
