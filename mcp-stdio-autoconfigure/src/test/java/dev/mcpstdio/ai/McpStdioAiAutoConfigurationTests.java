@@ -41,6 +41,7 @@ import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTran
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
@@ -275,6 +276,17 @@ class McpStdioAiAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean("mcpStdioTransports");
 				// without a client, the server performs the handshake itself
+				assertThat(context.getBean(McpStdioServers.class).get("demo").isInitialized()).isTrue();
+			});
+	}
+
+	@Test
+	void backsOffWithoutSpringAi() {
+		AiTestSupport.runner()
+			.withClassLoader(new FilteredClassLoader(NamedClientMcpTransport.class))
+			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id())))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("mcpStdioTransports");
 				assertThat(context.getBean(McpStdioServers.class).get("demo").isInitialized()).isTrue();
 			});
 	}
