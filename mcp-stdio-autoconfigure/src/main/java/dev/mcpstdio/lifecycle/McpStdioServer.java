@@ -166,6 +166,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		return this.restarts.get();
 	}
 
+	/**
+	 * Return the generation of the current process: 1 for the first start, one more for
+	 * every later one. A client session uses it to notice that it talks to a new process.
+	 * @return the generation, 0 before the first start
+	 */
+	public long generation() {
+		return this.generation;
+	}
+
 	public long exits(ExitCause cause) {
 		return this.exits.get(cause).get();
 	}
@@ -622,8 +631,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void stop() {
+		ServerState before = this.state;
 		try {
-			stopServer();
+			StopResult result = stopServer();
+			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
+					&& before != ServerState.DISABLED) {
+				// One line per server at shutdown, also for one that had ended before
+				ExitInfo exit = this.lastExit;
+				logger.info("MCP server '" + name() + "' had already ended (" + before + ")" + ((exit != null)
+						? ": " + exit.cause() + ", exit code " + exit.describeExitCode() + " at " + exit.at() : ""));
+			}
 		}
 		finally {
 			this.lifecycleRunning = false;

@@ -20,52 +20,119 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A tiny stdio MCP server bundled with the sample, started with the same JDK as the app:
- * it answers {@code initialize}, lists one {@code echo} tool and calls it.
+ * A small MCP server over stdio, bundled with the sample and started with the JDK that
+ * runs it. {@code demo} offers {@code echo}, {@code spawn_children} (starts {@code sleep}
+ * children, so that the server has a process tree) and {@code server_info}; {@code clock}
+ * offers {@code now} and {@code uptime}. It exits when its stdin closes, as a
+ * well-behaved stdio server does.
  *
  * @author mcp-stdio authors
  */
 public final class DemoMcpServer {
 
-	private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(\"[^\"]*\"|\\d+)");
+	private static final JsonMapper json = JsonMapper.shared();
 
-	private static final Pattern METHOD = Pattern.compile("\"method\"\\s*:\\s*\"([^\"]*)\"");
+	private static final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
-	private static final Pattern TEXT = Pattern.compile("\"text\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+	private static final Instant started = Instant.now();
 
 	private DemoMcpServer() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-		System.err.println("demo MCP server ready");
+		String mode = (args.length > 0) ? args[0] : "demo";
+		System.err.println(mode + " MCP server ready (pid " + ProcessHandle.current().pid() + ")");
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		String line;
 		while ((line = in.readLine()) != null) {
-			Matcher id = ID.matcher(line);
-			Matcher method = METHOD.matcher(line);
-			if (!id.find() || !method.find()) {
-				continue;
+			JsonNode request = json.readTree(line);
+			if (request.has("id") && request.has("method")) {
+				answer(mode, request);
 			}
-			String result = switch (method.group(1)) {
-				case "initialize" -> "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},"
-						+ "\"serverInfo\":{\"name\":\"demo\",\"version\":\"1.0\"}}";
-				case "tools/list" -> "{\"tools\":[{\"name\":\"echo\",\"description\":\"Echoes its text\","
-						+ "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}}]}";
-				case "tools/call" -> {
-					Matcher text = TEXT.matcher(line);
-					String echoed = text.find() ? text.group(1) : "";
-					yield "{\"content\":[{\"type\":\"text\",\"text\":\"" + echoed + "\"}]}";
-				}
-				default -> "{}";
-			};
-			out.println("{\"jsonrpc\":\"2.0\",\"id\":" + id.group(1) + ",\"result\":" + result + "}");
 		}
-		System.err.println("demo MCP server: stdin closed, exiting");
+		System.err.println(mode + " MCP server: stdin closed, exiting");
+		System.exit(0);
+	}
+
+	private static void answer(String mode, JsonNode request) {
+		JsonNode params = request.path("params");
+		ObjectNode response = json.createObjectNode();
+		response.put("jsonrpc", "2.0");
+		response.set("id", request.get("id"));
+		try {
+			Object result = switch (request.path("method").asString()) {
+				case "initialize" ->
+					Map.of("protocolVersion", params.path("protocolVersion").asString("2025-06-18"), "capabilities",
+							Map.of("tools", Map.of()), "serverInfo", Map.of("name", mode, "version", "1.0"));
+				case "tools/list" -> Map.of("tools", tools(mode));
+				case "tools/call" -> call(params.path("name").asString(), params.path("arguments"));
+				case "ping" -> Map.of();
+				default -> throw new IllegalArgumentException("Method not found: " + request.path("method"));
+			};
+			response.set("result", json.valueToTree(result));
+		}
+		catch (RuntimeException ex) {
+			response.set("error", json.valueToTree(Map.of("code", -32601, "message", String.valueOf(ex.getMessage()))));
+		}
+		out.println(json.writeValueAsString(response));
+	}
+
+	private static List<Map<String, Object>> tools(String mode) {
+		if (mode.equals("clock")) {
+			return List.of(tool("now", "Returns the current time (UTC, ISO-8601)", Map.of()),
+					tool("uptime", "Returns how long this server has been running", Map.of()));
+		}
+		return List.of(tool("echo", "Echoes the given text", Map.of("text", "string")),
+				tool("spawn_children", "Starts `count` child processes (sleep) and returns their pids",
+						Map.of("count", "integer")),
+				tool("server_info", "Returns this server's pid and its live child processes", Map.of()));
+	}
+
+	private static Map<String, Object> call(String name, JsonNode arguments) {
+		String text = switch (name) {
+			case "echo" -> arguments.path("text").asString("");
+			case "spawn_children" -> spawnChildren(Math.max(1, Math.min(10, arguments.path("count").asInt(2))));
+			case "server_info" -> "pid " + ProcessHandle.current().pid() + ", children "
+					+ ProcessHandle.current().children().map(ProcessHandle::pid).toList();
+			case "now" -> Instant.now().toString();
+			case "uptime" -> Duration.between(started, Instant.now()).toString();
+			default -> throw new IllegalArgumentException("Unknown tool: " + name);
+		};
+		return Map.of("content", List.of(Map.of("type", "text", "text", text)));
+	}
+
+	private static String spawnChildren(int count) {
+		List<Long> pids = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			try {
+				// children that would outlive a careless host: mcp-stdio ends them with
+				// the server
+				pids.add(new ProcessBuilder("sleep", "3600").start().pid());
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Could not start a child: " + ex.getMessage(), ex);
+			}
+		}
+		return "started children " + pids;
+	}
+
+	private static Map<String, Object> tool(String name, String description, Map<String, String> properties) {
+		Map<String, Object> schema = new LinkedHashMap<>();
+		properties.forEach((property, type) -> schema.put(property, Map.of("type", type)));
+		return Map.of("name", name, "description", description, "inputSchema",
+				Map.of("type", "object", "properties", schema));
 	}
 
 }

@@ -1,0 +1,348 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.ServerState;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * An MCP client transport over a server managed by mcp-stdio, for the MCP Java SDK's
+ * clients (and so Spring AI's). The server's lifecycle owns the process: connecting
+ * reuses the running process, closing only detaches.
+ * <p>
+ * A send to a server whose process has ended fails at once with
+ * {@link dev.mcpstdio.McpServerExitedException}, and requests still waiting when the
+ * process ends are answered with a JSON-RPC error naming the exit. When the server was
+ * restarted, the client's {@code initialize} request and
+ * {@code notifications/initialized} are replayed to the new process, so the client goes
+ * on without being rebuilt.
+ *
+ * @author mcp-stdio authors
+ */
+public class McpStdioClientTransport implements McpClientTransport {
+
+	private static final Log logger = LogFactory.getLog(McpStdioClientTransport.class);
+
+	private static final AtomicLong replayIds = new AtomicLong();
+
+	private final McpStdioServer server;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final Scheduler scheduler;
+
+	private final Session session = new Session();
+
+	private final Object replayLock = new Object();
+
+	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+
+	/** The client's initialize request, replayed to a restarted process. */
+	private volatile @Nullable JSONRPCRequest initializeRequest;
+
+	/** The generation the client's initialize request was sent to. */
+	private volatile long initializeGeneration;
+
+	/** The generation whose process has answered initialize, 0 for none. */
+	private volatile long sessionGeneration;
+
+	private volatile boolean closed;
+
+	/** The last connect: the client sends its first message before it completes. */
+	private volatile CompletableFuture<Void> connected = CompletableFuture.completedFuture(null);
+
+	/**
+	 * Create a transport over a server.
+	 * @param server the server, managed by mcp-stdio
+	 * @param jsonMapper reads and writes the JSON-RPC messages
+	 */
+	public McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper) {
+		this(server, jsonMapper, Schedulers.boundedElastic());
+	}
+
+	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler) {
+		this.server = server;
+		this.jsonMapper = jsonMapper;
+		this.scheduler = scheduler;
+		server.addListener(new McpStdioServer.Listener() {
+
+			@Override
+			public void stateChanged(McpStdioServer changed, ServerState state) {
+				if (state == ServerState.RUNNING) {
+					// Called under the server's lock: resume the session elsewhere
+					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::resumeQuietly);
+				}
+			}
+
+		});
+	}
+
+	/**
+	 * Return the server this transport talks to.
+	 * @return the server
+	 */
+	public McpStdioServer server() {
+		return this.server;
+	}
+
+	@Override
+	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		CompletableFuture<Void> connecting = new CompletableFuture<>();
+		this.connected = connecting;
+		return Mono.<Void>fromRunnable(() -> {
+			try {
+				this.handler = handler;
+				this.closed = false;
+				this.server.attach(this.session);
+				// A reconnect (after a failed initialize) reuses the running process
+				this.server.ensureStarted();
+				connecting.complete(null);
+			}
+			catch (RuntimeException ex) {
+				connecting.completeExceptionally(ex);
+				throw ex;
+			}
+		}).subscribeOn(this.scheduler);
+	}
+
+	@Override
+	public Mono<Void> sendMessage(JSONRPCMessage message) {
+		return Mono.<Void>fromRunnable(() -> send(message)).subscribeOn(this.scheduler);
+	}
+
+	private void send(JSONRPCMessage message) {
+		awaitConnected();
+		Object requestId = null;
+		if (message instanceof JSONRPCRequest request) {
+			requestId = request.id();
+			if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+				// A new session: it is what a restarted process gets replayed
+				this.initializeRequest = request;
+				this.initializeGeneration = this.server.generation();
+			}
+			else {
+				resume();
+			}
+		}
+		else if (!(message instanceof JSONRPCNotification notification)
+				|| !McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+			resume();
+		}
+		this.server.send(write(message), requestId);
+	}
+
+	private void awaitConnected() {
+		// Bounded like the server's own start
+		awaitResponse(this.connected, this.server.definition().startupTimeout().plusSeconds(10), "start");
+	}
+
+	private void resumeQuietly() {
+		try {
+			resume();
+		}
+		catch (RuntimeException ex) {
+			logger
+				.warn("Could not resume the MCP session with server '" + this.server.name() + "': " + ex.getMessage());
+		}
+	}
+
+	/**
+	 * Replay the client's handshake when the server runs a process that has not seen it.
+	 * Nothing else is resent: requests of the old process have failed.
+	 */
+	private void resume() {
+		JSONRPCRequest initialize = this.initializeRequest;
+		if (this.closed || initialize == null || this.sessionGeneration == 0
+				|| this.sessionGeneration == this.server.generation()) {
+			return;
+		}
+		synchronized (this.replayLock) {
+			long generation = this.server.generation();
+			if (this.closed || this.sessionGeneration == generation || this.server.state() != ServerState.RUNNING) {
+				return;
+			}
+			String id = "mcp-stdio-replay-" + replayIds.incrementAndGet();
+			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
+					initialize.params());
+			Duration timeout = this.server.definition().startupTimeout();
+			String response = awaitResponse(this.server.request(id, write(replayed)), timeout,
+					"answer the replayed initialize");
+			JSONRPCMessage answer = read(response);
+			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
+				throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name()
+						+ "' refused the replayed initialize: " + initializeResponse.error().message());
+			}
+			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
+			this.server.markInitialized();
+			this.sessionGeneration = generation;
+			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
+					+ this.server.pid() + "): replayed initialize");
+		}
+	}
+
+	private <T> T awaitResponse(CompletableFuture<T> future, Duration timeout, String what) {
+		try {
+			return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(this.server.name(),
+					"Interrupted while waiting for MCP server '" + this.server.name() + "' to " + what, ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name() + "' did not " + what,
+					ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(this.server.name(),
+					"MCP server '" + this.server.name() + "' did not answer the replayed initialize within " + timeout,
+					ex);
+		}
+	}
+
+	private String write(JSONRPCMessage message) {
+		try {
+			return this.jsonMapper.writeValueAsString(message);
+		}
+		catch (IOException ex) {
+			throw new McpStdioException(this.server.name(),
+					"Could not serialize a message for MCP server '" + this.server.name() + "': " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	private @Nullable JSONRPCMessage read(String line) {
+		try {
+			return McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+		}
+		catch (Exception ex) {
+			// Invalid JSON, a message of no known kind, a response with a null id
+			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
+					+ ex.getMessage() + "): " + abbreviate(line));
+			return null;
+		}
+	}
+
+	private static String abbreviate(String line) {
+		return (line.length() <= 200) ? line : line.substring(0, 200) + "…";
+	}
+
+	private void deliver(JSONRPCMessage message) {
+		Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> current = this.handler;
+		if (current == null) {
+			return;
+		}
+		current.apply(Mono.just(message)).subscribe((ignored) -> {
+		}, (ex) -> logger
+			.warn("The MCP client of server '" + this.server.name() + "' failed on a message: " + ex.getMessage()));
+	}
+
+	@Override
+	public Mono<Void> closeGracefully() {
+		return Mono.fromRunnable(() -> {
+			// The server's lifecycle owns the process: closing the client only detaches
+			this.closed = true;
+			this.server.detach(this.session);
+		});
+	}
+
+	@Override
+	public void setExceptionHandler(Consumer<Throwable> handler) {
+		// Failures reach the client as errors of its requests
+	}
+
+	@Override
+	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+		return this.jsonMapper.convertValue(data, typeRef);
+	}
+
+	@Override
+	public String toString() {
+		return "McpStdioClientTransport[" + this.server.name() + "]";
+	}
+
+	private final class Session implements MessageListener {
+
+		@Override
+		public void onMessage(String line) {
+			JSONRPCMessage message = read(line);
+			if (message == null) {
+				return;
+			}
+			JSONRPCRequest initialize = McpStdioClientTransport.this.initializeRequest;
+			if (message instanceof JSONRPCResponse response && initialize != null
+					&& String.valueOf(initialize.id()).equals(String.valueOf(response.id()))
+					&& response.error() == null) {
+				McpStdioClientTransport.this.server.markInitialized();
+				McpStdioClientTransport.this.sessionGeneration = McpStdioClientTransport.this.initializeGeneration;
+			}
+			deliver(message);
+		}
+
+		@Override
+		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+			if (unansweredRequestIds.isEmpty()) {
+				return;
+			}
+			ServerState state = McpStdioClientTransport.this.server.state();
+			boolean stopped = state == ServerState.STOPPING || state == ServerState.STOPPED;
+			String message = stopped ? "MCP server '" + exit.serverName() + "' was stopped before it answered"
+					: exit.message();
+			Map<String, Object> data = Map.of("server", exit.serverName(), "exitCode", exit.exitCode(), "stderrTail",
+					exit.stderrTail());
+			for (Object id : unansweredRequestIds) {
+				deliver(JSONRPCResponse.error(id,
+						new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.ai.tool.ToolCallbackProvider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Real Spring AI clients over {@link McpStdioClientTransport} against the official
+ * {@code @modelcontextprotocol/server-everything}, installed by {@code .ci/run} (or
+ * pointed at with the system property {@value AiTestSupport#EVERYTHING_PROPERTY}).
+ *
+ * @author mcp-stdio authors
+ */
+class ServerEverythingTests {
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private String node;
+
+	private Path everything;
+
+	@BeforeEach
+	void findServerEverything() {
+		this.node = AiTestSupport.node();
+		assumeTrue(this.node != null, "node is not on the PATH: server-everything cannot run");
+		this.everything = AiTestSupport.serverEverything();
+		assumeTrue(this.everything != null,
+				"@modelcontextprotocol/server-everything is not installed: run .ci/run, or npm install --prefix "
+						+ ".ci/node @modelcontextprotocol/server-everything, or set -D"
+						+ AiTestSupport.EVERYTHING_PROPERTY + "=<path to dist/index.js>");
+	}
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	private List<String> serverEverything(String... more) {
+		List<String> properties = new java.util.ArrayList<>(List.of("mcp.stdio.servers.everything.command=" + this.node,
+				"mcp.stdio.servers.everything.args[0]=" + this.everything, "mcp.stdio.servers.everything.args[1]=stdio",
+				"mcp.stdio.servers.everything.env.MCP_STDIO_TEST=" + this.fixtures.id(),
+				"mcp.stdio.servers.everything.shutdown.stdin-close-timeout=1s",
+				"mcp.stdio.servers.everything.shutdown.terminate-timeout=1s"));
+		properties.addAll(List.of(more));
+		return properties;
+	}
+
+	@Test
+	void syncClientListsAndCallsTools() {
+		AiTestSupport.runner().withPropertyValues(serverEverything().toArray(String[]::new)).run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+			assertThat(client.getServerInfo().name()).containsIgnoringCase("everything");
+			assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("echo", "get-sum");
+			CallToolResult echo = client
+				.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "hi everything")).build());
+			assertThat(McpStdioAiAutoConfigurationTests.text(echo)).contains("hi everything");
+			CallToolResult sum = client
+				.callTool(CallToolRequest.builder("get-sum").arguments(Map.of("a", 2, "b", 40)).build());
+			assertThat(McpStdioAiAutoConfigurationTests.text(sum)).contains("42");
+			ToolCallbackProvider provider = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
+			assertThat(provider.getToolCallbacks()).extracting((callback) -> callback.getToolDefinition().name())
+				.contains("echo", "get_sum");
+		});
+	}
+
+	@Test
+	void asyncClientCallsTools() {
+		AiTestSupport.runner()
+			.withPropertyValues(serverEverything("spring.ai.mcp.client.type=ASYNC").toArray(String[]::new))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				@SuppressWarnings("unchecked")
+				List<McpAsyncClient> clients = context.getBean("mcpAsyncClients", List.class);
+				CallToolResult sum = clients.get(0)
+					.callTool(CallToolRequest.builder("get-sum").arguments(Map.of("a", 1, "b", 2)).build())
+					.block(Duration.ofSeconds(10));
+				assertThat(McpStdioAiAutoConfigurationTests.text(sum)).contains("3");
+			});
+	}
+
+	@Test
+	void killedServerFailsTheNextToolCallAtOnceNamingTheExit() {
+		AiTestSupport.runner().withPropertyValues(serverEverything().toArray(String[]::new)).run((context) -> {
+			McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("everything");
+			AiTestSupport.kill(server.pid());
+			AiTestSupport.await(Duration.ofSeconds(5), "the exit observed", () -> server.state() == ServerState.FAILED);
+			long begin = System.nanoTime();
+			assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("echo").build()))
+				.hasMessageContaining("MCP server 'everything' process exited unexpectedly with exit code 137");
+			assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(1));
+		});
+	}
+
+}

@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.sample;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample app over real HTTP, with its real servers: list and call tools, kill the
+ * demo server and call again after its restart.
+ *
+ * @author mcp-stdio authors
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureRestTestClient
+class SampleApplicationTests {
+
+	@Autowired
+	RestTestClient client;
+
+	@Autowired
+	McpStdioServers servers;
+
+	@Test
+	void listsCallsAndSurvivesARestart() throws Exception {
+		String tools = this.client.get()
+			.uri("/api/tools")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(tools).contains("\"echo\"", "\"spawn_children\"", "\"server_info\"", "\"now\"", "\"uptime\"");
+		String echo = call("echo", "{\"text\":\"hello\"}");
+		assertThat(echo).contains("hello");
+		assertThat(call("spawn_children", "{\"count\":2}")).contains("started children");
+		McpStdioServer demo = this.servers.get("demo");
+		assertThat(demo.treeStats().liveProcesses()).isEqualTo(3);
+		Matcher pid = Pattern.compile("pid (\\d+)").matcher(call("server_info", "{}"));
+		assertThat(pid.find()).isTrue();
+		ProcessHandle handle = ProcessHandle.of(Long.parseLong(pid.group(1))).orElseThrow();
+		handle.destroyForcibly();
+		handle.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (!(demo.state() == ServerState.RUNNING && demo.generation() == 2 && demo.isInitialized())) {
+			assertThat(System.nanoTime()).as("demo restarted within 20 s").isLessThan(deadline);
+			Thread.sleep(50);
+		}
+		assertThat(call("echo", "{\"text\":\"after restart\"}")).contains("after restart");
+		assertThat(demo.restarts()).isEqualTo(1);
+		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
+		this.client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+	}
+
+	private String call(String tool, String arguments) {
+		return this.client.post()
+			.uri("/api/tools/" + tool)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(arguments)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+}
