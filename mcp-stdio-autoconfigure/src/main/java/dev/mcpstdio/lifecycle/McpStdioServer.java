@@ -476,6 +476,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		synchronized (this.lock) {
 			this.wantRunning = false;
 			cancelPendingRestart();
+			// A later lifecycle start begins afresh
+			this.starting = null;
 			current = this.process;
 			if (current == null) {
 				return null;
@@ -609,7 +611,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		this.lifecycleRunning = true;
 		try {
-			startServer();
+			// The registry may have begun this start in parallel with the others: await
+			// that one, even when it has already failed, instead of starting twice
+			CompletableFuture<Void> begun = this.starting;
+			awaitStart((begun != null) ? begun : beginStart());
 			if (!this.selfInitialize && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.process;

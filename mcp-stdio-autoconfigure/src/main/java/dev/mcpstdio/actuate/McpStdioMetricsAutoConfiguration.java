@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.actuate;
+
+import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@link McpStdioMetrics Micrometer meters} of the MCP servers,
+ * when Micrometer is present and a {@link MeterRegistry} is configured.
+ *
+ * @author mcp-stdio authors
+ */
+@AutoConfiguration(after = McpStdioAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, McpStdioServers.class })
+public final class McpStdioMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpStdioMetrics mcpStdioMetrics(McpStdioServers servers) {
+		return new McpStdioMetrics(servers);
+	}
+
+}

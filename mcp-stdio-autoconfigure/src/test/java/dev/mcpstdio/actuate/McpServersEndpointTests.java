@@ -1,0 +1,279 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.actuate;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link McpServersEndpoint} over real HTTP with real server processes.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith(NoneAliveAfterContext.class)
+@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureRestTestClient
+@DirtiesContext
+class McpServersEndpointTests {
+
+	private static final Fixtures fixtures = new Fixtures();
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private McpStdioServers servers;
+
+	@DynamicPropertySource
+	static void servers(DynamicPropertyRegistry registry) {
+		ActuateTestApplication.commonProperties(registry);
+		ActuateTestApplication.server(registry, fixtures, "ep-plain", "echo.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-family", "with-children.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-crashy", "instant-exit.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-secretive", "echo.sh", "--token=abc123", "--api-key",
+				"sk-999", "OPENAI_API_KEY=xyz789", "--db-password", "hunter2", "https://alice:pw123@example.com/x",
+				"--verbose");
+		ActuateTestApplication.server(registry, fixtures, "ep-restartable", "echo.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-stoppable", "echo.sh");
+	}
+
+	@Test
+	void runningServer() {
+		McpStdioServer server = this.servers.get("ep-plain");
+		JsonNode plain = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers")
+			.get("servers")
+			.get("ep-plain");
+		assertThat(plain.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(plain.get("initialized").asBoolean()).isTrue();
+		long pid = plain.get("pid").asLong();
+		assertThat(pid).isEqualTo(server.pid()).isPositive();
+		assertThat(Files.exists(Path.of("/proc/" + pid))).isTrue();
+		assertThat(plain.get("liveProcesses").asInt()).isEqualTo(1);
+		assertThat(plain.get("memoryBytes").asLong()).isPositive();
+		assertThat(plain.get("command").asString()).isEqualTo("sh " + Fixtures.script("echo.sh"));
+		assertThat(plain.get("startedAt").asString()).isEqualTo(server.startedAt().toString());
+		assertThat(plain.get("restarts").asLong()).isZero();
+		assertThat(plain.get("pendingRequests").asInt()).isZero();
+		assertThat(plain.has("lastExit")).isTrue();
+		assertThat(plain.get("lastExit").isNull()).isTrue();
+		assertThat(plain.has("env")).isFalse();
+	}
+
+	@Test
+	void readOneServer() {
+		JsonNode plain = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/ep-plain");
+		assertThat(plain.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(plain.get("pid").asLong()).isEqualTo(this.servers.get("ep-plain").pid());
+	}
+
+	@Test
+	void serverWithChildrenCountsItsWholeTree() {
+		JsonNode all = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers");
+		JsonNode family = all.get("servers").get("ep-family");
+		assertThat(family.get("state").asString()).isEqualTo("RUNNING");
+		// sh, two sleep children and a subshell's sleep grandchild
+		assertThat(family.get("liveProcesses").asInt()).isEqualTo(4);
+		int sum = 0;
+		for (JsonNode server : all.get("servers").values()) {
+			sum += server.get("liveProcesses").asInt();
+		}
+		assertThat(all.get("liveProcesses").asInt()).isEqualTo(sum).isGreaterThanOrEqualTo(4);
+	}
+
+	@Test
+	void crashedServerShowsItsExit() {
+		JsonNode crashy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/ep-crashy");
+		assertThat(crashy.get("state").asString()).isEqualTo("FAILED");
+		assertThat(crashy.get("initialized").asBoolean()).isFalse();
+		assertThat(crashy.get("pid").isNull()).isTrue();
+		assertThat(crashy.get("liveProcesses").asInt()).isZero();
+		assertThat(crashy.get("memoryBytes").asLong()).isZero();
+		JsonNode lastExit = crashy.get("lastExit");
+		assertThat(lastExit.get("exitCode").asInt()).isEqualTo(3);
+		assertThat(lastExit.get("cause").asString()).isEqualTo("UNEXPECTED");
+		assertThat(lastExit.get("at").asString()).isNotEmpty();
+		assertThat(lastExit.get("stderrTail").values()).extracting(JsonNode::asString)
+			.containsExactly("boom: missing dependency");
+	}
+
+	@Test
+	void unknownServerIsNotFound() {
+		this.client.get().uri("/actuator/mcpservers/nope").exchange().expectStatus().isNotFound();
+		this.client.post()
+			.uri("/actuator/mcpservers/nope")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"restart\"}")
+			.exchange()
+			.expectStatus()
+			.isNotFound();
+	}
+
+	@Test
+	void unknownActionIsABadRequest() {
+		long pid = this.servers.get("ep-plain").pid();
+		this.client.post()
+			.uri("/actuator/mcpservers/ep-plain")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"explode\"}")
+			.exchange()
+			.expectStatus()
+			.isBadRequest();
+		assertThat(this.servers.get("ep-plain").pid()).isEqualTo(pid);
+	}
+
+	@Test
+	void restartBringsANewPid() {
+		McpStdioServer server = this.servers.get("ep-restartable");
+		long before = server.pid();
+		String body = this.client.post()
+			.uri("/actuator/mcpservers/ep-restartable")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"restart\"}")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		JsonNode restarted = ActuateTestApplication.readJson(body);
+		long after = restarted.get("pid").asLong();
+		assertThat(after).isNotEqualTo(before).isEqualTo(server.pid());
+		assertThat(restarted.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(restarted.get("restarts").asLong()).isEqualTo(1);
+		// Right after the handshake the fixture may still be forking its sed helpers
+		assertThat(restarted.get("liveProcesses").asInt()).isPositive();
+		awaitLiveProcesses("ep-restartable", 1);
+		assertThat(restarted.get("lastExit").get("cause").asString()).isEqualTo("CLEAN");
+		assertThat(ProcessHandle.of(before).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+		String prometheus = scrape();
+		assertThat(Prometheus.value(prometheus, "mcp_stdio_server_restarts_total{server=\"ep-restartable\"}"))
+			.isEqualTo(1.0);
+		assertThat(Prometheus.value(prometheus,
+				"mcp_stdio_shutdown_seconds_count{outcome=\"CLEAN\",server=\"ep-restartable\"}"))
+			.isEqualTo(1.0);
+	}
+
+	@Test
+	void prometheusCountsProcessesBeforeAndAfterAStop() {
+		String before = scrape();
+		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(1.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-family\"}")).isEqualTo(4.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-crashy\"}")).isEqualTo(0.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_memory_bytes{server=\"ep-stoppable\"}")).isPositive();
+		assertThat(Prometheus.value(before, "mcp_stdio_server_up{server=\"ep-stoppable\"}")).isEqualTo(1.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_server_up{server=\"ep-crashy\"}")).isEqualTo(0.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_server_exits_total{cause=\"UNEXPECTED\",server=\"ep-crashy\"}"))
+			.isEqualTo(1.0);
+		assertThat(Prometheus.value(before, "mcp_stdio_requests_pending{server=\"ep-stoppable\"}")).isEqualTo(0.0);
+		long pid = this.servers.get("ep-stoppable").pid();
+		String body = this.client.post()
+			.uri("/actuator/mcpservers/ep-stoppable")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"stop\"}")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		JsonNode stopped = ActuateTestApplication.readJson(body);
+		assertThat(stopped.get("state").asString()).isEqualTo("STOPPED");
+		assertThat(stopped.get("liveProcesses").asInt()).isZero();
+		assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+		String after = scrape();
+		assertThat(Prometheus.value(after, "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(0.0);
+		assertThat(Prometheus.value(after, "mcp_stdio_memory_bytes{server=\"ep-stoppable\"}")).isEqualTo(0.0);
+		assertThat(Prometheus.value(after, "mcp_stdio_server_up{server=\"ep-stoppable\"}")).isEqualTo(0.0);
+		assertThat(Prometheus.value(after, "mcp_stdio_server_exits_total{cause=\"CLEAN\",server=\"ep-stoppable\"}"))
+			.isEqualTo(1.0);
+		assertThat(
+				Prometheus.value(after, "mcp_stdio_shutdown_seconds_count{outcome=\"CLEAN\",server=\"ep-stoppable\"}"))
+			.isEqualTo(1.0);
+		assertThat(this.servers.get("ep-stoppable").state()).isEqualTo(ServerState.STOPPED);
+		// and it can be started again
+		this.client.post()
+			.uri("/actuator/mcpservers/ep-stoppable")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"start\"}")
+			.exchange()
+			.expectStatus()
+			.isOk();
+		awaitLiveProcesses("ep-stoppable", 1);
+		assertThat(Prometheus.value(scrape(), "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(1.0);
+	}
+
+	@Test
+	void secretLookingArgumentsAreMasked() {
+		String body = this.client.get()
+			.uri("/actuator/mcpservers/ep-secretive")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		assertThat(ActuateTestApplication.readJson(body).get("command").asString())
+			.isEqualTo("sh " + Fixtures.script("echo.sh") + " --token=****** --api-key ****** OPENAI_API_KEY=******"
+					+ " --db-password ****** https://alice:******@example.com/x --verbose");
+		assertThat(body).doesNotContain("abc123", "sk-999", "xyz789", "hunter2", "pw123", fixtures.id());
+	}
+
+	private void awaitLiveProcesses(String server, int expected) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		int live = -1;
+		while (System.nanoTime() < deadline) {
+			live = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/" + server)
+				.get("liveProcesses")
+				.asInt();
+			if (live == expected) {
+				return;
+			}
+			Fixtures.sleep(50);
+		}
+		assertThat(live).as("live processes of " + server).isEqualTo(expected);
+	}
+
+	private String scrape() {
+		return this.client.get()
+			.uri("/actuator/prometheus")
+			.accept(MediaType.TEXT_PLAIN)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+	}
+
+}

@@ -1,0 +1,64 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.actuate;
+
+import java.util.List;
+
+import dev.mcpstdio.lifecycle.ServerState;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the rules of {@link McpServersHealthIndicator}.
+ *
+ * @author mcp-stdio authors
+ */
+class McpServersHealthIndicatorTests {
+
+	@Test
+	void upWhenEveryEnabledServerRuns() {
+		assertThat(McpServersHealthIndicator.status(List.of(ServerState.RUNNING, ServerState.DISABLED)))
+			.isEqualTo(Status.UP);
+		assertThat(McpServersHealthIndicator.status(List.of())).isEqualTo(Status.UP);
+	}
+
+	@Test
+	void downWhenAnyFailedWhateverElse() {
+		assertThat(McpServersHealthIndicator
+			.status(List.of(ServerState.RUNNING, ServerState.STOPPED, ServerState.RESTARTING, ServerState.FAILED)))
+			.isEqualTo(Status.DOWN);
+	}
+
+	@Test
+	void outOfServiceWhenStoppedOrStopping() {
+		assertThat(McpServersHealthIndicator.status(List.of(ServerState.RUNNING, ServerState.STOPPED)))
+			.isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat(McpServersHealthIndicator.status(List.of(ServerState.STOPPING, ServerState.STARTING)))
+			.isEqualTo(Status.OUT_OF_SERVICE);
+	}
+
+	@Test
+	void unknownWhileStartingOrRestarting() {
+		assertThat(McpServersHealthIndicator.status(List.of(ServerState.RUNNING, ServerState.STARTING)))
+			.isEqualTo(Status.UNKNOWN);
+		assertThat(McpServersHealthIndicator.status(List.of(ServerState.RESTARTING))).isEqualTo(Status.UNKNOWN);
+	}
+
+}
