@@ -117,6 +117,12 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile boolean lifecycleRunning;
 
+	/** Counts the stops, so that a start begun before a stop does not outlive it. */
+	private long stops;
+
+	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
+	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
+
 	private volatile @Nullable ExitInfo lastExit;
 
 	private volatile @Nullable String lastFailure;
@@ -284,13 +290,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		if (inProgress != null && !inProgress.isDone()) {
 			awaitStart(inProgress);
 		}
+		long stopsSeen;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning()) {
 				return current;
 			}
+			stopsSeen = this.stops;
 		}
-		return startProcess(false);
+		return startProcess(false, stopsSeen);
 	}
 
 	/**
@@ -318,9 +326,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			}
 			CompletableFuture<Void> future = new CompletableFuture<>();
 			this.starting = future;
+			long stopsSeen = this.stops;
 			Thread thread = new Thread(() -> {
 				try {
-					startProcess(this.selfInitialize);
+					startProcess(this.selfInitialize, stopsSeen);
 					future.complete(null);
 				}
 				catch (Throwable ex) {
@@ -353,13 +362,19 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	private StdioServerProcess startProcess(boolean handshake) {
+	private StdioServerProcess startProcess(boolean handshake, long stopsSeen) {
 		StdioServerProcess started;
 		long startedGeneration;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning()) {
 				return current;
+			}
+			if (this.stops != stopsSeen) {
+				// A stop (or the context's destruction) came while this start waited: it
+				// wins, else the process started now would be left behind
+				throw new McpServerNotRunningException(name(),
+						"MCP server '" + name() + "' was stopped before it could start");
 			}
 			cancelPendingRestart();
 			if (current != null) {
@@ -396,7 +411,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 					started.stop();
 				}
 				synchronized (this.lock) {
-					if (this.generation == startedGeneration) {
+					// A handshake cut short by a stop is no failure of the server
+					if (this.generation == startedGeneration && this.stops == stopsSeen) {
 						this.wantRunning = false;
 						setState(ServerState.FAILED);
 					}
@@ -447,6 +463,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public @Nullable StopResult stopServer() {
 		StdioServerProcess current;
 		synchronized (this.lock) {
+			this.stops++;
 			this.wantRunning = false;
 			cancelPendingRestart();
 			current = this.process;
@@ -555,18 +572,20 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	private void restartByPolicy() {
+		long stopsSeen;
 		synchronized (this.lock) {
 			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
 				return;
 			}
 			this.pendingRestart = null;
+			stopsSeen = this.stops;
 		}
 		this.restarts.incrementAndGet();
 		for (Listener listener : this.listeners) {
 			listener.restarted(this);
 		}
 		try {
-			startProcess(this.selfInitialize);
+			startProcess(this.selfInitialize, stopsSeen);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
@@ -582,7 +601,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		this.lifecycleRunning = true;
 		try {
-			startServer();
+			// Await the start McpStdioServers began for all servers at once; starting
+			// anew would run a server that failed fast a second time
+			CompletableFuture<Void> begun = this.lifecycleStart;
+			this.lifecycleStart = null;
+			awaitStart((begun != null) ? begun : beginStart());
 			if (!this.selfInitialize && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.process;
@@ -600,6 +623,14 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			logger.error("MCP server '" + name() + "' could not start and is FAILED (it is not required, so the "
 					+ "application goes on): " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
+	 * every server in parallel before each one's {@link #start()} awaits its own.
+	 */
+	void beginLifecycleStart() {
+		this.lifecycleStart = beginStart();
 	}
 
 	@Override
