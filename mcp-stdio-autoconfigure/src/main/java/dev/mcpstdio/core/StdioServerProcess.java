@@ -457,7 +457,9 @@ public final class StdioServerProcess {
 			this.writer.awaitIdle(drainDeadline);
 			this.pending.awaitEmpty(drainDeadline);
 		}
-		// 2. close stdin, by the writer itself after its last write
+		// 2. close stdin, by the writer itself after its last write; stdin-close-timeout
+		// bounds steps 2 and 3 together, whatever the drain took
+		long closeBegin = System.nanoTime();
 		this.writer.close((write) -> notRunning("was stopped before the message was sent"));
 		if (this.process.isAlive()) {
 			// 3. give it time to exit by itself
@@ -467,8 +469,7 @@ public final class StdioServerProcess {
 					this.writer.closed().get(left, TimeUnit.NANOSECONDS);
 					this.stdinClosedByStop = true;
 				}
-				this.process.waitFor(Math.max(0, left - (System.nanoTime() - begin) + timeouts.drain().toNanos()),
-						TimeUnit.NANOSECONDS);
+				this.process.waitFor(Math.max(0, left - (System.nanoTime() - closeBegin)), TimeUnit.NANOSECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
