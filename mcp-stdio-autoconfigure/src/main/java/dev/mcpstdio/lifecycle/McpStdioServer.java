@@ -117,6 +117,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile boolean lifecycleRunning;
 
+	/** The process whose stop was begun and reported. */
+	private @Nullable StdioServerProcess stopClaimed;
+
 	/** Counts the stops, so that a start begun before a stop does not outlive it. */
 	private long stops;
 
@@ -462,6 +465,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public @Nullable StopResult stopServer() {
 		StdioServerProcess current;
+		boolean first;
 		synchronized (this.lock) {
 			this.stops++;
 			this.wantRunning = false;
@@ -470,11 +474,18 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			if (current == null) {
 				return null;
 			}
-			if (this.state != ServerState.DISABLED) {
+			// The lifecycle's stop and destroy() both come here (and overlap when the
+			// phase timed out): the process is stopped and reported once
+			first = this.stopClaimed != current;
+			this.stopClaimed = current;
+			if (first && this.state != ServerState.DISABLED) {
 				setState(ServerState.STOPPING);
 			}
 		}
 		StopResult result = current.stop();
+		if (!first) {
+			return result;
+		}
 		synchronized (this.lock) {
 			if (this.process == current && this.state == ServerState.STOPPING) {
 				setState(ServerState.STOPPED);
