@@ -82,9 +82,14 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 	}
 
 	private void warnWhenStopCannotFit(Binder binder, List<McpStdioServerDefinition> definitions) {
+		// Spring Boot's default; all servers stop in parallel, so each one's worst case
+		// must fit, not their sum
 		Duration phaseTimeout = binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(Duration.ofSeconds(30));
 		for (McpStdioServerDefinition definition : definitions) {
+			if (!definition.enabled()) {
+				continue;
+			}
 			Duration worstCase = definition.spec().shutdown().worstCase();
 			if (worstCase.compareTo(phaseTimeout) > 0) {
 				logger.warn("MCP server '" + definition.name() + "' may take up to " + worstCase.toMillis()

@@ -55,6 +55,8 @@ final class ServerDefinitions {
 
 	private static final String SERVERS = McpStdioProperties.PREFIX + ".servers.";
 
+	private static final String DEFAULTS = McpStdioProperties.PREFIX + ".defaults.";
+
 	private final McpStdioProperties properties;
 
 	private final ResourceLoader resourceLoader;
@@ -105,6 +107,12 @@ final class ServerDefinitions {
 					"point it at an existing mcpServers JSON file, or remove the property");
 			return;
 		}
+		if (!resource.isReadable()) {
+			// a directory, or a file the application may not read
+			problem("(servers file)", property, "the file " + location + " cannot be read",
+					"make it a readable mcpServers JSON file, or remove the property");
+			return;
+		}
 		try {
 			for (Map.Entry<String, Server> entry : ServersConfigurationFile.read(resource).entrySet()) {
 				String name = entry.getKey();
@@ -136,21 +144,22 @@ final class ServerDefinitions {
 		boolean required = pick(server, defaults, ServerSettings::getRequired, false);
 		boolean inheritEnv = pick(server, defaults, ServerSettings::getInheritEnv, false);
 		String workingDirectory = pick(server, defaults, ServerSettings::getWorkingDirectory, null);
-		Duration startupTimeout = positive(name, prefix + "startup-timeout", pick(server, defaults,
-				ServerSettings::getStartupTimeout, McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT));
-		Duration sendTimeout = positive(name, prefix + "send-timeout",
+		Duration startupTimeout = positive(name,
+				source(server, ServerSettings::getStartupTimeout, prefix, "startup-timeout"), pick(server, defaults,
+						ServerSettings::getStartupTimeout, McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT));
+		Duration sendTimeout = positive(name, source(server, ServerSettings::getSendTimeout, prefix, "send-timeout"),
 				pick(server, defaults, ServerSettings::getSendTimeout, StdioServerSpec.DEFAULT_SEND_TIMEOUT));
 		DataSize maxMessageSize = pick(server, defaults, ServerSettings::getMaxMessageSize,
 				DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE));
 		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.toBytes() > Integer.MAX_VALUE - 16) {
-			problem(name, prefix + "max-message-size", "must be between 1B and 2GB, was " + maxMessageSize,
-					"set a positive size such as 16MB");
+			problem(name, source(server, ServerSettings::getMaxMessageSize, prefix, "max-message-size"),
+					"must be between 1B and 2GB, was " + maxMessageSize, "set a positive size such as 16MB");
 		}
 		int stderrTailLines = pick(server, defaults, ServerSettings::getStderrTailLines,
 				StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
 		if (stderrTailLines < 0 || stderrTailLines > 100_000) {
-			problem(name, prefix + "stderr-tail-lines", "must be between 0 and 100000, was " + stderrTailLines,
-					"set a small count such as 50");
+			problem(name, source(server, ServerSettings::getStderrTailLines, prefix, "stderr-tail-lines"),
+					"must be between 0 and 100000, was " + stderrTailLines, "set a small count such as 50");
 		}
 		ShutdownTimeouts shutdown = shutdown(name, prefix, server, defaults);
 		RestartPolicy restart = restart(name, prefix, server, defaults);
@@ -158,7 +167,8 @@ final class ServerDefinitions {
 		if (workingDirectory != null) {
 			directory = Path.of(workingDirectory);
 			if (!Files.isDirectory(directory)) {
-				problem(name, prefix + "working-directory", "the directory " + workingDirectory + " does not exist",
+				problem(name, source(server, ServerSettings::getWorkingDirectory, prefix, "working-directory"),
+						"the directory " + workingDirectory + " does not exist",
 						"create it or point working-directory at an existing directory");
 			}
 		}
@@ -196,12 +206,17 @@ final class ServerDefinitions {
 	}
 
 	private ShutdownTimeouts shutdown(String name, String prefix, Server server, ServerSettings defaults) {
-		Duration drain = positive(name, prefix + "shutdown.drain-timeout",
+		Duration drain = positive(name,
+				source(server, (s) -> s.getShutdown().getDrainTimeout(), prefix, "shutdown.drain-timeout"),
 				pick(server, defaults, (s) -> s.getShutdown().getDrainTimeout(), ShutdownTimeouts.DEFAULTS.drain()));
-		Duration stdinClose = positive(name, prefix + "shutdown.stdin-close-timeout", pick(server, defaults,
-				(s) -> s.getShutdown().getStdinCloseTimeout(), ShutdownTimeouts.DEFAULTS.stdinClose()));
-		Duration terminate = positive(name, prefix + "shutdown.terminate-timeout", pick(server, defaults,
-				(s) -> s.getShutdown().getTerminateTimeout(), ShutdownTimeouts.DEFAULTS.terminate()));
+		Duration stdinClose = positive(name,
+				source(server, (s) -> s.getShutdown().getStdinCloseTimeout(), prefix, "shutdown.stdin-close-timeout"),
+				pick(server, defaults, (s) -> s.getShutdown().getStdinCloseTimeout(),
+						ShutdownTimeouts.DEFAULTS.stdinClose()));
+		Duration terminate = positive(name,
+				source(server, (s) -> s.getShutdown().getTerminateTimeout(), prefix, "shutdown.terminate-timeout"),
+				pick(server, defaults, (s) -> s.getShutdown().getTerminateTimeout(),
+						ShutdownTimeouts.DEFAULTS.terminate()));
 		return new ShutdownTimeouts(drain, stdinClose, terminate);
 	}
 
@@ -213,18 +228,21 @@ final class ServerDefinitions {
 			mode = RestartPolicy.Mode.valueOf(policy.trim().replace('-', '_').toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			problem(name, prefix + "restart.policy", "unknown restart policy '" + policy + "'",
-					"use one of never, on-failure, always");
+			problem(name, source(server, (s) -> s.getRestart().getPolicy(), prefix, "restart.policy"),
+					"unknown restart policy '" + policy + "'", "use one of never, on-failure, always");
 		}
 		int maxRestarts = pick(server, defaults, (s) -> s.getRestart().getMaxRestarts(), builtIn.maxRestarts());
 		if (maxRestarts < 0) {
-			problem(name, prefix + "restart.max-restarts", "must not be negative, was " + maxRestarts, "set 0 or more");
+			problem(name, source(server, (s) -> s.getRestart().getMaxRestarts(), prefix, "restart.max-restarts"),
+					"must not be negative, was " + maxRestarts, "set 0 or more");
 		}
-		Duration window = positive(name, prefix + "restart.window",
+		Duration window = positive(name, source(server, (s) -> s.getRestart().getWindow(), prefix, "restart.window"),
 				pick(server, defaults, (s) -> s.getRestart().getWindow(), builtIn.window()));
-		Duration initialBackoff = positive(name, prefix + "restart.initial-backoff",
+		Duration initialBackoff = positive(name,
+				source(server, (s) -> s.getRestart().getInitialBackoff(), prefix, "restart.initial-backoff"),
 				pick(server, defaults, (s) -> s.getRestart().getInitialBackoff(), builtIn.initialBackoff()));
-		Duration maxBackoff = positive(name, prefix + "restart.max-backoff",
+		Duration maxBackoff = positive(name,
+				source(server, (s) -> s.getRestart().getMaxBackoff(), prefix, "restart.max-backoff"),
 				pick(server, defaults, (s) -> s.getRestart().getMaxBackoff(), builtIn.maxBackoff()));
 		return new RestartPolicy(mode, Math.max(0, maxRestarts), window, initialBackoff, maxBackoff);
 	}
@@ -245,6 +263,18 @@ final class ServerDefinitions {
 		}
 		value = getter.apply(defaults);
 		return (value != null) ? value : builtIn;
+	}
+
+	/**
+	 * Return the full name of the property a value came from: the server's own, else the
+	 * one under {@code defaults} that it inherited, so an error points where to fix it.
+	 */
+	private String source(ServerSettings server, Function<ServerSettings, @Nullable Object> getter, String prefix,
+			String key) {
+		if (getter.apply(server) == null && getter.apply(this.properties.getDefaults()) != null) {
+			return DEFAULTS + key;
+		}
+		return prefix + key;
 	}
 
 	private void problem(String server, String property, String problem, String action) {

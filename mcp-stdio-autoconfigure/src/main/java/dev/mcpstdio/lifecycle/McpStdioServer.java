@@ -117,6 +117,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile boolean lifecycleRunning;
 
+	/** The process whose stop was begun and reported. */
+	private @Nullable StdioServerProcess stopClaimed;
+
+	/** Counts the stops, so that a start begun before a stop does not outlive it. */
+	private long stops;
+
+	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
+	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
+
 	private volatile @Nullable ExitInfo lastExit;
 
 	private volatile @Nullable String lastFailure;
@@ -293,13 +302,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		if (inProgress != null && !inProgress.isDone()) {
 			awaitStart(inProgress);
 		}
+		long stopsSeen;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning()) {
 				return current;
 			}
+			stopsSeen = this.stops;
 		}
-		return startProcess(false);
+		return startProcess(false, false, stopsSeen);
 	}
 
 	/**
@@ -327,9 +338,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			}
 			CompletableFuture<Void> future = new CompletableFuture<>();
 			this.starting = future;
+			long stopsSeen = this.stops;
 			Thread thread = new Thread(() -> {
 				try {
-					startProcess(this.selfInitialize);
+					startProcess(this.selfInitialize, false, stopsSeen);
 					future.complete(null);
 				}
 				catch (Throwable ex) {
@@ -362,17 +374,19 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	private StdioServerProcess startProcess(boolean handshake) {
-		return startProcess(handshake, false);
-	}
-
-	private StdioServerProcess startProcess(boolean handshake, boolean byPolicy) {
+	private StdioServerProcess startProcess(boolean handshake, boolean byPolicy, long stopsSeen) {
 		StdioServerProcess started;
 		long startedGeneration;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning()) {
 				return current;
+			}
+			if (this.stops != stopsSeen) {
+				// A stop (or the context's destruction) came while this start waited: it
+				// wins, else the process started now would be left behind
+				throw new McpServerNotRunningException(name(),
+						"MCP server '" + name() + "' was stopped before it could start");
 			}
 			cancelPendingRestart();
 			if (current != null) {
@@ -415,7 +429,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 					started.stop();
 				}
 				synchronized (this.lock) {
-					if (this.generation == startedGeneration) {
+					// A handshake cut short by a stop is no failure of the server
+					if (this.generation == startedGeneration && this.stops == stopsSeen) {
 						if (!byPolicy) {
 							this.wantRunning = false;
 							setState(ServerState.FAILED);
@@ -473,7 +488,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public @Nullable StopResult stopServer() {
 		StdioServerProcess current;
+		boolean first;
 		synchronized (this.lock) {
+			this.stops++;
 			this.wantRunning = false;
 			cancelPendingRestart();
 			// A later lifecycle start begins afresh
@@ -482,11 +499,18 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			if (current == null) {
 				return null;
 			}
-			if (this.state != ServerState.DISABLED) {
+			// The lifecycle's stop and destroy() both come here (and overlap when the
+			// phase timed out): the process is stopped and reported once
+			first = this.stopClaimed != current;
+			this.stopClaimed = current;
+			if (first && this.state != ServerState.DISABLED) {
 				setState(ServerState.STOPPING);
 			}
 		}
 		StopResult result = current.stop();
+		if (!first) {
+			return result;
+		}
 		synchronized (this.lock) {
 			if (this.process == current && this.state == ServerState.STOPPING) {
 				setState(ServerState.STOPPED);
@@ -584,18 +608,20 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	private void restartByPolicy() {
+		long stopsSeen;
 		synchronized (this.lock) {
 			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
 				return;
 			}
 			this.pendingRestart = null;
+			stopsSeen = this.stops;
 		}
 		this.restarts.incrementAndGet();
 		for (Listener listener : this.listeners) {
 			listener.restarted(this);
 		}
 		try {
-			startProcess(this.selfInitialize, true);
+			startProcess(this.selfInitialize, true, stopsSeen);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
@@ -611,9 +637,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		this.lifecycleRunning = true;
 		try {
-			// The registry may have begun this start in parallel with the others: await
-			// that one, even when it has already failed, instead of starting twice
-			CompletableFuture<Void> begun = this.starting;
+			// Await the start McpStdioServers began for all servers at once; starting
+			// anew would run a server that failed fast a second time
+			CompletableFuture<Void> begun = this.lifecycleStart;
+			this.lifecycleStart = null;
 			awaitStart((begun != null) ? begun : beginStart());
 			if (!this.selfInitialize && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
@@ -632,6 +659,14 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			logger.error("MCP server '" + name() + "' could not start and is FAILED (it is not required, so the "
 					+ "application goes on): " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
+	 * every server in parallel before each one's {@link #start()} awaits its own.
+	 */
+	void beginLifecycleStart() {
+		this.lifecycleStart = beginStart();
 	}
 
 	@Override

@@ -80,7 +80,7 @@ public class McpStdioServers implements SmartLifecycle {
 		this.running = true;
 		for (McpStdioServer server : this.servers.values()) {
 			if (server.definition().enabled()) {
-				server.beginStart();
+				server.beginLifecycleStart();
 			}
 		}
 	}

@@ -1,0 +1,425 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Tests for the conditions of {@link McpStdioAutoConfiguration} and for every
+ * configuration error of the contract: each stops start-up with a failure analysis that
+ * names the server and the property, before any process is started.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class McpStdioConfigurationTests {
+
+	private static final String CLASSPATH_MARKER = "servers-classpath-json";
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
+
+	@TempDir
+	Path temp;
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		Fixtures.assertNoneAlive(CLASSPATH_MARKER, Duration.ofSeconds(5));
+	}
+
+	@Test
+	void disabledGivesNoServerBeansAndNoRegistry() {
+		this.runner.withPropertyValues("mcp.stdio.enabled=false").withPropertyValues(echo("a")).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(McpStdioServers.class);
+			assertThat(context).doesNotHaveBean(McpStdioServer.class);
+			assertThat(context).doesNotHaveBean(McpStdioProperties.class);
+			assertThat(this.fixtures.alive()).isEmpty();
+		});
+	}
+
+	@Test
+	void disabledSkipsValidationToo() {
+		// a switched-off starter must not fail start-up over its own configuration
+		this.runner.withPropertyValues("mcp.stdio.enabled=false", "mcp.stdio.servers.a.args=x")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void noServersGivesAnEmptyRegistry() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(McpStdioServers.class);
+			assertThat(context).doesNotHaveBean(McpStdioServer.class);
+			assertThat(context.getBean(McpStdioServers.class).list()).isEmpty();
+		});
+	}
+
+	@Test
+	void serverValueOverridesDefaultsWhichOverrideBuiltIns() {
+		String a = "mcp.stdio.servers.a.";
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues(echo("b"))
+			.withPropertyValues("mcp.stdio.defaults.enabled=false", a + "enabled=true",
+					"mcp.stdio.defaults.startup-timeout=20s", a + "startup-timeout=10s",
+					"mcp.stdio.defaults.max-message-size=1MB", "mcp.stdio.defaults.stderr-tail-lines=7",
+					a + "stderr-tail-lines=9", "mcp.stdio.defaults.shutdown.drain-timeout=3s",
+					a + "shutdown.drain-timeout=1s", "mcp.stdio.defaults.shutdown.terminate-timeout=4s",
+					"mcp.stdio.defaults.restart.policy=on-failure", a + "restart.policy=always",
+					"mcp.stdio.defaults.restart.max-restarts=2", a + "restart.initial-backoff=100ms",
+					"mcp.stdio.defaults.inherit-env=true", a + "inherit-env=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				McpStdioServerDefinition first = servers.get("a").definition();
+				McpStdioServerDefinition second = servers.get("b").definition();
+				// enabled: per-server true over defaults false
+				assertThat(first.enabled()).isTrue();
+				assertThat(second.enabled()).isFalse();
+				assertThat(servers.get("a").state()).isEqualTo(ServerState.RUNNING);
+				assertThat(servers.get("b").state()).isEqualTo(ServerState.DISABLED);
+				assertThat(first.required()).isFalse();
+				assertThat(first.startupTimeout()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(second.startupTimeout()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(first.spec().maxMessageSize()).isEqualTo(DataSize.ofMegabytes(1).toBytes());
+				assertThat(first.spec().stderrTailLines()).isEqualTo(9);
+				assertThat(second.spec().stderrTailLines()).isEqualTo(7);
+				assertThat(first.spec().inheritEnv()).isFalse();
+				assertThat(second.spec().inheritEnv()).isTrue();
+				assertThat(first.spec().sendTimeout()).isEqualTo(Duration.ofSeconds(30));
+				// shutdown: server, defaults, built-in per key
+				assertThat(first.spec().shutdown()).isEqualTo(
+						new ShutdownTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4)));
+				assertThat(second.spec().shutdown()).isEqualTo(
+						new ShutdownTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(4)));
+				// restart: server, defaults, built-in per key
+				assertThat(first.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.ALWAYS, 2,
+						Duration.ofMinutes(1), Duration.ofMillis(100), Duration.ofSeconds(30)));
+				assertThat(second.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.ON_FAILURE, 2,
+						Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(30)));
+				assertThat(this.fixtures.alive()).contains(servers.get("a").pid());
+				assertThat(servers.get("b").pid()).isNull();
+			});
+	}
+
+	@Test
+	void builtInDefaultsAreTheContracts() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.enabled=false")
+			.run((context) -> {
+				McpStdioServerDefinition definition = context.getBean(McpStdioServers.class).get("a").definition();
+				assertThat(definition.required()).isFalse();
+				assertThat(definition.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(definition.spec().inheritEnv()).isFalse();
+				assertThat(definition.spec().workingDirectory()).isNull();
+				assertThat(definition.spec().maxMessageSize()).isEqualTo(16 * 1024 * 1024);
+				assertThat(definition.spec().stderrTailLines()).isEqualTo(50);
+				assertThat(definition.spec().shutdown()).isEqualTo(ShutdownTimeouts.DEFAULTS);
+				assertThat(definition.spec().shutdown()).isEqualTo(
+						new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(2)));
+				assertThat(definition.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.NEVER, 5,
+						Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(30)));
+			});
+	}
+
+	@Test
+	void serversFileOnTheClasspathAddsServers() {
+		this.runner
+			.withPropertyValues("mcp.stdio.servers-configuration=classpath:mcp-stdio/servers-classpath.json",
+					"mcp.stdio.defaults.working-directory=" + Path.of(Fixtures.script("echo.sh")).getParent())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("from-classpath");
+				assertThat(context.getBean("mcpStdioServer.from-classpath")).isSameAs(server);
+				assertThat(server.definition().spec().command()).isEqualTo("sh");
+				assertThat(server.definition().spec().args()).containsExactly("echo.sh");
+				assertThat(server.definition().spec().env()).containsEntry("LOG_LEVEL", "debug");
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				assertThat(server.isInitialized()).isTrue();
+				assertThat(Fixtures.alive(CLASSPATH_MARKER)).contains(server.pid());
+			});
+	}
+
+	@Test
+	void serversFileOnTheFileSystemAddsServersNextToTheProperties() throws IOException {
+		Path file = this.temp.resolve("mcp.json");
+		Files.writeString(file, """
+				{"mcpServers": {"from-file": {"command": "sh", "args": ["%s"], "env": {"%s": "%s"}}}}
+				""".formatted(Fixtures.script("echo.sh"), Fixtures.MARKER, this.fixtures.id()));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.withPropertyValues(echo("from-properties"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				assertThat(servers.list()).extracting(McpStdioServer::name)
+					.containsExactly("from-properties", "from-file");
+				assertThat(servers.get("from-file").state()).isEqualTo(ServerState.RUNNING);
+				assertThat(this.fixtures.alive()).contains(servers.get("from-file").pid(),
+						servers.get("from-properties").pid());
+			});
+	}
+
+	@Test
+	void missingCommand() {
+		this.runner.withPropertyValues(marker("a"), "mcp.stdio.servers.a.args=x")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.command", "no command is set",
+					"set the executable to run"));
+	}
+
+	@Test
+	void missingCommandInTheServersFile() throws IOException {
+		Path file = this.temp.resolve("mcp.json");
+		Files.writeString(file, "{\"mcpServers\": {\"nocmd\": {\"args\": [\"x\"], \"env\": {\"%s\": \"%s\"}}}}"
+			.formatted(Fixtures.MARKER, this.fixtures.id()));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.run((context) -> assertFailure(context, "nocmd", "mcp.stdio.servers.nocmd.command",
+					"no command is set (in file:" + file + " mcpServers.nocmd)", "set the executable to run"));
+	}
+
+	@Test
+	void commandNotFound() {
+		this.runner.withPropertyValues(marker("a"), "mcp.stdio.servers.a.command=no-such-command-mcp-stdio-test")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.command",
+					"no-such-command-mcp-stdio-test",
+					"install it, use its absolute path, or add its directory to PATH"));
+	}
+
+	@Test
+	void commandNotExecutable() throws IOException {
+		Path script = Files.writeString(this.temp.resolve("not-executable.sh"), "echo hi\n");
+		assertThat(script.toFile().setExecutable(false, false)).isTrue();
+		this.runner.withPropertyValues(marker("a"), "mcp.stdio.servers.a.command=" + script)
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.command", script.toString(),
+					"install it, use its absolute path, or add its directory to PATH"));
+	}
+
+	@Test
+	void missingWorkingDirectory() {
+		Path missing = this.temp.resolve("missing");
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.working-directory=" + missing)
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.working-directory",
+					"the directory " + missing + " does not exist", "create it or point working-directory"));
+	}
+
+	@Test
+	void zeroTimeout() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.startup-timeout=0s")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.startup-timeout",
+					"must be positive, was PT0S", "set a positive duration"));
+	}
+
+	@Test
+	void negativeShutdownTimeout() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.shutdown.terminate-timeout=-1s")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.shutdown.terminate-timeout",
+					"must be positive, was PT-1S", "set a positive duration"));
+	}
+
+	@Test
+	void inheritedBadTimeoutNamesTheDefaultsProperty() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.defaults.shutdown.drain-timeout=0ms")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.defaults.shutdown.drain-timeout",
+					"must be positive", "set a positive duration"));
+	}
+
+	@Test
+	void unknownRestartPolicy() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.restart.policy=sometimes")
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.restart.policy",
+					"unknown restart policy 'sometimes'", "use one of never, on-failure, always"));
+	}
+
+	@Test
+	void badName() {
+		String prefix = "mcp.stdio.servers[bad@name].";
+		this.runner
+			.withPropertyValues(prefix + "command=sh", prefix + "args=" + Fixtures.script("echo.sh"),
+					prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id())
+			.run((context) -> assertFailure(context, "bad@name", "mcp.stdio.servers.bad@name",
+					"the name is not of the form [a-zA-Z0-9._-]+", "rename the server"));
+	}
+
+	@Test
+	void badNameInTheServersFile() throws IOException {
+		Path file = this.temp.resolve("mcp.json");
+		Files.writeString(file, "{\"mcpServers\": {\"my server\": {\"command\": \"sh\", \"env\": {\"%s\": \"%s\"}}}}"
+			.formatted(Fixtures.MARKER, this.fixtures.id()));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.run((context) -> assertFailure(context, "my server", "mcp.stdio.servers.my server",
+					"the name is not of the form", "rename the server"));
+	}
+
+	@Test
+	void missingServersFile() {
+		Path missing = this.temp.resolve("missing.json");
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers-configuration=file:" + missing)
+			.run((context) -> assertFailure(context, "(servers file)", "mcp.stdio.servers-configuration",
+					"the file file:" + missing + " does not exist", "point it at an existing mcpServers JSON file"));
+	}
+
+	@Test
+	void unreadableServersFile() throws IOException {
+		// a directory exists but cannot be read as a file (permissions do not stop root)
+		Path directory = Files.createDirectory(this.temp.resolve("a-directory.json"));
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers-configuration=file:" + directory)
+			.run((context) -> assertFailure(context, "(servers file)", "mcp.stdio.servers-configuration",
+					"the file file:" + directory + " cannot be read", "make it a readable mcpServers JSON file"));
+	}
+
+	@Test
+	void malformedServersFile() throws IOException {
+		Path file = Files.writeString(this.temp.resolve("mcp.json"), "{\"mcpServers\": {\"a\": {\"command\": ");
+		this.runner.withPropertyValues(echo("b"))
+			.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.run((context) -> assertFailure(context, "(servers file)", "mcp.stdio.servers-configuration",
+					"is unusable: it is not valid JSON", "fix the file; the format is {\"mcpServers\""));
+	}
+
+	@Test
+	void serversFileWithoutMcpServers() throws IOException {
+		Path file = Files.writeString(this.temp.resolve("mcp.json"), "{\"servers\": {}}");
+		this.runner.withPropertyValues(echo("b"))
+			.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.run((context) -> assertFailure(context, "(servers file)", "mcp.stdio.servers-configuration",
+					"it has no \"mcpServers\" object at the top level", "fix the file"));
+	}
+
+	@Test
+	void nameInBothPlaces() throws IOException {
+		Path file = this.temp.resolve("mcp.json");
+		Files.writeString(file,
+				"{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": [\"%s\"], \"env\": {\"%s\": \"%s\"}}}}"
+					.formatted(Fixtures.script("echo.sh"), Fixtures.MARKER, this.fixtures.id()));
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
+			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a",
+					"the server is configured both here and in file:" + file, "remove it from one of the two places"));
+	}
+
+	@Test
+	void everyErrorIsReportedAtOnceAndNoValidServerStarts() {
+		this.runner.withPropertyValues(echo("good"))
+			.withPropertyValues(marker("a"), "mcp.stdio.servers.a.args=x")
+			.withPropertyValues(echo("b"))
+			.withPropertyValues("mcp.stdio.servers.b.restart.policy=sometimes")
+			.run((context) -> {
+				FailureAnalysis analysis = analyze(context);
+				assertThat(analysis.getDescription()).contains("mcp.stdio.servers.a.command")
+					.contains("mcp.stdio.servers.b.restart.policy");
+				assertThat(analysis.getAction()).contains("mcp.stdio.servers.a.command")
+					.contains("mcp.stdio.servers.b.restart.policy");
+				assertThat(this.fixtures.alive()).isEmpty();
+			});
+	}
+
+	@Test
+	void failureAnalyzerIsRegisteredAndPrintsItsReport(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(OnlyMcpStdio.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setRegisterShutdownHook(false);
+		List<String> args = new ArrayList<>(List.of(echo("a")));
+		args.add("mcp.stdio.servers.a.restart.policy=sometimes");
+		application.setDefaultProperties(args.stream()
+			.collect(java.util.stream.Collectors.toMap((arg) -> arg.substring(0, arg.indexOf('=')),
+					(arg) -> (Object) arg.substring(arg.indexOf('=') + 1))));
+		assertThatException().isThrownBy(application::run);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("The MCP server configuration is invalid; no server was started.")
+			.contains("Server: a")
+			.contains("Property: mcp.stdio.servers.a.restart.policy")
+			.contains("Problem: unknown restart policy 'sometimes'")
+			.contains("mcp.stdio.servers.a.restart.policy: use one of never, on-failure, always");
+		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
+			String action) {
+		FailureAnalysis analysis = analyze(context);
+		assertThat(analysis.getDescription()).contains("no server was started")
+			.contains("Server: " + server)
+			.contains("Property: " + property)
+			.contains(problem);
+		assertThat(analysis.getAction()).contains(property + ": ").contains(action);
+		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	private FailureAnalysis analyze(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		FailureAnalysis analysis = new McpStdioConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+		assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
+		return analysis;
+	}
+
+	private String[] echo(String name) {
+		String prefix = "mcp.stdio.servers." + name + ".";
+		return new String[] { prefix + "command=sh", prefix + "args=" + Fixtures.script("echo.sh"),
+				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id() };
+	}
+
+	private String marker(String name) {
+		return "mcp.stdio.servers." + name + ".env." + Fixtures.MARKER + "=" + this.fixtures.id();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(McpStdioAutoConfiguration.class)
+	static class OnlyMcpStdio {
+
+	}
+
+}

@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A JVM forked by a test with the same JDK and the test classpath; its output is kept
+ * (bounded) and the first line with a given prefix is handed out.
+ *
+ * @author mcp-stdio authors
+ */
+final class ForkedJvm implements AutoCloseable {
+
+	private static final int MAX_KEPT_LINES = 2000;
+
+	private final Process process;
+
+	private final List<String> output = new ArrayList<>();
+
+	private final CompletableFuture<String> marked = new CompletableFuture<>();
+
+	private final Thread reader;
+
+	private ForkedJvm(Process process, String prefix) {
+		this.process = process;
+		this.reader = new Thread(() -> read(prefix), "forked-jvm-output");
+		this.reader.setDaemon(true);
+		this.reader.start();
+	}
+
+	static ForkedJvm start(String mainClass, String linePrefix, List<String> args) throws IOException {
+		String java = ProcessHandle.current().info().command().orElseThrow();
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), mainClass));
+		command.addAll(args);
+		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
+	}
+
+	private void read(String prefix) {
+		try (BufferedReader reader = new BufferedReader(
+				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = reader.readLine()) != null) {
+				synchronized (this.output) {
+					if (this.output.size() < MAX_KEPT_LINES) {
+						this.output.add(line);
+					}
+				}
+				if (line.startsWith(prefix)) {
+					this.marked.complete(line);
+				}
+			}
+		}
+		catch (IOException ex) {
+			// the process ended
+		}
+		this.marked.completeExceptionally(new IllegalStateException(
+				"Forked JVM ended before it printed " + prefix + "; its output:\n" + String.join("\n", output())));
+	}
+
+	String awaitLine(Duration timeout) throws Exception {
+		return this.marked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	Process process() {
+		return this.process;
+	}
+
+	List<String> output() {
+		synchronized (this.output) {
+			return List.copyOf(this.output);
+		}
+	}
+
+	int awaitExit(Duration timeout) throws InterruptedException {
+		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException(
+					"Forked JVM did not exit within " + timeout + "; its output:\n" + String.join("\n", output()));
+		}
+		// the last lines (those of the shutdown) may still be on their way
+		this.reader.join(5000);
+		return this.process.exitValue();
+	}
+
+	@Override
+	public void close() {
+		if (this.process.isAlive()) {
+			this.process.destroyForcibly();
+		}
+	}
+
+}

@@ -1,0 +1,471 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Tests of {@link McpStdioServer} as a lifecycle bean of a real application context, with
+ * real processes: parallel start and stop, every way an application stops, and start-up
+ * that fails.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioServerLifecycleTests {
+
+	private static final AtomicLong phaseStart = new AtomicLong();
+
+	private static final AtomicLong phaseEnd = new AtomicLong();
+
+	private static final AtomicReference<List<Long>> aliveSeen = new AtomicReference<>();
+
+	private static final AtomicReference<String> currentMarker = new AtomicReference<>();
+
+	private final Fixtures fixtures = new Fixtures();
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void fiveServersCloseInAboutTheSlowestServersTime() {
+		Map<String, String> servers = new LinkedHashMap<>();
+		servers.put("exits-on-eof", "echo.sh");
+		servers.put("ignores-eof", "serves-ignores-eof.sh");
+		servers.put("ignores-sigterm", "serves-ignores-sigterm.sh");
+		servers.put("has-children", "with-children.sh");
+		servers.put("crashed", "instant-exit.sh");
+		Map<String, Long> alone = new LinkedHashMap<>();
+		Map<String, ExitCause> causes = new LinkedHashMap<>();
+		for (Map.Entry<String, String> server : servers.entrySet()) {
+			Map<String, Object> properties = shutdownBounds();
+			fiveServersServer(properties, server.getKey(), server.getValue());
+			ConfigurableApplicationContext context = run(properties);
+			McpStdioServer bean = context.getBean(McpStdioServers.class).get(server.getKey());
+			assertThat(bean.state())
+				.isEqualTo(server.getKey().equals("crashed") ? ServerState.FAILED : ServerState.RUNNING);
+			long begin = System.nanoTime();
+			context.close();
+			alone.put(server.getKey(), millisSince(begin));
+			causes.put(server.getKey(), bean.lastExit().cause());
+			this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		}
+		assertThat(causes).containsEntry("exits-on-eof", ExitCause.CLEAN)
+			.containsEntry("ignores-eof", ExitCause.TERMINATED)
+			.containsEntry("ignores-sigterm", ExitCause.KILLED)
+			.containsEntry("crashed", ExitCause.UNEXPECTED);
+		Map<String, Object> properties = shutdownBounds();
+		servers.forEach((name, script) -> fiveServersServer(properties, name, script));
+		ConfigurableApplicationContext context = run(properties);
+		McpStdioServers registry = context.getBean(McpStdioServers.class);
+		assertThat(registry.list()).extracting(McpStdioServer::state)
+			.containsExactly(ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING,
+					ServerState.FAILED);
+		long begin = System.nanoTime();
+		context.close();
+		long together = millisSince(begin);
+		assertThat(this.fixtures.alive()).isEmpty();
+		assertThat(registry.get("ignores-sigterm").lastExit().cause()).isEqualTo(ExitCause.KILLED);
+		assertThat(registry.get("ignores-eof").lastExit().cause()).isEqualTo(ExitCause.TERMINATED);
+		long sum = alone.values().stream().mapToLong(Long::longValue).sum();
+		long slowest = alone.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+		System.out.println("Five-server shutdown: stopped alone " + alone + " (sum " + sum + " ms, slowest " + slowest
+				+ " ms); all five in one context closed in " + together + " ms");
+		// one after the other they would take the sum; the second slowest alone takes 2s
+		assertThat(together).isLessThan(sum - 1000);
+	}
+
+	private void fiveServersServer(Map<String, Object> properties, String name, String script) {
+		server(properties, name, script);
+		if (name.equals("ignores-eof")) {
+			// as slow to stop as the SIGTERM-deaf one, by another step
+			properties.put("mcp.stdio.servers." + name + ".shutdown.stdin-close-timeout", "2s");
+		}
+	}
+
+	@Test
+	void sigtermToTheJvmStopsEveryServer() throws Exception {
+		try (ForkedJvm jvm = fork(false)) {
+			List<Long> pids = serverPids(jvm.awaitLine(Duration.ofSeconds(90)));
+			assertThat(pids).hasSize(3).doesNotContainNull();
+			assertThat(this.fixtures.alive()).containsAll(pids);
+			// SIGTERM (through the handle: Process.destroy() would also close its output)
+			long begin = System.nanoTime();
+			assertThat(jvm.process().toHandle().destroy()).isTrue();
+			int exitCode = jvm.awaitExit(Duration.ofSeconds(60));
+			System.out.println("Forked JVM ended " + millisSince(begin) + " ms after SIGTERM");
+			assertThat(exitCode).as("exit code, output:%n%s", String.join("\n", jvm.output())).isEqualTo(143);
+			assertThat(this.fixtures.alive()).isEmpty();
+			assertThat(String.join("\n", jvm.output())).contains("Stopped MCP server 'stubborn'");
+		}
+	}
+
+	@Test
+	void springApplicationExitStopsEveryServer() throws Exception {
+		try (ForkedJvm jvm = fork(true)) {
+			List<Long> pids = serverPids(jvm.awaitLine(Duration.ofSeconds(90)));
+			assertThat(pids).hasSize(3).doesNotContainNull();
+			int exitCode = jvm.awaitExit(Duration.ofSeconds(60));
+			assertThat(exitCode).as("exit code, output:%n%s", String.join("\n", jvm.output())).isEqualTo(42);
+			assertThat(this.fixtures.alive()).isEmpty();
+			assertThat(String.join("\n", jvm.output())).contains("Stopped MCP server 'stubborn'");
+		}
+	}
+
+	@Test
+	void startUpThatAbortsAfterTwoServersStartedLeavesNone() {
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "first", "echo.sh");
+		server(properties, "second", "serves-ignores-sigterm.sh");
+		aliveSeen.set(null);
+		assertThatException().isThrownBy(() -> run(properties, FailsAfterServersStarted.class))
+			.withStackTraceContaining("a later bean failed");
+		// both had started when the later bean failed, and none is left
+		assertThat(aliveSeen.get()).hasSize(2);
+		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	@Test
+	void requiredServerThatExitsAtOnceFailsStartUpAndStopsTheOthers() {
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "other", "serves-ignores-eof.sh");
+		server(properties, "broken", "instant-exit.sh");
+		properties.put("mcp.stdio.servers.broken.required", "true");
+		Throwable failure = catchFailure(() -> run(properties));
+		McpServerStartupException startup = findCause(failure, McpServerStartupException.class);
+		assertThat(startup).as("McpServerStartupException in %s", failure).isNotNull();
+		assertThat(startup.serverName()).isEqualTo("broken");
+		assertThat(startup.getCause()).isInstanceOf(McpServerExitedException.class);
+		assertThat(startup.getMessage()).contains("MCP server 'broken' is required but could not start")
+			.contains("exit code 3")
+			.contains("boom: missing dependency");
+		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	@Test
+	void serverThatIsNotRequiredFailsAloneAndStartsOnce() {
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "a-slow", "slow-init.sh");
+		server(properties, "b-broken", "instant-exit.sh");
+		try (ConfigurableApplicationContext context = run(properties)) {
+			McpStdioServers servers = context.getBean(McpStdioServers.class);
+			assertThat(servers.get("a-slow").state()).isEqualTo(ServerState.RUNNING);
+			McpStdioServer broken = servers.get("b-broken");
+			assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+			ExitInfo exit = broken.lastExit();
+			assertThat(exit.exitCode()).isEqualTo(3);
+			assertThat(exit.stderrTail()).contains("boom: missing dependency");
+			// started once (lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain
+			// pins the ordering where a second start could happen)
+			long exits = 0;
+			for (ExitCause cause : ExitCause.values()) {
+				exits += broken.exits(cause);
+			}
+			assertThat(exits).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aNewContextStartsOnlyWhenTheOldOnesProcessesAreAllGone() {
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "files", "serves-ignores-sigterm.sh");
+		server(properties, "search", "with-children.sh");
+		// a phase timeout far below the stop of a SIGTERM-deaf server: close must still
+		// wait for every process to be gone
+		ConfigurableApplicationContext first = run(properties, ShortShutdownPhase.class);
+		List<Long> firstPids = pids(first);
+		assertThat(this.fixtures.alive()).containsAll(firstPids);
+		first.close();
+		assertThat(this.fixtures.alive()).isEmpty();
+		aliveSeen.set(null);
+		currentMarker.set(this.fixtures.id());
+		try (ConfigurableApplicationContext second = run(properties, RecordsAliveBeforeServersStart.class)) {
+			assertThat(aliveSeen.get()).isEmpty();
+			List<Long> secondPids = pids(second);
+			assertThat(secondPids).doesNotContainAnyElementsOf(firstPids);
+			assertThat(this.fixtures.alive()).containsAll(secondPids);
+		}
+	}
+
+	@Test
+	void lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain() {
+		McpStdioServer broken = new McpStdioServer(
+				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh"), true, false,
+						Duration.ofSeconds(20), RestartPolicy.NEVER));
+		McpStdioServers registry = new McpStdioServers(List.of(broken));
+		registry.start();
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (broken.state() != ServerState.FAILED && System.nanoTime() < deadline) {
+			Fixtures.sleep(10);
+		}
+		assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+		// the lifecycle's start() of this server comes after its parallel start failed
+		broken.start();
+		assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+		long exits = 0;
+		for (ExitCause cause : ExitCause.values()) {
+			exits += broken.exits(cause);
+		}
+		assertThat(exits).as("processes started").isEqualTo(1);
+		broken.stop();
+		registry.stop();
+	}
+
+	@Test
+	void aStopThatComesWhileAStartIsPendingWins() throws Exception {
+		// what destroy() does when start-up aborts while other servers are still starting
+		for (int i = 0; i < 20; i++) {
+			McpStdioServer server = new McpStdioServer(
+					new McpStdioServerDefinition(this.fixtures.spec("pending", "echo.sh"), true, false,
+							Duration.ofSeconds(20), RestartPolicy.NEVER));
+			java.util.concurrent.CompletableFuture<Void> start = server.beginStart();
+			server.stopServer();
+			try {
+				start.get(30, java.util.concurrent.TimeUnit.SECONDS);
+			}
+			catch (java.util.concurrent.ExecutionException ex) {
+				assertThat(ex.getCause()).isInstanceOf(dev.mcpstdio.McpServerNotRunningException.class);
+			}
+			// whichever came first, nothing runs once both are done
+			assertThat(server.state()).isNotEqualTo(ServerState.RUNNING);
+			assertThat(this.fixtures.alive()).isEmpty();
+		}
+	}
+
+	@Test
+	void serversStartInParallel() {
+		Map<String, Object> properties = shutdownBounds();
+		for (String name : List.of("slow-1", "slow-2", "slow-3")) {
+			server(properties, name, "slow-init.sh");
+		}
+		try (ConfigurableApplicationContext context = run(properties, MeasuresServerStart.class)) {
+			assertThat(context.getBean(McpStdioServers.class).list()).allSatisfy((server) -> {
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				assertThat(server.isInitialized()).isTrue();
+			});
+			long millis = (phaseEnd.get() - phaseStart.get()) / 1_000_000;
+			System.out.println("Three servers that each take 1s to initialize started in " + millis + " ms");
+			// one after the other they could not take less than 3s
+			assertThat(millis).isBetween(900L, 2900L);
+		}
+	}
+
+	private ForkedJvm fork(boolean exit) throws Exception {
+		List<String> args = new ArrayList<>(
+				List.of("--spring.main.web-application-type=none", "--spring.main.keep-alive=true",
+						"--spring.main.banner-mode=off", "--spring.ai.mcp.client.enabled=false",
+						"--management.endpoints.enabled-by-default=false", "--forked.exit=" + exit));
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "echo", "echo.sh");
+		server(properties, "stubborn", "serves-ignores-sigterm.sh");
+		server(properties, "parent", "with-children.sh");
+		properties.forEach((key, value) -> args.add("--" + key + "=" + value));
+		return ForkedJvm.start(ForkedMcpApplication.class.getName(), ForkedMcpApplication.READY, args);
+	}
+
+	private static List<Long> serverPids(String readyLine) {
+		List<Long> pids = new ArrayList<>();
+		for (String pair : readyLine.substring(ForkedMcpApplication.READY.length()).trim().split(",")) {
+			String pid = pair.substring(pair.indexOf('=') + 1);
+			pids.add("null".equals(pid) ? null : Long.valueOf(pid));
+		}
+		return pids;
+	}
+
+	private static List<Long> pids(ConfigurableApplicationContext context) {
+		return context.getBean(McpStdioServers.class).list().stream().map(McpStdioServer::pid).toList();
+	}
+
+	private static Throwable catchFailure(Runnable action) {
+		try {
+			action.run();
+		}
+		catch (Throwable ex) {
+			return ex;
+		}
+		throw new AssertionError("Expected start-up to fail");
+	}
+
+	private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+			if (type.isInstance(candidate)) {
+				return type.cast(candidate);
+			}
+		}
+		return null;
+	}
+
+	private Map<String, Object> shutdownBounds() {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("mcp.stdio.defaults.shutdown.drain-timeout", "500ms");
+		properties.put("mcp.stdio.defaults.shutdown.stdin-close-timeout", "1s");
+		properties.put("mcp.stdio.defaults.shutdown.terminate-timeout", "1s");
+		properties.put("mcp.stdio.defaults.startup-timeout", "20s");
+		return properties;
+	}
+
+	private void server(Map<String, Object> properties, String name, String script) {
+		String prefix = "mcp.stdio.servers." + name + ".";
+		properties.put(prefix + "command", "sh");
+		properties.put(prefix + "args", Fixtures.script(script));
+		properties.put(prefix + "env." + Fixtures.MARKER, this.fixtures.id());
+	}
+
+	private static ConfigurableApplicationContext run(Map<String, Object> properties, Class<?>... more) {
+		List<Class<?>> sources = new ArrayList<>(List.of(OnlyMcpStdio.class));
+		sources.addAll(List.of(more));
+		SpringApplication application = new SpringApplication(sources.toArray(Class[]::new));
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setRegisterShutdownHook(false);
+		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
+		application.setDefaultProperties(properties);
+		return application.run();
+	}
+
+	private static long millisSince(long begin) {
+		return (System.nanoTime() - begin) / 1_000_000;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(McpStdioAutoConfiguration.class)
+	static class OnlyMcpStdio {
+
+	}
+
+	/** A bean that fails in the phase after the servers started. */
+	@Configuration(proxyBeanMethods = false)
+	static class FailsAfterServersStarted {
+
+		@Bean
+		SmartLifecycle failsAfterServersStarted(McpStdioServers servers) {
+			return new PhaseBean(Integer.MAX_VALUE, () -> {
+				List<Long> started = servers.list().stream().map(McpStdioServer::pid).toList();
+				aliveSeen
+					.set(started.stream().filter((pid) -> pid != null && ProcessHandle.of(pid).isPresent()).toList());
+				throw new IllegalStateException("a later bean failed");
+			});
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ShortShutdownPhase {
+
+		@Bean
+		static DefaultLifecycleProcessor lifecycleProcessor() {
+			DefaultLifecycleProcessor processor = new DefaultLifecycleProcessor();
+			processor.setTimeoutPerShutdownPhase(200);
+			return processor;
+		}
+
+	}
+
+	/** Records the marked processes alive just before the servers start. */
+	@Configuration(proxyBeanMethods = false)
+	static class RecordsAliveBeforeServersStart {
+
+		@Bean
+		SmartLifecycle recordsAlive() {
+			return new PhaseBean(McpStdioServer.PHASE - 2, () -> aliveSeen.set(aliveOfCurrentTest()));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MeasuresServerStart {
+
+		@Bean
+		SmartLifecycle beforeServers() {
+			return new PhaseBean(McpStdioServer.PHASE - 2, () -> phaseStart.set(System.nanoTime()));
+		}
+
+		@Bean
+		SmartLifecycle afterServers() {
+			return new PhaseBean(McpStdioServer.PHASE + 1, () -> phaseEnd.set(System.nanoTime()));
+		}
+
+	}
+
+	private static List<Long> aliveOfCurrentTest() {
+		return Fixtures.alive(currentMarker.get());
+	}
+
+	static final class PhaseBean implements SmartLifecycle {
+
+		private final int phase;
+
+		private final Runnable onStart;
+
+		private volatile boolean running;
+
+		PhaseBean(int phase, Runnable onStart) {
+			this.phase = phase;
+			this.onStart = onStart;
+		}
+
+		@Override
+		public void start() {
+			this.onStart.run();
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return this.phase;
+		}
+
+	}
+
+}

@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle.forked;
+
+import java.util.stream.Collectors;
+
+import dev.mcpstdio.lifecycle.McpStdioServers;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A small application that a test runs in its own JVM, to stop it the ways a real one
+ * stops: SIGTERM, or {@link SpringApplication#exit} with {@code --forked.exit=true}.
+ *
+ * @author mcp-stdio authors
+ */
+@SpringBootApplication
+public class ForkedMcpApplication {
+
+	/** The line printed once every server started, followed by name=pid pairs. */
+	public static final String READY = "FORKED-READY";
+
+	public static void main(String[] args) {
+		ConfigurableApplicationContext context = SpringApplication.run(ForkedMcpApplication.class, args);
+		String servers = context.getBean(McpStdioServers.class)
+			.list()
+			.stream()
+			.map((server) -> server.name() + "=" + server.pid())
+			.collect(Collectors.joining(","));
+		System.out.println(READY + " " + servers);
+		System.out.flush();
+		if (context.getEnvironment().getProperty("forked.exit", Boolean.class, false)) {
+			System.exit(SpringApplication.exit(context, () -> 42));
+		}
+	}
+
+}
