@@ -114,13 +114,15 @@ final class StderrTail implements Runnable {
 	/**
 	 * Wait, bounded, until stderr reached its end: a child may hold it open.
 	 * @param millis the longest wait
+	 * @return whether stderr reached its end
 	 */
-	void awaitEnd(long millis) {
+	boolean awaitEnd(long millis) {
 		try {
-			this.done.await(millis, TimeUnit.MILLISECONDS);
+			return this.done.await(millis, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			return false;
 		}
 	}
 

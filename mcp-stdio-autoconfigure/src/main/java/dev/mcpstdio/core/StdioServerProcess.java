@@ -63,6 +63,9 @@ public final class StdioServerProcess {
 	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
 	private static final long STREAM_GRACE_MILLIS = 300;
 
+	/** How much longer a pipe that no live process holds may take to reach its end. */
+	private static final long LATE_STREAM_MILLIS = 2000;
+
 	/** How long a stdout that ended may wait for the process to follow. */
 	private static final long EOF_GRACE_MILLIS = 500;
 
@@ -499,7 +502,8 @@ public final class StdioServerProcess {
 
 	private ExitInfo awaitExit() {
 		try {
-			return this.exit.get(TreeTerminator.KILL_WAIT.toMillis() + 2 * STREAM_GRACE_MILLIS + 1000,
+			return this.exit.get(
+					TreeTerminator.KILL_WAIT.toMillis() + 2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000,
 					TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
@@ -542,8 +546,7 @@ public final class StdioServerProcess {
 		this.tree.rootReaped();
 		ProcessTable.invalidate();
 		int code = this.process.exitValue();
-		this.stderr.awaitEnd(STREAM_GRACE_MILLIS);
-		this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
+		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
 				this.stderr.lines(), this.failure);
 		this.exit.complete(exitInfo);
@@ -577,6 +580,20 @@ public final class StdioServerProcess {
 		}
 		// The root's pid (and group id) may now be reused: the guard must forget it
 		OrphanGuard.ended(pid());
+	}
+
+	/**
+	 * Wait, bounded, until stdout and stderr delivered what the process wrote, so that
+	 * the exit's message carries its last stderr lines. A pipe that a surviving child
+	 * holds open is given up on quickly; one that nobody holds is only late because the
+	 * machine is busy, and is given longer.
+	 */
+	private void awaitStreams() {
+		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
+		if (!ended && this.tree.members(ProcessTable.scan()).isEmpty()) {
+			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
+			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
+		}
 	}
 
 	private ExitCause classify(int code) {
