@@ -16,7 +16,9 @@
 
 package dev.mcpstdio.core;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
 
@@ -49,7 +51,7 @@ public final class ProcessCensus {
 	 */
 	public static TreeStats count(String serverName, List<StdioServerProcess> current) {
 		ProcessTable table = ProcessTable.recent();
-		java.util.Map<Long, Proc> found = new java.util.HashMap<>();
+		Map<Long, Proc> found = new HashMap<>();
 		for (StdioServerProcess process : current) {
 			for (Proc proc : process.tree().members(table)) {
 				found.put(proc.pid(), proc);
