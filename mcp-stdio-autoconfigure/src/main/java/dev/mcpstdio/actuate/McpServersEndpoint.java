@@ -123,8 +123,8 @@ public class McpServersEndpoint {
 		StdioServerSpec spec = server.definition().spec();
 		ExitInfo exit = server.lastExit();
 		return new McpServerDescriptor(server.state(), server.isInitialized(), server.pid(), stats.liveProcesses(),
-				stats.memoryBytes(), CommandLineSanitizer.sanitize(spec.command(), spec.args()), server.startedAt(),
-				server.restarts(), server.pendingRequests(), (exit != null) ? LastExitDescriptor.of(exit) : null);
+				stats.memoryBytes(), spec.commandLine(), server.startedAt(), server.restarts(),
+				server.pendingRequests(), (exit != null) ? LastExitDescriptor.of(exit) : null);
 	}
 
 	private enum Action {

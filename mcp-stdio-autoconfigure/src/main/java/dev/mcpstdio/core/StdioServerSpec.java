@@ -18,7 +18,6 @@ package dev.mcpstdio.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,14 +106,12 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 	}
 
 	/**
-	 * Return the command line as one string, the way logs show it.
+	 * Return the command line as logs, errors and the endpoint show it: secret-looking
+	 * arguments masked, a long class path shortened.
 	 * @return the command and its arguments separated by spaces
 	 */
 	public String commandLine() {
-		List<String> all = new ArrayList<>();
-		all.add(this.command);
-		all.addAll(this.args);
-		return String.join(" ", all);
+		return CommandLineSanitizer.sanitize(this.command, this.args);
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.core;
 
 import java.util.List;
 
@@ -68,6 +68,16 @@ class CommandLineSanitizerTests {
 		assertThat(CommandLineSanitizer.sanitize("srv",
 				List.of("postgres://bob:pw@db:5432/x", "--url=https://u:p@h/", "https://example.com/a:b@c")))
 			.isEqualTo("srv postgres://bob:******@db:5432/x --url=https://u:******@h/ https://example.com/a:b@c");
+	}
+
+	@Test
+	void longClassPathIsShortened() {
+		String classPath = String.join(":", java.util.Collections.nCopies(40, "/root/.m2/repository/some/lib.jar"));
+		assertThat(
+				CommandLineSanitizer.sanitize("java", List.of("-cp", "/app/classes:" + classPath, "Main", "--token=t")))
+			.isEqualTo("java -cp /app/classes:...(41 entries) Main --token=******");
+		assertThat(CommandLineSanitizer.sanitize("java", List.of("-cp", "a.jar:b.jar", "Main")))
+			.isEqualTo("java -cp a.jar:b.jar Main");
 	}
 
 }

@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.core;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,11 +24,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Masks the secret-looking arguments of a command line, the way Spring Boot's sanitizer
- * masks secret-looking keys: the value of a {@code name=value} argument or of the
- * argument that follows a {@code --name} flag is shown as {@value #MASK} when the name
- * contains {@code password}, {@code secret}, {@code token}, {@code key} or
- * {@code credential}, and the password of a URI's user information is masked too.
+ * Makes a command line fit to show in logs, errors and the actuator endpoint. Masks the
+ * secret-looking arguments of a command line, the way Spring Boot's sanitizer masks
+ * secret-looking keys: the value of a {@code name=value} argument or of the argument that
+ * follows a {@code --name} flag is shown as {@value #MASK} when the name contains
+ * {@code password}, {@code secret}, {@code token}, {@code key} or {@code credential}, and
+ * the password of a URI's user information is masked too. A long Java class path
+ * ({@code -cp}) is shortened to its first entry and its length.
  *
  * @author mcp-stdio authors
  */
@@ -37,6 +40,10 @@ final class CommandLineSanitizer {
 
 	private static final String[] SENSITIVE = { "password", "passwd", "secret", "token", "key", "credential",
 			"authorization" };
+
+	private static final int LONG_CLASS_PATH = 160;
+
+	private static final List<String> CLASS_PATH_FLAGS = List.of("-cp", "-classpath", "--class-path");
 
 	private static final Pattern URI_USER_INFO = Pattern
 		.compile("^([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\\s]*):([^@/\\s]+)@");
@@ -54,7 +61,19 @@ final class CommandLineSanitizer {
 		List<String> parts = new ArrayList<>(args.size() + 1);
 		parts.add(command);
 		boolean maskNext = false;
+		boolean classPathNext = false;
 		for (String arg : args) {
+			if (classPathNext) {
+				parts.add(abbreviateClassPath(arg));
+				classPathNext = false;
+				continue;
+			}
+			if (CLASS_PATH_FLAGS.contains(arg)) {
+				parts.add(arg);
+				classPathNext = true;
+				maskNext = false;
+				continue;
+			}
 			if (maskNext && !arg.startsWith("--")) {
 				parts.add(MASK);
 				maskNext = false;
@@ -76,6 +95,14 @@ final class CommandLineSanitizer {
 			}
 		}
 		return String.join(" ", parts);
+	}
+
+	private static String abbreviateClassPath(String classPath) {
+		String[] entries = classPath.split(File.pathSeparator);
+		if (classPath.length() <= LONG_CLASS_PATH || entries.length < 2) {
+			return classPath;
+		}
+		return entries[0] + File.pathSeparator + "...(" + entries.length + " entries)";
 	}
 
 	static boolean isSensitive(String name) {
