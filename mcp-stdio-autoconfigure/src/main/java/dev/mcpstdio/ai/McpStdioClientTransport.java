@@ -151,7 +151,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	@Override
 	public Mono<Void> sendMessage(JSONRPCMessage message) {
-		return Mono.<Void>fromRunnable(() -> send(message)).subscribeOn(this.scheduler);
+		Mono<Void> send = Mono.fromRunnable(() -> send(message));
+		// A thread that may block (the sync client's caller) hands the line to the writer
+		// itself: one more thread hop per message costs more than the send. A
+		// non-blocking thread must not wait for the pipe.
+		return Mono.defer(() -> Schedulers.isInNonBlockingThread() ? send.subscribeOn(this.scheduler) : send);
 	}
 
 	private void send(JSONRPCMessage message) {
