@@ -25,6 +25,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -114,27 +116,52 @@ public class TransportBenchmark {
 	// 1. round trip
 
 	private void roundTrip() throws Exception {
-		int warmup = Integer.getInteger("bench.rt.warmup", 2000);
-		int calls = Integer.getInteger("bench.rt.calls", 5000);
+		int warmup = Integer.getInteger("bench.rt.warmup", 5000);
+		int calls = Integer.getInteger("bench.rt.calls", 20000);
+		int rounds = 4;
 		int perThread = Integer.getInteger("bench.rt.parallelCalls", 1000);
 		String text = "x".repeat(100);
-		Map<Side, double[]> figures = new HashMap<>();
-		for (Side side : Side.values()) {
-			Markers markers = new Markers();
-			try (Connection connection = Connection.open(side, "echo", echo("mcp"), markers)) {
+		Markers markers = new Markers();
+		Map<Side, Connection> connections = new EnumMap<>(Side.class);
+		try {
+			for (Side side : Side.values()) {
+				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
+				connections.put(side, connection);
 				connection.client().initialize();
+			}
+			// both sides warm before either is measured, then measured in alternating
+			// rounds: the JIT compiling in the background (2 cores) and the machine's
+			// load drift hit both alike
+			for (Side side : Side.values()) {
 				for (int i = 0; i < warmup; i++) {
-					echoCall(connection, text);
+					echoCall(connections.get(side), text);
 				}
-				long[] nanos = new long[calls];
-				long begin = System.nanoTime();
-				for (int i = 0; i < calls; i++) {
-					long start = System.nanoTime();
-					echoCall(connection, text);
-					nanos[i] = System.nanoTime() - start;
+			}
+			Map<Side, long[]> nanos = new EnumMap<>(Side.class);
+			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
+			for (Side side : Side.values()) {
+				nanos.put(side, new long[calls]);
+				elapsed.put(side, 0L);
+			}
+			int perRound = calls / rounds;
+			for (int round = 0; round < rounds; round++) {
+				for (Side side : Side.values()) {
+					Connection connection = connections.get(side);
+					long[] samples = nanos.get(side);
+					long begin = System.nanoTime();
+					for (int i = round * perRound; i < (round + 1) * perRound; i++) {
+						long start = System.nanoTime();
+						echoCall(connection, text);
+						samples[i] = System.nanoTime() - start;
+					}
+					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
 				}
-				double sequential = calls / ((System.nanoTime() - begin) / 1e9);
-				Stats stats = new Stats(nanos);
+			}
+			Map<Side, double[]> figures = new EnumMap<>(Side.class);
+			for (Side side : Side.values()) {
+				Connection connection = connections.get(side);
+				Stats stats = new Stats(Arrays.copyOf(nanos.get(side), perRound * rounds));
+				double sequential = perRound * rounds / (elapsed.get(side) / 1e9);
 				double[] parallel = parallel(8, perThread, () -> echoCall(connection, text));
 				figures.put(side,
 						new double[] { stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1] });
@@ -142,8 +169,15 @@ public class TransportBenchmark {
 						"%s: median %.3f ms, p99 %.3f ms, %.0f calls/s, 8 threads %.0f calls/s (%.0f calls failed)%n",
 						side.label(), stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1]);
 			}
-			afterScenario(markers, side + " round trip");
+			report(figures, perRound * rounds, perThread);
 		}
+		finally {
+			connections.values().forEach(Connection::close);
+		}
+		afterScenario(markers, "round trip");
+	}
+
+	private void report(Map<Side, double[]> figures, int calls, int perThread) {
 		double[] ours = figures.get(Side.OURS);
 		double[] theirs = figures.get(Side.THEIRS);
 		this.results.time("1. round trip, 100 B echo", "median latency (n=" + calls + ")", ours[0], theirs[0], "ms",
