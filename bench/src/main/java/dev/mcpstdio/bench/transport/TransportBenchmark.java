@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.bench.transport;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -65,6 +64,9 @@ public class TransportBenchmark {
 
 	private static final int SERVERS = Integer.getInteger("bench.transport.servers", 20);
 
+	/** Processes the harness had to kill by pid after a scenario. */
+	private static final AtomicLong leftovers = new AtomicLong();
+
 	private static final ExecutorService RAW_WRITER = Executors.newSingleThreadExecutor(Results::daemon);
 
 	private final Results results = new Results();
@@ -98,6 +100,9 @@ public class TransportBenchmark {
 				default -> throw new IllegalArgumentException("unknown scenario " + scenario);
 			}
 		}
+		benchmark.results.counts("all scenarios",
+				"processes left 5 s after a scenario ended, killed by pid by the harness (both sides together)",
+				Long.toString(leftovers.get()), "-");
 		String table = benchmark.results.table();
 		System.out.println();
 		System.out.println(table);
@@ -240,54 +245,85 @@ public class TransportBenchmark {
 	// 2. throughput
 
 	private void throughput() throws Exception {
-		int warmup = Integer.getInteger("bench.tp.warmup", 5);
-		int iterations = Integer.getInteger("bench.tp.iterations", 40);
+		int warmup = Integer.getInteger("bench.tp.warmup", 10);
+		int iterations = Integer.getInteger("bench.tp.iterations", 48);
+		int rounds = 4;
 		String text = "y".repeat(MIB);
-		Map<Side, Double> figures = new HashMap<>();
-		for (Side side : Side.values()) {
-			Markers markers = new Markers();
-			try (Connection connection = Connection.open(side, "echo", echo("mcp"), markers)) {
+		Map<Side, Double> figures = new EnumMap<>(Side.class);
+		Markers markers = new Markers();
+		Map<Side, Connection> connections = new EnumMap<>(Side.class);
+		try {
+			for (Side side : Side.values()) {
+				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
+				connections.put(side, connection);
 				connection.client().initialize();
+			}
+			// warm both, then alternate, as for the round trip
+			for (Side side : Side.values()) {
 				for (int i = 0; i < warmup; i++) {
-					echoCall(connection, text);
+					echoCall(connections.get(side), text);
 				}
-				long begin = System.nanoTime();
-				for (int i = 0; i < iterations; i++) {
-					echoCall(connection, text);
+			}
+			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
+			for (int round = 0; round < rounds; round++) {
+				for (Side side : Side.values()) {
+					long begin = System.nanoTime();
+					for (int i = 0; i < iterations / rounds; i++) {
+						echoCall(connections.get(side), text);
+					}
+					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
 				}
-				figures.put(side, iterations / ((System.nanoTime() - begin) / 1e9));
+			}
+			for (Side side : Side.values()) {
+				figures.put(side, (iterations / rounds) * rounds / (elapsed.get(side) / 1e9));
 				System.out.printf(Locale.ROOT, "%s: %.1f MiB/s%n", side.label(), figures.get(side));
 			}
-			afterScenario(markers, side + " throughput");
 		}
-		double nodeFloor = rawFloor(echo("raw"), warmup, iterations);
-		double catFloor = rawFloor(List.of(Connection.executable("cat")), warmup, iterations);
-		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s%n", nodeFloor, catFloor);
+		finally {
+			connections.values().forEach(Connection::close);
+		}
+		afterScenario(markers, "throughput");
+		String payload = "y".repeat(MIB);
+		double nodeFloor = rawFloor(echo("raw"), payload, warmup, iterations);
+		double catFloor = rawFloor(List.of(Connection.executable("cat")), payload, warmup, iterations);
+		// the same tools/call line the clients send, answered by the same MCP server;
+		// this side only writes and reads bytes: the floor of the server's MCP JSON
+		String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+				+ "\"arguments\":{\"text\":\"" + payload + "\"}}}";
+		double mcpFloor = rawFloor(echo("mcp"), call, warmup, iterations);
+		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s, node MCP server %.1f MiB/s%n",
+				nodeFloor, catFloor, mcpFloor);
 		String group = "2. throughput, 1 MiB echo";
 		this.results.rate(group, "MiB/s echoed (n=" + iterations + ")", figures.get(Side.OURS),
 				figures.get(Side.THEIRS), "MiB/s", ">= 1.0");
 		this.results.floor(group, "raw pipe floor: same node server echoing lines, no MCP", nodeFloor,
 				figures.get(Side.OURS), figures.get(Side.THEIRS));
 		this.results.floor(group, "raw pipe floor: cat", catFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
+		this.results.floor(group,
+				"floor with the server's MCP JSON: same tools/call line to the same node MCP server, "
+						+ "answer read as bytes, no MCP client",
+				mcpFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
 	}
 
-	/** MiB/s of 1 MiB lines echoed over a plain ProcessBuilder pipe, no MCP client. */
-	private double rawFloor(List<String> command, int warmup, int iterations) throws Exception {
+	/**
+	 * MiB/s of 1 MiB payloads echoed over a plain ProcessBuilder pipe, no MCP client: one
+	 * line written, one line read back as bytes, nothing parsed on this side.
+	 */
+	private double rawFloor(List<String> command, String line, int warmup, int iterations) throws Exception {
 		Markers markers = new Markers();
 		ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
 		builder.environment().put(Markers.VARIABLE, markers.value());
 		Process process = builder.start();
-		byte[] line = ("y".repeat(MIB) + "\n").getBytes(StandardCharsets.US_ASCII);
-		byte[] buffer = new byte[line.length];
+		byte[] bytes = (line + "\n").getBytes(StandardCharsets.US_ASCII);
+		byte[] buffer = new byte[64 * 1024];
 		double rate;
-		try (OutputStream out = process.getOutputStream();
-				InputStream in = new BufferedInputStream(process.getInputStream(), 64 * 1024)) {
+		try (OutputStream out = process.getOutputStream(); InputStream in = process.getInputStream()) {
 			for (int i = 0; i < warmup; i++) {
-				rawEcho(out, in, line, buffer);
+				rawEcho(out, in, bytes, buffer);
 			}
 			long begin = System.nanoTime();
 			for (int i = 0; i < iterations; i++) {
-				rawEcho(out, in, line, buffer);
+				rawEcho(out, in, bytes, buffer);
 			}
 			rate = iterations / ((System.nanoTime() - begin) / 1e9);
 		}
@@ -300,24 +336,28 @@ public class TransportBenchmark {
 
 	private static void rawEcho(OutputStream out, InputStream in, byte[] line, byte[] buffer) throws Exception {
 		// write on another thread: a server like cat echoes while it reads, and both
-		// pipes
-		// hold only 64 KiB
+		// pipes hold only 64 KiB
 		Future<?> write = RAW_WRITER.submit(() -> {
 			out.write(line);
 			out.flush();
 			return null;
 		});
-		int read = 0;
-		while (read < buffer.length) {
-			int n = in.read(buffer, read, buffer.length - read);
+		// the answer is one line, and the payload holds no newline: read until one ends
+		// a chunk
+		long read = 0;
+		while (true) {
+			int n = in.read(buffer, 0, buffer.length);
 			if (n < 0) {
 				throw new IOException("EOF after " + read + " bytes");
 			}
 			read += n;
+			if (buffer[n - 1] == '\n') {
+				break;
+			}
 		}
 		write.get(10, TimeUnit.SECONDS);
-		if (buffer[buffer.length - 1] != '\n') {
-			throw new IOException("the echoed line is not the line sent");
+		if (read < MIB) {
+			throw new IOException("the answer has " + read + " bytes, less than the payload");
 		}
 	}
 
@@ -432,7 +472,9 @@ public class TransportBenchmark {
 		// figure
 		Markers warm = new Markers();
 		context("mcp", warm).close();
-		Connection.open(Side.THEIRS, "warm", echo("mcp"), warm).client().initialize();
+		try (Connection connection = Connection.open(Side.THEIRS, "warm", echo("mcp"), warm)) {
+			connection.client().initialize();
+		}
 		afterScenario(warm, "start-up warm-up");
 		Markers ours = new Markers();
 		long begin = System.nanoTime();
@@ -548,6 +590,7 @@ public class TransportBenchmark {
 			return 0;
 		}
 		int killed = markers.killLeftovers();
+		leftovers.addAndGet(killed);
 		System.out.println("LEFTOVERS after " + scenario + ": killed " + killed + " processes");
 		return killed;
 	}
