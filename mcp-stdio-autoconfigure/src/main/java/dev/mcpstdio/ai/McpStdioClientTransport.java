@@ -69,6 +69,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private static final AtomicLong replayIds = new AtomicLong();
 
+	/** Set while a thread delivers a server's message to the client. */
+	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
+
 	private final McpStdioServer server;
 
 	private final McpJsonMapper jsonMapper;
@@ -151,7 +154,14 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	@Override
 	public Mono<Void> sendMessage(JSONRPCMessage message) {
-		return Mono.<Void>fromRunnable(() -> send(message)).subscribeOn(this.scheduler);
+		Mono<Void> send = Mono.fromRunnable(() -> send(message));
+		// A thread that may block (the sync client's caller) hands the line to the writer
+		// itself: one more thread hop per message costs more than the send. A
+		// non-blocking thread must not wait for the pipe, nor must the thread that reads
+		// stdout (a reply to a server's request): the server may be blocked writing to
+		// us.
+		return Mono.defer(() -> (Schedulers.isInNonBlockingThread() || delivering.get() != null)
+				? send.subscribeOn(this.scheduler) : send);
 	}
 
 	private void send(JSONRPCMessage message) {
@@ -279,9 +289,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 		if (current == null) {
 			return;
 		}
-		current.apply(Mono.just(message)).subscribe((ignored) -> {
-		}, (ex) -> logger
-			.warn("The MCP client of server '" + this.server.name() + "' failed on a message: " + ex.getMessage()));
+		delivering.set(Boolean.TRUE);
+		try {
+			current.apply(Mono.just(message)).subscribe((ignored) -> {
+			}, (ex) -> logger
+				.warn("The MCP client of server '" + this.server.name() + "' failed on a message: " + ex.getMessage()));
+		}
+		finally {
+			delivering.remove();
+		}
 	}
 
 	@Override

@@ -1,0 +1,598 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.bench.transport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.mcpstdio.bench.transport.Connection.Side;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * mcp-stdio's transport against the MCP SDK's {@code StdioClientTransport}, in one run on
+ * one machine: round trip, throughput (and the raw pipe floor), shutdown, start-up, the
+ * field soak and the cost at rest. Prints a Markdown table; see docs/benchmarks.md.
+ *
+ * @author mcp-stdio authors
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class TransportBenchmark {
+
+	private static final int MIB = 1024 * 1024;
+
+	private static final int SERVERS = Integer.getInteger("bench.transport.servers", 20);
+
+	/** Processes the harness had to kill by pid after a scenario. */
+	private static final AtomicLong leftovers = new AtomicLong();
+
+	private static final ExecutorService RAW_WRITER = Executors.newSingleThreadExecutor(Results::daemon);
+
+	private final Results results = new Results();
+
+	private volatile String parallelError = "";
+
+	private final String node = Connection.executable("node");
+
+	private final String echoScript;
+
+	private final String exitNowScript;
+
+	TransportBenchmark() throws Exception {
+		this.echoScript = Path.of(TransportBenchmark.class.getResource("/echo-server.js").toURI()).toString();
+		this.exitNowScript = Path.of(TransportBenchmark.class.getResource("/exit-now-server.sh").toURI()).toString();
+	}
+
+	public static void main(String[] args) throws Exception {
+		TransportBenchmark benchmark = new TransportBenchmark();
+		String only = System.getProperty("bench.transport.scenarios",
+				"roundtrip,throughput,shutdown,startup,rest,soak");
+		for (String scenario : only.split(",")) {
+			System.out.println("== " + scenario);
+			switch (scenario.trim()) {
+				case "roundtrip" -> benchmark.roundTrip();
+				case "throughput" -> benchmark.throughput();
+				case "shutdown" -> benchmark.shutdown();
+				case "startup" -> benchmark.startup();
+				case "rest" -> benchmark.costAtRest();
+				case "soak" -> benchmark.soak();
+				default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+			}
+		}
+		benchmark.results.counts("all scenarios",
+				"processes left 5 s after a scenario ended, killed by pid by the harness (both sides together)",
+				Long.toString(leftovers.get()), "-");
+		String table = benchmark.results.table();
+		System.out.println();
+		System.out.println(table);
+		Path out = Path.of(System.getProperty("bench.transport.out", "target/transport-results.md"));
+		Files.createDirectories(out.toAbsolutePath().getParent());
+		Files.writeString(out, table);
+		System.out.println("Written to " + out.toAbsolutePath());
+		// daemon threads of hung workers, if any, must not keep the JVM
+		System.exit(0);
+	}
+
+	private List<String> echo(String mode) {
+		return List.of(this.node, this.echoScript, mode);
+	}
+
+	// 1. round trip
+
+	private void roundTrip() throws Exception {
+		int warmup = Integer.getInteger("bench.rt.warmup", 5000);
+		int calls = Integer.getInteger("bench.rt.calls", 20000);
+		int rounds = 4;
+		int perThread = Integer.getInteger("bench.rt.parallelCalls", 1000);
+		String text = "x".repeat(100);
+		Markers markers = new Markers();
+		Map<Side, Connection> connections = new EnumMap<>(Side.class);
+		try {
+			for (Side side : Side.values()) {
+				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
+				connections.put(side, connection);
+				connection.client().initialize();
+			}
+			// both sides warm before either is measured, then measured in alternating
+			// rounds: the JIT compiling in the background (2 cores) and the machine's
+			// load drift hit both alike
+			for (Side side : Side.values()) {
+				for (int i = 0; i < warmup; i++) {
+					echoCall(connections.get(side), text);
+				}
+			}
+			Map<Side, long[]> nanos = new EnumMap<>(Side.class);
+			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
+			for (Side side : Side.values()) {
+				nanos.put(side, new long[calls]);
+				elapsed.put(side, 0L);
+			}
+			int perRound = calls / rounds;
+			for (int round = 0; round < rounds; round++) {
+				for (Side side : Side.values()) {
+					Connection connection = connections.get(side);
+					long[] samples = nanos.get(side);
+					long begin = System.nanoTime();
+					for (int i = round * perRound; i < (round + 1) * perRound; i++) {
+						long start = System.nanoTime();
+						echoCall(connection, text);
+						samples[i] = System.nanoTime() - start;
+					}
+					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
+				}
+			}
+			Map<Side, double[]> figures = new EnumMap<>(Side.class);
+			for (Side side : Side.values()) {
+				Connection connection = connections.get(side);
+				Stats stats = new Stats(Arrays.copyOf(nanos.get(side), perRound * rounds));
+				double sequential = perRound * rounds / (elapsed.get(side) / 1e9);
+				double[] parallel = parallel(8, perThread, () -> echoCall(connection, text));
+				figures.put(side,
+						new double[] { stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1] });
+				System.out.printf(Locale.ROOT,
+						"%s: median %.3f ms, p99 %.3f ms, %.0f calls/s, 8 threads %.0f calls/s (%.0f calls failed)%n",
+						side.label(), stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1]);
+			}
+			report(figures, perRound * rounds, perThread);
+		}
+		finally {
+			connections.values().forEach(Connection::close);
+		}
+		afterScenario(markers, "round trip");
+	}
+
+	private void report(Map<Side, double[]> figures, int calls, int perThread) {
+		double[] ours = figures.get(Side.OURS);
+		double[] theirs = figures.get(Side.THEIRS);
+		this.results.time("1. round trip, 100 B echo", "median latency (n=" + calls + ")", ours[0], theirs[0], "ms",
+				"<= 1.0");
+		this.results.time("1. round trip, 100 B echo", "p99 latency", ours[1], theirs[1], "ms", "<= 1.0");
+		this.results.rate("1. round trip, 100 B echo", "calls/s, 1 thread", ours[2], theirs[2], "calls/s", ">= 1.0");
+		this.results.rate("1. round trip, 100 B echo", "successful calls/s, 8 threads", ours[3], theirs[3], "calls/s",
+				">= 1.0");
+		this.results.counts("1. round trip, 100 B echo", "calls failed of " + 8 * perThread + ", 8 threads",
+				"%.0f".formatted(ours[4]),
+				"%.0f".formatted(theirs[4]) + ((theirs[4] > 0) ? " (" + this.parallelError + ")" : ""));
+	}
+
+	private static void echoCall(Connection connection, String text) {
+		CallToolResult result = connection.client()
+			.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", text)).build());
+		String answer = ((TextContent) result.content().get(0)).text();
+		if (answer.length() != text.length()) {
+			throw new IllegalStateException("echo answered " + answer.length() + " chars for " + text.length());
+		}
+	}
+
+	/**
+	 * Run the call from several threads at once.
+	 * @return successful calls per second, and how many calls failed
+	 */
+	private double[] parallel(int threads, int perThread, Runnable call) throws Exception {
+		AtomicLong failed = new AtomicLong();
+		ExecutorService executor = Executors.newFixedThreadPool(threads, Results::daemon);
+		try {
+			List<Callable<Void>> tasks = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				tasks.add(() -> {
+					for (int i = 0; i < perThread; i++) {
+						try {
+							call.run();
+						}
+						catch (RuntimeException ex) {
+							// the SDK's transport refuses concurrent sends: count, go on
+							if (failed.getAndIncrement() == 0) {
+								this.parallelError = ex.getMessage();
+							}
+						}
+					}
+					return null;
+				});
+			}
+			long begin = System.nanoTime();
+			for (Future<Void> future : executor.invokeAll(tasks, 5, TimeUnit.MINUTES)) {
+				future.get(1, TimeUnit.SECONDS);
+			}
+			double seconds = (System.nanoTime() - begin) / 1e9;
+			return new double[] { (threads * (double) perThread - failed.get()) / seconds, failed.get() };
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	// 2. throughput
+
+	private void throughput() throws Exception {
+		int warmup = Integer.getInteger("bench.tp.warmup", 10);
+		int iterations = Integer.getInteger("bench.tp.iterations", 48);
+		int rounds = 4;
+		String text = "y".repeat(MIB);
+		Map<Side, Double> figures = new EnumMap<>(Side.class);
+		Markers markers = new Markers();
+		Map<Side, Connection> connections = new EnumMap<>(Side.class);
+		try {
+			for (Side side : Side.values()) {
+				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
+				connections.put(side, connection);
+				connection.client().initialize();
+			}
+			// warm both, then alternate, as for the round trip
+			for (Side side : Side.values()) {
+				for (int i = 0; i < warmup; i++) {
+					echoCall(connections.get(side), text);
+				}
+			}
+			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
+			for (int round = 0; round < rounds; round++) {
+				for (Side side : Side.values()) {
+					long begin = System.nanoTime();
+					for (int i = 0; i < iterations / rounds; i++) {
+						echoCall(connections.get(side), text);
+					}
+					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
+				}
+			}
+			for (Side side : Side.values()) {
+				figures.put(side, (iterations / rounds) * rounds / (elapsed.get(side) / 1e9));
+				System.out.printf(Locale.ROOT, "%s: %.1f MiB/s%n", side.label(), figures.get(side));
+			}
+		}
+		finally {
+			connections.values().forEach(Connection::close);
+		}
+		afterScenario(markers, "throughput");
+		String payload = "y".repeat(MIB);
+		double nodeFloor = rawFloor(echo("raw"), payload, warmup, iterations);
+		double catFloor = rawFloor(List.of(Connection.executable("cat")), payload, warmup, iterations);
+		// the same tools/call line the clients send, answered by the same MCP server;
+		// this side only writes and reads bytes: the floor of the server's MCP JSON
+		String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+				+ "\"arguments\":{\"text\":\"" + payload + "\"}}}";
+		double mcpFloor = rawFloor(echo("mcp"), call, warmup, iterations);
+		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s, node MCP server %.1f MiB/s%n",
+				nodeFloor, catFloor, mcpFloor);
+		String group = "2. throughput, 1 MiB echo";
+		this.results.rate(group, "MiB/s echoed (n=" + iterations + ")", figures.get(Side.OURS),
+				figures.get(Side.THEIRS), "MiB/s", ">= 1.0");
+		this.results.floor(group, "raw pipe floor: same node server echoing lines, no MCP", nodeFloor,
+				figures.get(Side.OURS), figures.get(Side.THEIRS));
+		this.results.floor(group, "raw pipe floor: cat", catFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
+		this.results.floor(group,
+				"floor with the server's MCP JSON: same tools/call line to the same node MCP server, "
+						+ "answer read as bytes, no MCP client",
+				mcpFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
+	}
+
+	/**
+	 * MiB/s of 1 MiB payloads echoed over a plain ProcessBuilder pipe, no MCP client: one
+	 * line written, one line read back as bytes, nothing parsed on this side.
+	 */
+	private double rawFloor(List<String> command, String line, int warmup, int iterations) throws Exception {
+		Markers markers = new Markers();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+		builder.environment().put(Markers.VARIABLE, markers.value());
+		Process process = builder.start();
+		byte[] bytes = (line + "\n").getBytes(StandardCharsets.US_ASCII);
+		byte[] buffer = new byte[64 * 1024];
+		double rate;
+		try (OutputStream out = process.getOutputStream(); InputStream in = process.getInputStream()) {
+			for (int i = 0; i < warmup; i++) {
+				rawEcho(out, in, bytes, buffer);
+			}
+			long begin = System.nanoTime();
+			for (int i = 0; i < iterations; i++) {
+				rawEcho(out, in, bytes, buffer);
+			}
+			rate = iterations / ((System.nanoTime() - begin) / 1e9);
+		}
+		if (!process.waitFor(10, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+		}
+		afterScenario(markers, "raw floor " + command.get(command.size() - 1));
+		return rate;
+	}
+
+	private static void rawEcho(OutputStream out, InputStream in, byte[] line, byte[] buffer) throws Exception {
+		// write on another thread: a server like cat echoes while it reads, and both
+		// pipes hold only 64 KiB
+		Future<?> write = RAW_WRITER.submit(() -> {
+			out.write(line);
+			out.flush();
+			return null;
+		});
+		// the answer is one line, and the payload holds no newline: read until one ends
+		// a chunk
+		long read = 0;
+		while (true) {
+			int n = in.read(buffer, 0, buffer.length);
+			if (n < 0) {
+				throw new IOException("EOF after " + read + " bytes");
+			}
+			read += n;
+			if (buffer[n - 1] == '\n') {
+				break;
+			}
+		}
+		write.get(10, TimeUnit.SECONDS);
+		if (read < MIB) {
+			throw new IOException("the answer has " + read + " bytes, less than the payload");
+		}
+	}
+
+	// 3. shutdown
+
+	private void shutdown() throws Exception {
+		for (String mode : List.of("mcp", "ignore-eof")) {
+			String group = "3. shutdown, " + SERVERS
+					+ (mode.equals("mcp") ? " servers exiting on stdin EOF" : " servers ignoring stdin EOF");
+			// ours: a Spring context with the starter, servers configured by properties
+			Markers ours = new Markers();
+			ConfigurableApplicationContext context = context(mode, ours);
+			awaitAlive(ours, SERVERS);
+			long begin = System.nanoTime();
+			context.close();
+			long closed = System.nanoTime() - begin;
+			int leftOurs = ours.alive().size();
+			long gone = ours.awaitNone(20_000);
+			double oursMillis = gone < 0 ? -1 : (closed + gone) / 1e6;
+			int killedOurs = afterScenario(ours, "ours shutdown " + mode);
+			// theirs: 20 SDK clients, closeGracefully() on each, in parallel
+			Markers theirs = new Markers();
+			List<Connection> connections = openInitialized(Side.THEIRS, mode, theirs);
+			awaitAlive(theirs, SERVERS);
+			begin = System.nanoTime();
+			ExecutorService executor = Executors.newFixedThreadPool(SERVERS, Results::daemon);
+			try {
+				List<Callable<Void>> closes = new ArrayList<>();
+				for (Connection connection : connections) {
+					closes.add(() -> {
+						connection.client().closeGracefully();
+						return null;
+					});
+				}
+				executor.invokeAll(closes, 30, TimeUnit.SECONDS);
+			}
+			finally {
+				executor.shutdownNow();
+			}
+			closed = System.nanoTime() - begin;
+			int leftTheirs = theirs.alive().size();
+			gone = theirs.awaitNone(20_000);
+			double theirsMillis = gone < 0 ? -1 : (closed + gone) / 1e6;
+			int killedTheirs = afterScenario(theirs, "SDK shutdown " + mode);
+			System.out.printf(Locale.ROOT,
+					"%s: ours %.0f ms (left when close returned %d, killed after 20 s %d); SDK %.0f ms (left %d, killed %d)%n",
+					mode, oursMillis, leftOurs, killedOurs, theirsMillis, leftTheirs, killedTheirs);
+			String target = mode.equals("mcp") ? "ours < 300 ms" : "ours < 2 s + 2 s + 300 ms";
+			this.results.time(group, "wall time from close to the last process gone", oursMillis, theirsMillis, "ms",
+					target);
+			this.results.counts(group, "processes alive when close returned / killed by the harness after 20 s",
+					leftOurs + " / " + killedOurs, leftTheirs + " / " + killedTheirs);
+		}
+	}
+
+	private ConfigurableApplicationContext context(String mode, Markers markers) {
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("logging.level.dev.mcpstdio", "ERROR");
+		properties.put("spring.main.banner-mode", "off");
+		properties.put("spring.main.log-startup-info", "false");
+		for (int i = 0; i < SERVERS; i++) {
+			String prefix = "mcp.stdio.servers.echo-%02d.".formatted(i);
+			properties.put(prefix + "command", this.node);
+			properties.put(prefix + "args[0]", this.echoScript);
+			properties.put(prefix + "args[1]", mode);
+			properties.put(prefix + "env." + Markers.VARIABLE, markers.value());
+		}
+		SpringApplication application = new SpringApplication(TransportBenchmark.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setDefaultProperties(properties);
+		return application.run();
+	}
+
+	private List<Connection> openInitialized(Side side, String mode, Markers markers) throws Exception {
+		List<Connection> connections = new ArrayList<>();
+		ExecutorService executor = Executors.newFixedThreadPool(SERVERS, Results::daemon);
+		try {
+			List<Future<Connection>> futures = new ArrayList<>();
+			for (int i = 0; i < SERVERS; i++) {
+				String name = "echo-%02d".formatted(i);
+				futures.add(executor.submit(() -> {
+					Connection connection = Connection.open(side, name, echo(mode), markers);
+					connection.client().initialize();
+					return connection;
+				}));
+			}
+			for (Future<Connection> future : futures) {
+				connections.add(future.get(60, TimeUnit.SECONDS));
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		return connections;
+	}
+
+	private static void awaitAlive(Markers markers, int expected) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (markers.alive().size() < expected) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(
+						"only " + markers.alive().size() + " of " + expected + " servers alive");
+			}
+			Thread.sleep(10);
+		}
+	}
+
+	// 4. start-up
+
+	private void startup() throws Exception {
+		// class loading and JIT of both paths first, so that neither pays it in the
+		// figure
+		Markers warm = new Markers();
+		context("mcp", warm).close();
+		try (Connection connection = Connection.open(Side.THEIRS, "warm", echo("mcp"), warm)) {
+			connection.client().initialize();
+		}
+		afterScenario(warm, "start-up warm-up");
+		Markers ours = new Markers();
+		long begin = System.nanoTime();
+		double oursMillis;
+		try (ConfigurableApplicationContext context = context("mcp", ours)) {
+			oursMillis = (System.nanoTime() - begin) / 1e6;
+			long initialized = context.getBeansOfType(McpStdioServer.class)
+				.values()
+				.stream()
+				.filter(McpStdioServer::isInitialized)
+				.count();
+			if (initialized != SERVERS) {
+				throw new IllegalStateException(initialized + " of " + SERVERS + " servers initialized");
+			}
+		}
+		afterScenario(ours, "ours start-up");
+		Markers theirs = new Markers();
+		begin = System.nanoTime();
+		List<Connection> parallel = openInitialized(Side.THEIRS, "mcp", theirs);
+		double theirsMillis = (System.nanoTime() - begin) / 1e6;
+		closeAll(parallel);
+		afterScenario(theirs, "SDK start-up, parallel");
+		Markers sequential = new Markers();
+		List<Connection> one = new ArrayList<>();
+		begin = System.nanoTime();
+		for (int i = 0; i < SERVERS; i++) {
+			Connection connection = Connection.open(Side.THEIRS, "echo-%02d".formatted(i), echo("mcp"), sequential);
+			one.add(connection);
+			connection.client().initialize();
+		}
+		double sequentialMillis = (System.nanoTime() - begin) / 1e6;
+		closeAll(one);
+		afterScenario(sequential, "SDK start-up, sequential");
+		System.out.printf(Locale.ROOT,
+				"ours %.0f ms (whole Spring context); SDK %.0f ms parallel, %.0f ms one by one%n", oursMillis,
+				theirsMillis, sequentialMillis);
+		String group = "4. start-up, " + SERVERS + " servers to all initialized";
+		this.results.time(group, "ours: Spring context run() with the starter; SDK: 20 initialize() in parallel",
+				oursMillis, theirsMillis, "ms", "info");
+		this.results.time(group, "ours as above; SDK: 20 initialize() one by one (as Spring AI does)", oursMillis,
+				sequentialMillis, "ms", "info");
+	}
+
+	private static void closeAll(List<Connection> connections) {
+		connections.parallelStream().forEach(Connection::close);
+	}
+
+	// 6. cost at rest
+
+	private void costAtRest() throws Exception {
+		Map<Side, double[]> figures = new HashMap<>();
+		for (Side side : Side.values()) {
+			Markers markers = new Markers();
+			double[] before = threadsAndHeap();
+			List<Connection> connections = openInitialized(side, "mcp", markers);
+			Thread.sleep(1000);
+			double[] after = threadsAndHeap();
+			figures.put(side, new double[] { (after[0] - before[0]) / SERVERS, (after[1] - before[1]) / SERVERS });
+			closeAll(connections);
+			afterScenario(markers, side + " cost at rest");
+			System.out.printf(Locale.ROOT, "%s: %.2f threads and %.0f KiB heap per idle server%n", side.label(),
+					figures.get(side)[0], figures.get(side)[1] / 1024);
+		}
+		String group = "6. cost at rest, " + SERVERS + " idle initialized clients";
+		this.results.time(group, "JVM threads per idle server", figures.get(Side.OURS)[0], figures.get(Side.THEIRS)[0],
+				"threads", "info");
+		this.results.time(group, "heap per idle server, after GC", figures.get(Side.OURS)[1] / 1024,
+				figures.get(Side.THEIRS)[1] / 1024, "KiB", "info");
+	}
+
+	private static double[] threadsAndHeap() throws InterruptedException {
+		for (int i = 0; i < 3; i++) {
+			System.gc();
+			Thread.sleep(200);
+		}
+		return new double[] { ManagementFactory.getThreadMXBean().getThreadCount(),
+				ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() };
+	}
+
+	// 5. field soak
+
+	private void soak() throws Exception {
+		long seconds = Long.getLong("bench.soak.seconds", 180);
+		int workers = Integer.getInteger("bench.soak.workers", 16);
+		Map<Side, Soak.Outcome> outcomes = new HashMap<>();
+		for (Side side : Side.values()) {
+			Markers markers = new Markers();
+			Soak.Outcome outcome = new Soak(side, List.of(Connection.executable("sh"), this.exitNowScript), markers,
+					workers, seconds)
+				.run();
+			int killed = afterScenario(markers, side + " soak");
+			outcomes.put(side, outcome);
+			System.out.println(side.label() + ": " + outcome + ", leftovers killed " + killed);
+		}
+		Soak.Outcome ours = outcomes.get(Side.OURS);
+		Soak.Outcome theirs = outcomes.get(Side.THEIRS);
+		String group = "5. field soak, " + workers + " workers, " + seconds + " s";
+		this.results.rate(group, "connects completed", ours.completed(), theirs.completed(), "", "info");
+		this.results.counts(group, "workers hung (> 30 s in one connect/send/close)", Integer.toString(ours.hung()),
+				Integer.toString(theirs.hung()));
+		this.results.counts(group, "errors that do not name the exit / all errors",
+				ours.hidingErrors() + " / " + ours.errors(), theirs.hidingErrors() + " / " + theirs.errors());
+		this.results.counts(group, "example error", ours.example(), theirs.example());
+	}
+
+	/**
+	 * Assert that the scenario left no process behind: wait a little for exits in
+	 * progress, then kill by pid what is left and report it.
+	 * @return how many processes had to be killed
+	 */
+	private static int afterScenario(Markers markers, String scenario) throws InterruptedException {
+		if (markers.awaitNone(5_000) >= 0) {
+			return 0;
+		}
+		int killed = markers.killLeftovers();
+		leftovers.addAndGet(killed);
+		System.out.println("LEFTOVERS after " + scenario + ": killed " + killed + " processes");
+		return killed;
+	}
+
+}
