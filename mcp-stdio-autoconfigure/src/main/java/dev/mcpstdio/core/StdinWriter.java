@@ -19,11 +19,13 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -55,22 +57,73 @@ final class StdinWriter implements Runnable {
 
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-	StdinWriter(OutputStream stdin) {
+	private final ReentrantLock writeLock = new ReentrantLock();
+
+	private final long sendTimeoutNanos;
+
+	private final Runnable onBlocked;
+
+	/** When the direct write under way began, 0 when none is. */
+	private volatile long directSince;
+
+	private volatile boolean blockedReported;
+
+	/**
+	 * Create a writer.
+	 * @param stdin the server's stdin
+	 * @param sendTimeout how long a write may block
+	 * @param onBlocked called once when a direct write stays blocked longer than that
+	 */
+	StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked) {
 		this.stdin = stdin;
+		this.sendTimeoutNanos = sendTimeout.toNanos();
+		this.onBlocked = onBlocked;
 	}
 
 	/**
-	 * Queue a message.
-	 * @param message the JSON text, without a newline
-	 * @param timeoutNanos how long to wait for room in the queue
-	 * @return the write, whose future completes when the line is written
-	 * @throws InterruptedException if interrupted while waiting for room
+	 * Write a line on the caller's thread, if nothing is queued or being written.
+	 * @param line the line, its newline included
+	 * @return whether it was written; {@code false} when it must be queued
+	 * @throws IOException if the write failed
 	 */
-	Write enqueue(String message, long timeoutNanos) throws InterruptedException {
+	boolean tryWriteDirect(byte[] line) throws IOException {
+		if (this.closeRequested || !this.queue.isEmpty() || !this.writeLock.tryLock()) {
+			return false;
+		}
+		try {
+			if (this.closeRequested || this.closing || !this.queue.isEmpty()) {
+				return false;
+			}
+			this.busy = true;
+			this.directSince = System.nanoTime();
+			this.stdin.write(line);
+			this.stdin.flush();
+			return true;
+		}
+		finally {
+			this.directSince = 0;
+			this.busy = false;
+			this.writeLock.unlock();
+			signalIdle();
+		}
+	}
+
+	static byte[] line(String message) {
 		byte[] text = message.getBytes(StandardCharsets.UTF_8);
 		byte[] line = new byte[text.length + 1];
 		System.arraycopy(text, 0, line, 0, text.length);
 		line[text.length] = '\n';
+		return line;
+	}
+
+	/**
+	 * Queue a line.
+	 * @param line the line, its newline included
+	 * @param timeoutNanos how long to wait for room in the queue
+	 * @return the write, whose future completes when the line is written
+	 * @throws InterruptedException if interrupted while waiting for room
+	 */
+	Write enqueue(byte[] line, long timeoutNanos) throws InterruptedException {
 		Write write = new Write(line);
 		if (this.closeRequested) {
 			write.fail(new IOException("stdin is closed"));
@@ -94,6 +147,7 @@ final class StdinWriter implements Runnable {
 		try {
 			while (true) {
 				Write write = this.queue.poll(100, TimeUnit.MILLISECONDS);
+				watchDirectWrite();
 				if (write == null) {
 					if (this.closeRequested && this.queue.isEmpty()) {
 						break;
@@ -103,11 +157,12 @@ final class StdinWriter implements Runnable {
 				if (write == CLOSE) {
 					break;
 				}
-				if (!write.start()) {
-					continue;
-				}
-				this.busy = true;
+				lock();
 				try {
+					if (!write.start()) {
+						continue;
+					}
+					this.busy = true;
 					this.stdin.write(write.line);
 					this.stdin.flush();
 					write.future.complete(null);
@@ -117,6 +172,7 @@ final class StdinWriter implements Runnable {
 				}
 				finally {
 					this.busy = false;
+					this.writeLock.unlock();
 					signalIdle();
 				}
 			}
@@ -128,6 +184,24 @@ final class StdinWriter implements Runnable {
 			closeQuietly();
 			failQueued((write) -> new IOException("stdin is closed"));
 			signalIdle();
+		}
+	}
+
+	/**
+	 * Take the write lock, watching the direct write that holds it meanwhile.
+	 * @throws InterruptedException if interrupted
+	 */
+	private void lock() throws InterruptedException {
+		while (!this.writeLock.tryLock(100, TimeUnit.MILLISECONDS)) {
+			watchDirectWrite();
+		}
+	}
+
+	private void watchDirectWrite() {
+		long since = this.directSince;
+		if (since != 0 && System.nanoTime() - since > this.sendTimeoutNanos && !this.blockedReported) {
+			this.blockedReported = true;
+			this.onBlocked.run();
 		}
 	}
 

@@ -121,7 +121,8 @@ public final class StdioServerProcess {
 		this.listener = listener;
 		this.process = process;
 		this.tree = new ProcessTree(process.pid(), instance, SETSID != null);
-		this.writer = new StdinWriter(process.getOutputStream());
+		this.writer = new StdinWriter(process.getOutputStream(), spec.sendTimeout(),
+				() -> fail("it did not read its stdin within " + TreeTerminator.format(spec.sendTimeout())));
 		this.stderr = new StderrTail(spec.name(), process.getErrorStream(), spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), process.getInputStream(), spec.maxMessageSize(), new Sink());
 	}
@@ -341,11 +342,20 @@ public final class StdioServerProcess {
 		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
 			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
 		}
+		byte[] line = StdinWriter.line(message);
+		try {
+			if (this.writer.tryWriteDirect(line)) {
+				return;
+			}
+		}
+		catch (IOException ex) {
+			throw writeFailure(ex);
+		}
 		long timeout = this.spec.sendTimeout().toNanos();
 		long deadline = System.nanoTime() + timeout;
 		StdinWriter.Write write;
 		try {
-			write = this.writer.enqueue(message, timeout);
+			write = this.writer.enqueue(line, timeout);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

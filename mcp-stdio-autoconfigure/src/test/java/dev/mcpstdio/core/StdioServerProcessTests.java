@@ -290,15 +290,36 @@ class StdioServerProcessTests {
 	}
 
 	@Test
-	void sendToAServerThatDoesNotReadTimesOut() throws Exception {
+	void sendBlockedLongerThanTheSendTimeoutFailsTheServer() throws Exception {
 		StdioServerSpec spec = this.fixtures.spec("slow-reader", "not-reading.sh")
 			.withSendTimeout(Duration.ofMillis(300));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		waitForStderr(process, "ready");
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
 				+ "\"}}";
-		assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> process.send(big))
-			.withMessageContaining("did not read its stdin within 300ms");
+		// written on the caller's thread: it blocks once the pipe is full, and the server
+		// that does not read is ended, which is what unblocks the caller
+		assertThatExceptionOfType(McpServerExitedException.class).isThrownBy(() -> process.send(big))
+			.withMessageContaining("failed (it did not read its stdin within 300ms)");
+		assertThat(process.exit().get(5, TimeUnit.SECONDS).cause()).isEqualTo(ExitCause.TERMINATED);
+	}
+
+	@Test
+	void sendQueuedBehindABlockedWriteTimesOut() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("queued", "not-reading.sh").withSendTimeout(Duration.ofSeconds(2));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		waitForStderr(process, "ready");
+		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
+				+ "\"}}";
+		CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> process.send(big));
+		awaitTrue(process::isWriting);
+		// this one queues behind the blocked write, and gives up at its own send timeout
+		// or fails with the server, whichever comes first; it never waits longer
+		long begin = System.nanoTime();
+		assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> process.send("{\"jsonrpc\":\"2.0\"}"))
+			.withMessageContaining("did not read its stdin within 2s");
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(10));
+		assertThat(failureOf(blocked)).isInstanceOf(McpServerExitedException.class);
 	}
 
 	@Test
