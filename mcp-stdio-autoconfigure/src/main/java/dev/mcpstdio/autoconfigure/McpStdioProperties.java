@@ -160,8 +160,8 @@ public class McpStdioProperties {
 		private @Nullable Integer stderrTailLines;
 
 		/**
-		 * How long a send may wait for the server to read its stdin; a server that keeps a
-		 * write blocked that long is treated as failed and ended. Default: 30s.
+		 * How long a send may wait for the server to read its stdin; a server that keeps
+		 * a write blocked that long is treated as failed and ended. Default: 30s.
 		 */
 		private @Nullable Duration sendTimeout;
 
