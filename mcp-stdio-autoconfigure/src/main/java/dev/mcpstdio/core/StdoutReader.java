@@ -76,7 +76,8 @@ final class StdoutReader implements Runnable {
 	public void run() {
 		IOException failure = null;
 		try {
-			byte[] buffer = new byte[64 * 1024];
+			// Small enough to cost little per idle server; a 1 MiB message takes 64 reads
+			byte[] buffer = new byte[16 * 1024];
 			int read;
 			while ((read = this.stdout.read(buffer)) != -1) {
 				int start = 0;
