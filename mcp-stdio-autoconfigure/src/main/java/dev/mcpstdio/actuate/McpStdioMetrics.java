@@ -17,12 +17,9 @@
 package dev.mcpstdio.actuate;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ProcessCensus.TreeStats;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -34,7 +31,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MeterBinder} of the MCP servers: for each configured server its live processes,
@@ -52,8 +48,6 @@ public class McpStdioMetrics implements MeterBinder {
 
 	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
-	private final Map<String, Census> censuses = new ConcurrentHashMap<>();
-
 	public McpStdioMetrics(McpStdioServers servers) {
 		this.servers = servers;
 		for (McpStdioServer server : servers.list()) {
@@ -66,12 +60,12 @@ public class McpStdioMetrics implements MeterBinder {
 		this.registries.add(registry);
 		for (McpStdioServer server : this.servers.list()) {
 			Tags tags = Tags.of("server", server.name());
-			Census census = this.censuses.computeIfAbsent(server.name(), (name) -> new Census(server));
-			Gauge.builder("mcp.stdio.processes", census, (c) -> c.stats().liveProcesses())
+			// Both gauges read one count per /proc snapshot (ProcessCensus shares it)
+			Gauge.builder("mcp.stdio.processes", server, (s) -> s.treeStats().liveProcesses())
 				.tags(tags)
 				.description("Live OS processes of the MCP server's tree, the root included")
 				.register(registry);
-			Gauge.builder("mcp.stdio.memory", census, (c) -> c.stats().memoryBytes())
+			Gauge.builder("mcp.stdio.memory", server, (s) -> s.treeStats().memoryBytes())
 				.tags(tags)
 				.baseUnit(BaseUnits.BYTES)
 				.description("Resident memory of the MCP server's processes together")
@@ -104,66 +98,10 @@ public class McpStdioMetrics implements MeterBinder {
 			.register(registry);
 	}
 
-	/**
-	 * The process census of one server, shared by its two gauges so that one scrape
-	 * counts each server once. Forgotten whenever the server changes state, so that a
-	 * stop or a crash shows at once.
-	 */
-	private static final class Census {
-
-		private static final long MAX_AGE_NANOS = 250_000_000L;
-
-		private final McpStdioServer server;
-
-		private volatile @Nullable Taken last;
-
-		Census(McpStdioServer server) {
-			this.server = server;
-		}
-
-		TreeStats stats() {
-			Taken taken = this.last;
-			long now = System.nanoTime();
-			if (taken != null && now - taken.at() < MAX_AGE_NANOS) {
-				return taken.stats();
-			}
-			TreeStats stats = this.server.treeStats();
-			this.last = new Taken(stats, now);
-			return stats;
-		}
-
-		void forget() {
-			this.last = null;
-		}
-
-		private record Taken(TreeStats stats, long at) {
-
-		}
-
-	}
-
 	private final class ServerEvents implements McpStdioServer.Listener {
 
 		@Override
-		public void stateChanged(McpStdioServer server, ServerState state) {
-			forget(server);
-		}
-
-		@Override
-		public void restarted(McpStdioServer server) {
-			forget(server);
-		}
-
-		private void forget(McpStdioServer server) {
-			Census census = McpStdioMetrics.this.censuses.get(server.name());
-			if (census != null) {
-				census.forget();
-			}
-		}
-
-		@Override
 		public void stopped(McpStdioServer server, StopResult result) {
-			forget(server);
 			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
 				shutdownTimer(registry, server.name(), result.outcome()).record(result.duration());
 			}

@@ -213,9 +213,9 @@ public final class OrphanGuard {
 		}
 	}
 
-	private static @Nullable OutputStream startWatcher() {
+	private static void startWatcher() {
 		List<String> command = new ArrayList<>();
-		String setsid = setsid();
+		String setsid = StdioServerProcess.SETSID;
 		if (setsid != null) {
 			command.add(setsid);
 		}
@@ -235,7 +235,7 @@ public final class OrphanGuard {
 			logger.warn("Could not start the MCP server orphan guard; servers may outlive a killed JVM: "
 					+ ex.getMessage());
 			enabled = false;
-			return null;
+			return;
 		}
 		OutputStream input = process.getOutputStream();
 		watcher = process;
@@ -252,9 +252,7 @@ public final class OrphanGuard {
 					+ "); servers may outlive a killed JVM");
 			watcher = null;
 			watcherInput = null;
-			return null;
 		}
-		return input;
 	}
 
 	/**
@@ -264,15 +262,6 @@ public final class OrphanGuard {
 	 */
 	public static Duration bound(ShutdownTimeouts timeouts) {
 		return timeouts.stdinClose().plus(timeouts.terminate()).plusSeconds(1);
-	}
-
-	private static @Nullable String setsid() {
-		for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
-			if (Files.isExecutable(Path.of(candidate))) {
-				return candidate;
-			}
-		}
-		return null;
 	}
 
 	private static boolean isSupported() {

@@ -23,7 +23,6 @@ import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
@@ -43,8 +42,6 @@ import org.jspecify.annotations.Nullable;
 public final class OrphanSweep {
 
 	private static final Log logger = LogFactory.getLog(OrphanSweep.class);
-
-	private static final long POLL_MILLIS = 20;
 
 	private OrphanSweep() {
 	}
@@ -67,13 +64,10 @@ public final class OrphanSweep {
 		for (Proc orphan : orphans) {
 			owners.add(orphan.markers().ownerPid());
 		}
-		signal(orphans, false);
-		List<Proc> left = awaitEnd(orphans, System.nanoTime() + terminateTimeout.toNanos());
-		int killed = left.size();
-		if (!left.isEmpty()) {
-			signal(left, true);
-			left = awaitEnd(left, System.nanoTime() + TreeTerminator.KILL_WAIT.toNanos());
-		}
+		TreeTerminator.Result ended = TreeTerminator.escalate((table) -> stillAlive(orphans, table), terminateTimeout,
+				new TreeTerminator.Escalation() {
+				});
+		int killed = ended.killed();
 		ProcessTable.invalidate();
 		List<Long> pids = new ArrayList<>();
 		for (Proc orphan : orphans) {
@@ -82,8 +76,8 @@ public final class OrphanSweep {
 		logger.warn("Ended " + orphans.size() + " orphaned MCP server "
 				+ ((orphans.size() == 1) ? "process" : "processes") + " left by dead JVMs (owner pids " + owners
 				+ "; pids " + pids + "): " + (orphans.size() - killed) + " ended by SIGTERM, " + killed
-				+ " needed SIGKILL" + (left.isEmpty() ? "" : ", " + left.size() + " survived"));
-		return new Result(orphans.size(), killed, left.size(), pids);
+				+ " needed SIGKILL" + ((ended.survivors() == 0) ? "" : ", " + ended.survivors() + " survived"));
+		return new Result(orphans.size(), killed, ended.survivors(), pids);
 	}
 
 	/**
@@ -122,41 +116,19 @@ public final class OrphanSweep {
 		}
 	}
 
-	private static void signal(List<Proc> procs, boolean kill) {
-		ProcessTable table = ProcessTable.scan();
-		for (Proc proc : procs) {
-			Proc now = table.get(proc.pid());
-			if (now == null || now.startTime() != proc.startTime()) {
-				// gone, or the pid already belongs to someone else
-				continue;
+	/**
+	 * Return the orphans still running in a snapshot, the same processes and not others
+	 * that reused their pids.
+	 */
+	private static List<Proc> stillAlive(List<Proc> orphans, ProcessTable table) {
+		List<Proc> alive = new ArrayList<>();
+		for (Proc orphan : orphans) {
+			Proc now = table.get(orphan.pid());
+			if (now != null && now.startTime() == orphan.startTime()) {
+				alive.add(now);
 			}
-			Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
-			handle.ifPresent((h) -> {
-				if (kill) {
-					h.destroyForcibly();
-				}
-				else {
-					h.destroy();
-				}
-			});
 		}
-	}
-
-	private static List<Proc> awaitEnd(List<Proc> procs, long deadline) {
-		while (true) {
-			ProcessTable table = ProcessTable.scan();
-			List<Proc> left = new ArrayList<>();
-			for (Proc proc : procs) {
-				Proc now = table.get(proc.pid());
-				if (now != null && now.startTime() == proc.startTime()) {
-					left.add(proc);
-				}
-			}
-			if (left.isEmpty() || System.nanoTime() >= deadline) {
-				return left;
-			}
-			TreeTerminator.sleepNanos(Math.min(POLL_MILLIS * 1_000_000L, Math.max(0, deadline - System.nanoTime())));
-		}
+		return alive;
 	}
 
 	/**

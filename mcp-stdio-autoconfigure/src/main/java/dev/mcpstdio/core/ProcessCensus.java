@@ -19,6 +19,7 @@ package dev.mcpstdio.core;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
 
@@ -30,13 +31,19 @@ import dev.mcpstdio.core.ProcessTable.Proc;
  */
 public final class ProcessCensus {
 
+	/**
+	 * The last count of each server, with the snapshot it was made from: a scrape reads
+	 * processes and memory of every server, and each is counted once per snapshot.
+	 */
+	private static final Map<String, Counted> lastCounts = new ConcurrentHashMap<>();
+
 	private ProcessCensus() {
 	}
 
 	/**
 	 * Count the live processes of one server and their resident memory.
 	 * @param serverName the server's name
-	 * @param current the server's current process, or {@code null}
+	 * @param current the server's current process
 	 * @return the figures
 	 */
 	public static TreeStats count(String serverName, StdioServerProcess current) {
@@ -51,6 +58,19 @@ public final class ProcessCensus {
 	 */
 	public static TreeStats count(String serverName, List<StdioServerProcess> current) {
 		ProcessTable table = ProcessTable.recent();
+		Counted last = lastCounts.get(serverName);
+		if (last != null && last.table() == table && last.current().equals(current)) {
+			return last.stats();
+		}
+		TreeStats stats = count(serverName, current, table);
+		if (lastCounts.size() > 1024) {
+			lastCounts.clear();
+		}
+		lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
+		return stats;
+	}
+
+	private static TreeStats count(String serverName, List<StdioServerProcess> current, ProcessTable table) {
 		Map<Long, Proc> found = new HashMap<>();
 		for (StdioServerProcess process : current) {
 			for (Proc proc : process.tree().members(table)) {
@@ -79,8 +99,9 @@ public final class ProcessCensus {
 	 */
 	public record TreeStats(int liveProcesses, long memoryBytes) {
 
-		/** No process. */
-		public static final TreeStats NONE = new TreeStats(0, 0);
+	}
+
+	private record Counted(ProcessTable table, List<StdioServerProcess> current, TreeStats stats) {
 
 	}
 

@@ -56,7 +56,10 @@ public final class StdioServerProcess {
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
 
-	private static final @Nullable String SETSID = findSetsid();
+	/**
+	 * The setsid executable, or {@code null} where servers cannot get their own session.
+	 */
+	static final @Nullable String SETSID = findSetsid();
 
 	private static final AtomicLong starts = new AtomicLong();
 
@@ -501,7 +504,6 @@ public final class StdioServerProcess {
 				: "left processes behind after its root process exited";
 		terminateTree(why);
 		ExitInfo exitInfo = awaitExit();
-		OrphanGuard.ended(pid());
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
 		if (wasRunning) {
 			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
 import org.apache.commons.logging.Log;
@@ -59,36 +60,75 @@ final class TreeTerminator {
 	 */
 	static Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
 			SignalRecorder rootSignal) {
-		List<Proc> members = tree.members(ProcessTable.scan());
-		if (members.isEmpty()) {
+		return escalate(tree::members, terminateTimeout, new Escalation() {
+
+			@Override
+			public void signalling(long pid, boolean kill) {
+				if (pid == tree.rootPid()) {
+					rootSignal.sent(kill);
+				}
+			}
+
+			@Override
+			public void terminated(int count) {
+				logger.warn("MCP server '" + serverName + "' " + why + "; sent SIGTERM to " + count
+						+ ((count == 1) ? " process" : " processes"));
+			}
+
+			@Override
+			public void killed(int count) {
+				logger.warn("MCP server '" + serverName + "' did not exit within " + format(terminateTimeout)
+						+ " after SIGTERM; sent SIGKILL to " + count + ((count == 1) ? " process" : " processes"));
+			}
+
+			@Override
+			public void survived(List<Proc> survivors) {
+				logger.error("MCP server '" + serverName + "': " + survivors.size()
+						+ " processes survived SIGKILL (pids " + pids(survivors) + ")");
+			}
+
+		});
+	}
+
+	/**
+	 * SIGTERM every process that {@code members} finds, wait up to
+	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
+	 * processes again each time so that those forked meanwhile are caught too.
+	 * @param members finds the live processes to end in a snapshot
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param escalation learns what is done
+	 * @return what was done
+	 */
+	static Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout,
+			Escalation escalation) {
+		List<Proc> found = members.apply(ProcessTable.scan());
+		if (found.isEmpty()) {
 			return new Result(0, 0, 0);
 		}
 		Map<Long, Long> signalled = new HashMap<>();
-		int termed = signal(members, signalled, false, tree.rootPid(), rootSignal);
-		logger.warn("MCP server '" + serverName + "' " + why + "; sent SIGTERM to " + termed
-				+ ((termed == 1) ? " process" : " processes"));
+		int termed = signal(found, signalled, false, escalation);
+		escalation.terminated(termed);
 		long deadline = System.nanoTime() + terminateTimeout.toNanos();
-		List<Proc> left = waitForEnd(tree, signalled, deadline, false, rootSignal);
+		List<Proc> left = waitForEnd(members, signalled, deadline, false, escalation);
 		if (left.isEmpty()) {
 			return new Result(termed, 0, 0);
 		}
-		int killed = signal(left, signalled, true, tree.rootPid(), rootSignal);
-		logger.warn("MCP server '" + serverName + "' did not exit within " + format(terminateTimeout)
-				+ " after SIGTERM; sent SIGKILL to " + killed + ((killed == 1) ? " process" : " processes"));
-		List<Proc> survivors = waitForEnd(tree, signalled, System.nanoTime() + KILL_WAIT.toNanos(), true, rootSignal);
+		int killed = signal(left, signalled, true, escalation);
+		escalation.killed(killed);
+		List<Proc> survivors = waitForEnd(members, signalled, System.nanoTime() + KILL_WAIT.toNanos(), true,
+				escalation);
 		if (!survivors.isEmpty()) {
-			logger.error("MCP server '" + serverName + "': " + survivors.size() + " processes survived SIGKILL (pids "
-					+ pids(survivors) + ")");
+			escalation.survived(survivors);
 		}
 		return new Result(termed, killed, survivors.size());
 	}
 
-	private static List<Proc> waitForEnd(ProcessTree tree, Map<Long, Long> signalled, long deadline, boolean kill,
-			SignalRecorder rootSignal) {
+	private static List<Proc> waitForEnd(Function<ProcessTable, List<Proc>> members, Map<Long, Long> signalled,
+			long deadline, boolean kill, Escalation escalation) {
 		long pause = POLL_MIN_NANOS;
 		while (true) {
 			ProcessTable table = ProcessTable.scan();
-			List<Proc> left = new ArrayList<>(tree.members(table));
+			List<Proc> left = new ArrayList<>(members.apply(table));
 			for (Map.Entry<Long, Long> entry : signalled.entrySet()) {
 				Proc proc = table.get(entry.getKey());
 				if (proc != null && proc.startTime() == entry.getValue() && !contains(left, proc.pid())) {
@@ -105,7 +145,7 @@ final class TreeTerminator {
 					fresh.add(proc);
 				}
 			}
-			signal(fresh, signalled, kill, tree.rootPid(), rootSignal);
+			signal(fresh, signalled, kill, escalation);
 			long now = System.nanoTime();
 			if (now >= deadline) {
 				return left;
@@ -124,8 +164,7 @@ final class TreeTerminator {
 		return false;
 	}
 
-	private static int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, long rootPid,
-			SignalRecorder rootSignal) {
+	private static int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, Escalation escalation) {
 		int count = 0;
 		for (Proc proc : procs) {
 			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
@@ -135,9 +174,7 @@ final class TreeTerminator {
 			if (handle.isEmpty()) {
 				continue;
 			}
-			if (proc.pid() == rootPid) {
-				rootSignal.sent(kill);
-			}
+			escalation.signalling(proc.pid(), kill);
 			boolean sent = kill ? handle.get().destroyForcibly() : handle.get().destroy();
 			if (sent || handle.get().isAlive()) {
 				count++;
@@ -181,6 +218,28 @@ final class TreeTerminator {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/** Learns what an escalation does, for logs and the classification of an exit. */
+	interface Escalation {
+
+		/**
+		 * Called just before a process is signalled.
+		 * @param pid the process
+		 * @param kill SIGKILL, else SIGTERM
+		 */
+		default void signalling(long pid, boolean kill) {
+		}
+
+		default void terminated(int count) {
+		}
+
+		default void killed(int count) {
+		}
+
+		default void survived(List<Proc> survivors) {
+		}
+
 	}
 
 	/** Learns which signal went to the root, so its exit can be classified. */

@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Stopping the sample app leaves no process behind, the children a tool spawned included.
+ *
+ * @author mcp-stdio authors
+ */
+class SampleApplicationShutdownTests {
+
+	@Test
+	void stoppingTheAppLeavesNoServerProcess() throws Exception {
+		ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class, "--server.port=0");
+		McpStdioServers servers = context.getBean(McpStdioServers.class);
+		McpStdioServer demo = servers.get("demo");
+		McpStdioServer clock = servers.get("clock");
+		try {
+			String port = context.getEnvironment().getProperty("local.server.port");
+			HttpResponse<String> response = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/tools/spawn_children"))
+					.header("Content-Type", "application/json")
+					.timeout(Duration.ofSeconds(30))
+					.POST(HttpRequest.BodyPublishers.ofString("{\"count\":2}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(response.body()).contains("started children");
+			assertThat(demo.treeStats().liveProcesses()).isEqualTo(3);
+			assertThat(clock.treeStats().liveProcesses()).isEqualTo(1);
+		}
+		finally {
+			context.close();
+		}
+		// counted by the markers every server process of this JVM carries
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (demo.treeStats().liveProcesses() + clock.treeStats().liveProcesses() > 0) {
+			assertThat(System.nanoTime()).as("no server process left 5 s after close").isLessThan(deadline);
+			Thread.sleep(50);
+		}
+	}
+
+}
