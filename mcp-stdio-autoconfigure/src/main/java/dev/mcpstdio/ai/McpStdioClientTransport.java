@@ -21,15 +21,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -142,7 +140,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 				this.closed = false;
 				this.server.attach(this.session);
 				// A reconnect (after a failed initialize) reuses the running process
-				this.server.ensureStarted();
+				this.server.startServer();
 				connecting.complete(null);
 			}
 			catch (RuntimeException ex) {
@@ -187,7 +185,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void awaitConnected() {
 		// Bounded like the server's own start
-		awaitResponse(this.connected, this.server.definition().startupTimeout().plusSeconds(10), "start");
+		Futures.await(this.connected, this.server.definition().startupTimeout().plusSeconds(10), this.server.name(),
+				"start");
 	}
 
 	private void resumeQuietly() {
@@ -219,7 +218,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
 					initialize.params());
 			Duration timeout = this.server.definition().startupTimeout();
-			String response = awaitResponse(this.server.request(id, write(replayed)), timeout,
+			String response = Futures.await(this.server.request(id, write(replayed)), timeout, this.server.name(),
 					"answer the replayed initialize");
 			JSONRPCMessage answer = read(response);
 			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
@@ -231,29 +230,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 			this.sessionGeneration = generation;
 			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
 					+ this.server.pid() + "): replayed initialize");
-		}
-	}
-
-	private <T> T awaitResponse(CompletableFuture<T> future, Duration timeout, String what) {
-		try {
-			return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(this.server.name(),
-					"Interrupted while waiting for MCP server '" + this.server.name() + "' to " + what, ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name() + "' did not " + what,
-					ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(this.server.name(),
-					"MCP server '" + this.server.name() + "' did not answer the replayed initialize within " + timeout,
-					ex);
 		}
 	}
 

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 
@@ -39,6 +40,12 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties(McpStdioProperties.class)
 @Import(McpStdioServersRegistrar.class)
 public class McpStdioAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ServerHost mcpStdioServerHost() {
+		return ServerHost.shared();
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

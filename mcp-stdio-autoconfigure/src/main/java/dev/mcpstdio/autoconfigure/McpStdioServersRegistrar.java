@@ -19,11 +19,14 @@ package dev.mcpstdio.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -43,7 +46,8 @@ import org.springframework.core.type.AnnotationMetadata;
  *
  * @author mcp-stdio authors
  */
-class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware {
+class McpStdioServersRegistrar
+		implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware, BeanFactoryAware {
 
 	/** The prefix of each server bean's name. */
 	static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
@@ -54,9 +58,16 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 
 	private ResourceLoader resourceLoader = new DefaultResourceLoader();
 
+	private BeanFactory beanFactory;
+
 	@Override
 	public void setEnvironment(Environment environment) {
 		this.environment = environment;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
 	}
 
 	@Override
@@ -75,7 +86,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 			.resolve();
 		for (McpStdioServerDefinition definition : definitions) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			bean.setInstanceSupplier(() -> new McpStdioServer(definition));
+			bean.setInstanceSupplier(() -> new McpStdioServer(definition, this.beanFactory.getBean(ServerHost.class)));
 			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
 		}
 		warnWhenStopCannotFit(binder, definitions);

@@ -17,27 +17,19 @@
 package dev.mcpstdio.core;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.PendingRequests.Pending;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -56,13 +48,6 @@ public final class StdioServerProcess {
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
 
-	/**
-	 * The setsid executable, or {@code null} where servers cannot get their own session.
-	 */
-	static final @Nullable String SETSID = findSetsid();
-
-	private static final AtomicLong starts = new AtomicLong();
-
 	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
 	private static final long STREAM_GRACE_MILLIS = 300;
 
@@ -75,16 +60,11 @@ public final class StdioServerProcess {
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
-	private static final ExecutorService background = new ThreadPoolExecutor(0, 512, 30, TimeUnit.SECONDS,
-			new SynchronousQueue<>(), (runnable) -> {
-				Thread thread = new Thread(runnable, "mcp-stdio-exit");
-				thread.setDaemon(true);
-				return thread;
-			}, new ThreadPoolExecutor.CallerRunsPolicy());
-
 	private final StdioServerSpec spec;
 
 	private final MessageListener listener;
+
+	private final ServerHost host;
 
 	private final Process process;
 
@@ -119,71 +99,41 @@ public final class StdioServerProcess {
 	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
 	private volatile int rootSignal;
 
-	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, Process process, String instance) {
+	/** Learns each step of a stop as it begins; tests make a step fail through it. */
+	private volatile StopStepListener stopSteps = (step) -> {
+	};
+
+	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
+			ServerHost host) {
 		this.spec = spec;
 		this.listener = listener;
-		this.process = process;
-		this.tree = new ProcessTree(process.pid(), instance, SETSID != null);
-		this.writer = new StdinWriter(process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + TreeTerminator.format(spec.sendTimeout())));
-		this.stderr = new StderrTail(spec.name(), process.getErrorStream(), spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), process.getInputStream(), spec.maxMessageSize(), new Sink());
+		this.host = host;
+		this.process = launched.process();
+		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
+				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
+		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
+		this.stderr = new StderrTail(spec.name(), this.process.getErrorStream(), spec.stderrTailLines());
+		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
 	}
 
 	/**
-	 * Start a server process.
-	 * @param spec what to start
+	 * Run a launched server process: read its output, write its input, watch its exit.
+	 * @param spec what was started
 	 * @param listener receives its messages and its end
+	 * @param launched the started process
+	 * @param host what it shares with the other servers
 	 * @return the running process
-	 * @throws McpStdioException if the command cannot be run
 	 */
-	public static StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		String instance = ProcessMarkers.CURRENT_PID + "-" + starts.incrementAndGet();
-		Map<String, String> env = ServerEnvironment.build(spec, System.getenv(), instance);
-		Path executable;
-		try {
-			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
-		}
-		catch (CommandNotFoundException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
-		}
-		List<String> command = new ArrayList<>();
-		if (SETSID != null) {
-			// setsid execs in place: the server's pid is also its process group and
-			// session
-			command.add(SETSID);
-		}
-		command.add(executable.toString());
-		command.addAll(spec.args());
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().clear();
-		builder.environment().putAll(env);
-		if (spec.workingDirectory() != null) {
-			builder.directory(spec.workingDirectory().toFile());
-		}
-		Process process;
-		try {
-			process = builder.start();
-		}
-		catch (IOException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
-					ex);
-		}
-		ProcessTable.invalidate();
-		OrphanGuard.started(process.pid(), SETSID != null, spec.shutdown());
-		StdioServerProcess server = new StdioServerProcess(spec, listener, process, instance);
-		server.startThreads();
-		logger.info("Started MCP server '" + spec.name() + "' (pid " + process.pid() + "): " + spec.commandLine());
+	static StdioServerProcess run(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
+			ServerHost host) {
+		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
+		server.thread(server.stdout, "stdout").start();
+		server.thread(server.stderr, "stderr").start();
+		server.thread(server.writer, "stdin").start();
+		server.process.onExit().whenCompleteAsync((p, ex) -> server.handleExit(), host.tasks());
+		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
-	}
-
-	private void startThreads() {
-		thread(this.stdout, "stdout").start();
-		thread(this.stderr, "stderr").start();
-		thread(this.writer, "stdin").start();
-		this.process.onExit().whenCompleteAsync((p, ex) -> handleExit(), background);
 	}
 
 	private Thread thread(Runnable runnable, String stream) {
@@ -254,7 +204,7 @@ public final class StdioServerProcess {
 	 * @return the figures
 	 */
 	public ProcessCensus.TreeStats treeStats() {
-		return ProcessCensus.count(this.spec.name(), this);
+		return this.host.census().count(this.spec.name(), List.of(this));
 	}
 
 	ProcessTree tree() {
@@ -422,9 +372,9 @@ public final class StdioServerProcess {
 
 	private McpStdioException sendTimeout(String what) {
 		return new McpStdioException(name(),
-				"MCP server '" + name() + "' did not read its stdin within "
-						+ TreeTerminator.format(this.spec.sendTimeout()) + "; " + what + ". Raise mcp.stdio.servers."
-						+ name() + ".send-timeout if the server is just slow");
+				"MCP server '" + name() + "' did not read its stdin within " + Durations.format(this.spec.sendTimeout())
+						+ "; " + what + ". Raise mcp.stdio.servers." + name()
+						+ ".send-timeout if the server is just slow");
 	}
 
 	private McpServerNotRunningException notRunning(String what) {
@@ -446,70 +396,104 @@ public final class StdioServerProcess {
 				throw ex;
 			}
 		}
-		try {
-			return this.stopped.get(this.spec.shutdown().worstCase().toMillis() + 5000, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while waiting for MCP server '" + name() + "' to stop",
-					ex);
-		}
-		catch (ExecutionException ex) {
-			throw new McpStdioException(name(), "Stopping MCP server '" + name() + "' failed", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not finish stopping", ex);
-		}
+		return Futures.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
 	}
 
+	/**
+	 * Run the four steps. A step that fails is logged and the next steps run anyway: the
+	 * tree is always ended and the exit always awaited, bounded.
+	 */
 	private StopResult runStop() {
 		long begin = System.nanoTime();
 		ShutdownTimeouts timeouts = this.spec.shutdown();
 		boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
 		this.stopRequested = true;
-		this.pending.signal();
-		if (wasRunning) {
-			// 1. drain: in-flight writes finish, sent requests get their answers
-			long drainDeadline = begin + timeouts.drain().toNanos();
-			this.writer.awaitIdle(drainDeadline);
-			this.pending.awaitEmpty(drainDeadline);
-		}
-		// 2. close stdin, by the writer itself after its last write
-		this.writer.close((write) -> notRunning("was stopped before the message was sent"));
-		if (this.process.isAlive()) {
-			// 3. give it time to exit by itself
-			try {
-				long stepBegin = System.nanoTime();
-				long bound = timeouts.stdinClose().toNanos();
-				if (!this.writer.isWriting()) {
-					this.writer.closed().get(bound, TimeUnit.NANOSECONDS);
-					this.stdinClosedByStop = true;
-				}
-				long left = bound - (System.nanoTime() - stepBegin);
-				if (left > 0) {
-					this.process.waitFor(left, TimeUnit.NANOSECONDS);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (ExecutionException | TimeoutException ex) {
-				// stdin could not be closed in time: go on to the signals
+		RuntimeException failed = null;
+		try {
+			this.stopSteps.entering(StopStep.DRAIN);
+			this.pending.signal();
+			if (wasRunning) {
+				// 1. drain: in-flight writes finish, sent requests get their answers
+				long drainDeadline = begin + timeouts.drain().toNanos();
+				this.writer.awaitIdle(drainDeadline);
+				this.pending.awaitEmpty(drainDeadline);
 			}
 		}
-		// 4. SIGTERM, then SIGKILL, to what is left of the tree
-		boolean alive = this.process.isAlive();
-		String why = alive
-				? "did not exit within " + TreeTerminator.format(timeouts.stdinClose()) + " after stdin closed"
-				: "left processes behind after its root process exited";
-		terminateTree(why);
+		catch (RuntimeException ex) {
+			failed = ex;
+		}
+		try {
+			// 2. close stdin, by the writer itself after its last write; 3. wait
+			this.stopSteps.entering(StopStep.CLOSE_STDIN);
+			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
+			awaitExitAfterStdinClosed(timeouts.stdinClose());
+		}
+		catch (RuntimeException ex) {
+			failed = add(failed, ex);
+		}
+		try {
+			// 4. SIGTERM, then SIGKILL, to what is left of the tree
+			this.stopSteps.entering(StopStep.TERMINATE);
+			boolean alive = this.process.isAlive();
+			terminateTree(
+					alive ? "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed"
+							: "left processes behind after its root process exited");
+		}
+		catch (RuntimeException ex) {
+			failed = add(failed, ex);
+			// The tree must not outlive a failed step: at least the root goes
+			this.process.destroyForcibly();
+		}
 		ExitInfo exitInfo = awaitExit();
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		if (failed != null) {
+			logger.error("Stopping MCP server '" + name() + "' (pid " + pid() + ") failed in a step; the later steps "
+					+ "ran anyway", failed);
+		}
 		if (wasRunning) {
 			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "
 					+ exitInfo.describeExitCode() + ", in " + took.toMillis() + " ms");
 		}
 		return new StopResult(exitInfo, took, wasRunning);
+	}
+
+	private static RuntimeException add(@Nullable RuntimeException first, RuntimeException next) {
+		if (first == null) {
+			return next;
+		}
+		first.addSuppressed(next);
+		return first;
+	}
+
+	private void awaitExitAfterStdinClosed(Duration bound) {
+		if (!this.process.isAlive()) {
+			return;
+		}
+		try {
+			long stepBegin = System.nanoTime();
+			if (!this.writer.isWriting()) {
+				this.writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				this.stdinClosedByStop = true;
+			}
+			long left = bound.toNanos() - (System.nanoTime() - stepBegin);
+			if (left > 0) {
+				this.process.waitFor(left, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// stdin could not be closed in time: go on to the signals
+		}
+	}
+
+	/**
+	 * Set a listener of the stop's steps, for tests that make a step fail.
+	 * @param listener the listener
+	 */
+	void onStopStep(StopStepListener listener) {
+		this.stopSteps = listener;
 	}
 
 	private ExitInfo awaitExit() {
@@ -531,12 +515,12 @@ public final class StdioServerProcess {
 
 	private void terminateTree(String why) {
 		synchronized (this.terminationLock) {
-			TreeTerminator.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
+			this.host.terminator().terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
 				if (this.rootSignal != 9) {
 					this.rootSignal = kill ? 9 : 15;
 				}
 			});
-			ProcessTable.invalidate();
+			this.host.scanner().invalidate();
 		}
 	}
 
@@ -551,12 +535,15 @@ public final class StdioServerProcess {
 		this.failure = reason;
 		logger.warn(
 				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
-		background.execute(() -> terminateTree("failed: " + reason));
+		this.host.tasks().execute(() -> terminateTree("failed: " + reason));
 	}
 
 	private void handleExit() {
+		// From now on the root's pid may be reused: remember when it was reaped, and
+		// make the guard forget it before anyone learns of the exit
 		this.tree.rootReaped();
-		ProcessTable.invalidate();
+		this.host.scanner().invalidate();
+		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
 		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
@@ -590,8 +577,6 @@ public final class StdioServerProcess {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind");
 		}
-		// The root's pid (and group id) may now be reused: the guard must forget it
-		OrphanGuard.ended(pid());
 	}
 
 	/**
@@ -602,7 +587,7 @@ public final class StdioServerProcess {
 	 */
 	private void awaitStreams() {
 		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
-		if (!ended && this.tree.members(ProcessTable.scan()).isEmpty()) {
+		if (!ended && this.tree.members(this.host.scanner().scan()).isEmpty()) {
 			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
 			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
 		}
@@ -626,21 +611,23 @@ public final class StdioServerProcess {
 		return Duration.ofNanos(System.nanoTime() - this.startNanos);
 	}
 
-	private static @Nullable String findSetsid() {
-		if (ServerEnvironment.WINDOWS || Boolean.getBoolean("mcp.stdio.no-setsid")) {
-			return null;
-		}
-		for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
-			if (Files.isExecutable(Path.of(candidate))) {
-				return candidate;
-			}
-		}
-		return null;
-	}
-
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
+	}
+
+	/** The steps of a stop. */
+	enum StopStep {
+
+		DRAIN, CLOSE_STDIN, TERMINATE
+
+	}
+
+	/** Learns each step of a stop as it begins. */
+	interface StopStepListener {
+
+		void entering(StopStep step);
+
 	}
 
 	private final class Sink implements StdoutReader.Sink {

@@ -18,20 +18,12 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -39,16 +31,16 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.Futures;
+import dev.mcpstdio.core.McpHandshake;
 import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.ProcessCensus;
 import dev.mcpstdio.core.ProcessCensus.TreeStats;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StopResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
@@ -60,8 +52,12 @@ import org.springframework.context.SmartLifecycle;
  * <p>
  * Without the Spring AI integration the server performs the MCP {@code initialize}
  * handshake itself at start; with it, Spring AI's client does, through
- * {@link #ensureStarted()}, {@link #attach(MessageListener)} and
+ * {@link #startServer()}, {@link #attach(MessageListener)} and
  * {@link #send(String, Object)}.
+ * <p>
+ * It is started by Spring ({@link #start()}, all servers in parallel) or by anyone else
+ * ({@link #startServer()}: the endpoint, a client that connects), restarted by its
+ * {@link RestartSupervisor}, and stopped by {@link #stopServer()}.
  *
  * @author mcp-stdio authors
  */
@@ -74,30 +70,19 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public static final int PHASE = Integer.MAX_VALUE - 3072;
 
-	/** The MCP protocol version the starter's own handshake offers. */
-	static final String PROTOCOL_VERSION = "2025-06-18";
-
 	private static final Log logger = LogFactory.getLog(McpStdioServer.class);
 
-	private static final JsonMapper json = JsonMapper.shared();
-
-	private static final ScheduledExecutorService restartScheduler = Executors.newSingleThreadScheduledExecutor((r) -> {
-		Thread thread = new Thread(r, "mcp-stdio-restarts");
-		thread.setDaemon(true);
-		return thread;
-	});
-
-	private static final AtomicLong handshakeIds = new AtomicLong();
-
 	private final McpStdioServerDefinition definition;
+
+	private final ServerHost host;
+
+	private final RestartSupervisor restartSupervisor;
 
 	private final Object lock = new Object();
 
 	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
 	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
-
-	private final Deque<Long> recentRestarts = new ArrayDeque<>();
 
 	private final AtomicLong restarts = new AtomicLong();
 
@@ -132,10 +117,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile MessageListener session = MessageListener.NONE;
 
-	private @Nullable ScheduledFuture<?> pendingRestart;
-
-	public McpStdioServer(McpStdioServerDefinition definition) {
+	/**
+	 * Create a server.
+	 * @param definition what to run and how
+	 * @param host what it shares with the other servers: processes, threads, the guard
+	 */
+	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host) {
 		this.definition = definition;
+		this.host = host;
+		this.restartSupervisor = new RestartSupervisor(definition.name(), definition.restart(), host.scheduler(),
+				System::nanoTime);
 		this.state = definition.enabled() ? ServerState.STOPPED : ServerState.DISABLED;
 		for (ExitCause cause : ExitCause.values()) {
 			this.exits.put(cause, new AtomicLong());
@@ -212,7 +203,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public TreeStats treeStats() {
 		StdioServerProcess current = this.process;
-		return ProcessCensus.count(name(), (current != null) ? List.of(current) : List.of());
+		return this.host.census().count(name(), (current != null) ? List.of(current) : List.of());
 	}
 
 	public void addListener(Listener listener) {
@@ -289,44 +280,41 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Return the running process, starting one (without the handshake) when there is
-	 * none. A client calls this when it connects: a reconnect reuses the running process
-	 * and never leaks one.
-	 * @return the running process
-	 */
-	public StdioServerProcess ensureStarted() {
-		if (!this.definition.enabled()) {
-			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
-		}
-		CompletableFuture<Void> inProgress = this.starting;
-		if (inProgress != null && !inProgress.isDone()) {
-			awaitStart(inProgress);
-		}
-		long stopsSeen;
-		synchronized (this.lock) {
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning()) {
-				return current;
-			}
-			stopsSeen = this.stops;
-		}
-		return startProcess(false, false, stopsSeen);
-	}
-
-	/**
 	 * Start the server now and wait until it runs (and, when it performs the handshake
-	 * itself, until it is initialized). Does nothing when it already runs.
+	 * itself, until it is initialized). Does nothing when it already runs; joins a start
+	 * under way. Operators (the endpoint) and clients that connect call this.
+	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
+		if (!this.definition.enabled()) {
+			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
+		}
 		awaitStart(beginStart());
+	}
+
+	/**
+	 * Begin the lifecycle's start in the background, once per lifecycle start, so that
+	 * {@link McpStdioServers} starts every server in parallel before each one's
+	 * {@link #start()} awaits its own.
+	 * @return the start under way
+	 */
+	CompletableFuture<Void> startInBackground() {
+		synchronized (this.lock) {
+			CompletableFuture<Void> begun = this.lifecycleStart;
+			if (begun == null) {
+				begun = beginStart();
+				this.lifecycleStart = begun;
+			}
+			return begun;
+		}
 	}
 
 	/**
 	 * Start the server in the background, unless it runs or is starting already.
 	 * @return the future of the start
 	 */
-	public CompletableFuture<Void> beginStart() {
+	private CompletableFuture<Void> beginStart() {
 		synchronized (this.lock) {
 			CompletableFuture<Void> inProgress = this.starting;
 			if (inProgress != null && !inProgress.isDone()) {
@@ -339,59 +327,48 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			CompletableFuture<Void> future = new CompletableFuture<>();
 			this.starting = future;
 			long stopsSeen = this.stops;
-			Thread thread = new Thread(() -> {
+			this.host.tasks().execute(() -> {
 				try {
-					startProcess(this.selfInitialize, false, stopsSeen);
+					startProcess(false, stopsSeen);
 					future.complete(null);
 				}
 				catch (Throwable ex) {
 					future.completeExceptionally(ex);
 				}
-			}, "mcp-stdio-" + name() + "-start");
-			thread.setDaemon(true);
-			thread.start();
+			});
 			return future;
 		}
 	}
 
 	private void awaitStart(CompletableFuture<Void> future) {
+		// A start may first have to stop the previous process
 		Duration bound = this.definition.startupTimeout().plus(this.definition.spec().shutdown().worstCase());
-		try {
-			future.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while starting MCP server '" + name() + "'", ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw new McpStdioException(name(), "Could not start MCP server '" + name() + "'", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not start within " + bound, ex);
-		}
+		Futures.await(future, bound, name(), "start");
 	}
 
-	private StdioServerProcess startProcess(boolean handshake, boolean byPolicy, long stopsSeen) {
-		StdioServerProcess started;
-		long startedGeneration;
+	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
+		StdioServerProcess previous;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning()) {
 				return current;
 			}
-			if (this.stops != stopsSeen) {
-				// A stop (or the context's destruction) came while this start waited: it
-				// wins, else the process started now would be left behind
-				throw new McpServerNotRunningException(name(),
-						"MCP server '" + name() + "' was stopped before it could start");
-			}
-			cancelPendingRestart();
-			if (current != null) {
-				// The previous generation must be gone, all of it, before the next starts
-				current.stop();
+			checkNoStopSince(stopsSeen);
+			this.restartSupervisor.cancel();
+			previous = current;
+		}
+		if (previous != null) {
+			// The previous generation must be gone, all of it, before the next starts;
+			// not under the lock, so that a stop never waits behind this start
+			previous.stop();
+		}
+		StdioServerProcess started;
+		long startedGeneration;
+		synchronized (this.lock) {
+			checkNoStopSince(stopsSeen);
+			StdioServerProcess current = this.process;
+			if (current != previous && current != null && current.isRunning()) {
+				return current;
 			}
 			this.wantRunning = true;
 			this.initialized = false;
@@ -399,10 +376,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			startedGeneration = ++this.generation;
 			setState(ServerState.STARTING);
 			try {
-				started = StdioServerProcess.start(this.definition.spec(), new Dispatcher(startedGeneration));
+				started = this.host.start(this.definition.spec(), new Dispatcher(startedGeneration));
 			}
-			catch (McpStdioException ex) {
+			catch (RuntimeException ex) {
 				this.lastFailure = ex.getMessage();
+				this.wantRunning = false;
 				setState(ServerState.FAILED);
 				throw ex;
 			}
@@ -411,75 +389,54 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 				setState(ServerState.RUNNING);
 			}
 		}
-		if (handshake) {
-			try {
-				handshake(started);
-			}
-			catch (RuntimeException ex) {
-				boolean exited = ex instanceof McpServerExitedException;
-				synchronized (this.lock) {
-					this.lastFailure = ex.getMessage();
-					if (byPolicy && !exited && this.generation == startedGeneration) {
-						// the stop below is this attempt's failure, not a reason of its
-						// own
-						setState(ServerState.STOPPING);
-					}
-				}
-				if (!exited) {
-					started.stop();
-				}
-				synchronized (this.lock) {
-					// A handshake cut short by a stop is no failure of the server
-					if (this.generation == startedGeneration && this.stops == stopsSeen) {
-						if (!byPolicy) {
-							this.wantRunning = false;
-							setState(ServerState.FAILED);
-						}
-						else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-							// A failed restart counts against the policy like any other
-							// end;
-							// one whose process exited is handled by its exit
-							scheduleRestart();
-						}
-					}
-				}
-				throw ex;
-			}
+		if (this.selfInitialize) {
+			handshake(started, byPolicy, startedGeneration, stopsSeen);
 		}
 		return started;
 	}
 
-	private void handshake(StdioServerProcess started) {
-		String id = "mcp-stdio-initialize-" + handshakeIds.incrementAndGet();
-		String request = "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
-				+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
-				+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}";
-		Duration timeout = this.definition.startupTimeout();
-		String response;
+	private void checkNoStopSince(long stopsSeen) {
+		if (this.stops != stopsSeen) {
+			// A stop (or the context's destruction) came while this start waited: it
+			// wins, else the process started now would be left behind
+			throw new McpServerNotRunningException(name(),
+					"MCP server '" + name() + "' was stopped before it could start");
+		}
+	}
+
+	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
 		try {
-			response = started.request(id, request).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			McpHandshake.perform(started, this.definition.startupTimeout());
+			this.initialized = true;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while initializing MCP server '" + name() + "'", ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
+		catch (RuntimeException ex) {
+			boolean exited = ex instanceof McpServerExitedException;
+			synchronized (this.lock) {
+				this.lastFailure = ex.getMessage();
+				if (byPolicy && !exited && this.generation == startedGeneration) {
+					// the stop below is this attempt's failure, not a reason of its own
+					setState(ServerState.STOPPING);
+				}
 			}
-			throw new McpStdioException(name(), "MCP server '" + name() + "' failed to initialize", ex.getCause());
+			if (!exited) {
+				started.stop();
+			}
+			synchronized (this.lock) {
+				// A handshake cut short by a stop is no failure of the server
+				if (this.generation == startedGeneration && this.stops == stopsSeen) {
+					if (!byPolicy) {
+						this.wantRunning = false;
+						setState(ServerState.FAILED);
+					}
+					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
+						// A failed restart counts against the policy like any other end;
+						// one whose process exited is handled by its exit
+						scheduleRestart();
+					}
+				}
+			}
+			throw ex;
 		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not answer initialize within "
-					+ timeout + "; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
-		}
-		JsonNode error = json.readTree(response).get("error");
-		if (error != null && !error.isNull()) {
-			throw new McpStdioException(name(),
-					"MCP server '" + name() + "' refused initialize: " + error.path("message").asString(""));
-		}
-		started.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-		this.initialized = true;
 	}
 
 	/**
@@ -492,9 +449,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		synchronized (this.lock) {
 			this.stops++;
 			this.wantRunning = false;
-			cancelPendingRestart();
+			this.restartSupervisor.cancel();
 			// A later lifecycle start begins afresh
 			this.starting = null;
+			this.lifecycleStart = null;
 			current = this.process;
 			if (current == null) {
 				return null;
@@ -537,13 +495,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		startServer();
 	}
 
-	private void cancelPendingRestart() {
-		if (this.pendingRestart != null) {
-			this.pendingRestart.cancel(false);
-			this.pendingRestart = null;
-		}
-	}
-
 	private void setState(ServerState newState) {
 		ServerState old = this.state;
 		this.state = newState;
@@ -565,7 +516,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED || !this.wantRunning) {
 				return;
 			}
-			if (shouldRestart(exit)) {
+			if (this.restartSupervisor.policy().shouldRestart(exit)) {
 				scheduleRestart();
 			}
 			else {
@@ -575,36 +526,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	private boolean shouldRestart(ExitInfo exit) {
-		RestartPolicy policy = this.definition.restart();
-		return switch (policy.mode()) {
-			case NEVER -> false;
-			case ON_FAILURE -> exit.exitCode() != 0 || exit.failure() != null;
-			case ALWAYS -> true;
-		};
-	}
-
+	/** Called with the lock held. */
 	private void scheduleRestart() {
-		RestartPolicy policy = this.definition.restart();
-		long now = System.nanoTime();
-		while (!this.recentRestarts.isEmpty() && now - this.recentRestarts.peekFirst() > policy.window().toNanos()) {
-			this.recentRestarts.removeFirst();
-		}
-		if (this.recentRestarts.size() >= policy.maxRestarts()) {
-			logger.error("MCP server '" + name() + "' ended " + (this.recentRestarts.size() + 1) + " times within "
-					+ policy.window() + "; giving up after " + policy.maxRestarts() + " restarts");
+		// The scheduler's one thread must not block: the restart runs among the tasks
+		if (this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy)) == null) {
 			this.wantRunning = false;
 			setState(ServerState.FAILED);
 			return;
 		}
-		Duration backoff = policy.backoff(this.recentRestarts.size() + 1);
-		this.recentRestarts.addLast(now);
 		setState(ServerState.RESTARTING);
-		logger.info("Restarting MCP server '" + name() + "' in " + backoff.toMillis() + " ms (restart "
-				+ this.recentRestarts.size() + " of at most " + policy.maxRestarts() + " within " + policy.window()
-				+ ")");
-		this.pendingRestart = restartScheduler.schedule(this::restartByPolicy, backoff.toMillis(),
-				TimeUnit.MILLISECONDS);
 	}
 
 	private void restartByPolicy() {
@@ -613,7 +543,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
 				return;
 			}
-			this.pendingRestart = null;
 			stopsSeen = this.stops;
 		}
 		this.restarts.incrementAndGet();
@@ -621,7 +550,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			listener.restarted(this);
 		}
 		try {
-			startProcess(this.selfInitialize, true, stopsSeen);
+			startProcess(true, stopsSeen);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
@@ -639,9 +568,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			CompletableFuture<Void> begun = this.lifecycleStart;
-			this.lifecycleStart = null;
-			awaitStart((begun != null) ? begun : beginStart());
+			awaitStart(startInBackground());
 			if (!this.selfInitialize && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.process;
@@ -659,14 +586,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			logger.error("MCP server '" + name() + "' could not start and is FAILED (it is not required, so the "
 					+ "application goes on): " + ex.getMessage());
 		}
-	}
-
-	/**
-	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
-	 * every server in parallel before each one's {@link #start()} awaits its own.
-	 */
-	void beginLifecycleStart() {
-		this.lifecycleStart = beginStart();
 	}
 
 	@Override

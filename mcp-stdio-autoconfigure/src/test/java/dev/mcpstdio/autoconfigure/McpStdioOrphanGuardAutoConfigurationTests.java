@@ -19,6 +19,7 @@ package dev.mcpstdio.autoconfigure;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.OrphanGuard;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +44,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 
 	@AfterEach
 	void cleanUp() {
-		OrphanGuard.setEnabled(true);
+		OrphanGuard.shared().setEnabled(true);
 		this.fixtures.killLeftovers();
 	}
 
@@ -62,7 +63,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 		long leftover = leftover("HUP");
 		this.runner.withPropertyValues("mcp.stdio.orphan-guard.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(OrphanGuard.isEnabled()).isFalse();
+			assertThat(OrphanGuard.shared().isEnabled()).isFalse();
 			assertThat(this.fixtures.alive()).contains(leftover);
 		});
 		ProcessHandle.of(leftover).ifPresent(ProcessHandle::destroyForcibly);

@@ -46,8 +46,8 @@ public final class OrphanGuardApp {
 		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
-		StdioServerProcess server = StdioServerProcess.start(spec, MessageListener.NONE);
-		System.out.println("READY " + server.pid() + " " + OrphanGuard.watcherPid());
+		StdioServerProcess server = ServerHost.shared().start(spec, MessageListener.NONE);
+		System.out.println("READY " + server.pid() + " " + OrphanGuard.shared().watcherPid());
 		System.out.flush();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		// bounded: a test that forgot this JVM does not leave it for long

@@ -62,7 +62,7 @@ class StdioServerProcessTests {
 	}
 
 	private StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		StdioServerProcess process = StdioServerProcess.start(spec, listener);
+		StdioServerProcess process = ServerHost.shared().start(spec, listener);
 		this.started.add(process);
 		return process;
 	}
@@ -340,7 +340,7 @@ class StdioServerProcessTests {
 	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
 		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
 		assertThatExceptionOfType(McpStdioException.class)
-			.isThrownBy(() -> StdioServerProcess.start(spec, MessageListener.NONE))
+			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");
 	}
 

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
@@ -169,7 +170,7 @@ class McpStdioServerRestartTests {
 
 	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy));
+				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy), ServerHost.shared());
 		this.servers.add(server);
 		return server;
 	}
