@@ -100,7 +100,7 @@ public final class StdioServerProcess {
 	private volatile int rootSignal;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
-	private volatile StopStepListener stopSteps = (step) -> {
+	private volatile StopSequence.StepListener stopSteps = (step) -> {
 	};
 
 	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
@@ -295,50 +295,19 @@ public final class StdioServerProcess {
 		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
 			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
 		}
-		byte[] line = StdinWriter.line(message);
 		try {
-			if (this.writer.tryWriteDirect(line)) {
-				return;
-			}
+			this.writer.write(StdinWriter.line(message));
+		}
+		catch (StdinWriter.WriteTimeoutException ex) {
+			throw sendTimeout(ex.getMessage());
 		}
 		catch (IOException ex) {
-			throw writeFailure(ex);
-		}
-		long timeout = this.spec.sendTimeout().toNanos();
-		long deadline = System.nanoTime() + timeout;
-		StdinWriter.Write write;
-		try {
-			write = this.writer.enqueue(line, timeout);
+			throw awaitExitException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
 		}
-		try {
-			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			write.cancel();
-			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
-		}
-		catch (TimeoutException ex) {
-			throw sendTimeout(write.cancel() ? "the message was not sent"
-					: "the message is still being written and will arrive late");
-		}
-		catch (ExecutionException ex) {
-			throw writeFailure(ex.getCause());
-		}
-	}
-
-	private RuntimeException writeFailure(@Nullable Throwable cause) {
-		if (cause instanceof McpStdioException stdioException) {
-			return stdioException;
-		}
-		if (cause instanceof StdinWriter.WriteTimeoutException) {
-			return sendTimeout("the message was not sent");
-		}
-		return awaitExitException(cause);
 	}
 
 	/**
@@ -389,7 +358,9 @@ public final class StdioServerProcess {
 	public StopResult stop() {
 		if (this.stopStarted.compareAndSet(false, true)) {
 			try {
-				this.stopped.complete(runStop());
+				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
+				this.stopRequested = true;
+				this.stopped.complete(new StopSequence(new Target(), this.stopSteps).run(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
@@ -400,99 +371,10 @@ public final class StdioServerProcess {
 	}
 
 	/**
-	 * Run the four steps. A step that fails is logged and the next steps run anyway: the
-	 * tree is always ended and the exit always awaited, bounded.
-	 */
-	private StopResult runStop() {
-		long begin = System.nanoTime();
-		ShutdownTimeouts timeouts = this.spec.shutdown();
-		boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
-		this.stopRequested = true;
-		RuntimeException failed = null;
-		try {
-			this.stopSteps.entering(StopStep.DRAIN);
-			this.pending.signal();
-			if (wasRunning) {
-				// 1. drain: in-flight writes finish, sent requests get their answers
-				long drainDeadline = begin + timeouts.drain().toNanos();
-				this.writer.awaitIdle(drainDeadline);
-				this.pending.awaitEmpty(drainDeadline);
-			}
-		}
-		catch (RuntimeException ex) {
-			failed = ex;
-		}
-		try {
-			// 2. close stdin, by the writer itself after its last write; 3. wait
-			this.stopSteps.entering(StopStep.CLOSE_STDIN);
-			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
-			awaitExitAfterStdinClosed(timeouts.stdinClose());
-		}
-		catch (RuntimeException ex) {
-			failed = add(failed, ex);
-		}
-		try {
-			// 4. SIGTERM, then SIGKILL, to what is left of the tree
-			this.stopSteps.entering(StopStep.TERMINATE);
-			boolean alive = this.process.isAlive();
-			terminateTree(
-					alive ? "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed"
-							: "left processes behind after its root process exited");
-		}
-		catch (RuntimeException ex) {
-			failed = add(failed, ex);
-			// The tree must not outlive a failed step: at least the root goes
-			this.process.destroyForcibly();
-		}
-		ExitInfo exitInfo = awaitExit();
-		Duration took = Duration.ofNanos(System.nanoTime() - begin);
-		if (failed != null) {
-			logger.error("Stopping MCP server '" + name() + "' (pid " + pid() + ") failed in a step; the later steps "
-					+ "ran anyway", failed);
-		}
-		if (wasRunning) {
-			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "
-					+ exitInfo.describeExitCode() + ", in " + took.toMillis() + " ms");
-		}
-		return new StopResult(exitInfo, took, wasRunning);
-	}
-
-	private static RuntimeException add(@Nullable RuntimeException first, RuntimeException next) {
-		if (first == null) {
-			return next;
-		}
-		first.addSuppressed(next);
-		return first;
-	}
-
-	private void awaitExitAfterStdinClosed(Duration bound) {
-		if (!this.process.isAlive()) {
-			return;
-		}
-		try {
-			long stepBegin = System.nanoTime();
-			if (!this.writer.isWriting()) {
-				this.writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
-				this.stdinClosedByStop = true;
-			}
-			long left = bound.toNanos() - (System.nanoTime() - stepBegin);
-			if (left > 0) {
-				this.process.waitFor(left, TimeUnit.NANOSECONDS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// stdin could not be closed in time: go on to the signals
-		}
-	}
-
-	/**
 	 * Set a listener of the stop's steps, for tests that make a step fail.
 	 * @param listener the listener
 	 */
-	void onStopStep(StopStepListener listener) {
+	void onStopStep(StopSequence.StepListener listener) {
 		this.stopSteps = listener;
 	}
 
@@ -616,17 +498,55 @@ public final class StdioServerProcess {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
 	}
 
-	/** The steps of a stop. */
-	enum StopStep {
+	/** What the stop sequence does to this process. */
+	private final class Target implements StopSequence.Target {
 
-		DRAIN, CLOSE_STDIN, TERMINATE
+		@Override
+		public String name() {
+			return StdioServerProcess.this.name();
+		}
 
-	}
+		@Override
+		public long pid() {
+			return StdioServerProcess.this.pid();
+		}
 
-	/** Learns each step of a stop as it begins. */
-	interface StopStepListener {
+		@Override
+		public Process process() {
+			return StdioServerProcess.this.process;
+		}
 
-		void entering(StopStep step);
+		@Override
+		public ShutdownTimeouts timeouts() {
+			return StdioServerProcess.this.spec.shutdown();
+		}
+
+		@Override
+		public void drain(long deadlineNanos) {
+			StdioServerProcess.this.pending.signal();
+			StdioServerProcess.this.writer.awaitIdle(deadlineNanos);
+			StdioServerProcess.this.pending.awaitEmpty(deadlineNanos);
+		}
+
+		@Override
+		public void closeStdin(Duration bound) throws InterruptedException, ExecutionException, TimeoutException {
+			StdinWriter writer = StdioServerProcess.this.writer;
+			writer.close((write) -> notRunning("was stopped before the message was sent"));
+			if (!writer.isWriting()) {
+				writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				StdioServerProcess.this.stdinClosedByStop = true;
+			}
+		}
+
+		@Override
+		public void terminateTree(String why) {
+			StdioServerProcess.this.terminateTree(why);
+		}
+
+		@Override
+		public ExitInfo awaitExit() {
+			return StdioServerProcess.this.awaitExit();
+		}
 
 	}
 

@@ -16,23 +16,14 @@
 
 package dev.mcpstdio.lifecycle;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.Futures;
-import dev.mcpstdio.core.McpHandshake;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ProcessCensus.TreeStats;
 import dev.mcpstdio.core.ServerHost;
@@ -76,44 +67,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private final ServerHost host;
 
-	private final RestartSupervisor restartSupervisor;
-
-	private final Object lock = new Object();
-
-	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-
-	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
-
-	private final AtomicLong restarts = new AtomicLong();
-
-	private volatile ServerState state;
-
-	private volatile @Nullable StdioServerProcess process;
-
-	private volatile long generation;
-
-	private volatile @Nullable CompletableFuture<Void> starting;
-
-	private volatile boolean initialized;
-
-	private volatile boolean selfInitialize = true;
-
-	private volatile boolean wantRunning;
+	private final ServerController controller;
 
 	private volatile boolean lifecycleRunning;
-
-	/** The process whose stop was begun and reported. */
-	private @Nullable StdioServerProcess stopClaimed;
-
-	/** Counts the stops, so that a start begun before a stop does not outlive it. */
-	private long stops;
-
-	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
-	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
-
-	private volatile @Nullable ExitInfo lastExit;
-
-	private volatile @Nullable String lastFailure;
 
 	private volatile MessageListener session = MessageListener.NONE;
 
@@ -125,12 +81,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host) {
 		this.definition = definition;
 		this.host = host;
-		this.restartSupervisor = new RestartSupervisor(definition.name(), definition.restart(), host.scheduler(),
-				System::nanoTime);
-		this.state = definition.enabled() ? ServerState.STOPPED : ServerState.DISABLED;
-		for (ExitCause cause : ExitCause.values()) {
-			this.exits.put(cause, new AtomicLong());
-		}
+		this.controller = new ServerController(this, host, new SessionRouter());
 	}
 
 	public String name() {
@@ -142,7 +93,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public ServerState state() {
-		return this.state;
+		return this.controller.state();
 	}
 
 	/**
@@ -150,7 +101,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return whether the server is initialized
 	 */
 	public boolean isInitialized() {
-		return this.initialized && this.state == ServerState.RUNNING;
+		return this.controller.isInitialized();
 	}
 
 	/**
@@ -159,11 +110,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the process
 	 */
 	public @Nullable StdioServerProcess process() {
-		return this.process;
+		return this.controller.process();
 	}
 
 	public long restarts() {
-		return this.restarts.get();
+		return this.controller.restarts();
 	}
 
 	/**
@@ -172,15 +123,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the generation, 0 before the first start
 	 */
 	public long generation() {
-		return this.generation;
+		return this.controller.generation();
 	}
 
 	public long exits(ExitCause cause) {
-		return this.exits.get(cause).get();
+		return this.controller.exits(cause);
 	}
 
 	public @Nullable ExitInfo lastExit() {
-		return this.lastExit;
+		return this.controller.lastExit();
 	}
 
 	/**
@@ -189,11 +140,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the failure or {@code null}
 	 */
 	public @Nullable String lastFailure() {
-		return this.lastFailure;
+		return this.controller.lastFailure();
 	}
 
 	public int pendingRequests() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.controller.process();
 		return (current != null) ? current.pendingRequests() : 0;
 	}
 
@@ -202,12 +153,12 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public TreeStats treeStats() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.controller.process();
 		return this.host.census().count(name(), (current != null) ? List.of(current) : List.of());
 	}
 
 	public void addListener(Listener listener) {
-		this.listeners.add(listener);
+		this.controller.addListener(listener);
 	}
 
 	/**
@@ -216,7 +167,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @param selfInitialize whether the server performs the handshake
 	 */
 	public void setSelfInitialize(boolean selfInitialize) {
-		this.selfInitialize = selfInitialize;
+		this.controller.setSelfInitialize(selfInitialize);
 	}
 
 	/**
@@ -239,7 +190,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	/** Record that the running process answered {@code initialize}. */
 	public void markInitialized() {
-		this.initialized = true;
+		this.controller.markInitialized();
 	}
 
 	/**
@@ -249,7 +200,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
-		currentForSend().send(message, requestId);
+		this.controller.currentForSend().send(message, requestId);
 	}
 
 	/**
@@ -261,22 +212,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
 		try {
-			return currentForSend().request(id, message);
+			return this.controller.currentForSend().request(id, message);
 		}
 		catch (McpStdioException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-	}
-
-	private StdioServerProcess currentForSend() {
-		StdioServerProcess current = this.process;
-		ServerState currentState = this.state;
-		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
-				|| currentState == ServerState.DISABLED) {
-			throw new McpServerNotRunningException(name(),
-					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
-		}
-		return current;
 	}
 
 	/**
@@ -287,156 +227,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
-		if (!this.definition.enabled()) {
-			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
-		}
-		awaitStart(beginStart());
+		this.controller.startServer();
 	}
 
 	/**
-	 * Begin the lifecycle's start in the background, once per lifecycle start, so that
-	 * {@link McpStdioServers} starts every server in parallel before each one's
-	 * {@link #start()} awaits its own.
+	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
+	 * every server in parallel before each one's {@link #start()} awaits its own.
 	 * @return the start under way
 	 */
 	CompletableFuture<Void> startInBackground() {
-		synchronized (this.lock) {
-			CompletableFuture<Void> begun = this.lifecycleStart;
-			if (begun == null) {
-				begun = beginStart();
-				this.lifecycleStart = begun;
-			}
-			return begun;
-		}
-	}
-
-	/**
-	 * Start the server in the background, unless it runs or is starting already.
-	 * @return the future of the start
-	 */
-	private CompletableFuture<Void> beginStart() {
-		synchronized (this.lock) {
-			CompletableFuture<Void> inProgress = this.starting;
-			if (inProgress != null && !inProgress.isDone()) {
-				return inProgress;
-			}
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
-				return CompletableFuture.completedFuture(null);
-			}
-			CompletableFuture<Void> future = new CompletableFuture<>();
-			this.starting = future;
-			long stopsSeen = this.stops;
-			this.host.tasks().execute(() -> {
-				try {
-					startProcess(false, stopsSeen);
-					future.complete(null);
-				}
-				catch (Throwable ex) {
-					future.completeExceptionally(ex);
-				}
-			});
-			return future;
-		}
-	}
-
-	private void awaitStart(CompletableFuture<Void> future) {
-		// A start may first have to stop the previous process
-		Duration bound = this.definition.startupTimeout().plus(this.definition.spec().shutdown().worstCase());
-		Futures.await(future, bound, name(), "start");
-	}
-
-	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
-		StdioServerProcess previous;
-		synchronized (this.lock) {
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning()) {
-				return current;
-			}
-			checkNoStopSince(stopsSeen);
-			this.restartSupervisor.cancel();
-			previous = current;
-		}
-		if (previous != null) {
-			// The previous generation must be gone, all of it, before the next starts;
-			// not under the lock, so that a stop never waits behind this start
-			previous.stop();
-		}
-		StdioServerProcess started;
-		long startedGeneration;
-		synchronized (this.lock) {
-			checkNoStopSince(stopsSeen);
-			StdioServerProcess current = this.process;
-			if (current != previous && current != null && current.isRunning()) {
-				return current;
-			}
-			this.wantRunning = true;
-			this.initialized = false;
-			this.lastFailure = null;
-			startedGeneration = ++this.generation;
-			setState(ServerState.STARTING);
-			try {
-				started = this.host.start(this.definition.spec(), new Dispatcher(startedGeneration));
-			}
-			catch (RuntimeException ex) {
-				this.lastFailure = ex.getMessage();
-				this.wantRunning = false;
-				setState(ServerState.FAILED);
-				throw ex;
-			}
-			this.process = started;
-			if (started.exitInfo() == null) {
-				setState(ServerState.RUNNING);
-			}
-		}
-		if (this.selfInitialize) {
-			handshake(started, byPolicy, startedGeneration, stopsSeen);
-		}
-		return started;
-	}
-
-	private void checkNoStopSince(long stopsSeen) {
-		if (this.stops != stopsSeen) {
-			// A stop (or the context's destruction) came while this start waited: it
-			// wins, else the process started now would be left behind
-			throw new McpServerNotRunningException(name(),
-					"MCP server '" + name() + "' was stopped before it could start");
-		}
-	}
-
-	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
-		try {
-			McpHandshake.perform(started, this.definition.startupTimeout());
-			this.initialized = true;
-		}
-		catch (RuntimeException ex) {
-			boolean exited = ex instanceof McpServerExitedException;
-			synchronized (this.lock) {
-				this.lastFailure = ex.getMessage();
-				if (byPolicy && !exited && this.generation == startedGeneration) {
-					// the stop below is this attempt's failure, not a reason of its own
-					setState(ServerState.STOPPING);
-				}
-			}
-			if (!exited) {
-				started.stop();
-			}
-			synchronized (this.lock) {
-				// A handshake cut short by a stop is no failure of the server
-				if (this.generation == startedGeneration && this.stops == stopsSeen) {
-					if (!byPolicy) {
-						this.wantRunning = false;
-						setState(ServerState.FAILED);
-					}
-					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-						// A failed restart counts against the policy like any other end;
-						// one whose process exited is handled by its exit
-						scheduleRestart();
-					}
-				}
-			}
-			throw ex;
-		}
+		return this.controller.startInBackground();
 	}
 
 	/**
@@ -444,117 +244,14 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	public @Nullable StopResult stopServer() {
-		StdioServerProcess current;
-		boolean first;
-		synchronized (this.lock) {
-			this.stops++;
-			this.wantRunning = false;
-			this.restartSupervisor.cancel();
-			// A later lifecycle start begins afresh
-			this.starting = null;
-			this.lifecycleStart = null;
-			current = this.process;
-			if (current == null) {
-				return null;
-			}
-			// The lifecycle's stop and destroy() both come here (and overlap when the
-			// phase timed out): the process is stopped and reported once
-			first = this.stopClaimed != current;
-			this.stopClaimed = current;
-			if (first && this.state != ServerState.DISABLED) {
-				setState(ServerState.STOPPING);
-			}
-		}
-		StopResult result = current.stop();
-		if (!first) {
-			return result;
-		}
-		synchronized (this.lock) {
-			if (this.process == current && this.state == ServerState.STOPPING) {
-				setState(ServerState.STOPPED);
-			}
-			this.initialized = false;
-		}
-		if (result.wasRunning()) {
-			for (Listener listener : this.listeners) {
-				listener.stopped(this, result);
-			}
-		}
-		return result;
+		return this.controller.stopServer();
 	}
 
 	/**
 	 * Stop the server and start it again, counted as a restart.
 	 */
 	public void restartServer() {
-		stopServer();
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this);
-		}
-		startServer();
-	}
-
-	private void setState(ServerState newState) {
-		ServerState old = this.state;
-		this.state = newState;
-		if (old != newState) {
-			for (Listener listener : this.listeners) {
-				listener.stateChanged(this, newState);
-			}
-		}
-	}
-
-	private void exited(long exitedGeneration, ExitInfo exit) {
-		synchronized (this.lock) {
-			this.exits.get(exit.cause()).incrementAndGet();
-			this.lastExit = exit;
-			if (exitedGeneration != this.generation) {
-				return;
-			}
-			this.initialized = false;
-			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED || !this.wantRunning) {
-				return;
-			}
-			if (this.restartSupervisor.policy().shouldRestart(exit)) {
-				scheduleRestart();
-			}
-			else {
-				this.wantRunning = false;
-				setState(ServerState.FAILED);
-			}
-		}
-	}
-
-	/** Called with the lock held. */
-	private void scheduleRestart() {
-		// The scheduler's one thread must not block: the restart runs among the tasks
-		if (this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy)) == null) {
-			this.wantRunning = false;
-			setState(ServerState.FAILED);
-			return;
-		}
-		setState(ServerState.RESTARTING);
-	}
-
-	private void restartByPolicy() {
-		long stopsSeen;
-		synchronized (this.lock) {
-			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
-				return;
-			}
-			stopsSeen = this.stops;
-		}
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this);
-		}
-		try {
-			startProcess(true, stopsSeen);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
-		}
+		this.controller.restartServer();
 	}
 
 	// SmartLifecycle
@@ -568,10 +265,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			awaitStart(startInBackground());
-			if (!this.selfInitialize && this.definition.required()) {
+			this.controller.awaitStart(startInBackground());
+			if (!this.controller.isSelfInitialize() && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
-				StdioServerProcess current = this.process;
+				StdioServerProcess current = this.controller.process();
 				ExitInfo exit = (current != null) ? current.exitInfo() : null;
 				if (exit != null) {
 					throw exit.toException();
@@ -590,13 +287,13 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void stop() {
-		ServerState before = this.state;
+		ServerState before = state();
 		try {
 			StopResult result = stopServer();
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
 					&& before != ServerState.DISABLED) {
 				// One line per server at shutdown, also for one that had ended before
-				ExitInfo exit = this.lastExit;
+				ExitInfo exit = lastExit();
 				logger.info("MCP server '" + name() + "' had already ended (" + before + ")" + ((exit != null)
 						? ": " + exit.cause() + ", exit code " + exit.describeExitCode() + " at " + exit.at() : ""));
 			}
@@ -608,16 +305,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void stop(Runnable callback) {
-		Thread thread = new Thread(() -> {
+		// Every server stops on a thread of its own: the phase lasts as long as the
+		// slowest server, not the sum
+		this.host.tasks().execute(() -> {
 			try {
 				stop();
 			}
 			finally {
 				callback.run();
 			}
-		}, "mcp-stdio-" + name() + "-stop");
-		thread.setDaemon(true);
-		thread.start();
+		});
 	}
 
 	@Override
@@ -646,8 +343,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start time or {@code null}
 	 */
 	public @Nullable Instant startedAt() {
-		StdioServerProcess current = this.process;
-		return (current != null && this.state == ServerState.RUNNING) ? current.startedAt() : null;
+		StdioServerProcess current = this.controller.process();
+		return (current != null && state() == ServerState.RUNNING) ? current.startedAt() : null;
 	}
 
 	/**
@@ -655,13 +352,13 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the pid or {@code null}
 	 */
 	public @Nullable Long pid() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.controller.process();
 		return (current != null && current.exitInfo() == null) ? current.pid() : null;
 	}
 
 	@Override
 	public String toString() {
-		return "McpStdioServer[" + name() + ", " + this.state + "]";
+		return "McpStdioServer[" + name() + ", " + state() + "]";
 	}
 
 	/**
@@ -680,13 +377,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	}
 
-	private final class Dispatcher implements MessageListener {
-
-		private final long generation;
-
-		Dispatcher(long generation) {
-			this.generation = generation;
-		}
+	/** Hands every process's messages and end to the client session attached now. */
+	private final class SessionRouter implements MessageListener {
 
 		@Override
 		public void onMessage(String message) {
@@ -695,8 +387,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		@Override
 		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			exited(this.generation, exit);
-			McpStdioServer.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
+			McpStdioServer.this.session.onExit(exit, unansweredRequestIds);
 		}
 
 	}

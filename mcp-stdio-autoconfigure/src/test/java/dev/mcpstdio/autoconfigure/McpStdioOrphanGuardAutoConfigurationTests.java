@@ -19,7 +19,6 @@ package dev.mcpstdio.autoconfigure;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.OrphanGuard;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
