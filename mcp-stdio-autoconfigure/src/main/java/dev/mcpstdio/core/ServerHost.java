@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.McpStdioException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +46,8 @@ public final class ServerHost {
 	 * Threads for exits, starts and stops: at most this many at once, then the caller.
 	 */
 	private static final int MAX_TASK_THREADS = 512;
+
+	private static final Log logger = LogFactory.getLog(ServerHost.class);
 
 	private static volatile @Nullable ServerHost shared;
 
@@ -94,6 +99,11 @@ public final class ServerHost {
 				host = shared;
 				if (host == null) {
 					host = new ServerHost(Platform.current(), OrphanGuard.shared(), System.getenv());
+					List<String> missing = host.platform.missingProtections();
+					if (!missing.isEmpty()) {
+						logger.warn("MCP server processes are less protected on this platform: "
+								+ String.join("; ", missing));
+					}
 					shared = host;
 				}
 			}

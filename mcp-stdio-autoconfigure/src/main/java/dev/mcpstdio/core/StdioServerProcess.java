@@ -96,6 +96,9 @@ public final class StdioServerProcess {
 
 	private volatile @Nullable String failure;
 
+	/** How long the client waits for a response: the drain does not wait longer. */
+	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
+
 	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
 	private volatile int rootSignal;
 
@@ -207,6 +210,15 @@ public final class StdioServerProcess {
 		return this.host.census().count(this.spec.name(), List.of(this));
 	}
 
+	/**
+	 * Tell how long the client waits for a response: a request older than that is given
+	 * up on and does not hold the drain step of a stop.
+	 * @param timeout the client's request timeout
+	 */
+	public void setClientRequestTimeout(Duration timeout) {
+		this.clientTimeoutNanos = timeout.toNanos();
+	}
+
 	ProcessTree tree() {
 		return this.tree;
 	}
@@ -226,6 +238,13 @@ public final class StdioServerProcess {
 	 */
 	public void send(String message, @Nullable Object requestId) {
 		checkSendable();
+		if (requestId == null) {
+			String cancelled = JsonRpcPeek.cancelledRequestId(message);
+			if (cancelled != null) {
+				// The client gave up on it: it must not hold a stop's drain
+				this.pending.remove(cancelled);
+			}
+		}
 		if (requestId != null && !this.pending.add(requestId, null)) {
 			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
 		}
@@ -525,7 +544,7 @@ public final class StdioServerProcess {
 		public void drain(long deadlineNanos) {
 			StdioServerProcess.this.pending.signal();
 			StdioServerProcess.this.writer.awaitIdle(deadlineNanos);
-			StdioServerProcess.this.pending.awaitEmpty(deadlineNanos);
+			StdioServerProcess.this.pending.awaitEmpty(deadlineNanos, StdioServerProcess.this.clientTimeoutNanos);
 		}
 
 		@Override

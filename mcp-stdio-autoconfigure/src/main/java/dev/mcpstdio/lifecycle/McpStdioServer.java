@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.lifecycle;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -168,6 +169,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public void setSelfInitialize(boolean selfInitialize) {
 		this.controller.setSelfInitialize(selfInitialize);
+	}
+
+	/**
+	 * Tell how long the client waits for a response (Spring AI's
+	 * {@code spring.ai.mcp.client.request-timeout}): a request older than that does not
+	 * hold the drain step of a stop.
+	 * @param timeout the client's request timeout
+	 */
+	public void setClientRequestTimeout(Duration timeout) {
+		this.controller.setClientRequestTimeout(timeout);
 	}
 
 	/**

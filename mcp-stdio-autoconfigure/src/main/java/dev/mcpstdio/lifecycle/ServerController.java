@@ -99,6 +99,8 @@ final class ServerController {
 
 	private volatile @Nullable String lastFailure;
 
+	private volatile @Nullable Duration clientRequestTimeout;
+
 	/**
 	 * Create the state machine of a server.
 	 * @param server the server, as listeners learn of it
@@ -164,6 +166,14 @@ final class ServerController {
 
 	@Nullable String lastFailure() {
 		return this.lastFailure;
+	}
+
+	void setClientRequestTimeout(Duration timeout) {
+		this.clientRequestTimeout = timeout;
+		StdioServerProcess current = this.process;
+		if (current != null) {
+			current.setClientRequestTimeout(timeout);
+		}
 	}
 
 	void addListener(Listener listener) {
@@ -292,6 +302,10 @@ final class ServerController {
 				throw ex;
 			}
 			this.process = started;
+			Duration timeout = this.clientRequestTimeout;
+			if (timeout != null) {
+				started.setClientRequestTimeout(timeout);
+			}
 			if (started.exitInfo() == null) {
 				setState(ServerState.RUNNING);
 			}

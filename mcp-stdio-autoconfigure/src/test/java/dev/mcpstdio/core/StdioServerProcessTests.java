@@ -140,10 +140,13 @@ class StdioServerProcessTests {
 
 	@Test
 	void stoppingAnExitedServerCostsNoWaiting() throws Exception {
-		StdioServerProcess process = start("gone", "instant-exit.sh");
+		// With 20s bounds per step, any step that waited would show
+		StdioServerProcess process = start(this.fixtures.spec("gone", "instant-exit.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(20))),
+				MessageListener.NONE);
 		process.exit().get(10, TimeUnit.SECONDS);
 		StopResult result = process.stop();
-		assertThat(result.duration()).isLessThan(Duration.ofMillis(200));
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(5));
 		assertThat(process.stop()).isSameAs(result);
 	}
 
@@ -334,6 +337,55 @@ class StdioServerProcessTests {
 		assertThat(System.getenv("MCP_STDIO_TEST_SECRET")).isNotNull();
 		assertThat(env).noneMatch((line) -> line.startsWith("MCP_STDIO_TEST_SECRET"));
 		assertThat(env).anyMatch((line) -> line.startsWith("PATH="));
+	}
+
+	@Test
+	void aResponseWithInvalidUtf8ReachesItsCallerWithAReplacementCharacter() throws Exception {
+		StdioServerProcess process = start("bad-utf8", "echo.sh");
+		assertThat(process.request("u1", request("u1", "bad-utf8"))).succeedsWithin(Duration.ofSeconds(10))
+			.asString()
+			.contains("\"text\":\"bad \uFFFD byte\"");
+	}
+
+	@Test
+	void aRequestTheClientCancelledDoesNotHoldTheDrain() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("cancel", "echo.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		process.send(request("h1", "hang"), "h1");
+		process.send(request("h2", "hang"), "h2");
+		assertThat(process.pendingRequests()).isEqualTo(2);
+		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h1\"}}");
+		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h2\","
+				+ "\"reason\":\"timeout\"}}");
+		assertThat(process.pendingRequests()).isZero();
+		StopResult result = process.stop();
+		// the 30s drain would have waited for them
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(15));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+	}
+
+	@Test
+	void aRequestOlderThanTheClientsTimeoutDoesNotHoldTheDrain() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("gave-up", "echo.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		process.setClientRequestTimeout(Duration.ofMillis(500));
+		process.send(request("h1", "hang"), "h1");
+		StopResult result = process.stop();
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(15));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+	}
+
+	@Test
+	void aPendingRequestAnsweredDuringTheDrainGetsItsResponse() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("drain", "slow-answer.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		CompletableFuture<String> answer = process.request("s1", request("s1", "slow"));
+		StopResult result = process.stop();
+		assertThat(answer).isCompletedWithValueMatching((line) -> line.contains("\"echo\":\"slow\""));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
 	}
 
 	@Test
