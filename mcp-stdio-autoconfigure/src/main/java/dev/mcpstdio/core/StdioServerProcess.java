@@ -41,6 +41,14 @@ import org.jspecify.annotations.Nullable;
  * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
  * <p>
  * Every method is safe to call from any thread, concurrently with the others.
+ * <p>
+ * Why this class is longer than the others: the send path, the observation of the exit
+ * and the start of a stop share the state that decides what a caller is told (stop
+ * requested, failure seen, signal sent to the root), and their races are easiest to read
+ * in one place. Everything else is elsewhere: launching ({@link ProcessLauncher}), the
+ * stop's steps ({@code StopSequence}), reading ({@code StdoutReader},
+ * {@code StderrTail}), writing ({@code StdinWriter}) and the tree ({@code ProcessTree},
+ * {@code TreeTerminator}).
  *
  * @author mcp-stdio authors
  */
