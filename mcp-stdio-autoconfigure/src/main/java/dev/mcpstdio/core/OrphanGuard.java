@@ -165,6 +165,8 @@ public final class OrphanGuard {
 
 	private @Nullable Process watcher;
 
+	private @Nullable OutputStream input;
+
 	private @Nullable Thread writer;
 
 	private boolean overflowReported;
@@ -243,7 +245,15 @@ public final class OrphanGuard {
 				this.writer = thread;
 				thread.start();
 			}
-			offer(line);
+			if (this.watcher == null || !this.watcher.isAlive()) {
+				// Guarded before the start returns: a new watcher learns every server,
+				// this one included
+				this.lines.clear();
+				this.input = startWatcher();
+			}
+			else {
+				offer(line);
+			}
 		}
 	}
 
@@ -272,7 +282,6 @@ public final class OrphanGuard {
 	 * new watcher first learns every server still known.
 	 */
 	private void writeLines() {
-		OutputStream input = null;
 		while (true) {
 			String line;
 			try {
@@ -281,25 +290,26 @@ public final class OrphanGuard {
 			catch (InterruptedException ex) {
 				return;
 			}
+			OutputStream current;
 			synchronized (this.lock) {
 				if (this.watcher != null && !this.watcher.isAlive()) {
 					logger.warn("The MCP server orphan guard (pid " + this.watcher.pid()
 							+ ") is gone; starting a new one that learns the " + this.known.size()
 							+ " running servers");
 					this.watcher = null;
+					this.input = null;
+					if (!this.known.isEmpty() && this.enabled) {
+						// it learns every server still known, so this line is not needed
+						this.input = startWatcher();
+						continue;
+					}
 				}
-				if (this.watcher == null && (line != null || !this.known.isEmpty()) && this.enabled) {
-					input = startWatcher();
-					line = null;
-				}
-				else if (this.watcher == null) {
-					input = null;
-				}
+				current = this.input;
 			}
-			if (line != null && input != null) {
+			if (line != null && !line.isEmpty() && current != null) {
 				try {
-					input.write(line.getBytes(StandardCharsets.US_ASCII));
-					input.flush();
+					current.write(line.getBytes(StandardCharsets.US_ASCII));
+					current.flush();
 				}
 				catch (IOException ex) {
 					// The watcher died: the next round starts another that learns every
