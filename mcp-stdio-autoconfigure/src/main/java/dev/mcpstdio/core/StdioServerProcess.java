@@ -457,30 +457,35 @@ public final class StdioServerProcess {
 		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
 				this.stderr.lines(), this.failure);
-		this.exit.complete(exitInfo);
 		boolean expected = this.stopRequested && exitInfo.cause() != ExitCause.UNEXPECTED;
-		this.writer.close(
-				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		List<Pending> requests = this.pending.drainAll();
 		List<Object> unanswered = new ArrayList<>();
-		for (Pending request : this.pending.drainAll()) {
-			if (request.future() != null) {
-				request.future()
-					.completeExceptionally(
-							expected ? notRunning("was stopped before it answered request " + request.id())
-									: exitInfo.toException());
-			}
-			else {
+		for (Pending request : requests) {
+			if (request.future() == null) {
 				unanswered.add(request.id());
 			}
 		}
 		if (!this.stopRequested) {
 			logger.warn(exitInfo.message() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)");
 		}
+		// The listener (the server's state, its counts, the client) learns first, so
+		// that whoever sees the exit sees it counted
 		try {
 			this.listener.onExit(exitInfo, unanswered);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
+		}
+		this.exit.complete(exitInfo);
+		this.writer.close(
+				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		for (Pending request : requests) {
+			if (request.future() != null) {
+				request.future()
+					.completeExceptionally(
+							expected ? notRunning("was stopped before it answered request " + request.id())
+									: exitInfo.toException());
+			}
 		}
 		if (!this.stopRequested) {
 			// The leader is gone; whatever it left behind goes with it

@@ -350,7 +350,7 @@ class StdioServerProcessTests {
 	@Test
 	void aRequestTheClientCancelledDoesNotHoldTheDrain() throws Exception {
 		StdioServerSpec spec = this.fixtures.spec("cancel", "echo.sh")
-			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		process.send(request("h1", "hang"), "h1");
 		process.send(request("h2", "hang"), "h2");
@@ -360,27 +360,27 @@ class StdioServerProcessTests {
 				+ "\"reason\":\"timeout\"}}");
 		assertThat(process.pendingRequests()).isZero();
 		StopResult result = process.stop();
-		// the 30s drain would have waited for them
-		assertThat(result.duration()).isLessThan(Duration.ofSeconds(15));
+		// the 60s drain would have waited for them
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(30));
 		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
 	}
 
 	@Test
 	void aRequestOlderThanTheClientsTimeoutDoesNotHoldTheDrain() throws Exception {
 		StdioServerSpec spec = this.fixtures.spec("gave-up", "echo.sh")
-			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		process.setClientRequestTimeout(Duration.ofMillis(500));
 		process.send(request("h1", "hang"), "h1");
 		StopResult result = process.stop();
-		assertThat(result.duration()).isLessThan(Duration.ofSeconds(15));
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(30));
 		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
 	}
 
 	@Test
 	void aPendingRequestAnsweredDuringTheDrainGetsItsResponse() throws Exception {
 		StdioServerSpec spec = this.fixtures.spec("drain", "slow-answer.sh")
-			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(30), Duration.ofMillis(400), Duration.ofMillis(400)));
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		CompletableFuture<String> answer = process.request("s1", request("s1", "slow"));
 		StopResult result = process.stop();
