@@ -94,21 +94,21 @@ public final class SecretSanitizer {
 	 * The password of a URI's user information runs to the last {@code @} before the
 	 * host.
 	 */
-	private static final Pattern URI_PASSWORD = Pattern
-		.compile("(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@\"']*):(\\S+)@(?=[^\\s@/?#]*(?:[/?#\\s]|$))");
+	private static final Pattern URI_PASSWORD = Pattern.compile(
+			"(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@\"']{0,256}):(\\S{1,512})@(?=[^\\s@/?#]*(?:[/?#\\s]|$))");
 
 	private static final Pattern ORACLE_PASSWORD = Pattern
-		.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^\\s/@:\"']+/)([^\\s@]+)@");
+		.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^\\s/@:\"']{1,256}/)([^\\s@]{1,512})@");
 
 	private static final Pattern BEARER = Pattern
-		.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]*[0-9.~+/=])[\\w.~+/=-]{8,}");
+		.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}");
 
 	private static final Pattern JWT = Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*");
 
 	/** Well-known token shapes; group 1 is the prefix that names the kind and stays. */
 	private static final List<Pattern> TOKEN_SHAPES = List.of(Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"),
 			Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
-			Pattern.compile("\\b(sk-)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}"),
+			Pattern.compile("\\b(sk-)(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{16,}"),
 			Pattern.compile("\\b(xox[abposr]-)[A-Za-z0-9-]{8,}"), Pattern.compile("\\b(AKIA|ASIA)[A-Z0-9]{16}\\b"),
 			Pattern.compile("\\b(AIza)[A-Za-z0-9_-]{35}"), Pattern.compile("\\b([rs]k_(?:live|test)_)[A-Za-z0-9]{10,}"),
 			Pattern.compile("\\b(glpat-)[A-Za-z0-9_-]{20,}"), Pattern.compile("\\b(npm_)[A-Za-z0-9]{36}"),

@@ -113,12 +113,17 @@ final class StderrLog {
 		try {
 			while (!Thread.currentThread().isInterrupted()) {
 				Line line = this.queue.poll(Math.max(0, nextReport - System.nanoTime()), TimeUnit.NANOSECONDS);
-				if (line != null) {
-					line.channel.log.info(SecretSanitizer.text(line.text));
+				try {
+					if (line != null) {
+						line.channel.log.info(SecretSanitizer.text(line.text));
+					}
+					if (System.nanoTime() - nextReport >= 0) {
+						nextReport = System.nanoTime() + this.reportIntervalNanos;
+						report();
+					}
 				}
-				if (System.nanoTime() - nextReport >= 0) {
-					report();
-					nextReport = System.nanoTime() + this.reportIntervalNanos;
+				catch (RuntimeException ex) {
+					// A failing appender must not end the one thread that logs stderr
 				}
 			}
 		}
