@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -363,22 +364,17 @@ public final class SecretSanitizer {
 	}
 
 	private static String maskGroup(Pattern pattern, String text, int group) {
-		Matcher matcher = pattern.matcher(text);
-		if (!matcher.find()) {
-			return text;
-		}
-		StringBuilder result = new StringBuilder(text.length());
-		int copied = 0;
-		do {
-			result.append(text, copied, matcher.start(group)).append(MASK);
-			copied = matcher.end(group);
-		}
-		while (matcher.find());
-		return result.append(text, copied, text.length()).toString();
+		return mask(pattern, text, (matcher) -> matcher.start(group), (matcher) -> matcher.end(group));
 	}
 
 	/** Mask a whole match but its group 1, when it has one. */
 	private static String maskAfterPrefix(Pattern pattern, String text) {
+		return mask(pattern, text,
+				(matcher) -> (matcher.groupCount() > 0 && matcher.group(1) != null) ? matcher.end(1) : matcher.start(),
+				Matcher::end);
+	}
+
+	private static String mask(Pattern pattern, String text, ToIntFunction<Matcher> from, ToIntFunction<Matcher> to) {
 		Matcher matcher = pattern.matcher(text);
 		if (!matcher.find()) {
 			return text;
@@ -386,9 +382,8 @@ public final class SecretSanitizer {
 		StringBuilder result = new StringBuilder(text.length());
 		int copied = 0;
 		do {
-			int keep = (matcher.groupCount() > 0 && matcher.group(1) != null) ? matcher.end(1) : matcher.start();
-			result.append(text, copied, keep).append(MASK);
-			copied = matcher.end();
+			result.append(text, copied, from.applyAsInt(matcher)).append(MASK);
+			copied = to.applyAsInt(matcher);
 		}
 		while (matcher.find());
 		return result.append(text, copied, text.length()).toString();
