@@ -29,6 +29,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.SecretSanitizer;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -251,13 +252,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 		catch (Exception ex) {
 			// Invalid JSON, a message of no known kind, a response with a null id
 			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-					+ ex.getMessage() + "): " + abbreviate(line));
+					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200) + "): "
+					+ SecretSanitizer.quote(line, 200));
 			return null;
 		}
-	}
-
-	private static String abbreviate(String line) {
-		return (line.length() <= 200) ? line : line.substring(0, 200) + "…";
 	}
 
 	private void deliver(JSONRPCMessage message) {
@@ -268,8 +266,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		delivering.set(Boolean.TRUE);
 		try {
 			current.apply(Mono.just(message)).subscribe((ignored) -> {
-			}, (ex) -> logger
-				.warn("The MCP client of server '" + this.server.name() + "' failed on a message: " + ex.getMessage()));
+			}, (ex) -> logger.warn("The MCP client of server '" + this.server.name() + "' failed on a message: "
+					+ SecretSanitizer.text(String.valueOf(ex.getMessage()))));
 		}
 		finally {
 			delivering.remove();

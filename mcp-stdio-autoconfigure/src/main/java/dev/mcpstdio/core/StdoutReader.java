@@ -182,7 +182,7 @@ final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = (text.length() > QUOTE_LENGTH) ? text.substring(0, QUOTE_LENGTH) + "..." : text;
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH);
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;
