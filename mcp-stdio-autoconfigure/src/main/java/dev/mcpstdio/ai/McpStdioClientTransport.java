@@ -223,8 +223,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 					"answer the replayed initialize");
 			JSONRPCMessage answer = read(response);
 			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
-				throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name()
-						+ "' refused the replayed initialize: " + initializeResponse.error().message());
+				throw new McpStdioException(this.server.name(),
+						"MCP server '" + this.server.name() + "' refused the replayed initialize: "
+								+ SecretSanitizer.text(initializeResponse.error().message()));
 			}
 			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
 			this.server.markInitialized();

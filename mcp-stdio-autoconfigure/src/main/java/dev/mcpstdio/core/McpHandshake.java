@@ -64,8 +64,8 @@ public final class McpHandshake {
 			throw new McpStdioException(name, "MCP server '" + name + "' answered initialize with invalid JSON");
 		}
 		if (error != null && !error.isNull()) {
-			throw new McpStdioException(name,
-					"MCP server '" + name + "' refused initialize: " + error.path("message").asString(""));
+			throw new McpStdioException(name, "MCP server '" + name + "' refused initialize: "
+					+ SecretSanitizer.text(error.path("message").asString("")));
 		}
 		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
 	}

@@ -63,6 +63,8 @@ public final class ServerHost {
 
 	private final ProcessLauncher launcher;
 
+	private final StderrLog stderrLog = StderrLog.withDefaults();
+
 	private final ExecutorService tasks;
 
 	private final ScheduledExecutorService scheduler;
@@ -184,6 +186,10 @@ public final class ServerHost {
 	 */
 	public OrphanSweep orphanSweep() {
 		return new OrphanSweep(this.scanner, this.terminator);
+	}
+
+	StderrLog stderrLog() {
+		return this.stderrLog;
 	}
 
 	ProcessScanner scanner() {

@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Logs the stderr lines of MCP servers, each under {@code dev.mcpstdio.server.<name>} at
@@ -51,8 +50,6 @@ final class StderrLog {
 
 	/** Lines waiting for the logging thread, all servers together. */
 	static final int QUEUE_CAPACITY = 1024;
-
-	private static @Nullable StderrLog shared;
 
 	private final int linesPerSecond;
 
@@ -80,14 +77,11 @@ final class StderrLog {
 	}
 
 	/**
-	 * Return the log all servers share, started on first use.
-	 * @return the shared log
+	 * Create the log with the default rates.
+	 * @return a new log, whose thread runs until the JVM ends
 	 */
-	static synchronized StderrLog shared() {
-		if (shared == null) {
-			shared = new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY);
-		}
-		return shared;
+	static StderrLog withDefaults() {
+		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY);
 	}
 
 	/**

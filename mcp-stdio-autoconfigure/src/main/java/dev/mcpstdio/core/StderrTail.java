@@ -50,10 +50,6 @@ final class StderrTail implements Runnable {
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
-	StderrTail(String serverName, InputStream stderr, int capacity) {
-		this(StderrLog.shared().open(serverName), stderr, capacity);
-	}
-
 	StderrTail(StderrLog.Channel log, InputStream stderr, int capacity) {
 		this.stderr = stderr;
 		this.log = log;

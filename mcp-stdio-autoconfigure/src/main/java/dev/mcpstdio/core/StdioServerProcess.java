@@ -124,7 +124,8 @@ public final class StdioServerProcess {
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
-		this.stderr = new StderrTail(spec.name(), this.process.getErrorStream(), spec.stderrTailLines());
+		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
+				spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
 	}
 

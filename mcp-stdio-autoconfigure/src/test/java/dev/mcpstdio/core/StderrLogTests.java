@@ -57,8 +57,8 @@ class StderrLogTests {
 		List<String> sanitized = List.of("boom: token=******", "connecting to postgres://bob:******@db:5432/app failed",
 				"Authorization: Bearer ******");
 		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.leaky")) {
-			StdioServerProcess process = StdioServerProcess.start(this.fixtures.spec("leaky", "leaks-secrets.sh"),
-					MessageListener.NONE);
+			StdioServerProcess process = ServerHost.shared()
+				.start(this.fixtures.spec("leaky", "leaks-secrets.sh"), MessageListener.NONE);
 			try {
 				Throwable failure = failureOf(process, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}");
 				assertThat(failure).isInstanceOf(McpServerExitedException.class);
@@ -84,8 +84,8 @@ class StderrLogTests {
 	void floodIsLoggedAtABoundedRateAndEveryOtherLineIsCounted() throws Exception {
 		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.flood-log")) {
 			long begin = System.nanoTime();
-			StdioServerProcess process = StdioServerProcess.start(this.fixtures.spec("flood-log", "stderr-flood.sh"),
-					MessageListener.NONE);
+			StdioServerProcess process = ServerHost.shared()
+				.start(this.fixtures.spec("flood-log", "stderr-flood.sh"), MessageListener.NONE);
 			try {
 				// the fixture answers only after its 10 MB of stderr were read
 				assertThat(process.request(1, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"after-flood\"}")
