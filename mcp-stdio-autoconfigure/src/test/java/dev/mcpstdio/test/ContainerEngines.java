@@ -87,7 +87,7 @@ public final class ContainerEngines {
 			problem = name + " is not on the PATH";
 			return;
 		}
-		Result info = run(List.of(executable, "info", "--format", "{{.ServerVersion}}"), Duration.ofSeconds(15));
+		Result info = run(List.of(executable, "info"), Duration.ofSeconds(15));
 		if (info.exitCode != 0) {
 			problem = "'" + name + " info' failed (is the daemon running?): " + info.output.strip();
 			return;

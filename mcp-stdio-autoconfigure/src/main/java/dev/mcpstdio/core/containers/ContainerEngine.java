@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -37,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  * A container engine reached through its command-line interface ({@code docker} or
  * {@code podman}, with the global options and the environment the server's own command
  * got), every call bounded in time and output. It ends a container with {@code kill} and
- * {@code rm -f}, never with {@code stop}, whose wait is fixed and not ours.
+ * {@code rm -f}, never with {@code stop}, whose wait is fixed and not ours (podman's
+ * {@code rm -f} stops first with that same wait unless told {@code --time 0}).
  *
  * @author mcp-stdio authors
  */
@@ -57,6 +57,9 @@ public final class ContainerEngine {
 
 	private final Duration timeout;
 
+	/** The subcommand that kills and removes at once. */
+	private final List<String> remove;
+
 	/**
 	 * Create an engine.
 	 * @param prefix the executable and the global options that come before the subcommand
@@ -68,6 +71,8 @@ public final class ContainerEngine {
 			throw new IllegalArgumentException("prefix must name the engine executable");
 		}
 		this.prefix = List.copyOf(prefix);
+		ContainerRun.Engine kind = ContainerRun.engineOf(prefix.get(0));
+		this.remove = (kind == ContainerRun.Engine.PODMAN) ? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
 		env.remove(ProcessMarkers.SERVER);
@@ -104,6 +109,10 @@ public final class ContainerEngine {
 
 	Map<String, String> environment() {
 		return this.environment;
+	}
+
+	List<String> removeCommand() {
+		return this.remove;
 	}
 
 	/**
@@ -147,7 +156,7 @@ public final class ContainerEngine {
 		if (output.ok()) {
 			return true;
 		}
-		if (output.noSuchContainer() || output.stderr().toLowerCase(Locale.ROOT).contains("not running")) {
+		if (output.noSuchContainer() || output.notRunning()) {
 			return false;
 		}
 		throw new ContainerEngineException("could not signal container " + shortId(id) + ": " + output.error());
@@ -188,7 +197,7 @@ public final class ContainerEngine {
 	public boolean remove(List<String> ids) {
 		boolean gone = true;
 		for (List<String> chunk : chunks(ids)) {
-			List<String> args = new ArrayList<>(List.of("rm", "-f"));
+			List<String> args = new ArrayList<>(this.remove);
 			args.addAll(chunk);
 			Output output = call(args, this.timeout);
 			if (!output.ok() && !output.noSuchContainer()) {

@@ -24,7 +24,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -108,14 +108,19 @@ public final class ContainerReaper {
 				    await "$1" "$term"
 				  }
 				  all=$(owned "$1")
-				  [ -z "$all" ] || "$1" rm -f $all >/dev/null 2>&1
+				  [ -z "$all" ] || "$1" remove $all >/dev/null 2>&1
 				}
 				""");
 		int n = 0;
-		for (List<String> command : distinct(engines)) {
+		for (Map.Entry<List<String>, List<String>> engine : distinct(engines).entrySet()) {
 			n++;
-			script.append("engine").append(n).append("() { env -i");
-			for (String word : command) {
+			// "remove" stands for the engine's kill-and-remove subcommand
+			script.append("engine").append(n).append("() { [ \"$1\" = remove ] && { shift; set --");
+			for (String word : engine.getValue()) {
+				script.append(' ').append(quote(word));
+			}
+			script.append(" \"$@\"; }; env -i");
+			for (String word : engine.getKey()) {
 				script.append(' ').append(quote(word));
 			}
 			script.append(" \"$@\"; }\n");
@@ -127,9 +132,12 @@ public final class ContainerReaper {
 		return script.toString();
 	}
 
-	/** Each engine once: its variables, its executable and global options. */
-	private static Collection<List<String>> distinct(Collection<ContainerEngine> engines) {
-		Set<List<String>> commands = new LinkedHashSet<>();
+	/**
+	 * Each engine once: its variables, its executable and global options, with its
+	 * kill-and-remove subcommand.
+	 */
+	private static Map<List<String>, List<String>> distinct(Collection<ContainerEngine> engines) {
+		Map<List<String>, List<String>> commands = new LinkedHashMap<>();
 		for (ContainerEngine engine : engines) {
 			List<String> command = new ArrayList<>();
 			for (Map.Entry<String, String> variable : new TreeMap<>(engine.environment()).entrySet()) {
@@ -138,7 +146,7 @@ public final class ContainerReaper {
 				}
 			}
 			command.addAll(engine.prefix());
-			commands.add(command);
+			commands.put(command, engine.removeCommand());
 		}
 		return commands;
 	}

@@ -58,8 +58,14 @@ public final class ContainerSweep {
 		}
 		List<String> running = new ArrayList<>();
 		for (ContainerInfo orphan : orphans) {
-			if (orphan.running() && engine.kill(orphan.id(), "TERM")) {
-				running.add(orphan.id());
+			try {
+				if (orphan.running() && engine.kill(orphan.id(), "TERM")) {
+					running.add(orphan.id());
+				}
+			}
+			catch (ContainerEngineException ex) {
+				// rm -f below still ends it
+				logger.debug("Could not signal orphaned container " + orphan.id() + ": " + ex.getMessage());
 			}
 		}
 		long deadline = System.nanoTime() + terminateTimeout.toNanos();

@@ -148,6 +148,14 @@ final class EngineCommand {
 					|| text.contains("no container with name or id");
 		}
 
+		/** Whether the engine said that the container is not running (any more). */
+		boolean notRunning() {
+			String text = this.stderr.toLowerCase(java.util.Locale.ROOT);
+			// docker: "... is not running"; podman: "can only kill running containers"
+			return text.contains("not running") || text.contains("can only kill running")
+					|| text.contains("state improper");
+		}
+
 		String error() {
 			String text = this.stderr.strip();
 			if (this.timedOut) {
