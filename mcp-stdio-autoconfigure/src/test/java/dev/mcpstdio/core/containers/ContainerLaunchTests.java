@@ -57,8 +57,8 @@ class ContainerLaunchTests {
 			Path file = Path.of(args.get(cidfile + 1));
 			assertThat(file).doesNotExist();
 			assertThat(file.getParent()).isDirectory();
-			assertThat(Files.getPosixFilePermissions(file.getParent()).toString())
-				.isEqualTo("[OWNER_READ, OWNER_WRITE, OWNER_EXECUTE]");
+			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())))
+				.isEqualTo("rwx------");
 			assertThat(args).containsExactly("--context", "x", "run", "--label", "dev.mcpstdio.server=files", "--label",
 					"dev.mcpstdio.instance=42-7", "--label", "dev.mcpstdio.owner=" + owner.id(), "--label",
 					"dev.mcpstdio.owner-host=" + owner.host(), "--cidfile", file.toString(), "-e",
