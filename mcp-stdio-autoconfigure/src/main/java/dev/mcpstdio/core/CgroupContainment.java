@@ -316,6 +316,8 @@ public final class CgroupContainment {
 	 * @return whether the server's group is gone
 	 */
 	public boolean remove(ServerCgroup group) {
+		// outside the lock: other servers may start meanwhile
+		group.awaitEmpty(ServerCgroup.KILL_WAIT);
 		synchronized (this.lock) {
 			boolean removed = group.awaitEmptyAndRemove();
 			if (removed && this.jvmGroup != null) {

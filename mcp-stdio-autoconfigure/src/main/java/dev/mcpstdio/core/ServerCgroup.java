@@ -46,7 +46,7 @@ public final class ServerCgroup {
 			"echo $$ > \"$0/cgroup.procs\" || exit 125; exec \"$@\"");
 
 	/** How long killed processes may take to leave the group. */
-	private static final Duration KILL_WAIT = Duration.ofSeconds(2);
+	static final Duration KILL_WAIT = Duration.ofSeconds(2);
 
 	/** How long a freeze may take before the group is signalled unfrozen. */
 	private static final long FREEZE_WAIT_NANOS = 200_000_000L;

@@ -170,7 +170,15 @@ public final class ContainerEngine {
 	 */
 	public boolean awaitExit(String id, Duration within) {
 		Output output = call(List.of("wait", id), within);
-		return !output.timedOut() && (output.ok() || output.noSuchContainer() || !isRunning(id));
+		if (output.timedOut()) {
+			return false;
+		}
+		try {
+			return output.ok() || output.noSuchContainer() || !isRunning(id);
+		}
+		catch (ContainerEngineException ex) {
+			return false;
+		}
 	}
 
 	/**

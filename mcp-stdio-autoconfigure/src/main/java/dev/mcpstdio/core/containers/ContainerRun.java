@@ -125,7 +125,7 @@ public final class ContainerRun {
 			throw new InvalidContainerCommandException(
 					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		}
-		options.check(runIndex);
+		options.check();
 		return new ContainerRun(engine, command, copy, runIndex, options, copy.get(imageIndex));
 	}
 
@@ -421,7 +421,7 @@ public final class ContainerRun {
 			}
 		}
 
-		void check(int runIndex) {
+		void check() {
 			if (this.tty >= 0) {
 				throw new InvalidContainerCommandException(
 						"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",

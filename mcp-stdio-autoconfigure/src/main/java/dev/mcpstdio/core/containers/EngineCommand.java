@@ -18,10 +18,12 @@ package dev.mcpstdio.core.containers;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -61,10 +63,10 @@ final class EngineCommand {
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
 		builder.environment().putAll(environment);
-		builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
 		Process process;
 		try {
 			process = builder.start();
+			process.getOutputStream().close();
 		}
 		catch (IOException ex) {
 			return new Output(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
@@ -95,7 +97,7 @@ final class EngineCommand {
 		try (in) {
 			byte[] bytes = in.readNBytes(MAX_OUTPUT);
 			// drain the rest so that the command never blocks on a full pipe
-			in.transferTo(java.io.OutputStream.nullOutputStream());
+			in.transferTo(OutputStream.nullOutputStream());
 			return new String(bytes, StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
@@ -143,14 +145,14 @@ final class EngineCommand {
 
 		/** Whether the engine said that the container does not exist (any more). */
 		boolean noSuchContainer() {
-			String text = this.stderr.toLowerCase(java.util.Locale.ROOT);
+			String text = this.stderr.toLowerCase(Locale.ROOT);
 			return text.contains("no such container") || text.contains("no such object")
 					|| text.contains("no container with name or id");
 		}
 
 		/** Whether the engine said that the container is not running (any more). */
 		boolean notRunning() {
-			String text = this.stderr.toLowerCase(java.util.Locale.ROOT);
+			String text = this.stderr.toLowerCase(Locale.ROOT);
 			// docker: "... is not running"; podman: "can only kill running containers"
 			return text.contains("not running") || text.contains("can only kill running")
 					|| text.contains("state improper");
