@@ -16,7 +16,9 @@
 
 package dev.mcpstdio.core.containers;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import dev.mcpstdio.core.JvmOwner;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,24 @@ class ContainerOutputTests {
 				new ContainerInfo("d", "s", "i", me, true), new ContainerInfo("e", "s", "i", null, true));
 		assertThat(ContainerSweep.orphans(containers, (owner) -> owner.pid() == 12)).extracting(ContainerInfo::id)
 			.containsExactly("a");
+	}
+
+	@Test
+	void theReaperScriptCallsEachEngineOnceWithOnlyItsOwnVariables() {
+		JvmOwner owner = new JvmOwner(42, "777", "host-a");
+		ContainerEngine docker = new ContainerEngine(List.of("/usr/bin/docker", "--context", "it's"),
+				Map.of("PATH", "/usr/bin", "DOCKER_HOST", "unix:///d.sock", "API_TOKEN", "s3cr3t"),
+				Duration.ofSeconds(5));
+		ContainerEngine podman = new ContainerEngine(List.of("/usr/bin/podman"), Map.of("HOME", "/root"),
+				Duration.ofSeconds(5));
+		String script = ContainerReaper.script(List.of(docker, podman, docker), owner);
+		assertThat(script).contains(
+				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
+			.contains(
+					"engine2() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' '--time' '0' \"$@\"; }; env -i 'HOME=/root' '/usr/bin/podman' \"$@\"; }")
+			.contains("'label=dev.mcpstdio.owner=42@777' --filter 'label=dev.mcpstdio.owner-host=host-a'")
+			.doesNotContain("engine3")
+			.doesNotContain("s3cr3t");
 	}
 
 }
