@@ -70,6 +70,10 @@ public class ObservabilityBenchmark {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("server.port", "0");
 		properties.put("management.endpoints.web.exposure.include", "health,mcpservers,prometheus");
+		// the benchmark restarts a server through the endpoint and prints what it shows:
+		// a local run with nothing secret in its command lines
+		properties.put("management.endpoint.mcpservers.access", "unrestricted");
+		properties.put("management.endpoint.mcpservers.show-values", "always");
 		properties.put("logging.level.dev.mcpstdio", "WARN");
 		for (int i = 0; i < servers; i++) {
 			String prefix = "mcp.stdio.servers.bench-%02d.".formatted(i);

@@ -19,11 +19,13 @@ package dev.mcpstdio.core;
 /**
  * Lets the benchmark time one full {@code /proc} scan, the work behind every census that
  * finds no shared snapshot. It lives in the core package only to reach the
- * package-private {@link ProcessTable}.
+ * package-private {@link ProcessScanner}.
  *
  * @author mcp-stdio authors
  */
 public final class ProcessTableProbe {
+
+	private static final ProcessScanner scanner = new ProcessScanner(Platform.current());
 
 	private ProcessTableProbe() {
 	}
@@ -33,7 +35,7 @@ public final class ProcessTableProbe {
 	 * @return how many live processes the scan found
 	 */
 	public static int scan() {
-		return ProcessTable.scan().all().size();
+		return scanner.scan().all().size();
 	}
 
 }

@@ -17,91 +17,135 @@
 package dev.mcpstdio.actuate;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.ProcessCensus.TreeStats;
+import dev.mcpstdio.core.SecretSanitizer;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * {@link Endpoint @Endpoint} that shows the configured MCP servers, their state and their
- * live processes, and restarts, stops or starts one of them.
+ * live processes, and restarts, stops or starts one of them. Its default access is
+ * read-only: the application grants the writes with
+ * {@code management.endpoint.mcpservers.access=unrestricted}.
  * <p>
- * Environment values are never shown, and secret-looking arguments of a command line are
- * masked.
+ * Arguments and stderr tails are shown, sanitized, only when {@code show-values} says so
+ * (as for Boot's {@code env} endpoint; without a web request there is no user to
+ * authorize, so {@link Show#WHEN_AUTHORIZED} shows them, as Boot does for JMX); otherwise
+ * they are withheld. Environment values are never shown. HTTP status codes are the
+ * business of {@link McpServersEndpointWebExtension}.
  *
  * @author mcp-stdio authors
  */
-@Endpoint(id = "mcpservers")
+@Endpoint(id = "mcpservers", defaultAccess = Access.READ_ONLY)
 public class McpServersEndpoint {
-
-	private static final int CONFLICT = 409;
 
 	private final McpStdioServers servers;
 
-	public McpServersEndpoint(McpStdioServers servers) {
+	private final Show showValues;
+
+	public McpServersEndpoint(McpStdioServers servers, Show showValues) {
 		this.servers = servers;
+		this.showValues = showValues;
 	}
 
 	@ReadOperation
 	public McpServersDescriptor servers() {
-		Map<String, McpServerDescriptor> descriptors = new LinkedHashMap<>();
-		int liveProcesses = 0;
-		for (McpStdioServer server : this.servers.list()) {
-			McpServerDescriptor descriptor = describe(server);
-			descriptors.put(server.name(), descriptor);
-			liveProcesses += descriptor.liveProcesses();
-		}
-		return new McpServersDescriptor(descriptors, liveProcesses);
+		return serversDescriptor(this.showValues.isShown(true));
 	}
 
 	@ReadOperation
-	public WebEndpointResponse<McpServerDescriptor> server(@Selector String name) {
-		McpStdioServer server = this.servers.find(name);
-		if (server == null) {
-			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
-		}
-		return new WebEndpointResponse<>(describe(server));
+	public @Nullable McpServerDescriptor server(@Selector String name) {
+		return serverDescriptor(name, this.showValues.isShown(true));
 	}
 
 	/**
 	 * Act on one server.
 	 * @param name the server
 	 * @param action {@code restart}, {@code stop} or {@code start}
-	 * @return the server after the action, or an error
+	 * @return the server after the action
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> act(@Selector String name, String action) {
+	public McpServerDescriptor act(@Selector String name, String action) {
+		ActionResult result = perform(name, action, this.showValues.isShown(true));
+		return switch (result.outcome()) {
+			case DONE -> result.descriptor();
+			case UNKNOWN_SERVER, UNKNOWN_ACTION ->
+				throw new InvalidEndpointRequestException(result.message(), result.message());
+			case CONFLICT, FAILED -> throw new IllegalStateException(result.message());
+		};
+	}
+
+	/**
+	 * Describe every server.
+	 * @param showValues whether arguments and stderr tails are shown (sanitized)
+	 * @return the servers
+	 */
+	McpServersDescriptor serversDescriptor(boolean showValues) {
+		Map<String, McpServerDescriptor> descriptors = new LinkedHashMap<>();
+		int liveProcesses = 0;
+		for (McpStdioServer server : this.servers.list()) {
+			McpServerDescriptor descriptor = describe(server, showValues);
+			descriptors.put(server.name(), descriptor);
+			liveProcesses += descriptor.liveProcesses();
+		}
+		return new McpServersDescriptor(descriptors, liveProcesses);
+	}
+
+	/**
+	 * Describe one server.
+	 * @param name the server
+	 * @param showValues whether arguments and stderr tails are shown (sanitized)
+	 * @return the server, or {@code null} when there is none of that name
+	 */
+	@Nullable McpServerDescriptor serverDescriptor(String name, boolean showValues) {
+		McpStdioServer server = this.servers.find(name);
+		return (server != null) ? describe(server, showValues) : null;
+	}
+
+	/**
+	 * Act on one server.
+	 * @param name the server
+	 * @param action {@code restart}, {@code stop} or {@code start}
+	 * @param showValues whether arguments and stderr tails are shown (sanitized)
+	 * @return what came of it
+	 */
+	ActionResult perform(String name, String action, boolean showValues) {
 		McpStdioServer server = this.servers.find(name);
 		if (server == null) {
-			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+			return new ActionResult(ActionOutcome.UNKNOWN_SERVER, "No MCP server '" + name + "'", null);
 		}
 		Action parsed = Action.from(action);
 		if (parsed == null) {
-			return new WebEndpointResponse<>(
-					new ActionFailure("Unknown action '" + action + "'; use restart, stop or start", null),
-					WebEndpointResponse.STATUS_BAD_REQUEST);
+			return new ActionResult(ActionOutcome.UNKNOWN_ACTION,
+					"Unknown action '" + SecretSanitizer.quote(action, 40) + "'; use restart, stop or start", null);
 		}
 		if (parsed != Action.STOP && server.state() == ServerState.DISABLED) {
-			return new WebEndpointResponse<>(
-					new ActionFailure("MCP server '" + name + "' is disabled", describe(server)), CONFLICT);
+			return new ActionResult(ActionOutcome.CONFLICT, "MCP server '" + name + "' is disabled",
+					describe(server, showValues));
 		}
 		try {
 			switch (parsed) {
@@ -111,20 +155,38 @@ public class McpServersEndpoint {
 			}
 		}
 		catch (McpStdioException ex) {
-			return new WebEndpointResponse<>(new ActionFailure(ex.getMessage(), describe(server)),
-					WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR);
+			return new ActionResult(ActionOutcome.FAILED, failureMessage(name, parsed, ex, showValues),
+					describe(server, showValues));
 		}
-		return new WebEndpointResponse<>(describe(server));
+		return new ActionResult(ActionOutcome.DONE, null, describe(server, showValues));
 	}
 
-	private McpServerDescriptor describe(McpStdioServer server) {
+	private McpServerDescriptor describe(McpStdioServer server, boolean showValues) {
 		// One census per server and read: every figure comes from the same snapshot
 		TreeStats stats = server.treeStats();
 		StdioServerSpec spec = server.definition().spec();
 		ExitInfo exit = server.lastExit();
+		String command = showValues ? spec.commandLine() : withheldCommandLine(spec);
 		return new McpServerDescriptor(server.state(), server.isInitialized(), server.pid(), stats.liveProcesses(),
-				stats.memoryBytes(), spec.commandLine(), server.startedAt(), server.restarts(),
-				server.pendingRequests(), (exit != null) ? LastExitDescriptor.of(exit) : null);
+				stats.memoryBytes(), command, server.startedAt(), server.restarts(), server.pendingRequests(),
+				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
+	}
+
+	/** The executable, and a mask for its arguments: they may hold secrets. */
+	private static String withheldCommandLine(StdioServerSpec spec) {
+		String command = SecretSanitizer.text(spec.command());
+		return spec.args().isEmpty() ? command : command + " " + SecretSanitizer.MASK;
+	}
+
+	private static String failureMessage(String name, Action action, McpStdioException ex, boolean showValues) {
+		if (showValues) {
+			return SecretSanitizer.text(String.valueOf(ex.getMessage()));
+		}
+		// The message may quote the command line or stderr
+		String exitCode = (ex instanceof McpServerExitedException exited) ? ", exit code " + exited.exitCode() : "";
+		return "Could not " + action.name().toLowerCase(Locale.ROOT) + " MCP server '" + name + "' ("
+				+ ex.getClass().getSimpleName() + exitCode + "); its message is withheld, as arguments and stderr are"
+				+ " (management.endpoint.mcpservers.show-values)";
 	}
 
 	private enum Action {
@@ -138,6 +200,50 @@ public class McpServersEndpoint {
 				}
 			}
 			return null;
+		}
+
+	}
+
+	/**
+	 * What came of an action, for each technology to express in its own way.
+	 */
+	enum ActionOutcome {
+
+		/** The action was done. */
+		DONE,
+
+		/** No server has that name. */
+		UNKNOWN_SERVER,
+
+		/** The action is none of restart, stop and start. */
+		UNKNOWN_ACTION,
+
+		/** The server is in no state for the action (a start of a disabled server). */
+		CONFLICT,
+
+		/** The action failed (the server could not start). */
+		FAILED
+
+	}
+
+	/**
+	 * What came of an action.
+	 *
+	 * @param outcome what came of it
+	 * @param message why it was not done, {@code null} when it was
+	 * @param server the server as it is now, when there is one
+	 */
+	record ActionResult(ActionOutcome outcome, @Nullable String message, @Nullable McpServerDescriptor server) {
+
+		McpServerDescriptor descriptor() {
+			if (this.server == null) {
+				throw new IllegalStateException("No server after " + this.outcome);
+			}
+			return this.server;
+		}
+
+		ActionFailure failure() {
+			return new ActionFailure(this.message, this.server);
 		}
 
 	}
@@ -161,7 +267,8 @@ public class McpServersEndpoint {
 	 * @param pid the pid of its running process, {@code null} when none runs
 	 * @param liveProcesses its live processes, the root included
 	 * @param memoryBytes their resident memory together
-	 * @param command its command line, secret-looking arguments masked
+	 * @param command its command line, sanitized; its arguments withheld unless values
+	 * are shown
 	 * @param startedAt when its running process started, {@code null} when none runs
 	 * @param restarts how often it was restarted
 	 * @param pendingRequests requests sent and not yet answered
@@ -180,12 +287,15 @@ public class McpServersEndpoint {
 	 * @param exitCode its exit code, {@code 128 + N} for signal N
 	 * @param at when it ended
 	 * @param cause why it ended
-	 * @param stderrTail the last lines it wrote to stderr
+	 * @param stderrTail the last lines it wrote to stderr, sanitized; each line withheld
+	 * unless values are shown
 	 */
 	public record LastExitDescriptor(int exitCode, Instant at, ExitCause cause, List<String> stderrTail) {
 
-		static LastExitDescriptor of(ExitInfo exit) {
-			return new LastExitDescriptor(exit.exitCode(), exit.at(), exit.cause(), exit.stderrTail());
+		static LastExitDescriptor of(ExitInfo exit, boolean showValues) {
+			List<String> tail = showValues ? exit.stderrTail()
+					: Collections.nCopies(exit.stderrTail().size(), SecretSanitizer.MASK);
+			return new LastExitDescriptor(exit.exitCode(), exit.at(), exit.cause(), tail);
 		}
 
 	}

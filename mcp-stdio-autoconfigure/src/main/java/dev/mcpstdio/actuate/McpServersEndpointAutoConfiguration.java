@@ -20,29 +20,42 @@ import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@link McpServersEndpoint}, when actuator is present and the
- * endpoint is available.
+ * endpoint is available, and of its {@link McpServersEndpointWebExtension web extension}
+ * when it is exposed over the web.
  *
  * @author mcp-stdio authors
  */
 @AutoConfiguration(after = McpStdioAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnAvailableEndpoint(McpServersEndpoint.class)
+@EnableConfigurationProperties(McpServersEndpointProperties.class)
 public final class McpServersEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(McpStdioServers.class)
 	@ConditionalOnMissingBean
-	McpServersEndpoint mcpServersEndpoint(McpStdioServers servers) {
-		return new McpServersEndpoint(servers);
+	McpServersEndpoint mcpServersEndpoint(McpStdioServers servers, McpServersEndpointProperties properties) {
+		return new McpServersEndpoint(servers, properties.getShowValues());
+	}
+
+	@Bean
+	@ConditionalOnBean(McpServersEndpoint.class)
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	McpServersEndpointWebExtension mcpServersEndpointWebExtension(McpServersEndpoint endpoint,
+			McpServersEndpointProperties properties) {
+		return new McpServersEndpointWebExtension(endpoint, properties.getShowValues(), properties.getRoles());
 	}
 
 }

@@ -17,28 +17,39 @@
 package dev.mcpstdio.actuate;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 
+import org.springframework.boot.health.actuate.endpoint.SimpleStatusAggregator;
+import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * {@link HealthIndicator} of the MCP servers, contributed as {@code mcpServers}:
- * {@code DOWN} when any enabled server is {@code FAILED}, else {@code OUT_OF_SERVICE}
- * when any is stopping or stopped, else {@code UNKNOWN} when any is starting or waiting
- * for its restart, else {@code UP}. Disabled servers do not count. Each server's state is
- * in the details.
+ * {@link HealthIndicator} of the MCP servers, contributed as {@code mcpServers}: each
+ * server's state gives a status, and Boot's {@link StatusAggregator} picks the worst in
+ * the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}. So it is
+ * {@code UP} when every enabled server is running and {@code DOWN} when any is
+ * {@code FAILED}. Disabled servers do not count; no servers at all is {@code UP}. Each
+ * server's state is in the details.
  *
  * @author mcp-stdio authors
  */
 public class McpServersHealthIndicator extends AbstractHealthIndicator {
+
+	/**
+	 * Unlike Boot's default order, {@code UNKNOWN} (a start under way) ranks above UP.
+	 */
+	private static final StatusAggregator AGGREGATOR = new SimpleStatusAggregator(Status.DOWN, Status.OUT_OF_SERVICE,
+			Status.UNKNOWN, Status.UP);
 
 	private final McpStdioServers servers;
 
@@ -63,17 +74,22 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 	 * @return the status
 	 */
 	static Status status(Collection<ServerState> states) {
-		Status status = Status.UP;
+		// UP is always there: no servers at all is UP, not UNKNOWN
+		Set<Status> statuses = new HashSet<>();
+		statuses.add(Status.UP);
 		for (ServerState state : states) {
-			Status own = status(state);
-			if (rank(own) > rank(status)) {
-				status = own;
-			}
+			statuses.add(status(state));
 		}
-		return status;
+		return AGGREGATOR.getAggregateStatus(statuses);
 	}
 
-	private static Status status(ServerState state) {
+	/**
+	 * Return the status of one state. A switch without a default: a new state does not
+	 * compile until it is given its status here.
+	 * @param state the state
+	 * @return its status
+	 */
+	static Status status(ServerState state) {
 		return switch (state) {
 			case RUNNING, DISABLED -> Status.UP;
 			// Transitional: it is not known yet whether the server comes up
@@ -82,16 +98,6 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 			case STOPPING, STOPPED -> Status.OUT_OF_SERVICE;
 			case FAILED -> Status.DOWN;
 		};
-	}
-
-	private static int rank(Status status) {
-		if (Status.DOWN.equals(status)) {
-			return 3;
-		}
-		if (Status.OUT_OF_SERVICE.equals(status)) {
-			return 2;
-		}
-		return Status.UNKNOWN.equals(status) ? 1 : 0;
 	}
 
 }

@@ -67,9 +67,9 @@ public class McpStdioAiAutoConfiguration {
 			}
 			// Spring AI's client performs the handshake
 			server.setSelfInitialize(false);
-			server.beginStart();
 			transports.add(new NamedClientMcpTransport(server.name(), new McpStdioClientTransport(server, jsonMapper)));
 		}
+		servers.startAllInBackground();
 		return transports;
 	}
 

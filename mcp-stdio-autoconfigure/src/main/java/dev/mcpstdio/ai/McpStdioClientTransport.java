@@ -21,16 +21,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.SecretSanitizer;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -142,7 +141,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 				this.closed = false;
 				this.server.attach(this.session);
 				// A reconnect (after a failed initialize) reuses the running process
-				this.server.ensureStarted();
+				this.server.startServer();
 				connecting.complete(null);
 			}
 			catch (RuntimeException ex) {
@@ -187,7 +186,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void awaitConnected() {
 		// Bounded like the server's own start
-		awaitResponse(this.connected, this.server.definition().startupTimeout().plusSeconds(10), "start");
+		Futures.await(this.connected, this.server.definition().startupTimeout().plusSeconds(10), this.server.name(),
+				"start");
 	}
 
 	private void resumeQuietly() {
@@ -219,41 +219,19 @@ public class McpStdioClientTransport implements McpClientTransport {
 			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
 					initialize.params());
 			Duration timeout = this.server.definition().startupTimeout();
-			String response = awaitResponse(this.server.request(id, write(replayed)), timeout,
+			String response = Futures.await(this.server.request(id, write(replayed)), timeout, this.server.name(),
 					"answer the replayed initialize");
 			JSONRPCMessage answer = read(response);
 			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
-				throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name()
-						+ "' refused the replayed initialize: " + initializeResponse.error().message());
+				throw new McpStdioException(this.server.name(),
+						"MCP server '" + this.server.name() + "' refused the replayed initialize: "
+								+ SecretSanitizer.text(initializeResponse.error().message()));
 			}
 			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
 			this.server.markInitialized();
 			this.sessionGeneration = generation;
 			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
 					+ this.server.pid() + "): replayed initialize");
-		}
-	}
-
-	private <T> T awaitResponse(CompletableFuture<T> future, Duration timeout, String what) {
-		try {
-			return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(this.server.name(),
-					"Interrupted while waiting for MCP server '" + this.server.name() + "' to " + what, ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw new McpStdioException(this.server.name(), "MCP server '" + this.server.name() + "' did not " + what,
-					ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(this.server.name(),
-					"MCP server '" + this.server.name() + "' did not answer the replayed initialize within " + timeout,
-					ex);
 		}
 	}
 
@@ -275,13 +253,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 		catch (Exception ex) {
 			// Invalid JSON, a message of no known kind, a response with a null id
 			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-					+ ex.getMessage() + "): " + abbreviate(line));
+					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200) + "): "
+					+ SecretSanitizer.quote(line, 200));
 			return null;
 		}
-	}
-
-	private static String abbreviate(String line) {
-		return (line.length() <= 200) ? line : line.substring(0, 200) + "…";
 	}
 
 	private void deliver(JSONRPCMessage message) {
@@ -292,8 +267,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		delivering.set(Boolean.TRUE);
 		try {
 			current.apply(Mono.just(message)).subscribe((ignored) -> {
-			}, (ex) -> logger
-				.warn("The MCP client of server '" + this.server.name() + "' failed on a message: " + ex.getMessage()));
+			}, (ex) -> logger.warn("The MCP client of server '" + this.server.name() + "' failed on a message: "
+					+ SecretSanitizer.text(String.valueOf(ex.getMessage()))));
 		}
 		finally {
 			delivering.remove();

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 
@@ -46,6 +47,12 @@ public class McpStdioAutoConfiguration {
 	@Bean
 	static SpringAiStdioTransportRemover mcpStdioSpringAiStdioTransportRemover(Environment environment) {
 		return new SpringAiStdioTransportRemover(environment);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ServerHost mcpStdioServerHost() {
+		return ServerHost.shared();
 	}
 
 	@Bean

@@ -20,6 +20,7 @@ import java.time.Duration;
 
 import dev.mcpstdio.core.OrphanGuard;
 import dev.mcpstdio.core.OrphanSweep;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ShutdownTimeouts;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -50,9 +51,9 @@ public class McpStdioOrphanGuardAutoConfiguration {
 			.bind(McpStdioProperties.PREFIX + ".defaults.shutdown.terminate-timeout", Duration.class)
 			.orElse(ShutdownTimeouts.DEFAULTS.terminate());
 		return (beanFactory) -> {
-			OrphanGuard.setEnabled(enabled);
+			OrphanGuard.shared().setEnabled(enabled);
 			if (enabled) {
-				OrphanSweep.sweep(terminate);
+				ServerHost.shared().orphanSweep().sweep(terminate);
 			}
 		};
 	}

@@ -23,6 +23,7 @@ import java.util.Map;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.Connection;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.SpringAiServers;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
@@ -30,6 +31,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -49,8 +52,8 @@ import org.springframework.core.type.AnnotationMetadata;
  *
  * @author mcp-stdio authors
  */
-class McpStdioServersRegistrar
-		implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware, BeanClassLoaderAware {
+class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware,
+		BeanClassLoaderAware, BeanFactoryAware {
 
 	/** The prefix of each server bean's name. */
 	static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
@@ -63,9 +66,16 @@ class McpStdioServersRegistrar
 
 	private @Nullable ClassLoader classLoader;
 
+	private BeanFactory beanFactory;
+
 	@Override
 	public void setEnvironment(Environment environment) {
 		this.environment = environment;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
 	}
 
 	@Override
@@ -95,7 +105,7 @@ class McpStdioServersRegistrar
 		problems.throwIfAny();
 		for (McpStdioServerDefinition definition : definitions) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			bean.setInstanceSupplier(() -> new McpStdioServer(definition));
+			bean.setInstanceSupplier(() -> new McpStdioServer(definition, this.beanFactory.getBean(ServerHost.class)));
 			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
 		}
 		if (springAiStdio && !adopting) {

@@ -68,7 +68,7 @@ public final class CommandLocator {
 				if (dir.isEmpty()) {
 					continue;
 				}
-				for (String extension : ServerEnvironment.WINDOWS ? WINDOWS_EXTENSIONS : List.of("")) {
+				for (String extension : Platform.current().isWindows() ? WINDOWS_EXTENSIONS : List.of("")) {
 					Path candidate = Path.of(dir, command + extension);
 					if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
 						return candidate.toAbsolutePath();

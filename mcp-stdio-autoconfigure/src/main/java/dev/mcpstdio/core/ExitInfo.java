@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * @param cause why it ended
  * @param at when the end was observed
  * @param uptime how long the process ran
- * @param stderrTail the last lines of stderr, oldest first
+ * @param stderrTail the last lines of stderr, oldest first, sanitized
  * @param failure what mcp-stdio saw go wrong before it ended the process (stdout closed,
  * a message too long), or {@code null}
  * @author mcp-stdio authors
@@ -47,7 +47,9 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 	private static final int MESSAGE_STDERR_LINES = 10;
 
 	public ExitInfo {
-		stderrTail = List.copyOf(stderrTail);
+		// Sanitized here too, whoever built the tail: it reaches exceptions, JSON-RPC
+		// errors and the endpoint
+		stderrTail = List.copyOf(SecretSanitizer.lines(stderrTail));
 	}
 
 	/**
@@ -81,7 +83,7 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 		StringBuilder message = new StringBuilder();
 		message.append("MCP server '").append(this.serverName).append("' process ");
 		if (this.failure != null) {
-			message.append("failed (").append(this.failure).append(") and ");
+			message.append("failed (").append(SecretSanitizer.text(this.failure)).append(") and ");
 		}
 		message.append("exited unexpectedly with exit code ").append(describeExitCode());
 		message.append("; stderr: ");

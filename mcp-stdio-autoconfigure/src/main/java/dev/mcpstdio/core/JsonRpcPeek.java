@@ -23,6 +23,8 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Checks that a stdout line is one JSON value and, for a JSON-RPC object, finds its
@@ -40,6 +42,8 @@ final class JsonRpcPeek {
 			.maxNestingDepth(10_000)
 			.build())
 		.build();
+
+	private static final String CANCELLED = "notifications/cancelled";
 
 	private JsonRpcPeek() {
 	}
@@ -82,6 +86,29 @@ final class JsonRpcPeek {
 				return null;
 			}
 			return new Peeked(id, method);
+		}
+		catch (JacksonException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return the id of the request a {@code notifications/cancelled} message cancels.
+	 * @param message a message a client sends
+	 * @return the cancelled request's id as text, or {@code null} when the message is no
+	 * cancellation
+	 */
+	static @Nullable String cancelledRequestId(String message) {
+		if (!message.contains(CANCELLED)) {
+			return null;
+		}
+		try {
+			JsonNode node = JsonMapper.shared().readTree(message);
+			if (!CANCELLED.equals(node.path("method").asString(""))) {
+				return null;
+			}
+			JsonNode id = node.path("params").path("requestId");
+			return (id.isString() || id.isIntegralNumber()) ? id.asString() : null;
 		}
 		catch (JacksonException ex) {
 			return null;

@@ -19,14 +19,14 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,94 +35,164 @@ import org.jspecify.annotations.Nullable;
 /**
  * Makes sure that no server outlives this JVM, however it dies (SIGKILL and
  * {@code Runtime.halt} included): one small {@code sh} watcher per JVM, started on the
- * first server start, learns each server's process group through its stdin. When that
- * stdin reaches its end, the JVM is gone; the watcher then waits up to the largest
- * {@code stdin-close-timeout} for the servers to exit by themselves, sends SIGTERM to
- * every known group and every process marked with this JVM's pid, waits up to the largest
- * {@code terminate-timeout}, sends SIGKILL to what is left, and exits.
+ * first server start, learns each server's root (pid and start time) through its stdin.
+ * When that stdin reaches its end, the JVM is gone; the watcher then waits up to the
+ * largest {@code stdin-close-timeout} for the servers to exit by themselves, sends
+ * SIGTERM to what is left, waits up to the largest {@code terminate-timeout}, sends
+ * SIGKILL, and exits, each phase ending at a deadline counted from the JVM's death.
+ * <p>
+ * What the watcher signals is only what it can prove is a server's: a process carrying
+ * the instance marker of this JVM (which names it by pid and start time, so a later JVM
+ * that reuses the pid is not taken for it), a root that still has the start time it was
+ * announced with, and a member of a root's process group or session that is either
+ * younger than a live root or started between the root's start and the JVM's death.
+ * Zombies count as gone. Without {@code /proc} (macOS) the watcher can only check that a
+ * pid or group exists.
  * <p>
  * While the JVM lives the watcher is blocked in a read and costs nothing but its memory.
- * It is never closed by the JVM: on a normal shutdown the servers stop first and the
- * watcher, seeing its stdin end when the JVM exits, finds nothing left to end. It runs in
- * its own session (and ignores SIGINT, SIGHUP, SIGTERM and SIGQUIT), so a Ctrl-C in the
- * terminal or a signal to the JVM's process group does not take it down before it has
- * done its work. It carries no markers, so it is never counted as a server process.
+ * It runs in its own session and ignores SIGINT, SIGHUP, SIGTERM and SIGQUIT, so a Ctrl-C
+ * in the terminal does not take it down before it has done its work; one that is killed
+ * anyway is noticed and replaced, and learns every server still running. Lines reach it
+ * through a bounded queue and a thread of its own, so a watcher that stops reading never
+ * blocks the JVM. It carries no markers, so it is never counted as a server process.
  *
  * @author mcp-stdio authors
  */
 public final class OrphanGuard {
 
-	/** Whether the guard can run here: a POSIX shell on Linux or macOS. */
-	public static final boolean SUPPORTED = isSupported();
-
 	private static final Log logger = LogFactory.getLog(OrphanGuard.class);
 
 	/**
-	 * The watcher. Lines: {@code S <id> g|p <stdinCloseMillis> <terminateMillis>} for a
-	 * server started as process group (g) or plain pid (p), {@code E <id>} when it ended.
-	 * Times come from {@code /proc/uptime} where it exists, else from counting sleeps.
+	 * The watcher. Arguments: the owner's pid and start time. Lines:
+	 * {@code S <pid> g|p <startTime> <stdinCloseMillis> <terminateMillis>} for a server
+	 * started as process group leader (g) or plain process (p), {@code E <pid>} when it
+	 * ended. Times come from {@code /proc/uptime} where it exists, else from counting
+	 * sleeps.
 	 */
 	static final String SCRIPT = """
 			trap '' INT HUP TERM QUIT PIPE
-			owner=$1; groups=' '; pids=' '; grace=0; term=0
-			while IFS=' ' read -r op id kind a b; do
+			opid=$1; ostart=$2; groups=' '; pids=' '; grace=0; term=0
+			drop() { r=' '; for e in $1; do [ "${e%%:*}" = "$2" ] || r="$r$e "; done; }
+			while IFS=' ' read -r op id kind st a b; do
 			  case "$op" in
-			    S) if [ "$kind" = g ]; then groups="$groups$id "; else pids="$pids$id "; fi
+			    S) if [ "$kind" = g ]; then groups="$groups$id:$st "; else pids="$pids$id:$st "; fi
 			       [ "$a" -gt "$grace" ] && grace=$a
 			       [ "$b" -gt "$term" ] && term=$b ;;
-			    E) case "$groups" in *" $id "*) groups="${groups%% $id *} ${groups#* $id }" ;; esac
-			       case "$pids" in *" $id "*) pids="${pids%% $id *} ${pids#* $id }" ;; esac ;;
+			    E) drop "$groups" "$id"; groups=$r; drop "$pids" "$id"; pids=$r ;;
 			  esac
 			done
-			ms=0
+			ms=0; tick=0
 			now() {
-			  if [ -r /proc/uptime ]; then read u r < /proc/uptime; ms=$(( ${u%.*} * 1000 + 1${u#*.} * 10 - 1000 )); fi
+			  if [ -r /proc/uptime ]; then
+			    read -r u rest < /proc/uptime; ms=$(( ${u%.*} * 1000 + 1${u#*.} * 10 - 1000 )); tick=$((ms / 10))
+			  fi
 			}
-			marked() {
-			  [ -d /proc/self ] || return 0
-			  for f in $(grep -l -s -z -x "MCP_STDIO_OWNER_PID=$owner" /proc/[0-9]*/environ 2>/dev/null); do
-			    p=${f#/proc/}; p=${p%/environ}; [ "$p" = "$$" ] || echo "$p"
-			  done
+			stat_of() {
+			  read -r line < "/proc/$1/stat" 2>/dev/null || return 1
+			  set -- ${line##*) }; zs=$1; st=${20}
 			}
+			now; eof=$((tick + 1)); t0=$ms
 			alive() {
 			  left=
-			  for g in $groups; do kill -0 -"$g" 2>/dev/null && left="$left -$g"; done
-			  for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-			  for p in $(marked); do left="$left $p"; done
-			}
-			signal() {
-			  for t in $left; do kill -"$1" "$t" 2>/dev/null; done
-			}
-			await() {
-			  now; until=$((ms + $1))
-			  while :; do
-			    alive; [ -z "$left" ] && return 0
-			    [ -n "$2" ] && signal "$2"
-			    now; [ "$ms" -ge "$until" ] && return 1
-			    sleep 0.05; [ -r /proc/uptime ] || ms=$((ms + 50))
+			  if [ ! -d /proc/self ]; then
+			    for e in $groups; do kill -0 -"${e%%:*}" 2>/dev/null && left="$left -${e%%:*}:0"; done
+			    for e in $pids; do kill -0 "${e%%:*}" 2>/dev/null && left="$left ${e%%:*}:0"; done
+			    return
+			  fi
+			  live=' '
+			  for e in $groups; do stat_of "${e%%:*}" && [ "$st" = "${e#*:}" ] && live="$live${e%%:*} "; done
+			  for f in /proc/[0-9]*/stat; do
+			    read -r line < "$f" 2>/dev/null || continue
+			    set -- ${line##*) }
+			    [ "$1" = Z ] && continue
+			    p=${f#/proc/}; p=${p%/stat}; pg=$3; sid=$4; ps=${20}
+			    for e in $groups; do
+			      g=${e%%:*}
+			      [ "$pg" = "$g" ] || [ "$sid" = "$g" ] || continue
+			      case "$live" in *" $g "*) left="$left $p:$ps"; break ;; esac
+			      if [ "$ps" -ge "${e#*:}" ] && [ "$ps" -le "$eof" ]; then left="$left $p:$ps"; break; fi
+			    done
+			  done
+			  for e in $pids; do
+			    stat_of "${e%%:*}" && [ "$st" = "${e#*:}" ] && [ "$zs" != Z ] && left="$left $e"
+			  done
+			  for f in $(grep -l -s -z -x "MCP_STDIO_INSTANCE=$opid[.]$ostart[.][0-9]*" /proc/[0-9]*/environ 2>/dev/null); do
+			    p=${f#/proc/}; p=${p%/environ}
+			    [ "$p" != "$$" ] && stat_of "$p" && [ "$zs" != Z ] && left="$left $p:$st"
 			  done
 			}
-			await "$grace" && exit 0
+			signal() {
+			  for e in $left; do
+			    p=${e%%:*}
+			    if [ "${e#*:}" = 0 ]; then kill -"$1" "$p" 2>/dev/null
+			    elif stat_of "$p" && [ "$st" = "${e#*:}" ]; then kill -"$1" "$p" 2>/dev/null
+			    fi
+			  done
+			}
+			await() {
+			  while :; do
+			    alive
+			    # a process caught in exec shows no markers: only two empty looks in a row count
+			    if [ -z "$left" ]; then sleep 0.1; alive; [ -z "$left" ] && return 0; fi
+			    [ -n "$2" ] && signal "$2"
+			    now; [ "$ms" -ge "$1" ] && return 1
+			    sleep 0.1; [ -r /proc/uptime ] || ms=$((ms + 100))
+			  done
+			}
+			await $((t0 + grace)) && exit 0
 			signal TERM
-			await "$term" && exit 0
+			await $((t0 + grace + term)) && exit 0
 			signal KILL
-			await 1000 KILL
+			await $((t0 + grace + term + 1000)) KILL
 			exit 0
 			""";
 
-	private static volatile boolean enabled = SUPPORTED
-			&& !"false".equalsIgnoreCase(System.getProperty("mcp.stdio.orphan-guard.enabled"));
+	/** How many lines may wait for the watcher before new ones are dropped. */
+	private static final int QUEUE_CAPACITY = 4096;
 
-	private static final Object lock = new Object();
+	private static volatile @Nullable OrphanGuard shared;
 
-	/** The servers the watcher knows, by id, with their start lines. */
-	private static final Map<Long, String> known = new LinkedHashMap<>();
+	private final Platform platform;
 
-	private static @Nullable Process watcher;
+	private volatile boolean enabled;
 
-	private static @Nullable OutputStream watcherInput;
+	private final Object lock = new Object();
 
-	private OrphanGuard() {
+	/** The servers the watcher must know, by pid, with their start lines. */
+	private final Map<Long, String> known = new LinkedHashMap<>();
+
+	private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+
+	private @Nullable Process watcher;
+
+	private @Nullable OutputStream input;
+
+	private @Nullable Thread writer;
+
+	private boolean overflowReported;
+
+	OrphanGuard(Platform platform) {
+		this.platform = platform;
+		this.enabled = platform.supportsOrphanGuard()
+				&& !"false".equalsIgnoreCase(System.getProperty("mcp.stdio.orphan-guard.enabled"));
+	}
+
+	/**
+	 * Return the guard of this JVM.
+	 * @return the guard
+	 */
+	public static OrphanGuard shared() {
+		OrphanGuard guard = shared;
+		if (guard == null) {
+			synchronized (OrphanGuard.class) {
+				guard = shared;
+				if (guard == null) {
+					guard = new OrphanGuard(Platform.current());
+					shared = guard;
+				}
+			}
+		}
+		return guard;
 	}
 
 	/**
@@ -131,25 +201,25 @@ public final class OrphanGuard {
 	 * turns the default off.
 	 * @param on whether to guard
 	 */
-	public static void setEnabled(boolean on) {
-		enabled = on && SUPPORTED;
+	public void setEnabled(boolean on) {
+		this.enabled = on && this.platform.supportsOrphanGuard();
 	}
 
 	/**
 	 * Return whether servers started from now on are guarded.
 	 * @return whether the guard is on
 	 */
-	public static boolean isEnabled() {
-		return enabled;
+	public boolean isEnabled() {
+		return this.enabled;
 	}
 
 	/**
 	 * Return the pid of the watcher, once it runs.
 	 * @return the pid or {@code null}
 	 */
-	public static @Nullable Long watcherPid() {
-		synchronized (lock) {
-			Process current = watcher;
+	public @Nullable Long watcherPid() {
+		synchronized (this.lock) {
+			Process current = this.watcher;
 			return (current != null && current.isAlive()) ? current.pid() : null;
 		}
 	}
@@ -157,23 +227,32 @@ public final class OrphanGuard {
 	/**
 	 * Tell the watcher about a server that has just started.
 	 * @param pid the server's root pid
+	 * @param startTime the root's start time, 0 when unknown
 	 * @param ownGroup whether the root leads its own process group
 	 * @param timeouts the server's shutdown bounds
 	 */
-	static void started(long pid, boolean ownGroup, ShutdownTimeouts timeouts) {
-		if (!enabled) {
+	void started(long pid, long startTime, boolean ownGroup, ShutdownTimeouts timeouts) {
+		if (!this.enabled) {
 			return;
 		}
-		String line = "S " + pid + " " + (ownGroup ? "g" : "p") + " " + timeouts.stdinClose().toMillis() + " "
-				+ timeouts.terminate().toMillis() + "\n";
-		synchronized (lock) {
-			known.put(pid, line);
-			if (watcher == null) {
-				// a new watcher learns every known server, this one included
-				startWatcher();
+		String line = "S " + pid + " " + (ownGroup ? "g" : "p") + " " + startTime + " "
+				+ timeouts.stdinClose().toMillis() + " " + timeouts.terminate().toMillis() + "\n";
+		synchronized (this.lock) {
+			this.known.put(pid, line);
+			if (this.writer == null) {
+				Thread thread = new Thread(this::writeLines, "mcp-stdio-orphan-guard");
+				thread.setDaemon(true);
+				this.writer = thread;
+				thread.start();
+			}
+			if (this.watcher == null || !this.watcher.isAlive()) {
+				// Guarded before the start returns: a new watcher learns every server,
+				// this one included
+				this.lines.clear();
+				this.input = startWatcher();
 			}
 			else {
-				write(line);
+				offer(line);
 			}
 		}
 	}
@@ -182,45 +261,75 @@ public final class OrphanGuard {
 	 * Tell the watcher that a server's root process has ended and its pid may be reused.
 	 * @param pid the server's root pid
 	 */
-	static void ended(long pid) {
-		synchronized (lock) {
-			if (known.remove(pid) != null) {
-				write("E " + pid + "\n");
+	void ended(long pid) {
+		synchronized (this.lock) {
+			if (this.known.remove(pid) != null) {
+				offer("E " + pid + "\n");
 			}
 		}
 	}
 
-	private static void write(String line) {
-		Process current = watcher;
-		OutputStream input = watcherInput;
-		if (current == null || input == null) {
-			return;
+	private void offer(String line) {
+		if (!this.lines.offer(line) && !this.overflowReported) {
+			this.overflowReported = true;
+			logger.warn("The MCP server orphan guard does not keep up (" + QUEUE_CAPACITY
+					+ " lines waiting); servers started from now on may outlive a killed JVM");
 		}
-		try {
-			input.write(line.getBytes(StandardCharsets.US_ASCII));
-			input.flush();
-		}
-		catch (IOException ex) {
-			// Someone killed the watcher: start another that learns every server still
-			// known
-			logger.warn("The MCP server orphan guard (pid " + current.pid() + ") is gone (" + ex.getMessage()
-					+ "); starting a new one");
-			watcher = null;
-			watcherInput = null;
-			if (enabled) {
-				startWatcher();
+	}
+
+	/**
+	 * Hand the queued lines to the watcher, starting it (again) when it is not running: a
+	 * new watcher first learns every server still known.
+	 */
+	private void writeLines() {
+		while (true) {
+			String line;
+			try {
+				line = this.lines.poll(1, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			OutputStream current;
+			synchronized (this.lock) {
+				if (this.watcher != null && !this.watcher.isAlive()) {
+					logger.warn("The MCP server orphan guard (pid " + this.watcher.pid()
+							+ ") is gone; starting a new one that learns the " + this.known.size()
+							+ " running servers");
+					this.watcher = null;
+					this.input = null;
+					if (!this.known.isEmpty() && this.enabled) {
+						// it learns every server still known, so this line is not needed
+						this.input = startWatcher();
+						continue;
+					}
+				}
+				current = this.input;
+			}
+			if (line != null && !line.isEmpty() && current != null) {
+				try {
+					current.write(line.getBytes(StandardCharsets.US_ASCII));
+					current.flush();
+				}
+				catch (IOException ex) {
+					// The watcher died: the next round starts another that learns every
+					// server still known, this one's included
+				}
 			}
 		}
 	}
 
-	private static void startWatcher() {
+	/**
+	 * Start a watcher and write it every known server. Called with the lock held.
+	 * @return its stdin, or {@code null} when it could not start
+	 */
+	private @Nullable OutputStream startWatcher() {
 		List<String> command = new ArrayList<>();
-		String setsid = StdioServerProcess.SETSID;
-		if (setsid != null) {
-			command.add(setsid);
+		if (this.platform.ownSessions()) {
+			command.add(this.platform.setsid());
 		}
-		command.addAll(
-				List.of("/bin/sh", "-c", SCRIPT, "mcp-stdio-orphan-guard", Long.toString(ProcessMarkers.CURRENT_PID)));
+		command.addAll(List.of(this.platform.shell(), "-c", SCRIPT, "mcp-stdio-orphan-guard",
+				Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START)));
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
 		builder.environment().put("PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
@@ -234,25 +343,25 @@ public final class OrphanGuard {
 		catch (IOException ex) {
 			logger.warn("Could not start the MCP server orphan guard; servers may outlive a killed JVM: "
 					+ ex.getMessage());
-			enabled = false;
-			return;
+			this.enabled = false;
+			return null;
 		}
-		OutputStream input = process.getOutputStream();
-		watcher = process;
-		watcherInput = input;
+		this.watcher = process;
+		// A watcher killed by someone is replaced at once, not at the next server start
+		process.onExit().thenRun(() -> this.lines.offer(""));
 		logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
+		OutputStream input = process.getOutputStream();
 		try {
-			for (String line : known.values()) {
-				input.write(line.getBytes(StandardCharsets.US_ASCII));
-			}
+			StringBuilder all = new StringBuilder();
+			this.known.values().forEach(all::append);
+			input.write(all.toString().getBytes(StandardCharsets.US_ASCII));
 			input.flush();
 		}
 		catch (IOException ex) {
-			logger.warn("The MCP server orphan guard (pid " + process.pid() + ") ended at once (" + ex.getMessage()
-					+ "); servers may outlive a killed JVM");
-			watcher = null;
-			watcherInput = null;
+			logger.warn(
+					"The MCP server orphan guard (pid " + process.pid() + ") ended at once (" + ex.getMessage() + ")");
 		}
+		return input;
 	}
 
 	/**
@@ -262,11 +371,6 @@ public final class OrphanGuard {
 	 */
 	public static Duration bound(ShutdownTimeouts timeouts) {
 		return timeouts.stdinClose().plus(timeouts.terminate()).plusSeconds(1);
-	}
-
-	private static boolean isSupported() {
-		String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-		return (os.contains("linux") || os.contains("mac")) && Files.isExecutable(Path.of("/bin/sh"));
 	}
 
 }

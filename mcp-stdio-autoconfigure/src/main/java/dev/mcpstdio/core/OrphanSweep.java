@@ -43,7 +43,13 @@ public final class OrphanSweep {
 
 	private static final Log logger = LogFactory.getLog(OrphanSweep.class);
 
-	private OrphanSweep() {
+	private final ProcessScanner scanner;
+
+	private final TreeTerminator terminator;
+
+	OrphanSweep(ProcessScanner scanner, TreeTerminator terminator) {
+		this.scanner = scanner;
+		this.terminator = terminator;
 	}
 
 	/**
@@ -51,11 +57,9 @@ public final class OrphanSweep {
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was found and done
 	 */
-	public static Result sweep(Duration terminateTimeout) {
-		if (!ProcessTable.SUPPORTED) {
-			return new Result(0, 0, 0, List.of());
-		}
-		List<Proc> orphans = findOrphans(ProcessTable.scan());
+	public Result sweep(Duration terminateTimeout) {
+		// Without /proc there are no markers to find orphans by
+		List<Proc> orphans = findOrphans(this.scanner.scan());
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server processes found");
 			return new Result(0, 0, 0, List.of());
@@ -64,11 +68,11 @@ public final class OrphanSweep {
 		for (Proc orphan : orphans) {
 			owners.add(orphan.markers().ownerPid());
 		}
-		TreeTerminator.Result ended = TreeTerminator.escalate((table) -> stillAlive(orphans, table), terminateTimeout,
+		TreeTerminator.Result ended = this.terminator.escalate((table) -> stillAlive(orphans, table), terminateTimeout,
 				new TreeTerminator.Escalation() {
 				});
 		int killed = ended.killed();
-		ProcessTable.invalidate();
+		this.scanner.invalidate();
 		List<Long> pids = new ArrayList<>();
 		for (Proc orphan : orphans) {
 			pids.add(orphan.pid());
@@ -96,15 +100,25 @@ public final class OrphanSweep {
 			if (markers == null || proc.pid() == ProcessMarkers.CURRENT_PID || markers.ownerPid() == proc.pid()) {
 				continue;
 			}
-			Proc owner = table.get(markers.ownerPid());
-			// The owner lives if its pid runs a process that was already there when the
-			// marked one started; a younger process just reused the pid
-			boolean ownerAlive = owner != null && owner.startTime() <= proc.startTime();
-			if (!ownerAlive && me.equals(owner(proc.pid()))) {
+			if (!ownerAlive(markers, proc, table.get(markers.ownerPid())) && me.equals(owner(proc.pid()))) {
 				orphans.add(proc);
 			}
 		}
 		return orphans;
+	}
+
+	/**
+	 * Return whether the JVM that started a marked process still runs: its pid runs the
+	 * process whose start time the instance marker names; for a marker without it, a
+	 * process that was already there when the marked one started (a younger one just
+	 * reused the pid).
+	 */
+	private static boolean ownerAlive(ProcessMarkers markers, Proc proc, @Nullable Proc owner) {
+		if (owner == null) {
+			return false;
+		}
+		long ownerStart = markers.ownerStart();
+		return (ownerStart >= 0) ? owner.startTime() == ownerStart : owner.startTime() <= proc.startTime();
 	}
 
 	private static @Nullable UserPrincipal owner(long pid) {

@@ -44,7 +44,7 @@ final class PendingRequests {
 	 * @return whether it was added: {@code false} when the id is already pending
 	 */
 	boolean add(Object id, @Nullable CompletableFuture<String> future) {
-		return this.byId.putIfAbsent(key(id), new Pending(id, future)) == null;
+		return this.byId.putIfAbsent(key(id), new Pending(id, future, System.nanoTime())) == null;
 	}
 
 	/**
@@ -87,26 +87,45 @@ final class PendingRequests {
 	}
 
 	/**
-	 * Wait until no request is pending.
+	 * Wait until no request is pending that its client still waits for.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @return whether none is pending
+	 * @param clientTimeoutNanos how long a client waits for a response: an older request
+	 * is given up on and does not hold the wait; {@link Long#MAX_VALUE} for no limit
+	 * @return whether none is pending that a client waits for
 	 */
-	boolean awaitEmpty(long deadlineNanos) {
+	boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
 		synchronized (this.changed) {
-			while (!this.byId.isEmpty()) {
-				long left = deadlineNanos - System.nanoTime();
+			while (true) {
+				long now = System.nanoTime();
+				long youngest = Long.MIN_VALUE;
+				boolean waited = false;
+				for (Pending pending : this.byId.values()) {
+					if (now - pending.sentAt() < clientTimeoutNanos) {
+						waited = true;
+						youngest = Math.max(youngest, pending.sentAt());
+					}
+				}
+				if (!waited) {
+					return true;
+				}
+				long until = Math.min(deadlineNanos,
+						(clientTimeoutNanos == Long.MAX_VALUE) ? deadlineNanos : youngest + clientTimeoutNanos);
+				long left = until - now;
 				if (left <= 0) {
-					return false;
+					if (now >= deadlineNanos) {
+						return false;
+					}
+					// the youngest became too old meanwhile: look again
+					continue;
 				}
 				try {
 					this.changed.wait(Math.max(1, left / 1_000_000L));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
-					return this.byId.isEmpty();
+					return false;
 				}
 			}
-			return true;
 		}
 	}
 
@@ -125,8 +144,9 @@ final class PendingRequests {
 	 *
 	 * @param id its id as given
 	 * @param future its future, or {@code null}
+	 * @param sentAt its {@link System#nanoTime()} when sent
 	 */
-	record Pending(Object id, @Nullable CompletableFuture<String> future) {
+	record Pending(Object id, @Nullable CompletableFuture<String> future, long sentAt) {
 
 	}
 

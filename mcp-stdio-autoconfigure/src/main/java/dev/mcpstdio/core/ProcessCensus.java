@@ -31,23 +31,16 @@ import dev.mcpstdio.core.ProcessTable.Proc;
  */
 public final class ProcessCensus {
 
+	private final ProcessScanner scanner;
+
 	/**
 	 * The last count of each server, with the snapshot it was made from: a scrape reads
 	 * processes and memory of every server, and each is counted once per snapshot.
 	 */
-	private static final Map<String, Counted> lastCounts = new ConcurrentHashMap<>();
+	private final Map<String, Counted> lastCounts = new ConcurrentHashMap<>();
 
-	private ProcessCensus() {
-	}
-
-	/**
-	 * Count the live processes of one server and their resident memory.
-	 * @param serverName the server's name
-	 * @param current the server's current process
-	 * @return the figures
-	 */
-	public static TreeStats count(String serverName, StdioServerProcess current) {
-		return count(serverName, List.of(current));
+	ProcessCensus(ProcessScanner scanner) {
+		this.scanner = scanner;
 	}
 
 	/**
@@ -56,17 +49,17 @@ public final class ProcessCensus {
 	 * @param current the server's current processes, possibly none
 	 * @return the figures
 	 */
-	public static TreeStats count(String serverName, List<StdioServerProcess> current) {
-		ProcessTable table = ProcessTable.recent();
-		Counted last = lastCounts.get(serverName);
+	public TreeStats count(String serverName, List<StdioServerProcess> current) {
+		ProcessTable table = this.scanner.recent();
+		Counted last = this.lastCounts.get(serverName);
 		if (last != null && last.table() == table && last.current().equals(current)) {
 			return last.stats();
 		}
 		TreeStats stats = count(serverName, current, table);
-		if (lastCounts.size() > 1024) {
-			lastCounts.clear();
+		if (this.lastCounts.size() > 1024) {
+			this.lastCounts.clear();
 		}
-		lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
+		this.lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
 		return stats;
 	}
 
@@ -79,8 +72,8 @@ public final class ProcessCensus {
 		}
 		for (Proc proc : table.all()) {
 			ProcessMarkers markers = proc.markers();
-			if (markers != null && markers.ownerPid() == ProcessMarkers.CURRENT_PID
-					&& serverName.equals(markers.server()) && proc.pid() != ProcessMarkers.CURRENT_PID) {
+			if (markers != null && markers.isOwnedByThisJvm() && serverName.equals(markers.server())
+					&& proc.pid() != ProcessMarkers.CURRENT_PID) {
 				found.put(proc.pid(), proc);
 			}
 		}

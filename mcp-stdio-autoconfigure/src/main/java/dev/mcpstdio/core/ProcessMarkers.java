@@ -16,11 +16,18 @@
 
 package dev.mcpstdio.core;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import org.jspecify.annotations.Nullable;
 
 /**
  * The environment variables that mark every process started for a server, so that its
  * processes can be found even after they left its tree.
+ * <p>
+ * The instance marker reads {@code <owner pid>.<owner start time>.<start number>}: it
+ * names the owner JVM by evidence that survives the reuse of its pid (its start time, in
+ * the units of {@link ProcessScanner#startTimeOf(long)}) and tells one start of a server
+ * from another.
  *
  * @param server the server name ({@value #SERVER})
  * @param ownerPid the pid of the JVM that started it ({@value #OWNER_PID})
@@ -40,5 +47,53 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 
 	/** The pid of this JVM. */
 	public static final long CURRENT_PID = ProcessHandle.current().pid();
+
+	/**
+	 * When this JVM started, in the units of {@link ProcessScanner#startTimeOf(long)}.
+	 */
+	static final long CURRENT_START = ProcessScanner.startTimeOf(Platform.current(), CURRENT_PID);
+
+	/** The prefix of every instance marker this JVM hands out. */
+	static final String CURRENT_OWNER = CURRENT_PID + "." + CURRENT_START;
+
+	private static final AtomicLong starts = new AtomicLong();
+
+	/**
+	 * Return a new instance marker value for one start of a server by this JVM.
+	 * @return the value
+	 */
+	static String newInstance() {
+		return CURRENT_OWNER + "." + starts.incrementAndGet();
+	}
+
+	/**
+	 * Return the start time of the owner JVM, from the instance marker.
+	 * @return the start time, or -1 when the marker does not tell it
+	 */
+	public long ownerStart() {
+		if (this.instance == null) {
+			return -1;
+		}
+		int first = this.instance.indexOf('.');
+		int second = this.instance.indexOf('.', first + 1);
+		if (first < 0 || second < 0) {
+			return -1;
+		}
+		try {
+			return Long.parseLong(this.instance, first + 1, second, 10);
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * Return whether this JVM started the process: its pid and its start time match, so a
+	 * JVM that merely reuses the pid of a dead owner is not taken for it.
+	 * @return whether the process is this JVM's
+	 */
+	public boolean isOwnedByThisJvm() {
+		return this.ownerPid == CURRENT_PID && this.instance != null && this.instance.startsWith(CURRENT_OWNER + ".");
+	}
 
 }

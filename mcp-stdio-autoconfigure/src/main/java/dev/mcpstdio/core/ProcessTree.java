@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
 
@@ -28,6 +30,12 @@ import dev.mcpstdio.core.ProcessTable.Proc;
  * of its process group and session (the root leads both when started through
  * {@code setsid}), and the processes that escaped both but still carry its instance
  * marker, with their descendants.
+ * <p>
+ * A pid is reused once its process is reaped, so group and session ids count as evidence
+ * only while they are surely the root's: while the root is unreaped (alive or a zombie,
+ * its pid is still taken), and afterwards only for processes that started between the
+ * root's start and its end (a stranger that later took the pid started after it). A
+ * descendant counts only if it started no earlier than its parent.
  *
  * @author mcp-stdio authors
  */
@@ -35,27 +43,64 @@ final class ProcessTree {
 
 	private final long rootPid;
 
+	private final long rootStartTime;
+
 	private final String instance;
 
 	private final boolean ownSession;
 
-	private volatile long rootStartTime;
+	private final BooleanSupplier rootUnreaped;
 
-	private volatile boolean rootReaped;
+	private final LongSupplier clock;
 
-	ProcessTree(long rootPid, String instance, boolean ownSession) {
+	/** When the root was first seen reaped, in start-time units; -1 before. */
+	private volatile long rootEndTime = -1;
+
+	/**
+	 * Create the tree of one start.
+	 * @param rootPid the root's pid
+	 * @param rootStartTime the root's start time, 0 when unknown
+	 * @param instance the instance marker of this start
+	 * @param ownSession whether the root leads its own session and group
+	 * @param rootUnreaped tells whether the root's pid is still the root's: true while it
+	 * runs and while it is an unreaped zombie
+	 * @param clock the current time in start-time units
+	 */
+	ProcessTree(long rootPid, long rootStartTime, String instance, boolean ownSession, BooleanSupplier rootUnreaped,
+			LongSupplier clock) {
 		this.rootPid = rootPid;
+		this.rootStartTime = rootStartTime;
 		this.instance = instance;
 		this.ownSession = ownSession;
+		this.rootUnreaped = rootUnreaped;
+		this.clock = clock;
 	}
 
 	long rootPid() {
 		return this.rootPid;
 	}
 
-	/** Remember that the root is gone: its pid may now be reused by a stranger. */
-	void rootReaped() {
-		this.rootReaped = true;
+	String instance() {
+		return this.instance;
+	}
+
+	/**
+	 * Return whether the root has been reaped, remembering when it was first seen so.
+	 * @return whether its pid may now belong to a stranger
+	 */
+	boolean rootReaped() {
+		if (this.rootEndTime >= 0) {
+			return true;
+		}
+		if (this.rootUnreaped.getAsBoolean()) {
+			return false;
+		}
+		synchronized (this) {
+			if (this.rootEndTime < 0) {
+				this.rootEndTime = this.clock.getAsLong();
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -64,36 +109,42 @@ final class ProcessTree {
 	 * @return the members, the root first when alive
 	 */
 	List<Proc> members(ProcessTable table) {
+		boolean reaped = rootReaped();
+		long end = this.rootEndTime;
 		Map<Long, Proc> members = new LinkedHashMap<>();
-		if (!this.rootReaped) {
+		if (!reaped) {
 			Proc root = table.get(this.rootPid);
-			if (root != null) {
-				if (this.rootStartTime == 0) {
-					this.rootStartTime = root.startTime();
-				}
-				if (root.startTime() == this.rootStartTime) {
-					members.put(root.pid(), root);
-				}
+			if (root != null && (this.rootStartTime == 0 || root.startTime() == this.rootStartTime)) {
+				members.put(root.pid(), root);
 			}
 		}
 		for (Proc proc : table.all()) {
-			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
-				continue;
-			}
-			boolean inGroup = this.ownSession && (proc.pgid() == this.rootPid || proc.sid() == this.rootPid);
-			boolean marked = proc.markers() != null && this.instance.equals(proc.markers().instance())
-					&& proc.markers().ownerPid() == ProcessMarkers.CURRENT_PID;
-			if (inGroup || marked) {
+			if (proc.pid() != ProcessMarkers.CURRENT_PID && (isMarked(proc) || inGroupOrSession(proc, reaped, end))) {
 				members.putIfAbsent(proc.pid(), proc);
 			}
 		}
-		List<Long> roots = new ArrayList<>(members.keySet());
-		for (Proc child : table.descendantsOf(roots)) {
+		for (Proc child : table.descendantsOf(new ArrayList<>(members.values()))) {
 			if (child.pid() != ProcessMarkers.CURRENT_PID) {
 				members.putIfAbsent(child.pid(), child);
 			}
 		}
 		return new ArrayList<>(members.values());
+	}
+
+	private boolean isMarked(Proc proc) {
+		ProcessMarkers markers = proc.markers();
+		// The instance names this JVM by pid and start time: it survives pid reuse
+		return markers != null && this.instance.equals(markers.instance());
+	}
+
+	private boolean inGroupOrSession(Proc proc, boolean reaped, long end) {
+		if (!this.ownSession || (proc.pgid() != this.rootPid && proc.sid() != this.rootPid)) {
+			return false;
+		}
+		if (!reaped) {
+			return true;
+		}
+		return this.rootStartTime > 0 && proc.startTime() >= this.rootStartTime && proc.startTime() <= end;
 	}
 
 }

@@ -30,8 +30,6 @@ import java.util.Set;
  */
 final class ServerEnvironment {
 
-	static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
-
 	private static final Set<String> UNIX_ALLOWED = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG",
 			"TMPDIR");
 
@@ -65,7 +63,7 @@ final class ServerEnvironment {
 	}
 
 	static boolean isAllowed(String name) {
-		if (WINDOWS) {
+		if (Platform.current().isWindows()) {
 			return WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT));
 		}
 		return UNIX_ALLOWED.contains(name) || name.startsWith("LC_");

@@ -25,12 +25,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 /**
- * Drains a server's stderr so that it can never block on it, logs each line under
- * {@code dev.mcpstdio.server.<name>} and keeps the last lines for error messages.
+ * Drains a server's stderr so that it can never block on it, hands each line to the
+ * {@link StderrLog} (logged under {@code dev.mcpstdio.server.<name>}, rate-limited) and
+ * keeps the last lines for error messages and the endpoint. What leaves this class is
+ * sanitized: {@link #lines()} and the log mask what looks like a secret. The lines are
+ * sanitized on their way out rather than as they are read, so that a flood of stderr
+ * costs the reader no more than splitting it into lines.
  *
  * @author mcp-stdio authors
  */
@@ -41,7 +42,7 @@ final class StderrTail implements Runnable {
 
 	private final InputStream stderr;
 
-	private final Log log;
+	private final StderrLog.Channel log;
 
 	private final int capacity;
 
@@ -49,9 +50,9 @@ final class StderrTail implements Runnable {
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
-	StderrTail(String serverName, InputStream stderr, int capacity) {
+	StderrTail(StderrLog.Channel log, InputStream stderr, int capacity) {
 		this.stderr = stderr;
-		this.log = LogFactory.getLog("dev.mcpstdio.server." + serverName);
+		this.log = log;
 		this.capacity = capacity;
 		this.tail = new ArrayDeque<>(Math.min(capacity, 64));
 	}
@@ -88,6 +89,7 @@ final class StderrTail implements Runnable {
 			if (length > 0) {
 				add(line, length, truncated);
 			}
+			this.log.close();
 			this.done.countDown();
 		}
 	}
@@ -97,9 +99,7 @@ final class StderrTail implements Runnable {
 			length--;
 		}
 		String text = new String(bytes, 0, length, StandardCharsets.UTF_8) + (truncated ? " [truncated]" : "");
-		if (this.log.isInfoEnabled()) {
-			this.log.info(text);
-		}
+		this.log.line(text);
 		if (this.capacity == 0) {
 			return;
 		}
@@ -126,10 +126,16 @@ final class StderrTail implements Runnable {
 		}
 	}
 
+	/**
+	 * Return the last lines, sanitized.
+	 * @return the lines, oldest first
+	 */
 	List<String> lines() {
+		List<String> lines;
 		synchronized (this.tail) {
-			return new ArrayList<>(this.tail);
+			lines = new ArrayList<>(this.tail);
 		}
+		return SecretSanitizer.lines(lines);
 	}
 
 }

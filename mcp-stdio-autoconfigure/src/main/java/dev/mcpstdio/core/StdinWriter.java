@@ -23,10 +23,14 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one thread that writes to a server's stdin. Sends queue their lines here, so that a
@@ -52,6 +56,9 @@ final class StdinWriter implements Runnable {
 	private volatile boolean busy;
 
 	private volatile boolean closeRequested;
+
+	/** The write taken from the queue that waits for a direct write to finish. */
+	private volatile @Nullable Write held;
 
 	private volatile boolean closing;
 
@@ -108,6 +115,45 @@ final class StdinWriter implements Runnable {
 		}
 	}
 
+	/**
+	 * Write a line: on the caller's thread when nothing is queued or being written, else
+	 * through the queue, waiting at most the send timeout for it.
+	 * @param line the line, its newline included
+	 * @throws WriteTimeoutException if it was not written in time; its message says
+	 * whether it will still arrive
+	 * @throws IOException if the write failed
+	 * @throws InterruptedException if interrupted; a queued line is taken back if it can
+	 * be
+	 */
+	void write(byte[] line) throws IOException, InterruptedException {
+		if (tryWriteDirect(line)) {
+			return;
+		}
+		long deadline = System.nanoTime() + this.sendTimeoutNanos;
+		Write write = enqueue(line, this.sendTimeoutNanos);
+		try {
+			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			write.cancel();
+			throw ex;
+		}
+		catch (TimeoutException ex) {
+			throw new WriteTimeoutException(write.cancel() ? "the message was not sent"
+					: "the message is still being written and will arrive late");
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof IOException io) {
+				throw io;
+			}
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				// the error a stop or an exit gave the queued writes
+				throw runtime;
+			}
+			throw new IOException(ex.getCause());
+		}
+	}
+
 	static byte[] line(String message) {
 		byte[] text = message.getBytes(StandardCharsets.UTF_8);
 		byte[] line = new byte[text.length + 1];
@@ -131,7 +177,7 @@ final class StdinWriter implements Runnable {
 		}
 		if (!this.queue.offer(write, timeoutNanos, TimeUnit.NANOSECONDS)) {
 			write.cancel();
-			write.fail(new WriteTimeoutException("the send queue stayed full"));
+			write.fail(new WriteTimeoutException("the message was not sent: the send queue stayed full"));
 		}
 		else if (this.closeRequested) {
 			// Raced with close(): the writer may never see this write
@@ -157,8 +203,15 @@ final class StdinWriter implements Runnable {
 				if (write == CLOSE) {
 					break;
 				}
+				this.held = write;
 				lock();
 				try {
+					this.held = null;
+					// close() fails a write held here like those still queued; one it
+					// came too early to see is not begun either
+					if (this.closeRequested && write.cancel()) {
+						write.fail(new IOException("stdin is closed"));
+					}
 					if (!write.start()) {
 						continue;
 					}
@@ -181,9 +234,32 @@ final class StdinWriter implements Runnable {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			closeQuietly();
+			closeAfterDirectWrite();
 			failQueued((write) -> new IOException("stdin is closed"));
 			signalIdle();
+		}
+	}
+
+	/**
+	 * Close stdin, but only once a direct write under way is done: a close must never cut
+	 * a line in half. A direct write that stays blocked ends when the process does.
+	 */
+	private void closeAfterDirectWrite() {
+		boolean locked = false;
+		try {
+			lock();
+			locked = true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		try {
+			closeQuietly();
+		}
+		finally {
+			if (locked) {
+				this.writeLock.unlock();
+			}
 		}
 	}
 
@@ -212,6 +288,10 @@ final class StdinWriter implements Runnable {
 	 */
 	void close(Function<Write, Exception> error) {
 		this.closeRequested = true;
+		Write taken = this.held;
+		if (taken != null && taken.cancel()) {
+			taken.fail(error.apply(taken));
+		}
 		failQueued(error);
 		this.queue.offer(CLOSE);
 	}

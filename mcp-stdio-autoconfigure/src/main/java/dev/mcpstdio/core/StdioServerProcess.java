@@ -17,27 +17,19 @@
 package dev.mcpstdio.core;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.PendingRequests.Pending;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -49,19 +41,20 @@ import org.jspecify.annotations.Nullable;
  * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
  * <p>
  * Every method is safe to call from any thread, concurrently with the others.
+ * <p>
+ * Why this class is longer than the others: the send path, the observation of the exit
+ * and the start of a stop share the state that decides what a caller is told (stop
+ * requested, failure seen, signal sent to the root), and their races are easiest to read
+ * in one place. Everything else is elsewhere: launching ({@link ProcessLauncher}), the
+ * stop's steps ({@code StopSequence}), reading ({@code StdoutReader},
+ * {@code StderrTail}), writing ({@code StdinWriter}) and the tree ({@code ProcessTree},
+ * {@code TreeTerminator}).
  *
  * @author mcp-stdio authors
  */
 public final class StdioServerProcess {
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
-
-	/**
-	 * The setsid executable, or {@code null} where servers cannot get their own session.
-	 */
-	static final @Nullable String SETSID = findSetsid();
-
-	private static final AtomicLong starts = new AtomicLong();
 
 	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
 	private static final long STREAM_GRACE_MILLIS = 300;
@@ -75,16 +68,11 @@ public final class StdioServerProcess {
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
-	private static final ExecutorService background = new ThreadPoolExecutor(0, 512, 30, TimeUnit.SECONDS,
-			new SynchronousQueue<>(), (runnable) -> {
-				Thread thread = new Thread(runnable, "mcp-stdio-exit");
-				thread.setDaemon(true);
-				return thread;
-			}, new ThreadPoolExecutor.CallerRunsPolicy());
-
 	private final StdioServerSpec spec;
 
 	private final MessageListener listener;
+
+	private final ServerHost host;
 
 	private final Process process;
 
@@ -116,74 +104,48 @@ public final class StdioServerProcess {
 
 	private volatile @Nullable String failure;
 
+	/** How long the client waits for a response: the drain does not wait longer. */
+	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
+
 	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
 	private volatile int rootSignal;
 
-	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, Process process, String instance) {
+	/** Learns each step of a stop as it begins; tests make a step fail through it. */
+	private volatile StopSequence.StepListener stopSteps = (step) -> {
+	};
+
+	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
+			ServerHost host) {
 		this.spec = spec;
 		this.listener = listener;
-		this.process = process;
-		this.tree = new ProcessTree(process.pid(), instance, SETSID != null);
-		this.writer = new StdinWriter(process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + TreeTerminator.format(spec.sendTimeout())));
-		this.stderr = new StderrTail(spec.name(), process.getErrorStream(), spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), process.getInputStream(), spec.maxMessageSize(), new Sink());
+		this.host = host;
+		this.process = launched.process();
+		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
+				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
+		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
+		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
+				spec.stderrTailLines());
+		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
 	}
 
 	/**
-	 * Start a server process.
-	 * @param spec what to start
+	 * Run a launched server process: read its output, write its input, watch its exit.
+	 * @param spec what was started
 	 * @param listener receives its messages and its end
+	 * @param launched the started process
+	 * @param host what it shares with the other servers
 	 * @return the running process
-	 * @throws McpStdioException if the command cannot be run
 	 */
-	public static StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		String instance = ProcessMarkers.CURRENT_PID + "-" + starts.incrementAndGet();
-		Map<String, String> env = ServerEnvironment.build(spec, System.getenv(), instance);
-		Path executable;
-		try {
-			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
-		}
-		catch (CommandNotFoundException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
-		}
-		List<String> command = new ArrayList<>();
-		if (SETSID != null) {
-			// setsid execs in place: the server's pid is also its process group and
-			// session
-			command.add(SETSID);
-		}
-		command.add(executable.toString());
-		command.addAll(spec.args());
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().clear();
-		builder.environment().putAll(env);
-		if (spec.workingDirectory() != null) {
-			builder.directory(spec.workingDirectory().toFile());
-		}
-		Process process;
-		try {
-			process = builder.start();
-		}
-		catch (IOException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
-					ex);
-		}
-		ProcessTable.invalidate();
-		OrphanGuard.started(process.pid(), SETSID != null, spec.shutdown());
-		StdioServerProcess server = new StdioServerProcess(spec, listener, process, instance);
-		server.startThreads();
-		logger.info("Started MCP server '" + spec.name() + "' (pid " + process.pid() + "): " + spec.commandLine());
+	static StdioServerProcess run(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
+			ServerHost host) {
+		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
+		server.thread(server.stdout, "stdout").start();
+		server.thread(server.stderr, "stderr").start();
+		server.thread(server.writer, "stdin").start();
+		server.process.onExit().whenCompleteAsync((p, ex) -> server.handleExit(), host.tasks());
+		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
-	}
-
-	private void startThreads() {
-		thread(this.stdout, "stdout").start();
-		thread(this.stderr, "stderr").start();
-		thread(this.writer, "stdin").start();
-		this.process.onExit().whenCompleteAsync((p, ex) -> handleExit(), background);
 	}
 
 	private Thread thread(Runnable runnable, String stream) {
@@ -254,7 +216,16 @@ public final class StdioServerProcess {
 	 * @return the figures
 	 */
 	public ProcessCensus.TreeStats treeStats() {
-		return ProcessCensus.count(this.spec.name(), this);
+		return this.host.census().count(this.spec.name(), List.of(this));
+	}
+
+	/**
+	 * Tell how long the client waits for a response: a request older than that is given
+	 * up on and does not hold the drain step of a stop.
+	 * @param timeout the client's request timeout
+	 */
+	public void setClientRequestTimeout(Duration timeout) {
+		this.clientTimeoutNanos = timeout.toNanos();
 	}
 
 	ProcessTree tree() {
@@ -276,6 +247,13 @@ public final class StdioServerProcess {
 	 */
 	public void send(String message, @Nullable Object requestId) {
 		checkSendable();
+		if (requestId == null) {
+			String cancelled = JsonRpcPeek.cancelledRequestId(message);
+			if (cancelled != null) {
+				// The client gave up on it: it must not hold a stop's drain
+				this.pending.remove(cancelled);
+			}
+		}
 		if (requestId != null && !this.pending.add(requestId, null)) {
 			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
 		}
@@ -345,50 +323,19 @@ public final class StdioServerProcess {
 		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
 			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
 		}
-		byte[] line = StdinWriter.line(message);
 		try {
-			if (this.writer.tryWriteDirect(line)) {
-				return;
-			}
+			this.writer.write(StdinWriter.line(message));
+		}
+		catch (StdinWriter.WriteTimeoutException ex) {
+			throw sendTimeout(ex.getMessage());
 		}
 		catch (IOException ex) {
-			throw writeFailure(ex);
-		}
-		long timeout = this.spec.sendTimeout().toNanos();
-		long deadline = System.nanoTime() + timeout;
-		StdinWriter.Write write;
-		try {
-			write = this.writer.enqueue(line, timeout);
+			throw awaitExitException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
 		}
-		try {
-			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			write.cancel();
-			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
-		}
-		catch (TimeoutException ex) {
-			throw sendTimeout(write.cancel() ? "the message was not sent"
-					: "the message is still being written and will arrive late");
-		}
-		catch (ExecutionException ex) {
-			throw writeFailure(ex.getCause());
-		}
-	}
-
-	private RuntimeException writeFailure(@Nullable Throwable cause) {
-		if (cause instanceof McpStdioException stdioException) {
-			return stdioException;
-		}
-		if (cause instanceof StdinWriter.WriteTimeoutException) {
-			return sendTimeout("the message was not sent");
-		}
-		return awaitExitException(cause);
 	}
 
 	/**
@@ -422,9 +369,9 @@ public final class StdioServerProcess {
 
 	private McpStdioException sendTimeout(String what) {
 		return new McpStdioException(name(),
-				"MCP server '" + name() + "' did not read its stdin within "
-						+ TreeTerminator.format(this.spec.sendTimeout()) + "; " + what + ". Raise mcp.stdio.servers."
-						+ name() + ".send-timeout if the server is just slow");
+				"MCP server '" + name() + "' did not read its stdin within " + Durations.format(this.spec.sendTimeout())
+						+ "; " + what + ". Raise mcp.stdio.servers." + name()
+						+ ".send-timeout if the server is just slow");
 	}
 
 	private McpServerNotRunningException notRunning(String what) {
@@ -439,77 +386,24 @@ public final class StdioServerProcess {
 	public StopResult stop() {
 		if (this.stopStarted.compareAndSet(false, true)) {
 			try {
-				this.stopped.complete(runStop());
+				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
+				this.stopRequested = true;
+				this.stopped.complete(new StopSequence(new Target(), this.stopSteps).run(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
 				throw ex;
 			}
 		}
-		try {
-			return this.stopped.get(this.spec.shutdown().worstCase().toMillis() + 5000, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while waiting for MCP server '" + name() + "' to stop",
-					ex);
-		}
-		catch (ExecutionException ex) {
-			throw new McpStdioException(name(), "Stopping MCP server '" + name() + "' failed", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not finish stopping", ex);
-		}
+		return Futures.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
 	}
 
-	private StopResult runStop() {
-		long begin = System.nanoTime();
-		ShutdownTimeouts timeouts = this.spec.shutdown();
-		boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
-		this.stopRequested = true;
-		this.pending.signal();
-		if (wasRunning) {
-			// 1. drain: in-flight writes finish, sent requests get their answers
-			long drainDeadline = begin + timeouts.drain().toNanos();
-			this.writer.awaitIdle(drainDeadline);
-			this.pending.awaitEmpty(drainDeadline);
-		}
-		// 2. close stdin, by the writer itself after its last write
-		this.writer.close((write) -> notRunning("was stopped before the message was sent"));
-		if (this.process.isAlive()) {
-			// 3. give it time to exit by itself
-			try {
-				long stepBegin = System.nanoTime();
-				long bound = timeouts.stdinClose().toNanos();
-				if (!this.writer.isWriting()) {
-					this.writer.closed().get(bound, TimeUnit.NANOSECONDS);
-					this.stdinClosedByStop = true;
-				}
-				long left = bound - (System.nanoTime() - stepBegin);
-				if (left > 0) {
-					this.process.waitFor(left, TimeUnit.NANOSECONDS);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (ExecutionException | TimeoutException ex) {
-				// stdin could not be closed in time: go on to the signals
-			}
-		}
-		// 4. SIGTERM, then SIGKILL, to what is left of the tree
-		boolean alive = this.process.isAlive();
-		String why = alive
-				? "did not exit within " + TreeTerminator.format(timeouts.stdinClose()) + " after stdin closed"
-				: "left processes behind after its root process exited";
-		terminateTree(why);
-		ExitInfo exitInfo = awaitExit();
-		Duration took = Duration.ofNanos(System.nanoTime() - begin);
-		if (wasRunning) {
-			logger.info("Stopped MCP server '" + name() + "' (pid " + pid() + "): " + exitInfo.cause() + ", exit code "
-					+ exitInfo.describeExitCode() + ", in " + took.toMillis() + " ms");
-		}
-		return new StopResult(exitInfo, took, wasRunning);
+	/**
+	 * Set a listener of the stop's steps, for tests that make a step fail.
+	 * @param listener the listener
+	 */
+	void onStopStep(StopSequence.StepListener listener) {
+		this.stopSteps = listener;
 	}
 
 	private ExitInfo awaitExit() {
@@ -531,12 +425,12 @@ public final class StdioServerProcess {
 
 	private void terminateTree(String why) {
 		synchronized (this.terminationLock) {
-			TreeTerminator.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
+			this.host.terminator().terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
 				if (this.rootSignal != 9) {
 					this.rootSignal = kill ? 9 : 15;
 				}
 			});
-			ProcessTable.invalidate();
+			this.host.scanner().invalidate();
 		}
 	}
 
@@ -551,47 +445,53 @@ public final class StdioServerProcess {
 		this.failure = reason;
 		logger.warn(
 				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
-		background.execute(() -> terminateTree("failed: " + reason));
+		this.host.tasks().execute(() -> terminateTree("failed: " + reason));
 	}
 
 	private void handleExit() {
+		// From now on the root's pid may be reused: remember when it was reaped, and
+		// make the guard forget it before anyone learns of the exit
 		this.tree.rootReaped();
-		ProcessTable.invalidate();
+		this.host.scanner().invalidate();
+		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
 		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
 				this.stderr.lines(), this.failure);
-		this.exit.complete(exitInfo);
 		boolean expected = this.stopRequested && exitInfo.cause() != ExitCause.UNEXPECTED;
-		this.writer.close(
-				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		List<Pending> requests = this.pending.drainAll();
 		List<Object> unanswered = new ArrayList<>();
-		for (Pending request : this.pending.drainAll()) {
-			if (request.future() != null) {
-				request.future()
-					.completeExceptionally(
-							expected ? notRunning("was stopped before it answered request " + request.id())
-									: exitInfo.toException());
-			}
-			else {
+		for (Pending request : requests) {
+			if (request.future() == null) {
 				unanswered.add(request.id());
 			}
 		}
 		if (!this.stopRequested) {
 			logger.warn(exitInfo.message() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)");
 		}
+		// The listener (the server's state, its counts, the client) learns first, so
+		// that whoever sees the exit sees it counted
 		try {
 			this.listener.onExit(exitInfo, unanswered);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
 		}
+		this.exit.complete(exitInfo);
+		this.writer.close(
+				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		for (Pending request : requests) {
+			if (request.future() != null) {
+				request.future()
+					.completeExceptionally(
+							expected ? notRunning("was stopped before it answered request " + request.id())
+									: exitInfo.toException());
+			}
+		}
 		if (!this.stopRequested) {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind");
 		}
-		// The root's pid (and group id) may now be reused: the guard must forget it
-		OrphanGuard.ended(pid());
 	}
 
 	/**
@@ -602,7 +502,7 @@ public final class StdioServerProcess {
 	 */
 	private void awaitStreams() {
 		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
-		if (!ended && this.tree.members(ProcessTable.scan()).isEmpty()) {
+		if (!ended && this.tree.members(this.host.scanner().scan()).isEmpty()) {
 			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
 			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
 		}
@@ -626,21 +526,61 @@ public final class StdioServerProcess {
 		return Duration.ofNanos(System.nanoTime() - this.startNanos);
 	}
 
-	private static @Nullable String findSetsid() {
-		if (ServerEnvironment.WINDOWS || Boolean.getBoolean("mcp.stdio.no-setsid")) {
-			return null;
-		}
-		for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
-			if (Files.isExecutable(Path.of(candidate))) {
-				return candidate;
-			}
-		}
-		return null;
-	}
-
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
+	}
+
+	/** What the stop sequence does to this process. */
+	private final class Target implements StopSequence.Target {
+
+		@Override
+		public String name() {
+			return StdioServerProcess.this.name();
+		}
+
+		@Override
+		public long pid() {
+			return StdioServerProcess.this.pid();
+		}
+
+		@Override
+		public Process process() {
+			return StdioServerProcess.this.process;
+		}
+
+		@Override
+		public ShutdownTimeouts timeouts() {
+			return StdioServerProcess.this.spec.shutdown();
+		}
+
+		@Override
+		public void drain(long deadlineNanos) {
+			StdioServerProcess.this.pending.signal();
+			StdioServerProcess.this.writer.awaitIdle(deadlineNanos);
+			StdioServerProcess.this.pending.awaitEmpty(deadlineNanos, StdioServerProcess.this.clientTimeoutNanos);
+		}
+
+		@Override
+		public void closeStdin(Duration bound) throws InterruptedException, ExecutionException, TimeoutException {
+			StdinWriter writer = StdioServerProcess.this.writer;
+			writer.close((write) -> notRunning("was stopped before the message was sent"));
+			if (!writer.isWriting()) {
+				writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				StdioServerProcess.this.stdinClosedByStop = true;
+			}
+		}
+
+		@Override
+		public void terminateTree(String why) {
+			StdioServerProcess.this.terminateTree(why);
+		}
+
+		@Override
+		public ExitInfo awaitExit() {
+			return StdioServerProcess.this.awaitExit();
+		}
+
 	}
 
 	private final class Sink implements StdoutReader.Sink {

@@ -111,7 +111,7 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 	 * @return the command and its arguments separated by spaces
 	 */
 	public String commandLine() {
-		return CommandLineSanitizer.sanitize(this.command, this.args);
+		return SecretSanitizer.commandLine(this.command, this.args);
 	}
 
 }

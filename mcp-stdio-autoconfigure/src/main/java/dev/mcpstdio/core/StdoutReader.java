@@ -19,6 +19,7 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -35,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class StdoutReader implements Runnable {
 
-	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+	private static final Log logger = LogFactory.getLog(StdoutReader.class);
 
 	private static final int FREE_NON_JSON_LOGS = 10;
 
@@ -144,6 +145,14 @@ final class StdoutReader implements Runnable {
 		}
 		JsonRpcPeek.Peeked peeked = JsonRpcPeek.peek(this.line, end);
 		String text = new String(this.line, 0, end, StandardCharsets.UTF_8);
+		if (peeked == null) {
+			// The parser rejects invalid UTF-8 that decoding replaces: a response with a
+			// bad byte still reaches its caller, with a replacement character
+			byte[] decoded = text.getBytes(StandardCharsets.UTF_8);
+			if (!Arrays.equals(decoded, 0, decoded.length, this.line, 0, end)) {
+				peeked = JsonRpcPeek.peek(decoded, decoded.length);
+			}
+		}
 		if (this.line.length > 1024 * 1024) {
 			// Do not keep a huge buffer for the server's lifetime after one huge message
 			this.line = new byte[8192];
@@ -173,7 +182,7 @@ final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = (text.length() > QUOTE_LENGTH) ? text.substring(0, QUOTE_LENGTH) + "..." : text;
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH);
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;

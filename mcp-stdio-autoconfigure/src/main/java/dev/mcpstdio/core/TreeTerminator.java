@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
@@ -37,7 +36,7 @@ import org.apache.commons.logging.LogFactory;
  */
 final class TreeTerminator {
 
-	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+	private static final Log logger = LogFactory.getLog(TreeTerminator.class);
 
 	/** How long SIGKILLed processes may take to vanish before we give up waiting. */
 	static final Duration KILL_WAIT = Duration.ofSeconds(2);
@@ -46,7 +45,10 @@ final class TreeTerminator {
 
 	private static final long POLL_MAX_NANOS = 25_000_000L;
 
-	private TreeTerminator() {
+	private final ProcessSource source;
+
+	TreeTerminator(ProcessSource source) {
+		this.source = source;
 	}
 
 	/**
@@ -58,7 +60,7 @@ final class TreeTerminator {
 	 * @param rootSignal receives the signal sent to the root, if it was alive
 	 * @return what was done
 	 */
-	static Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
+	Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
 			SignalRecorder rootSignal) {
 		return escalate(tree::members, terminateTimeout, new Escalation() {
 
@@ -77,7 +79,7 @@ final class TreeTerminator {
 
 			@Override
 			public void killed(int count) {
-				logger.warn("MCP server '" + serverName + "' did not exit within " + format(terminateTimeout)
+				logger.warn("MCP server '" + serverName + "' did not exit within " + Durations.format(terminateTimeout)
 						+ " after SIGTERM; sent SIGKILL to " + count + ((count == 1) ? " process" : " processes"));
 			}
 
@@ -99,16 +101,27 @@ final class TreeTerminator {
 	 * @param escalation learns what is done
 	 * @return what was done
 	 */
-	static Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout,
-			Escalation escalation) {
-		List<Proc> found = members.apply(ProcessTable.scan());
-		if (found.isEmpty()) {
-			return new Result(0, 0, 0);
+	Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout, Escalation escalation) {
+		long deadline = System.nanoTime() + terminateTimeout.toNanos();
+		ProcessTable table = this.source.scan();
+		List<Proc> found = members.apply(table);
+		long pause = POLL_MIN_NANOS;
+		while (found.isEmpty()) {
+			// A process caught in exec shows no environment, so no marker: look again
+			// until every process could be read, within the bound of the SIGTERM wait
+			long now = System.nanoTime();
+			if (table.unread() == 0 || now >= deadline) {
+				return new Result(0, 0, 0);
+			}
+			sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, POLL_MAX_NANOS);
+			table = this.source.scan();
+			found = members.apply(table);
 		}
 		Map<Long, Long> signalled = new HashMap<>();
 		int termed = signal(found, signalled, false, escalation);
 		escalation.terminated(termed);
-		long deadline = System.nanoTime() + terminateTimeout.toNanos();
+		deadline = System.nanoTime() + terminateTimeout.toNanos();
 		List<Proc> left = waitForEnd(members, signalled, deadline, false, escalation);
 		if (left.isEmpty()) {
 			return new Result(termed, 0, 0);
@@ -123,11 +136,11 @@ final class TreeTerminator {
 		return new Result(termed, killed, survivors.size());
 	}
 
-	private static List<Proc> waitForEnd(Function<ProcessTable, List<Proc>> members, Map<Long, Long> signalled,
-			long deadline, boolean kill, Escalation escalation) {
+	private List<Proc> waitForEnd(Function<ProcessTable, List<Proc>> members, Map<Long, Long> signalled, long deadline,
+			boolean kill, Escalation escalation) {
 		long pause = POLL_MIN_NANOS;
 		while (true) {
-			ProcessTable table = ProcessTable.scan();
+			ProcessTable table = this.source.scan();
 			List<Proc> left = new ArrayList<>(members.apply(table));
 			for (Map.Entry<Long, Long> entry : signalled.entrySet()) {
 				Proc proc = table.get(entry.getKey());
@@ -164,22 +177,17 @@ final class TreeTerminator {
 		return false;
 	}
 
-	private static int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, Escalation escalation) {
+	private int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, Escalation escalation) {
 		int count = 0;
 		for (Proc proc : procs) {
 			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
 				continue;
 			}
-			Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
-			if (handle.isEmpty()) {
-				continue;
-			}
 			escalation.signalling(proc.pid(), kill);
-			boolean sent = kill ? handle.get().destroyForcibly() : handle.get().destroy();
-			if (sent || handle.get().isAlive()) {
+			if (this.source.signal(proc, kill)) {
 				count++;
+				signalled.put(proc.pid(), proc.startTime());
 			}
-			signalled.put(proc.pid(), proc.startTime());
 		}
 		return count;
 	}
@@ -190,14 +198,6 @@ final class TreeTerminator {
 			pids.add(Long.toString(proc.pid()));
 		}
 		return String.join(", ", pids);
-	}
-
-	static String format(Duration duration) {
-		long millis = duration.toMillis();
-		if (millis % 1000 == 0) {
-			return (millis / 1000) + "s";
-		}
-		return millis + "ms";
 	}
 
 	/**

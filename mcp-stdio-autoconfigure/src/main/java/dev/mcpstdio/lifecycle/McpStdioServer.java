@@ -18,37 +18,21 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.ProcessCensus;
 import dev.mcpstdio.core.ProcessCensus.TreeStats;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StopResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
@@ -60,8 +44,12 @@ import org.springframework.context.SmartLifecycle;
  * <p>
  * Without the Spring AI integration the server performs the MCP {@code initialize}
  * handshake itself at start; with it, Spring AI's client does, through
- * {@link #ensureStarted()}, {@link #attach(MessageListener)} and
+ * {@link #startServer()}, {@link #attach(MessageListener)} and
  * {@link #send(String, Object)}.
+ * <p>
+ * It is started by Spring ({@link #start()}, all servers in parallel) or by anyone else
+ * ({@link #startServer()}: the endpoint, a client that connects), restarted by its
+ * {@link RestartSupervisor}, and stopped by {@link #stopServer()}.
  *
  * @author mcp-stdio authors
  */
@@ -74,72 +62,27 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public static final int PHASE = Integer.MAX_VALUE - 3072;
 
-	/** The MCP protocol version the starter's own handshake offers. */
-	static final String PROTOCOL_VERSION = "2025-06-18";
-
 	private static final Log logger = LogFactory.getLog(McpStdioServer.class);
-
-	private static final JsonMapper json = JsonMapper.shared();
-
-	private static final ScheduledExecutorService restartScheduler = Executors.newSingleThreadScheduledExecutor((r) -> {
-		Thread thread = new Thread(r, "mcp-stdio-restarts");
-		thread.setDaemon(true);
-		return thread;
-	});
-
-	private static final AtomicLong handshakeIds = new AtomicLong();
 
 	private final McpStdioServerDefinition definition;
 
-	private final Object lock = new Object();
+	private final ServerHost host;
 
-	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-
-	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
-
-	private final Deque<Long> recentRestarts = new ArrayDeque<>();
-
-	private final AtomicLong restarts = new AtomicLong();
-
-	private volatile ServerState state;
-
-	private volatile @Nullable StdioServerProcess process;
-
-	private volatile long generation;
-
-	private volatile @Nullable CompletableFuture<Void> starting;
-
-	private volatile boolean initialized;
-
-	private volatile boolean selfInitialize = true;
-
-	private volatile boolean wantRunning;
+	private final ServerController controller;
 
 	private volatile boolean lifecycleRunning;
 
-	/** The process whose stop was begun and reported. */
-	private @Nullable StdioServerProcess stopClaimed;
-
-	/** Counts the stops, so that a start begun before a stop does not outlive it. */
-	private long stops;
-
-	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
-	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
-
-	private volatile @Nullable ExitInfo lastExit;
-
-	private volatile @Nullable String lastFailure;
-
 	private volatile MessageListener session = MessageListener.NONE;
 
-	private @Nullable ScheduledFuture<?> pendingRestart;
-
-	public McpStdioServer(McpStdioServerDefinition definition) {
+	/**
+	 * Create a server.
+	 * @param definition what to run and how
+	 * @param host what it shares with the other servers: processes, threads, the guard
+	 */
+	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host) {
 		this.definition = definition;
-		this.state = definition.enabled() ? ServerState.STOPPED : ServerState.DISABLED;
-		for (ExitCause cause : ExitCause.values()) {
-			this.exits.put(cause, new AtomicLong());
-		}
+		this.host = host;
+		this.controller = new ServerController(this, host, new SessionRouter());
 	}
 
 	public String name() {
@@ -151,7 +94,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public ServerState state() {
-		return this.state;
+		return this.controller.state();
 	}
 
 	/**
@@ -159,7 +102,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return whether the server is initialized
 	 */
 	public boolean isInitialized() {
-		return this.initialized && this.state == ServerState.RUNNING;
+		return this.controller.isInitialized();
 	}
 
 	/**
@@ -168,11 +111,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the process
 	 */
 	public @Nullable StdioServerProcess process() {
-		return this.process;
+		return this.controller.process();
 	}
 
 	public long restarts() {
-		return this.restarts.get();
+		return this.controller.restarts();
 	}
 
 	/**
@@ -181,15 +124,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the generation, 0 before the first start
 	 */
 	public long generation() {
-		return this.generation;
+		return this.controller.generation();
 	}
 
 	public long exits(ExitCause cause) {
-		return this.exits.get(cause).get();
+		return this.controller.exits(cause);
 	}
 
 	public @Nullable ExitInfo lastExit() {
-		return this.lastExit;
+		return this.controller.lastExit();
 	}
 
 	/**
@@ -198,11 +141,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the failure or {@code null}
 	 */
 	public @Nullable String lastFailure() {
-		return this.lastFailure;
+		return this.controller.lastFailure();
 	}
 
 	public int pendingRequests() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.controller.process();
 		return (current != null) ? current.pendingRequests() : 0;
 	}
 
@@ -211,12 +154,12 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public TreeStats treeStats() {
-		StdioServerProcess current = this.process;
-		return ProcessCensus.count(name(), (current != null) ? List.of(current) : List.of());
+		StdioServerProcess current = this.controller.process();
+		return this.host.census().count(name(), (current != null) ? List.of(current) : List.of());
 	}
 
 	public void addListener(Listener listener) {
-		this.listeners.add(listener);
+		this.controller.addListener(listener);
 	}
 
 	/**
@@ -225,7 +168,17 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @param selfInitialize whether the server performs the handshake
 	 */
 	public void setSelfInitialize(boolean selfInitialize) {
-		this.selfInitialize = selfInitialize;
+		this.controller.setSelfInitialize(selfInitialize);
+	}
+
+	/**
+	 * Tell how long the client waits for a response (Spring AI's
+	 * {@code spring.ai.mcp.client.request-timeout}): a request older than that does not
+	 * hold the drain step of a stop.
+	 * @param timeout the client's request timeout
+	 */
+	public void setClientRequestTimeout(Duration timeout) {
+		this.controller.setClientRequestTimeout(timeout);
 	}
 
 	/**
@@ -248,7 +201,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	/** Record that the running process answered {@code initialize}. */
 	public void markInitialized() {
-		this.initialized = true;
+		this.controller.markInitialized();
 	}
 
 	/**
@@ -258,7 +211,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
-		currentForSend().send(message, requestId);
+		this.controller.currentForSend().send(message, requestId);
 	}
 
 	/**
@@ -270,216 +223,31 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
 		try {
-			return currentForSend().request(id, message);
+			return this.controller.currentForSend().request(id, message);
 		}
 		catch (McpStdioException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
 	}
 
-	private StdioServerProcess currentForSend() {
-		StdioServerProcess current = this.process;
-		ServerState currentState = this.state;
-		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
-				|| currentState == ServerState.DISABLED) {
-			throw new McpServerNotRunningException(name(),
-					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
-		}
-		return current;
-	}
-
-	/**
-	 * Return the running process, starting one (without the handshake) when there is
-	 * none. A client calls this when it connects: a reconnect reuses the running process
-	 * and never leaks one.
-	 * @return the running process
-	 */
-	public StdioServerProcess ensureStarted() {
-		if (!this.definition.enabled()) {
-			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
-		}
-		CompletableFuture<Void> inProgress = this.starting;
-		if (inProgress != null && !inProgress.isDone()) {
-			awaitStart(inProgress);
-		}
-		long stopsSeen;
-		synchronized (this.lock) {
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning()) {
-				return current;
-			}
-			stopsSeen = this.stops;
-		}
-		return startProcess(false, false, stopsSeen);
-	}
-
 	/**
 	 * Start the server now and wait until it runs (and, when it performs the handshake
-	 * itself, until it is initialized). Does nothing when it already runs.
+	 * itself, until it is initialized). Does nothing when it already runs; joins a start
+	 * under way. Operators (the endpoint) and clients that connect call this.
+	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
-		awaitStart(beginStart());
+		this.controller.startServer();
 	}
 
 	/**
-	 * Start the server in the background, unless it runs or is starting already.
-	 * @return the future of the start
+	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
+	 * every server in parallel before each one's {@link #start()} awaits its own.
+	 * @return the start under way
 	 */
-	public CompletableFuture<Void> beginStart() {
-		synchronized (this.lock) {
-			CompletableFuture<Void> inProgress = this.starting;
-			if (inProgress != null && !inProgress.isDone()) {
-				return inProgress;
-			}
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
-				return CompletableFuture.completedFuture(null);
-			}
-			CompletableFuture<Void> future = new CompletableFuture<>();
-			this.starting = future;
-			long stopsSeen = this.stops;
-			Thread thread = new Thread(() -> {
-				try {
-					startProcess(this.selfInitialize, false, stopsSeen);
-					future.complete(null);
-				}
-				catch (Throwable ex) {
-					future.completeExceptionally(ex);
-				}
-			}, "mcp-stdio-" + name() + "-start");
-			thread.setDaemon(true);
-			thread.start();
-			return future;
-		}
-	}
-
-	private void awaitStart(CompletableFuture<Void> future) {
-		Duration bound = this.definition.startupTimeout().plus(this.definition.spec().shutdown().worstCase());
-		try {
-			future.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while starting MCP server '" + name() + "'", ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw new McpStdioException(name(), "Could not start MCP server '" + name() + "'", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not start within " + bound, ex);
-		}
-	}
-
-	private StdioServerProcess startProcess(boolean handshake, boolean byPolicy, long stopsSeen) {
-		StdioServerProcess started;
-		long startedGeneration;
-		synchronized (this.lock) {
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning()) {
-				return current;
-			}
-			if (this.stops != stopsSeen) {
-				// A stop (or the context's destruction) came while this start waited: it
-				// wins, else the process started now would be left behind
-				throw new McpServerNotRunningException(name(),
-						"MCP server '" + name() + "' was stopped before it could start");
-			}
-			cancelPendingRestart();
-			if (current != null) {
-				// The previous generation must be gone, all of it, before the next starts
-				current.stop();
-			}
-			this.wantRunning = true;
-			this.initialized = false;
-			this.lastFailure = null;
-			startedGeneration = ++this.generation;
-			setState(ServerState.STARTING);
-			try {
-				started = StdioServerProcess.start(this.definition.spec(), new Dispatcher(startedGeneration));
-			}
-			catch (McpStdioException ex) {
-				this.lastFailure = ex.getMessage();
-				setState(ServerState.FAILED);
-				throw ex;
-			}
-			this.process = started;
-			if (started.exitInfo() == null) {
-				setState(ServerState.RUNNING);
-			}
-		}
-		if (handshake) {
-			try {
-				handshake(started);
-			}
-			catch (RuntimeException ex) {
-				boolean exited = ex instanceof McpServerExitedException;
-				synchronized (this.lock) {
-					this.lastFailure = ex.getMessage();
-					if (byPolicy && !exited && this.generation == startedGeneration) {
-						// the stop below is this attempt's failure, not a reason of its
-						// own
-						setState(ServerState.STOPPING);
-					}
-				}
-				if (!exited) {
-					started.stop();
-				}
-				synchronized (this.lock) {
-					// A handshake cut short by a stop is no failure of the server
-					if (this.generation == startedGeneration && this.stops == stopsSeen) {
-						if (!byPolicy) {
-							this.wantRunning = false;
-							setState(ServerState.FAILED);
-						}
-						else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-							// A failed restart counts against the policy like any other
-							// end;
-							// one whose process exited is handled by its exit
-							scheduleRestart();
-						}
-					}
-				}
-				throw ex;
-			}
-		}
-		return started;
-	}
-
-	private void handshake(StdioServerProcess started) {
-		String id = "mcp-stdio-initialize-" + handshakeIds.incrementAndGet();
-		String request = "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
-				+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
-				+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}";
-		Duration timeout = this.definition.startupTimeout();
-		String response;
-		try {
-			response = started.request(id, request).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while initializing MCP server '" + name() + "'", ex);
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			throw new McpStdioException(name(), "MCP server '" + name() + "' failed to initialize", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' did not answer initialize within "
-					+ timeout + "; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
-		}
-		JsonNode error = json.readTree(response).get("error");
-		if (error != null && !error.isNull()) {
-			throw new McpStdioException(name(),
-					"MCP server '" + name() + "' refused initialize: " + error.path("message").asString(""));
-		}
-		started.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-		this.initialized = true;
+	CompletableFuture<Void> startInBackground() {
+		return this.controller.startInBackground();
 	}
 
 	/**
@@ -487,145 +255,14 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	public @Nullable StopResult stopServer() {
-		StdioServerProcess current;
-		boolean first;
-		synchronized (this.lock) {
-			this.stops++;
-			this.wantRunning = false;
-			cancelPendingRestart();
-			// A later lifecycle start begins afresh
-			this.starting = null;
-			current = this.process;
-			if (current == null) {
-				return null;
-			}
-			// The lifecycle's stop and destroy() both come here (and overlap when the
-			// phase timed out): the process is stopped and reported once
-			first = this.stopClaimed != current;
-			this.stopClaimed = current;
-			if (first && this.state != ServerState.DISABLED) {
-				setState(ServerState.STOPPING);
-			}
-		}
-		StopResult result = current.stop();
-		if (!first) {
-			return result;
-		}
-		synchronized (this.lock) {
-			if (this.process == current && this.state == ServerState.STOPPING) {
-				setState(ServerState.STOPPED);
-			}
-			this.initialized = false;
-		}
-		if (result.wasRunning()) {
-			for (Listener listener : this.listeners) {
-				listener.stopped(this, result);
-			}
-		}
-		return result;
+		return this.controller.stopServer();
 	}
 
 	/**
 	 * Stop the server and start it again, counted as a restart.
 	 */
 	public void restartServer() {
-		stopServer();
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this);
-		}
-		startServer();
-	}
-
-	private void cancelPendingRestart() {
-		if (this.pendingRestart != null) {
-			this.pendingRestart.cancel(false);
-			this.pendingRestart = null;
-		}
-	}
-
-	private void setState(ServerState newState) {
-		ServerState old = this.state;
-		this.state = newState;
-		if (old != newState) {
-			for (Listener listener : this.listeners) {
-				listener.stateChanged(this, newState);
-			}
-		}
-	}
-
-	private void exited(long exitedGeneration, ExitInfo exit) {
-		synchronized (this.lock) {
-			this.exits.get(exit.cause()).incrementAndGet();
-			this.lastExit = exit;
-			if (exitedGeneration != this.generation) {
-				return;
-			}
-			this.initialized = false;
-			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED || !this.wantRunning) {
-				return;
-			}
-			if (shouldRestart(exit)) {
-				scheduleRestart();
-			}
-			else {
-				this.wantRunning = false;
-				setState(ServerState.FAILED);
-			}
-		}
-	}
-
-	private boolean shouldRestart(ExitInfo exit) {
-		RestartPolicy policy = this.definition.restart();
-		return switch (policy.mode()) {
-			case NEVER -> false;
-			case ON_FAILURE -> exit.exitCode() != 0 || exit.failure() != null;
-			case ALWAYS -> true;
-		};
-	}
-
-	private void scheduleRestart() {
-		RestartPolicy policy = this.definition.restart();
-		long now = System.nanoTime();
-		while (!this.recentRestarts.isEmpty() && now - this.recentRestarts.peekFirst() > policy.window().toNanos()) {
-			this.recentRestarts.removeFirst();
-		}
-		if (this.recentRestarts.size() >= policy.maxRestarts()) {
-			logger.error("MCP server '" + name() + "' ended " + (this.recentRestarts.size() + 1) + " times within "
-					+ policy.window() + "; giving up after " + policy.maxRestarts() + " restarts");
-			this.wantRunning = false;
-			setState(ServerState.FAILED);
-			return;
-		}
-		Duration backoff = policy.backoff(this.recentRestarts.size() + 1);
-		this.recentRestarts.addLast(now);
-		setState(ServerState.RESTARTING);
-		logger.info("Restarting MCP server '" + name() + "' in " + backoff.toMillis() + " ms (restart "
-				+ this.recentRestarts.size() + " of at most " + policy.maxRestarts() + " within " + policy.window()
-				+ ")");
-		this.pendingRestart = restartScheduler.schedule(this::restartByPolicy, backoff.toMillis(),
-				TimeUnit.MILLISECONDS);
-	}
-
-	private void restartByPolicy() {
-		long stopsSeen;
-		synchronized (this.lock) {
-			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
-				return;
-			}
-			this.pendingRestart = null;
-			stopsSeen = this.stops;
-		}
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this);
-		}
-		try {
-			startProcess(this.selfInitialize, true, stopsSeen);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
-		}
+		this.controller.restartServer();
 	}
 
 	// SmartLifecycle
@@ -639,12 +276,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			CompletableFuture<Void> begun = this.lifecycleStart;
-			this.lifecycleStart = null;
-			awaitStart((begun != null) ? begun : beginStart());
-			if (!this.selfInitialize && this.definition.required()) {
+			this.controller.awaitStart(startInBackground());
+			if (!this.controller.isSelfInitialize() && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
-				StdioServerProcess current = this.process;
+				StdioServerProcess current = this.controller.process();
 				ExitInfo exit = (current != null) ? current.exitInfo() : null;
 				if (exit != null) {
 					throw exit.toException();
@@ -661,23 +296,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	/**
-	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
-	 * every server in parallel before each one's {@link #start()} awaits its own.
-	 */
-	void beginLifecycleStart() {
-		this.lifecycleStart = beginStart();
-	}
-
 	@Override
 	public void stop() {
-		ServerState before = this.state;
+		ServerState before = state();
 		try {
 			StopResult result = stopServer();
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
 					&& before != ServerState.DISABLED) {
 				// One line per server at shutdown, also for one that had ended before
-				ExitInfo exit = this.lastExit;
+				ExitInfo exit = lastExit();
 				logger.info("MCP server '" + name() + "' had already ended (" + before + ")" + ((exit != null)
 						? ": " + exit.cause() + ", exit code " + exit.describeExitCode() + " at " + exit.at() : ""));
 			}
@@ -689,16 +316,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void stop(Runnable callback) {
-		Thread thread = new Thread(() -> {
+		// Every server stops on a thread of its own: the phase lasts as long as the
+		// slowest server, not the sum
+		this.host.tasks().execute(() -> {
 			try {
 				stop();
 			}
 			finally {
 				callback.run();
 			}
-		}, "mcp-stdio-" + name() + "-stop");
-		thread.setDaemon(true);
-		thread.start();
+		});
 	}
 
 	@Override
@@ -727,8 +354,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start time or {@code null}
 	 */
 	public @Nullable Instant startedAt() {
-		StdioServerProcess current = this.process;
-		return (current != null && this.state == ServerState.RUNNING) ? current.startedAt() : null;
+		StdioServerProcess current = this.controller.process();
+		return (current != null && state() == ServerState.RUNNING) ? current.startedAt() : null;
 	}
 
 	/**
@@ -736,13 +363,13 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the pid or {@code null}
 	 */
 	public @Nullable Long pid() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.controller.process();
 		return (current != null && current.exitInfo() == null) ? current.pid() : null;
 	}
 
 	@Override
 	public String toString() {
-		return "McpStdioServer[" + name() + ", " + this.state + "]";
+		return "McpStdioServer[" + name() + ", " + state() + "]";
 	}
 
 	/**
@@ -761,13 +388,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	}
 
-	private final class Dispatcher implements MessageListener {
-
-		private final long generation;
-
-		Dispatcher(long generation) {
-			this.generation = generation;
-		}
+	/** Hands every process's messages and end to the client session attached now. */
+	private final class SessionRouter implements MessageListener {
 
 		@Override
 		public void onMessage(String message) {
@@ -776,8 +398,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		@Override
 		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			exited(this.generation, exit);
-			McpStdioServer.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
+			McpStdioServer.this.session.onExit(exit, unansweredRequestIds);
 		}
 
 	}

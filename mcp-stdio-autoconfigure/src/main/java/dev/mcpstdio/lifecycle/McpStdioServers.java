@@ -75,14 +75,23 @@ public class McpStdioServers implements SmartLifecycle {
 		return server;
 	}
 
+	/**
+	 * Begin the start of every enabled server at once, in the background; each server's
+	 * own {@link McpStdioServer#start()} then awaits its own. Calling it again joins the
+	 * starts under way.
+	 */
+	public void startAllInBackground() {
+		for (McpStdioServer server : this.servers.values()) {
+			if (server.definition().enabled()) {
+				server.startInBackground();
+			}
+		}
+	}
+
 	@Override
 	public void start() {
 		this.running = true;
-		for (McpStdioServer server : this.servers.values()) {
-			if (server.definition().enabled()) {
-				server.beginLifecycleStart();
-			}
-		}
+		startAllInBackground();
 	}
 
 	@Override

@@ -18,6 +18,8 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 
+import dev.mcpstdio.core.ExitInfo;
+
 /**
  * When and how often a server that ended unexpectedly is started again.
  *
@@ -33,6 +35,20 @@ public record RestartPolicy(Mode mode, int maxRestarts, Duration window, Duratio
 	/** The contract's defaults: never restart. */
 	public static final RestartPolicy NEVER = new RestartPolicy(Mode.NEVER, 5, Duration.ofMinutes(1),
 			Duration.ofMillis(500), Duration.ofSeconds(30));
+
+	/**
+	 * Return whether a process that ended on its own while it was meant to run is started
+	 * again.
+	 * @param exit how it ended
+	 * @return whether to restart
+	 */
+	public boolean shouldRestart(ExitInfo exit) {
+		return switch (this.mode) {
+			case NEVER -> false;
+			case ON_FAILURE -> exit.exitCode() != 0 || exit.failure() != null;
+			case ALWAYS -> true;
+		};
+	}
 
 	/**
 	 * Return the wait before restart number {@code attempt} (1 for the first).

@@ -53,6 +53,12 @@ class McpServersEndpointTests {
 
 	private static final Fixtures fixtures = new Fixtures();
 
+	private static final String GITHUB_TOKEN = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+
+	/** What the secretive server's arguments and the leaky server's stderr hide. */
+	private static final String[] SECRETS = { "abc123", "sk-999", "xyz789", "hunter2", "pw123", "bearer456",
+			"apikey789", "at321", "p@ss", "w0rd", "tok654", GITHUB_TOKEN, "abc123secret", "ghp_0123" };
+
 	@Autowired
 	private RestTestClient client;
 
@@ -62,12 +68,19 @@ class McpServersEndpointTests {
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
 		ActuateTestApplication.commonProperties(registry);
+		// this test restarts, stops and starts servers and reads their values
+		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
+		registry.add("management.endpoint.mcpservers.show-values", () -> "always");
 		ActuateTestApplication.server(registry, fixtures, "ep-plain", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "ep-family", "with-children.sh");
 		ActuateTestApplication.server(registry, fixtures, "ep-crashy", "instant-exit.sh");
 		ActuateTestApplication.server(registry, fixtures, "ep-secretive", "echo.sh", "--token=abc123", "--api-key",
 				"sk-999", "OPENAI_API_KEY=xyz789", "--db-password", "hunter2", "https://alice:pw123@example.com/x",
-				"--verbose");
+				"--verbose", "--header", "Authorization: Bearer bearer456", "--header=X-API-Key: apikey789",
+				"https://h/x?a=1&access_token=at321", "postgres://bob:p@ss/w0rd@db/app", "--token:tok654",
+				GITHUB_TOKEN);
+		ActuateTestApplication.server(registry, fixtures, "ep-leaky", "leaks-secrets.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-disabled", "echo.sh").accept("enabled", "false");
 		ActuateTestApplication.server(registry, fixtures, "ep-restartable", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "ep-stoppable", "echo.sh");
 	}
@@ -154,6 +167,23 @@ class McpServersEndpointTests {
 			.expectStatus()
 			.isBadRequest();
 		assertThat(this.servers.get("ep-plain").pid()).isEqualTo(pid);
+	}
+
+	@Test
+	void startOfADisabledServerIsAConflict() {
+		String body = this.client.post()
+			.uri("/actuator/mcpservers/ep-disabled")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"start\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(409)
+			.returnResult(String.class)
+			.getResponseBody();
+		JsonNode conflict = ActuateTestApplication.readJson(body);
+		assertThat(conflict.get("message").asString()).isEqualTo("MCP server 'ep-disabled' is disabled");
+		assertThat(conflict.get("server").get("state").asString()).isEqualTo("DISABLED");
+		assertThat(this.servers.get("ep-disabled").pid()).isNull();
 	}
 
 	@Test
@@ -246,8 +276,45 @@ class McpServersEndpointTests {
 			.getResponseBody();
 		assertThat(ActuateTestApplication.readJson(body).get("command").asString())
 			.isEqualTo("sh " + Fixtures.script("echo.sh") + " --token=****** --api-key ****** OPENAI_API_KEY=******"
-					+ " --db-password ****** https://alice:******@example.com/x --verbose");
-		assertThat(body).doesNotContain("abc123", "sk-999", "xyz789", "hunter2", "pw123", fixtures.id());
+					+ " --db-password ****** https://alice:******@example.com/x --verbose"
+					+ " --header Authorization: Bearer ****** --header=X-API-Key: ******"
+					+ " https://h/x?a=1&access_token=****** postgres://bob:******@db/app --token:****** ghp_******");
+		assertThat(body).doesNotContain(SECRETS).doesNotContain(fixtures.id());
+	}
+
+	@Test
+	void stderrTailIsSanitized() {
+		String body = this.client.get()
+			.uri("/actuator/mcpservers/ep-leaky")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		JsonNode leaky = ActuateTestApplication.readJson(body);
+		assertThat(leaky.get("state").asString()).isEqualTo("FAILED");
+		assertThat(leaky.get("lastExit").get("stderrTail").values()).extracting(JsonNode::asString)
+			.containsExactly("boom: token=******", "connecting to postgres://bob:******@db:5432/app failed",
+					"Authorization: Bearer ******");
+		assertThat(body).doesNotContain(SECRETS);
+	}
+
+	@Test
+	void failedActionTellsWhyWithoutSecrets() {
+		String body = this.client.post()
+			.uri("/actuator/mcpservers/ep-leaky")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"start\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(500)
+			.returnResult(String.class)
+			.getResponseBody();
+		JsonNode failure = ActuateTestApplication.readJson(body);
+		assertThat(failure.get("message").asString()).startsWith(
+				"MCP server 'ep-leaky' process exited unexpectedly with exit code 3; stderr: boom: token=******");
+		assertThat(failure.get("server").get("state").asString()).isEqualTo("FAILED");
+		assertThat(body).doesNotContain(SECRETS);
 	}
 
 	private void awaitLiveProcesses(String server, int expected) {

@@ -67,6 +67,8 @@ class McpServersHealthAndMetricsTests {
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
 		ActuateTestApplication.commonProperties(registry);
+		// this test stops and starts a server through the endpoint
+		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
 		ActuateTestApplication.server(registry, fixtures, "hl-steady", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "hl-fragile", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "hl-phoenix", "echo.sh");

@@ -16,7 +16,9 @@
 
 package dev.mcpstdio.actuate;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.mcpstdio.lifecycle.ServerState;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 class McpServersHealthIndicatorTests {
+
+	@Test
+	void everyStateHasItsStatus() {
+		Map<ServerState, Status> expected = new EnumMap<>(ServerState.class);
+		expected.put(ServerState.RUNNING, Status.UP);
+		expected.put(ServerState.DISABLED, Status.UP);
+		expected.put(ServerState.STARTING, Status.UNKNOWN);
+		expected.put(ServerState.RESTARTING, Status.UNKNOWN);
+		expected.put(ServerState.STOPPING, Status.OUT_OF_SERVICE);
+		expected.put(ServerState.STOPPED, Status.OUT_OF_SERVICE);
+		expected.put(ServerState.FAILED, Status.DOWN);
+		assertThat(expected).as("a status for every state").containsOnlyKeys(ServerState.values());
+		expected.forEach((state, status) -> assertThat(McpServersHealthIndicator.status(state)).as(state.name())
+			.isEqualTo(status));
+	}
 
 	@Test
 	void upWhenEveryEnabledServerRuns() {

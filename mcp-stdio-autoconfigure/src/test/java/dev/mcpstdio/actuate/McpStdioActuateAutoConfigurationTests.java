@@ -53,6 +53,7 @@ class McpStdioActuateAutoConfigurationTests {
 	void everythingIsConfiguredWithActuatorAndMicrometer() {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(McpServersEndpoint.class)
+				.hasSingleBean(McpServersEndpointWebExtension.class)
 				.hasSingleBean(McpStdioMetrics.class)
 				.hasSingleBean(MeterRegistry.class)
 				.hasBean("mcpServersHealthIndicator");
@@ -70,6 +71,15 @@ class McpStdioActuateAutoConfigurationTests {
 	void endpointBacksOffWhenNotExposed() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=health")
 			.run((context) -> assertThat(context).doesNotHaveBean(McpServersEndpoint.class));
+	}
+
+	@Test
+	void webExtensionBacksOffWhenExposedOnlyOverJmx() {
+		this.runner
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.web.exposure.include=health",
+					"management.endpoints.jmx.exposure.include=mcpservers")
+			.run((context) -> assertThat(context).hasSingleBean(McpServersEndpoint.class)
+				.doesNotHaveBean(McpServersEndpointWebExtension.class));
 	}
 
 	@Test

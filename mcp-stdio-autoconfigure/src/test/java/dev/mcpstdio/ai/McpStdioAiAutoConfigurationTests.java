@@ -30,6 +30,7 @@ import dev.mcpstdio.test.Fixtures;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -50,6 +51,7 @@ import org.springframework.core.ResolvableType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Real Spring AI clients over {@link McpStdioClientTransport}, against the bundled test
@@ -163,6 +165,33 @@ class McpStdioAiAutoConfigurationTests {
 				assertThatThrownBy(() -> slow.get(5, TimeUnit.SECONDS))
 					.hasMessageContaining("MCP server 'demo' process exited unexpectedly with exit code 137");
 			});
+	}
+
+	@Test
+	void jsonRpcErrorOfAnExitQuotesStderrSanitized() {
+		AiTestSupport.runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id())))
+			.run((context) -> {
+				McpSyncClient client = syncClient(context);
+				CallToolRequest crash = CallToolRequest.builder("crash")
+					.arguments(Map.of("stderr", "boom: token=abc123secret"))
+					.build();
+				Throwable thrown = catchThrowable(() -> client.callTool(crash));
+				McpError error = findCause(thrown, McpError.class);
+				assertThat(error.getMessage()).isEqualTo(
+						"MCP server 'demo' process exited unexpectedly with exit code 3; stderr: boom: token=******");
+				assertThat(String.valueOf(error.getJsonRpcError().data())).contains("boom: token=******")
+					.doesNotContain("abc123secret");
+			});
+	}
+
+	private static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
+		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
+			if (type.isInstance(candidate)) {
+				return type.cast(candidate);
+			}
+		}
+		throw new AssertionError("No " + type.getSimpleName() + " in " + thrown, thrown);
 	}
 
 	@Test

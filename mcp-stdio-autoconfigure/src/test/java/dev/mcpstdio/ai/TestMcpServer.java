@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A small real MCP server over stdio for the tests, started with the JDK that runs them.
  * Tools: {@code echo}, {@code pid}, {@code children} (starts {@code sleep} children and
- * reports their pids) and {@code slow} (answers after {@code millis}). With
+ * reports their pids), {@code slow} (answers after {@code millis}) and {@code crash}
+ * (writes {@code stderr} to stderr and exits 3 without answering). With
  * {@code --exit-now <code>} it writes to stderr and exits before reading anything.
  *
  * @author mcp-stdio authors
@@ -101,6 +102,13 @@ public final class TestMcpServer {
 					}
 				}
 				yield pids.toString();
+			}
+			case "crash" -> {
+				// writes its argument to stderr and ends without an answer
+				System.err.println(arguments.path("stderr").asString(""));
+				System.err.flush();
+				Runtime.getRuntime().halt(3);
+				yield "unreachable";
 			}
 			case "slow" -> {
 				try {

@@ -43,7 +43,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 
 	@AfterEach
 	void cleanUp() {
-		OrphanGuard.setEnabled(true);
+		OrphanGuard.shared().setEnabled(true);
 		this.fixtures.killLeftovers();
 	}
 
@@ -62,7 +62,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 		long leftover = leftover("HUP");
 		this.runner.withPropertyValues("mcp.stdio.orphan-guard.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(OrphanGuard.isEnabled()).isFalse();
+			assertThat(OrphanGuard.shared().isEnabled()).isFalse();
 			assertThat(this.fixtures.alive()).contains(leftover);
 		});
 		ProcessHandle.of(leftover).ifPresent(ProcessHandle::destroyForcibly);

@@ -69,7 +69,7 @@ class ConcurrentSendTests {
 		Set<String> received = ConcurrentHashMap.newKeySet();
 		List<String> duplicates = new ArrayList<>();
 		CountDownLatch all = new CountDownLatch(THREADS * MESSAGES);
-		StdioServerProcess process = StdioServerProcess.start(catServer("cat-many"), (message) -> {
+		StdioServerProcess process = ServerHost.shared().start(catServer("cat-many"), (message) -> {
 			if (!received.add(message)) {
 				synchronized (duplicates) {
 					duplicates.add(message);
@@ -112,7 +112,7 @@ class ConcurrentSendTests {
 		for (int round = 0; round < 10; round++) {
 			Set<String> sent = ConcurrentHashMap.newKeySet();
 			Set<String> received = ConcurrentHashMap.newKeySet();
-			StdioServerProcess process = StdioServerProcess.start(catServer("cat-stop"), received::add);
+			StdioServerProcess process = ServerHost.shared().start(catServer("cat-stop"), received::add);
 			ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 			List<Future<Throwable>> senders = new ArrayList<>();
 			for (int t = 0; t < THREADS; t++) {

@@ -29,7 +29,9 @@ import dev.mcpstdio.test.Fixtures;
  * EOF and SIGTERM and has a child and a daemonized grandchild, prints
  * {@code READY <server pid> <guard pid>}, then waits for a command on stdin: {@code halt}
  * ends the JVM through {@code Runtime.halt}, {@code stop} stops the server and exits
- * normally. Otherwise it waits to be killed.
+ * normally, {@code kill-guard} kills the guard's watcher and prints
+ * {@code GUARD <new watcher pid>} once another has replaced it. Otherwise it waits to be
+ * killed.
  * <p>
  * Arguments: the test marker, the stdin-close and the terminate timeout in milliseconds.
  *
@@ -46,8 +48,8 @@ public final class OrphanGuardApp {
 		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
-		StdioServerProcess server = StdioServerProcess.start(spec, MessageListener.NONE);
-		System.out.println("READY " + server.pid() + " " + OrphanGuard.watcherPid());
+		StdioServerProcess server = ServerHost.shared().start(spec, MessageListener.NONE);
+		System.out.println("READY " + server.pid() + " " + OrphanGuard.shared().watcherPid());
 		System.out.flush();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		// bounded: a test that forgot this JVM does not leave it for long
@@ -56,6 +58,18 @@ public final class OrphanGuardApp {
 			String line = in.ready() ? in.readLine() : null;
 			if ("halt".equals(line)) {
 				Runtime.getRuntime().halt(3);
+			}
+			if ("kill-guard".equals(line)) {
+				long old = OrphanGuard.shared().watcherPid();
+				ProcessHandle.of(old).ifPresent(ProcessHandle::destroyForcibly);
+				Long replaced = OrphanGuard.shared().watcherPid();
+				long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+				while ((replaced == null || replaced == old) && System.nanoTime() < until) {
+					Thread.sleep(10);
+					replaced = OrphanGuard.shared().watcherPid();
+				}
+				System.out.println("GUARD " + replaced);
+				System.out.flush();
 			}
 			if ("stop".equals(line)) {
 				StopResult result = server.stop();

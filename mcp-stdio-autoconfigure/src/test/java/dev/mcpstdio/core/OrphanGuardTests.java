@@ -28,7 +28,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.test.Fixtures;
@@ -96,10 +97,25 @@ class OrphanGuardTests {
 	}
 
 	@Test
+	void aKilledWatcherIsReplacedByOneThatKnowsTheRunningServers() throws Exception {
+		Forked forked = fork();
+		forked.command("kill-guard");
+		String line = forked.awaitLine("GUARD ");
+		long replacement = Long.parseLong(line.substring("GUARD ".length()));
+		assertThat(replacement).isNotEqualTo(forked.guardPid);
+		assertThat(Fixtures.isLive(replacement)).isTrue();
+		// the new watcher ends the server when the JVM dies
+		forked.jvm.destroyForcibly();
+		Duration took = awaitNoneAlive();
+		assertThat(took).isLessThanOrEqualTo(BOUND);
+		assertGuardExited(new Forked(forked.jvm, replacement, forked.stdin, forked.lines));
+	}
+
+	@Test
 	void theGuardIsNotAServerProcess() throws Exception {
 		Forked forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid);
-		assertThat(ProcessTable.readMarkers(Path.of("/proc", Long.toString(forked.guardPid), "environ"))).isNull();
+		assertThat(ProcessScanner.readMarkers(Path.of("/proc", Long.toString(forked.guardPid), "environ"))).isNull();
 		assertThat(Files.readString(Path.of("/proc", Long.toString(forked.guardPid), "stat")))
 			.as("the guard sleeps in read while the JVM lives")
 			.matches("(?s)\\d+ \\(sh\\) S .*");
@@ -140,24 +156,22 @@ class OrphanGuardTests {
 		Process jvm = builder.start();
 		this.jvms.add(jvm);
 		BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
-		CompletableFuture<String> ready = new CompletableFuture<>();
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>(10_000);
 		// Reads to the end, so that the forked JVM's logging never blocks on a full pipe
 		Thread reader = new Thread(() -> {
 			try {
 				for (String line = out.readLine(); line != null; line = out.readLine()) {
-					if (line.startsWith("READY ")) {
-						ready.complete(line);
-					}
+					lines.offer(line);
 				}
-				ready.complete("EOF");
+				lines.offer("EOF");
 			}
 			catch (IOException ex) {
-				ready.complete(ex.toString());
+				lines.offer(ex.toString());
 			}
 		}, "forked-jvm-stdout");
 		reader.setDaemon(true);
 		reader.start();
-		String line = ready.get(60, TimeUnit.SECONDS);
+		String line = Forked.poll(lines, "READY ");
 		assertThat(line).as(() -> "forked JVM output; its log: " + read(log)).startsWith("READY ");
 		String[] parts = line.split(" ");
 		long serverPid = Long.parseLong(parts[1]);
@@ -168,7 +182,7 @@ class OrphanGuardTests {
 			Fixtures.sleep(20);
 		}
 		assertThat(longLived()).hasSizeGreaterThanOrEqualTo(3).contains(serverPid);
-		return new Forked(jvm, guardPid, jvm.getOutputStream());
+		return new Forked(jvm, guardPid, jvm.getOutputStream(), lines);
 	}
 
 	/** The marked processes that are not a passing {@code sleep}. */
@@ -196,13 +210,11 @@ class OrphanGuardTests {
 
 	private void assertGuardExited(Forked forked) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-		while (ProcessHandle.of(forked.guardPid).map(ProcessHandle::isAlive).orElse(false)
-				&& System.nanoTime() < deadline) {
+		// A guard that exited stays a zombie until PID 1 reaps it: that is gone
+		while (Fixtures.isLive(forked.guardPid) && System.nanoTime() < deadline) {
 			Fixtures.sleep(20);
 		}
-		assertThat(ProcessHandle.of(forked.guardPid).map(ProcessHandle::isAlive).orElse(false))
-			.as("the guard outlived its purpose")
-			.isFalse();
+		assertThat(Fixtures.isLive(forked.guardPid)).as("the guard outlived its purpose").isFalse();
 	}
 
 	private static String read(File file) {
@@ -214,11 +226,26 @@ class OrphanGuardTests {
 		}
 	}
 
-	private record Forked(Process jvm, long guardPid, OutputStream stdin) {
+	private record Forked(Process jvm, long guardPid, OutputStream stdin, BlockingQueue<String> lines) {
 
 		void command(String command) throws IOException {
 			this.stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
 			this.stdin.flush();
+		}
+
+		String awaitLine(String prefix) throws InterruptedException {
+			return poll(this.lines, prefix);
+		}
+
+		static String poll(BlockingQueue<String> lines, String prefix) throws InterruptedException {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+			while (System.nanoTime() < deadline) {
+				String line = lines.poll(100, TimeUnit.MILLISECONDS);
+				if (line != null && (line.startsWith(prefix) || line.equals("EOF"))) {
+					return line;
+				}
+			}
+			return "(no line starting with " + prefix + " within 60s)";
 		}
 
 	}

@@ -56,7 +56,7 @@ class OrphanSweepTests {
 		Process ofLiveOwner = start("env", ProcessMarkers.OWNER_PID + "=" + owner.pid(),
 				ProcessMarkers.SERVER + "=other", "sleep", "60");
 		awaitMarked(ofLiveOwner.pid());
-		OrphanSweep.Result result = OrphanSweep.sweep(Duration.ofMillis(500));
+		OrphanSweep.Result result = ServerHost.shared().orphanSweep().sweep(Duration.ofMillis(500));
 		assertThat(result.pids()).contains(polite, stubborn).doesNotContain(ofLiveOwner.pid(), owner.pid());
 		assertThat(result.killed()).isGreaterThanOrEqualTo(1);
 		assertThat(result.survivors()).isZero();
@@ -75,7 +75,7 @@ class OrphanSweepTests {
 			Process owner = start("sleep", "60");
 			Files.writeString(handoff, owner.pid() + "\n", StandardCharsets.US_ASCII);
 			awaitMarked(marked.pid());
-			OrphanSweep.Result result = OrphanSweep.sweep(Duration.ofMillis(500));
+			OrphanSweep.Result result = ServerHost.shared().orphanSweep().sweep(Duration.ofMillis(500));
 			assertThat(result.pids()).contains(marked.pid()).doesNotContain(owner.pid());
 			assertThat(marked.waitFor(5, TimeUnit.SECONDS)).isTrue();
 			assertThat(owner.isAlive()).isTrue();
@@ -116,10 +116,10 @@ class OrphanSweepTests {
 	static void awaitMarked(long pid) {
 		Path environ = Path.of("/proc", Long.toString(pid), "environ");
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (ProcessTable.readMarkers(environ) == null && System.nanoTime() < deadline) {
+		while (ProcessScanner.readMarkers(environ) == null && System.nanoTime() < deadline) {
 			Fixtures.sleep(10);
 		}
-		assertThat(ProcessTable.readMarkers(environ)).as("markers of %s", pid).isNotNull();
+		assertThat(ProcessScanner.readMarkers(environ)).as("markers of %s", pid).isNotNull();
 	}
 
 	private Process start(String... command) throws IOException {

@@ -68,7 +68,7 @@ class StartSendStopRaceTests {
 					StdioServerSpec spec = StdioServerSpec.of("race", "sh", Fixtures.script("instant-exit.sh"))
 						.withEnv(Map.of(Fixtures.MARKER, fixtures.id()))
 						.withShutdown(Fixtures.FAST);
-					StdioServerProcess process = StdioServerProcess.start(spec, MessageListener.NONE);
+					StdioServerProcess process = ServerHost.shared().start(spec, MessageListener.NONE);
 					String id = thread + "-" + round;
 					try {
 						process.request(id, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\"}")

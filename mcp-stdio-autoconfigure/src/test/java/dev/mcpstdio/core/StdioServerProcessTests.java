@@ -62,7 +62,7 @@ class StdioServerProcessTests {
 	}
 
 	private StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		StdioServerProcess process = StdioServerProcess.start(spec, listener);
+		StdioServerProcess process = ServerHost.shared().start(spec, listener);
 		this.started.add(process);
 		return process;
 	}
@@ -140,10 +140,13 @@ class StdioServerProcessTests {
 
 	@Test
 	void stoppingAnExitedServerCostsNoWaiting() throws Exception {
-		StdioServerProcess process = start("gone", "instant-exit.sh");
+		// With 20s bounds per step, any step that waited would show
+		StdioServerProcess process = start(this.fixtures.spec("gone", "instant-exit.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(20))),
+				MessageListener.NONE);
 		process.exit().get(10, TimeUnit.SECONDS);
 		StopResult result = process.stop();
-		assertThat(result.duration()).isLessThan(Duration.ofMillis(200));
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(5));
 		assertThat(process.stop()).isSameAs(result);
 	}
 
@@ -337,10 +340,59 @@ class StdioServerProcessTests {
 	}
 
 	@Test
+	void aResponseWithInvalidUtf8ReachesItsCallerWithAReplacementCharacter() throws Exception {
+		StdioServerProcess process = start("bad-utf8", "echo.sh");
+		assertThat(process.request("u1", request("u1", "bad-utf8"))).succeedsWithin(Duration.ofSeconds(10))
+			.asString()
+			.contains("\"text\":\"bad \uFFFD byte\"");
+	}
+
+	@Test
+	void aRequestTheClientCancelledDoesNotHoldTheDrain() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("cancel", "echo.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		process.send(request("h1", "hang"), "h1");
+		process.send(request("h2", "hang"), "h2");
+		assertThat(process.pendingRequests()).isEqualTo(2);
+		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h1\"}}");
+		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h2\","
+				+ "\"reason\":\"timeout\"}}");
+		assertThat(process.pendingRequests()).isZero();
+		StopResult result = process.stop();
+		// the 60s drain would have waited for them
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(30));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+	}
+
+	@Test
+	void aRequestOlderThanTheClientsTimeoutDoesNotHoldTheDrain() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("gave-up", "echo.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		process.setClientRequestTimeout(Duration.ofMillis(500));
+		process.send(request("h1", "hang"), "h1");
+		StopResult result = process.stop();
+		assertThat(result.duration()).isLessThan(Duration.ofSeconds(30));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+	}
+
+	@Test
+	void aPendingRequestAnsweredDuringTheDrainGetsItsResponse() throws Exception {
+		StdioServerSpec spec = this.fixtures.spec("drain", "slow-answer.sh")
+			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		CompletableFuture<String> answer = process.request("s1", request("s1", "slow"));
+		StopResult result = process.stop();
+		assertThat(answer).isCompletedWithValueMatching((line) -> line.contains("\"echo\":\"slow\""));
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+	}
+
+	@Test
 	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
 		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
 		assertThatExceptionOfType(McpStdioException.class)
-			.isThrownBy(() -> StdioServerProcess.start(spec, MessageListener.NONE))
+			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");
 	}
 

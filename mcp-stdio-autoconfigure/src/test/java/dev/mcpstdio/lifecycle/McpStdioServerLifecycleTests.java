@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.core.ExitCause;
@@ -233,7 +234,8 @@ class McpStdioServerLifecycleTests {
 	void lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain() {
 		McpStdioServer broken = new McpStdioServer(
 				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh"), true, false,
-						Duration.ofSeconds(20), RestartPolicy.NEVER));
+						Duration.ofSeconds(20), RestartPolicy.NEVER),
+				ServerHost.shared());
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
 		registry.start();
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -259,8 +261,9 @@ class McpStdioServerLifecycleTests {
 		for (int i = 0; i < 20; i++) {
 			McpStdioServer server = new McpStdioServer(
 					new McpStdioServerDefinition(this.fixtures.spec("pending", "echo.sh"), true, false,
-							Duration.ofSeconds(20), RestartPolicy.NEVER));
-			java.util.concurrent.CompletableFuture<Void> start = server.beginStart();
+							Duration.ofSeconds(20), RestartPolicy.NEVER),
+					ServerHost.shared());
+			java.util.concurrent.CompletableFuture<Void> start = server.startInBackground();
 			server.stopServer();
 			try {
 				start.get(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
@@ -113,6 +114,30 @@ class McpStdioServerRestartTests {
 	}
 
 	@Test
+	void aStopThatComesWhileARestartEndsThePreviousProcessWins() throws Exception {
+		// Each process leaves a child deaf to SIGTERM: ending it takes the terminate
+		// timeout, during which the restart waits for it, outside the server's lock
+		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("exits-leaving-stubborn-child.sh"))
+			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
+			.withShutdown(new dev.mcpstdio.core.ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(500),
+					Duration.ofSeconds(2)));
+		McpStdioServer server = server(spec, policy(Mode.ON_FAILURE, 3, Duration.ofMillis(10)));
+		server.startServer();
+		// The restart has begun: it is ending the first process
+		await(() -> server.restarts() == 1);
+		long begin = System.nanoTime();
+		server.stopServer();
+		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		// The stop joined the end of the first process; no second process ever ran
+		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
+		assertThat(took).isLessThan(Duration.ofSeconds(10));
+		Fixtures.sleep(300);
+		assertThat(server.generation()).isEqualTo(1);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
 	void alwaysRestartsACleanExitToo() {
 		McpStdioServer server = server(spec("clean", "0"), policy(Mode.ALWAYS, 2, Duration.ofMillis(100)));
 		server.startServer();
@@ -169,7 +194,7 @@ class McpStdioServerRestartTests {
 
 	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy));
+				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy), ServerHost.shared());
 		this.servers.add(server);
 		return server;
 	}

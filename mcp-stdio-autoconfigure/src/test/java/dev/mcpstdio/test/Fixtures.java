@@ -94,19 +94,32 @@ public final class Fixtures {
 
 	public static List<Long> alive(String markerValue) {
 		byte[] needle = (MARKER + "=" + markerValue).getBytes(StandardCharsets.UTF_8);
-		List<Long> pids = new ArrayList<>();
+		// A process caught in exec shows an empty environment: look again until every
+		// user process could be read (bounded), so that none is missed
+		for (int attempt = 0;; attempt++) {
+			List<Long> pids = new ArrayList<>();
+			int unread = scan(needle, pids);
+			if (unread == 0 || attempt == 20) {
+				return pids;
+			}
+			sleep(5);
+		}
+	}
+
+	private static int scan(byte[] needle, List<Long> pids) {
+		int unread = 0;
 		try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"))) {
 			for (Path dir : dirs) {
 				String name = dir.getFileName().toString();
-				if (!name.chars().allMatch(Character::isDigit)) {
-					continue;
-				}
-				if (isZombie(dir)) {
+				if (!name.chars().allMatch(Character::isDigit) || isZombie(dir) || isKernelThread(dir)) {
 					continue;
 				}
 				try (InputStream in = Files.newInputStream(dir.resolve("environ"))) {
 					byte[] env = in.readNBytes(1024 * 1024);
-					if (contains(env, needle)) {
+					if (env.length == 0) {
+						unread++;
+					}
+					else if (contains(env, needle)) {
 						pids.add(Long.parseLong(name));
 					}
 				}
@@ -118,7 +131,28 @@ public final class Fixtures {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
-		return pids;
+		return unread;
+	}
+
+	private static boolean isKernelThread(Path dir) {
+		try {
+			String stat = Files.readString(dir.resolve("stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			return fields[1].equals("2") || dir.getFileName().toString().equals("2");
+		}
+		catch (IOException | RuntimeException ex) {
+			return true;
+		}
+	}
+
+	/**
+	 * Return whether a process runs: it exists and is not a zombie waiting to be reaped
+	 * (which {@link ProcessHandle#isAlive()} counts as alive).
+	 * @param pid the process
+	 * @return whether it is alive
+	 */
+	public static boolean isLive(long pid) {
+		return !isZombie(Path.of("/proc", Long.toString(pid)));
 	}
 
 	private static boolean isZombie(Path dir) {

@@ -25,6 +25,7 @@ import java.util.Map;
 
 import dev.mcpstdio.ai.McpStdioClientTransport;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -64,7 +65,7 @@ final class Connection implements AutoCloseable {
 					false, null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
 					StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS);
 			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
-					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER));
+					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), ServerHost.shared());
 			server.setSelfInitialize(false);
 			McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
 				.requestTimeout(REQUEST_TIMEOUT)

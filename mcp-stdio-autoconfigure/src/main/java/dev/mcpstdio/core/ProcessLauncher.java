@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Starts the process of one server: finds its executable, builds its environment (the
+ * allow-list, its own variables and the markers), makes it lead its own session where the
+ * platform can, and tells the orphan guard about it.
+ *
+ * @author mcp-stdio authors
+ */
+final class ProcessLauncher {
+
+	private static final Log logger = LogFactory.getLog(ProcessLauncher.class);
+
+	private final Platform platform;
+
+	private final Map<String, String> jvmEnvironment;
+
+	private final ProcessScanner scanner;
+
+	private final OrphanGuard guard;
+
+	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard) {
+		this.platform = platform;
+		this.jvmEnvironment = jvmEnvironment;
+		this.scanner = scanner;
+		this.guard = guard;
+	}
+
+	/**
+	 * Start a server's process.
+	 * @param spec what to start
+	 * @return the started process
+	 * @throws McpStdioException if the command cannot be run
+	 */
+	Launched launch(StdioServerSpec spec) {
+		String instance = ProcessMarkers.newInstance();
+		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance);
+		Path executable;
+		try {
+			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
+		}
+		catch (CommandNotFoundException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+		}
+		List<String> command = new ArrayList<>();
+		if (this.platform.ownSessions()) {
+			// setsid execs in place: the server's pid is also its process group and
+			// session
+			command.add(this.platform.setsid());
+		}
+		command.add(executable.toString());
+		command.addAll(spec.args());
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().clear();
+		builder.environment().putAll(env);
+		if (spec.workingDirectory() != null) {
+			builder.directory(spec.workingDirectory().toFile());
+		}
+		Process process;
+		try {
+			process = builder.start();
+		}
+		catch (IOException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
+					ex);
+		}
+		this.scanner.invalidate();
+		// An unreaped child keeps its pid: its start time read now is surely its own
+		long startTime = ProcessScanner.startTimeOf(this.platform, process.pid());
+		this.guard.started(process.pid(), Math.max(0, startTime), this.platform.ownSessions(), spec.shutdown());
+		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
+		return new Launched(process, instance, Math.max(0, startTime));
+	}
+
+	/**
+	 * A started server process.
+	 *
+	 * @param process the process
+	 * @param instance its instance marker
+	 * @param startTime its start time, 0 when unknown
+	 */
+	record Launched(Process process, String instance, long startTime) {
+
+	}
+
+}

@@ -1,0 +1,43 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import dev.mcpstdio.core.ProcessTable.Proc;
+
+/**
+ * Where the processes to end are read from and how they are signalled: the machine's own
+ * ({@link ProcessScanner}), or a fake in tests.
+ *
+ * @author mcp-stdio authors
+ */
+interface ProcessSource {
+
+	/**
+	 * Read the live processes now.
+	 * @return a fresh snapshot
+	 */
+	ProcessTable scan();
+
+	/**
+	 * Send SIGTERM or SIGKILL to a process if it is still the one of the snapshot.
+	 * @param proc the process as a snapshot saw it
+	 * @param kill SIGKILL, else SIGTERM
+	 * @return whether the signal was sent
+	 */
+	boolean signal(Proc proc, boolean kill);
+
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import dev.mcpstdio.core.Durations;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Applies a server's {@link RestartPolicy}: counts the restarts within the sliding
+ * window, gives up past {@code max-restarts}, and schedules each restart after its
+ * doubling backoff. Not thread-safe: its server calls it under its own lock.
+ *
+ * @author mcp-stdio authors
+ */
+final class RestartSupervisor {
+
+	private static final Log logger = LogFactory.getLog(RestartSupervisor.class);
+
+	private final String serverName;
+
+	private final RestartPolicy policy;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final LongSupplier nanoClock;
+
+	/** When each restart within the window was scheduled, oldest first. */
+	private final Deque<Long> recent = new ArrayDeque<>();
+
+	private @Nullable ScheduledFuture<?> pending;
+
+	RestartSupervisor(String serverName, RestartPolicy policy, ScheduledExecutorService scheduler,
+			LongSupplier nanoClock) {
+		this.serverName = serverName;
+		this.policy = policy;
+		this.scheduler = scheduler;
+		this.nanoClock = nanoClock;
+	}
+
+	RestartPolicy policy() {
+		return this.policy;
+	}
+
+	/**
+	 * Schedule the next restart, unless the policy gives up.
+	 * @param restart what to run when the backoff has passed; it must not block
+	 * @return the backoff, or {@code null} when the server ended too often within the
+	 * window and stays down
+	 */
+	@Nullable Duration schedule(Runnable restart) {
+		long now = this.nanoClock.getAsLong();
+		while (!this.recent.isEmpty() && now - this.recent.peekFirst() > this.policy.window().toNanos()) {
+			this.recent.removeFirst();
+		}
+		if (this.recent.size() >= this.policy.maxRestarts()) {
+			logger.error("MCP server '" + this.serverName + "' ended " + (this.recent.size() + 1) + " times within "
+					+ Durations.format(this.policy.window()) + "; giving up after " + this.policy.maxRestarts()
+					+ " restarts");
+			return null;
+		}
+		Duration backoff = this.policy.backoff(this.recent.size() + 1);
+		this.recent.addLast(now);
+		logger.info("Restarting MCP server '" + this.serverName + "' in " + backoff.toMillis() + " ms (restart "
+				+ this.recent.size() + " of at most " + this.policy.maxRestarts() + " within "
+				+ Durations.format(this.policy.window()) + ")");
+		cancel();
+		this.pending = this.scheduler.schedule(restart, backoff.toMillis(), TimeUnit.MILLISECONDS);
+		return backoff;
+	}
+
+	/** Forget the restart scheduled, if any: a stop or a start came first. */
+	void cancel() {
+		if (this.pending != null) {
+			this.pending.cancel(false);
+			this.pending = null;
+		}
+	}
+
+	/**
+	 * Return how many restarts happened within the window.
+	 * @return the count
+	 */
+	int recentRestarts() {
+		return this.recent.size();
+	}
+
+}

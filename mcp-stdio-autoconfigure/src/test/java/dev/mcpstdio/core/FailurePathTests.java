@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests that every way a start or a stop can fail leaves no process and a definite
+ * result, with real fixture processes.
+ *
+ * @author mcp-stdio authors
+ */
+class FailurePathTests {
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final List<StdioServerProcess> started = new ArrayList<>();
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		for (StdioServerProcess process : this.started) {
+			process.stop();
+		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@ParameterizedTest
+	@EnumSource(StopSequence.Step.class)
+	void aStepThatFailsStillEndsTheWholeTree(StopSequence.Step failing) throws Exception {
+		StdioServerProcess process = ServerHost.shared()
+			.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
+		this.started.add(process);
+		awaitAlive(4);
+		process.onStopStep((step) -> {
+			if (step == failing) {
+				throw new IllegalStateException("injected failure in " + step);
+			}
+		});
+		StopResult result = process.stop();
+		assertThat(result.wasRunning()).isTrue();
+		assertThat(result.exit()).isNotNull();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		// and the stop is done: every later caller gets the same result at once
+		assertThat(process.stop()).isSameAs(result);
+	}
+
+	@Test
+	void aFailureAfterTheProcessWasSpawnedEndsIt() {
+		// A send timeout too long for nanoseconds fails the setup after the spawn
+		StdioServerSpec spec = this.fixtures.spec("overflow", "echo.sh").withSendTimeout(Duration.ofDays(200_000));
+		assertThatExceptionOfType(McpStdioException.class)
+			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
+			.withMessageContaining("overflow");
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void withoutSetsidAServerSharesTheJvmsSessionAndItsTreeIsStillEnded() throws Exception {
+		ServerHost host = new ServerHost(Platform.current().withoutSetsid(), OrphanGuard.shared(), System.getenv());
+		StdioServerProcess process = host.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
+		this.started.add(process);
+		awaitAlive(4);
+		ProcessTable table = new ProcessScanner(Platform.current()).scan();
+		assertThat(table.get(process.pid()).sid()).as("not a session of its own").isNotEqualTo(process.pid());
+		assertThat(process.treeStats().liveProcesses()).isEqualTo(4);
+		StopResult result = process.stop();
+		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void inheritEnvGivesTheServerTheApplicationsWholeEnvironment() throws Exception {
+		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_TOKEN", "t0ken-value", "HOME", "/tmp");
+		ServerHost host = new ServerHost(Platform.current(), OrphanGuard.shared(), jvm);
+		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
+		StdioServerSpec inherit = new StdioServerSpec("inherit", allowList.command(), allowList.args(), allowList.env(),
+				true, null, allowList.maxMessageSize(), allowList.stderrTailLines(), allowList.sendTimeout(),
+				allowList.shutdown());
+		assertThat(environmentOf(host, allowList)).doesNotContain("MY_TOKEN=t0ken-value").contains("HOME=/tmp");
+		assertThat(environmentOf(host, inherit)).contains("MY_TOKEN=t0ken-value", "HOME=/tmp");
+	}
+
+	private List<String> environmentOf(ServerHost host, StdioServerSpec spec) throws Exception {
+		StdioServerProcess process = host.start(spec, MessageListener.NONE);
+		this.started.add(process);
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!process.stderrTail().contains("env printed") && System.nanoTime() < deadline) {
+			Fixtures.sleep(20);
+		}
+		assertThat(process.stderrTail()).contains("env printed");
+		return process.stderrTail();
+	}
+
+	private void awaitAlive(int count) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (this.fixtures.alive().size() < count && System.nanoTime() < deadline) {
+			Fixtures.sleep(20);
+		}
+		assertThat(this.fixtures.alive()).hasSizeGreaterThanOrEqualTo(count);
+	}
+
+}
