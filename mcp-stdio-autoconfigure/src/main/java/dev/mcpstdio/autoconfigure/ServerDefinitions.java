@@ -34,6 +34,9 @@ import dev.mcpstdio.core.CommandLocator;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containers.ContainerRun;
+import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containers.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.jspecify.annotations.Nullable;
@@ -163,6 +166,7 @@ final class ServerDefinitions {
 		}
 		ShutdownTimeouts shutdown = shutdown(name, prefix, server, defaults);
 		RestartPolicy restart = restart(name, prefix, server, defaults);
+		ContainerSettings container = container(name, prefix, server, defaults);
 		Path directory = null;
 		if (workingDirectory != null) {
 			directory = Path.of(workingDirectory);
@@ -181,12 +185,13 @@ final class ServerDefinitions {
 		}
 		else if (enabled) {
 			checkCommand(name, prefix, command, server, inheritEnv, directory);
+			checkContainerCommand(name, prefix, command, server, container, directory);
 		}
 		if (this.problems.size() > before) {
 			return null;
 		}
 		StdioServerSpec spec = new StdioServerSpec(name, command, server.getArgs(), server.getEnv(), inheritEnv,
-				directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown);
+				directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown, container);
 		return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
 	}
 
@@ -202,6 +207,52 @@ final class ServerDefinitions {
 		catch (CommandNotFoundException ex) {
 			problem(name, prefix + "command", ex.getMessage(),
 					"install it, use its absolute path, or add its directory to PATH");
+		}
+	}
+
+	private ContainerSettings container(String name, String prefix, Server server, ServerSettings defaults) {
+		ContainerSettings builtIn = ContainerSettings.DEFAULTS;
+		boolean enabled = pick(server, defaults, (s) -> s.getContainer().getEnabled(), builtIn.enabled());
+		String engineCommand = pick(server, defaults, (s) -> s.getContainer().getEngineCommand(), "");
+		boolean init = pick(server, defaults, (s) -> s.getContainer().getInit(), builtIn.init());
+		Duration engineTimeout = positive(name,
+				source(server, (s) -> s.getContainer().getEngineTimeout(), prefix, "container.engine-timeout"),
+				pick(server, defaults, (s) -> s.getContainer().getEngineTimeout(), builtIn.engineTimeout()));
+		return new ContainerSettings(enabled, engineCommand, init, engineTimeout);
+	}
+
+	/**
+	 * A docker run or podman run that cannot serve MCP over stdio (-t, -d, no -i) is
+	 * refused naming the argument; an engine command of its own must exist.
+	 */
+	private void checkContainerCommand(String name, String prefix, String command, Server server,
+			ContainerSettings container, @Nullable Path directory) {
+		if (!container.enabled()) {
+			return;
+		}
+		ContainerRun run;
+		try {
+			run = ContainerRun.recognise(command, server.getArgs());
+		}
+		catch (InvalidContainerCommandException ex) {
+			String argument = (ex.argIndex() >= 0) ? "args[" + ex.argIndex() + "]" : "args";
+			problem(name, prefix + argument, ex.getMessage(),
+					"change the container's arguments as described, or set " + prefix
+							+ "container.enabled=false to run the command as given (its container is then "
+							+ "ended only through its process tree)");
+			return;
+		}
+		String engineCommand = container.engineCommand();
+		if (run != null && engineCommand != null) {
+			try {
+				CommandLocator.locate(engineCommand, this.jvmEnvironment.get("PATH"), directory);
+			}
+			catch (CommandNotFoundException ex) {
+				problem(name,
+						source(server, (s) -> s.getContainer().getEngineCommand(), prefix, "container.engine-command"),
+						ex.getMessage(),
+						"install it, use its absolute path, or remove the property to use the server's command");
+			}
 		}
 	}
 

@@ -165,6 +165,32 @@ public final class ContainerLaunch implements AutoCloseable {
 	}
 
 	/**
+	 * Return the container's id if it is known without asking the engine: from the
+	 * cidfile, or from an earlier answer. Never blocks on the engine.
+	 * @return the full id, or {@code null} when not known (yet)
+	 */
+	public @Nullable String knownContainerId() {
+		String known = this.id;
+		if (known == null) {
+			known = readCidfile();
+			if (known != null) {
+				this.id = known;
+			}
+		}
+		return known;
+	}
+
+	/**
+	 * Return whether the engine writes the container's id to a cidfile (ours or the
+	 * user's) as soon as it creates the container: once the engine's command has ended
+	 * without writing one, it created none.
+	 * @return whether there is a cidfile
+	 */
+	public boolean hasCidfile() {
+		return this.cidfile != null;
+	}
+
+	/**
 	 * Wait, bounded, for the engine to create the container.
 	 * @param within how long to wait
 	 * @return the full id, or {@code null} when there is none after the wait

@@ -139,16 +139,26 @@ public final class ContainerReaper {
 	private static Map<List<String>, List<String>> distinct(Collection<ContainerEngine> engines) {
 		Map<List<String>, List<String>> commands = new LinkedHashMap<>();
 		for (ContainerEngine engine : engines) {
-			List<String> command = new ArrayList<>();
-			for (Map.Entry<String, String> variable : new TreeMap<>(engine.environment()).entrySet()) {
-				if (isEngineVariable(variable.getKey())) {
-					command.add(variable.getKey() + "=" + variable.getValue());
-				}
-			}
-			command.addAll(engine.prefix());
-			commands.put(command, engine.removeCommand());
+			commands.put(identity(engine), engine.removeCommand());
 		}
 		return commands;
+	}
+
+	/**
+	 * Return what the script runs an engine as: its variables, its executable and its
+	 * global options. Two engines with the same identity are reaped once.
+	 * @param engine the engine
+	 * @return the identity
+	 */
+	public static List<String> identity(ContainerEngine engine) {
+		List<String> command = new ArrayList<>();
+		for (Map.Entry<String, String> variable : new TreeMap<>(engine.environment()).entrySet()) {
+			if (isEngineVariable(variable.getKey())) {
+				command.add(variable.getKey() + "=" + variable.getValue());
+			}
+		}
+		command.addAll(engine.prefix());
+		return command;
 	}
 
 	private static boolean isEngineVariable(String name) {

@@ -26,8 +26,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.ProcessCensus;
 import dev.mcpstdio.core.ProcessMarkers;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import org.jspecify.annotations.Nullable;
@@ -181,7 +181,8 @@ class ContainerEngineTests {
 			}
 			// the server and its two helpers (and their sleeps, which come and go)
 			assertThat(inContainer).hasSizeGreaterThanOrEqualTo(3);
-			assertThat(ProcessCensus.count(name, List.of()).liveProcesses()).as("the CLI and the container's")
+			assertThat(ServerHost.shared().census().count(name, List.of()).liveProcesses())
+				.as("the CLI and the container's")
 				.isGreaterThanOrEqualTo(4);
 			ContainerStats stats = engine.stats(id);
 			assertThat(stats.processes()).isGreaterThanOrEqualTo(3);
