@@ -68,9 +68,10 @@ class ConfigurationMetadataTests {
 		List<String> settings = List.of("enabled", "required", "inherit-env", "working-directory", "startup-timeout",
 				"send-timeout", "max-message-size", "stderr-tail-lines", "shutdown.drain-timeout",
 				"shutdown.stdin-close-timeout", "shutdown.terminate-timeout", "restart.policy", "restart.max-restarts",
-				"restart.window", "restart.initial-backoff", "restart.max-backoff");
+				"restart.window", "restart.initial-backoff", "restart.max-backoff", "container.enabled",
+				"container.engine-command", "container.init", "container.engine-timeout");
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
-				"mcp.stdio.servers-configuration", "mcp.stdio.servers");
+				"mcp.stdio.cgroup.enabled", "mcp.stdio.servers-configuration", "mcp.stdio.servers");
 		for (String setting : settings) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + setting);
 		}
@@ -113,6 +114,10 @@ class ConfigurationMetadataTests {
 		expected.put("mcp.stdio.defaults.restart.window", "1m");
 		expected.put("mcp.stdio.defaults.restart.initial-backoff", "500ms");
 		expected.put("mcp.stdio.defaults.restart.max-backoff", "30s");
+		expected.put("mcp.stdio.cgroup.enabled", "true");
+		expected.put("mcp.stdio.defaults.container.enabled", "true");
+		expected.put("mcp.stdio.defaults.container.init", "false");
+		expected.put("mcp.stdio.defaults.container.engine-timeout", "10s");
 		expected.forEach((name, value) -> assertThat(properties.get(name).path("defaultValue").asString(""))
 			.as("default of %s", name)
 			.isEqualTo(value));

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -167,15 +166,7 @@ class ContainerConfigurationTests {
 
 	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
 			String action) {
-		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new McpStdioConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
-		assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-		assertThat(analysis.getDescription()).contains("no server was started")
-			.contains("Server: " + server)
-			.contains("Property: " + property)
-			.contains(problem);
-		assertThat(analysis.getAction()).contains(property + ": ").contains(action);
-		assertThat(this.fixtures.alive()).isEmpty();
+		ConfigurationFailures.assertFailure(context, this.fixtures, server, property, problem, action);
 	}
 
 }

@@ -390,20 +390,11 @@ class McpStdioConfigurationTests {
 
 	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
 			String action) {
-		FailureAnalysis analysis = analyze(context);
-		assertThat(analysis.getDescription()).contains("no server was started")
-			.contains("Server: " + server)
-			.contains("Property: " + property)
-			.contains(problem);
-		assertThat(analysis.getAction()).contains(property + ": ").contains(action);
-		assertThat(this.fixtures.alive()).isEmpty();
+		ConfigurationFailures.assertFailure(context, this.fixtures, server, property, problem, action);
 	}
 
 	private FailureAnalysis analyze(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new McpStdioConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
-		assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-		return analysis;
+		return ConfigurationFailures.analyze(context);
 	}
 
 	private String[] echo(String name) {

@@ -26,13 +26,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
 import dev.mcpstdio.core.CgroupContainment;
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.OrphanGuard;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
@@ -41,7 +37,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,18 +57,9 @@ class CgroupServerTests {
 	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
 	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
 
-	private static final Duration STDIN_CLOSE = Duration.ofSeconds(1);
-
-	private static final Duration TERMINATE = Duration.ofSeconds(1);
-
 	private final Fixtures fixtures = new Fixtures();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class, McpStdioAutoConfiguration.class))
-		.withPropertyValues("mcp.stdio.defaults.shutdown.drain-timeout=500ms",
-				"mcp.stdio.defaults.shutdown.stdin-close-timeout=" + STDIN_CLOSE.toMillis() + "ms",
-				"mcp.stdio.defaults.shutdown.terminate-timeout=" + TERMINATE.toMillis() + "ms");
+	private final ApplicationContextRunner runner = ContainmentContexts.runner();
 
 	@TempDir
 	Path temp;
@@ -150,21 +136,12 @@ class CgroupServerTests {
 	@Test
 	void killMinus9OfTheJvmEndsTheDaemonInItsCgroup() throws Exception {
 		Path pidFile = this.temp.resolve("daemon.pid");
-		List<String> args = new ArrayList<>(
-				List.of("--spring.main.web-application-type=none", "--spring.main.keep-alive=true",
-						"--spring.main.banner-mode=off", "--spring.ai.mcp.client.enabled=false",
-						"--mcp.stdio.defaults.shutdown.stdin-close-timeout=" + STDIN_CLOSE.toMillis() + "ms",
-						"--mcp.stdio.defaults.shutdown.terminate-timeout=" + TERMINATE.toMillis() + "ms"));
-		for (String property : server("daemonizes", pidFile)) {
-			args.add("--" + property);
-		}
-		try (ForkedJvm jvm = ForkedJvm.start(ForkedMcpApplication.class.getName(), ForkedMcpApplication.READY, args)) {
+		try (ForkedJvm jvm = ContainmentContexts.fork(List.of(server("daemonizes", pidFile)))) {
 			assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY + " daemonizes=");
 			Daemon daemon = awaitDaemon(pidFile);
 			long begin = System.nanoTime();
 			jvm.process().destroyForcibly();
-			Duration bound = OrphanGuard.bound(new ShutdownTimeouts(Duration.ofSeconds(1), STDIN_CLOSE, TERMINATE))
-				.plusSeconds(5);
+			Duration bound = ContainmentContexts.guardBound().plusSeconds(5);
 			long deadline = begin + bound.toNanos();
 			while (daemon.isAlive() && System.nanoTime() < deadline) {
 				Fixtures.sleep(20);

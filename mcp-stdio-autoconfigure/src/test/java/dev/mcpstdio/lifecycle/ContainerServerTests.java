@@ -21,12 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.OrphanGuard;
-import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.ContainerEngines;
@@ -35,7 +31,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,20 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ContainerServerTests {
 
-	private static final Duration STDIN_CLOSE = Duration.ofSeconds(1);
-
-	private static final Duration TERMINATE = Duration.ofSeconds(1);
-
 	private final Fixtures fixtures = new Fixtures();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class, McpStdioAutoConfiguration.class))
-		.withPropertyValues("mcp.stdio.defaults.shutdown.drain-timeout=500ms",
-				"mcp.stdio.defaults.shutdown.stdin-close-timeout=" + STDIN_CLOSE.toMillis() + "ms",
-				"mcp.stdio.defaults.shutdown.terminate-timeout=" + TERMINATE.toMillis() + "ms",
-				// the first start of a container can take seconds on a loaded machine
-				"mcp.stdio.defaults.startup-timeout=60s");
+	private final ApplicationContextRunner runner = ContainmentContexts.runner();
 
 	private String engine;
 
@@ -136,7 +120,8 @@ class ContainerServerTests {
 					+ result.duration().toMillis() + " ms: " + result.outcome());
 			assertThat(result.outcome()).isIn(ExitCause.TERMINATED, ExitCause.KILLED);
 			// stdin-close + terminate, the engine's calls, and a generous margin
-			assertThat(result.duration()).isLessThan(STDIN_CLOSE.plus(TERMINATE).plusSeconds(25));
+			assertThat(result.duration())
+				.isLessThan(ContainmentContexts.STDIN_CLOSE.plus(ContainmentContexts.TERMINATE).plusSeconds(25));
 			assertThat(ContainerEngines.containers(this.fixtures.id())).isEmpty();
 		});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
@@ -218,23 +203,14 @@ class ContainerServerTests {
 
 	@Test
 	void killMinus9OfTheJvmEndsItsContainerWithinTheGuardsBound() throws Exception {
-		List<String> args = new ArrayList<>(List.of("--spring.main.web-application-type=none",
-				"--spring.main.keep-alive=true", "--spring.main.banner-mode=off",
-				"--spring.ai.mcp.client.enabled=false", "--mcp.stdio.defaults.startup-timeout=60s",
-				"--mcp.stdio.defaults.shutdown.stdin-close-timeout=" + STDIN_CLOSE.toMillis() + "ms",
-				"--mcp.stdio.defaults.shutdown.terminate-timeout=" + TERMINATE.toMillis() + "ms"));
-		for (String property : server("stubborn", "/srv/stubborn.sh")) {
-			args.add("--" + property);
-		}
-		try (ForkedJvm jvm = ForkedJvm.start(ForkedMcpApplication.class.getName(), ForkedMcpApplication.READY, args)) {
+		try (ForkedJvm jvm = ContainmentContexts.fork(server("stubborn", "/srv/stubborn.sh"))) {
 			assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY + " stubborn=");
 			assertThat(ContainerEngines.containers(this.fixtures.id())).hasSize(1);
 			assertThat(this.fixtures.alive()).as("the CLI and the container's processes").hasSizeGreaterThan(1);
 			long begin = System.nanoTime();
 			jvm.process().destroyForcibly();
 			// the guard's bound, plus the engine's calls (ps, kill, rm)
-			Duration bound = OrphanGuard.bound(new ShutdownTimeouts(Duration.ofSeconds(1), STDIN_CLOSE, TERMINATE))
-				.plusSeconds(10);
+			Duration bound = ContainmentContexts.guardBound().plusSeconds(10);
 			long deadline = begin + bound.toNanos();
 			while (!ContainerEngines.containers(this.fixtures.id()).isEmpty() && System.nanoTime() < deadline) {
 				Fixtures.sleep(50);
