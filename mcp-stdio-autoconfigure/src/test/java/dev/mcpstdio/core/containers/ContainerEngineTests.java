@@ -158,12 +158,14 @@ class ContainerEngineTests {
 	@Test
 	void theContainersProcessesCarryOurMarkersInTheHostsProcAndAreCounted() throws Exception {
 		String name = "family-" + System.nanoTime();
-		try (ContainerServer server = ContainerServer.start(this.fixtures, name, "f-1", JvmOwner.current(),
+		// an instance of this JVM's (pid and start time), as the census counts only those
+		String instance = JvmOwner.current().pid() + "." + JvmOwner.current().start() + ".900001";
+		try (ContainerServer server = ContainerServer.start(this.fixtures, name, instance, JvmOwner.current(),
 				List.of("--rm"), "/srv/family.sh")) {
 			assertThat(server.request(1)).contains("ping");
 			String id = server.containerId();
 			ContainerEngine engine = server.launch.engine();
-			assertThat(engine.processesVisibleOnHost(id, "f-1")).isTrue();
+			assertThat(engine.processesVisibleOnHost(id, instance)).isTrue();
 			List<Long> inContainer = new ArrayList<>();
 			for (long pid : this.fixtures.alive()) {
 				boolean underCli = pid == server.cli.pid() || ProcessHandle.of(pid)
@@ -176,7 +178,7 @@ class ContainerEngineTests {
 					inContainer.add(pid);
 					assertThat(environ.split("\0")).contains(ProcessMarkers.SERVER + "=" + name,
 							ProcessMarkers.OWNER_PID + "=" + ProcessMarkers.CURRENT_PID,
-							ProcessMarkers.INSTANCE + "=f-1");
+							ProcessMarkers.INSTANCE + "=" + instance);
 				}
 			}
 			// the server and its two helpers (and their sleeps, which come and go)
