@@ -105,8 +105,10 @@ final class Containments {
 		if (run != null) {
 			ContainerEngine engine = ContainerEngine.of(run, executable.toString(), env, spec.container());
 			this.reapers.containerEngine(engine);
+			// the cidfile goes next to the guard's scripts: it removes what a killed JVM
+			// left there
 			container = ContainerLaunch.prepare(run, spec.name(), instance, engine, spec.container(),
-					spec.workingDirectory());
+					spec.workingDirectory(), this.reapers.privateDirectory());
 		}
 		CgroupContainment cgroups = cgroups();
 		// a group's name has no dots: those of the instance would look like its files

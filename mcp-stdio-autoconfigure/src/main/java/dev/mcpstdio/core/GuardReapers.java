@@ -98,6 +98,23 @@ final class GuardReapers {
 		}
 	}
 
+	/**
+	 * Return the directory of the scripts, where the cidfiles of containers go too: the
+	 * guard removes what is left in it once it ran the scripts.
+	 * @return the directory, or {@code null} when the guard is off or it cannot be made
+	 */
+	synchronized @Nullable Path privateDirectory() {
+		if (!this.guard.isEnabled()) {
+			return null;
+		}
+		try {
+			return directory();
+		}
+		catch (IOException ex) {
+			return null;
+		}
+	}
+
 	/** A directory of this user's only (created so on POSIX), once per JVM. */
 	private Path directory() throws IOException {
 		Path dir = this.directory;

@@ -71,8 +71,9 @@ public final class OrphanGuard {
 	 * started as process group leader (g) or plain process (p), {@code E <pid>} when it
 	 * ended, {@code R <script>} for a script to run once the JVM is gone (as
 	 * {@code sh <script> <stdinCloseMillis> <terminateMillis>}, in the background, then
-	 * deleted) that ends what the process scan cannot: containers, cgroups. Times come
-	 * from {@code /proc/uptime} where it exists, else from counting sleeps.
+	 * deleted with the cidfiles beside it and the directory) that ends what the process
+	 * scan cannot: containers, cgroups. Times come from {@code /proc/uptime} where it
+	 * exists, else from counting sleeps.
 	 */
 	static final String SCRIPT = """
 			trap '' INT HUP TERM QUIT PIPE
@@ -88,7 +89,7 @@ public final class OrphanGuard {
 			  esac
 			done
 			for r in $reapers; do
-			  [ -f "$r" ] && { sh "$r" "$grace" "$term"; rm -f "$r"; rmdir "${r%/*}"; } >/dev/null 2>&1 &
+			  [ -f "$r" ] && { sh "$r" "$grace" "$term"; d=${r%/*}; rm -f "$r" "$d"/mcp-stdio-*/cid; rmdir "$d"/mcp-stdio-*/ "$d"; } >/dev/null 2>&1 &
 			done
 			finish() { wait; exit 0; }
 			ms=0; tick=0

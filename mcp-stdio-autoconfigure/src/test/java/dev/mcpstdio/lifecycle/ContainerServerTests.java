@@ -16,6 +16,10 @@
 
 package dev.mcpstdio.lifecycle;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +84,12 @@ class ContainerServerTests {
 			properties.add(prefix + "args[" + i + "]=" + args.get(i));
 		}
 		properties.add(prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id());
+		String containersConf = System.getenv("CONTAINERS_CONF");
+		if (containersConf != null) {
+			// podman's configuration, which the allow-list of the server's environment
+			// omits
+			properties.add(prefix + "env.CONTAINERS_CONF=" + containersConf);
+		}
 		return properties;
 	}
 
@@ -219,8 +229,33 @@ class ContainerServerTests {
 			System.out.println("kill -9 of the JVM to its container gone: " + took + " ms");
 			assertThat(ContainerEngines.containers(this.fixtures.id())).as(() -> String.join("\n", jvm.output()))
 				.isEmpty();
+			// nor its cidfile: the guard removes the directory of its scripts after them
+			long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (!cidfilesOf(jvm.process().pid()).isEmpty() && System.nanoTime() < until) {
+				Fixtures.sleep(50);
+			}
+			assertThat(cidfilesOf(jvm.process().pid())).isEmpty();
 		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	/**
+	 * The cidfile directories of a JVM's container starts, in its guard's directories.
+	 */
+	private static List<Path> cidfilesOf(long jvmPid) throws IOException {
+		List<Path> found = new ArrayList<>();
+		try (DirectoryStream<Path> guards = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
+				"mcp-stdio-guard-*")) {
+			for (Path guard : guards) {
+				try (DirectoryStream<Path> starts = Files.newDirectoryStream(guard, "mcp-stdio-" + jvmPid + ".*")) {
+					starts.forEach(found::add);
+				}
+				catch (IOException ex) {
+					// removed meanwhile
+				}
+			}
+		}
+		return found;
 	}
 
 }
