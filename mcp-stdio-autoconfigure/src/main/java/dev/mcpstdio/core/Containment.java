@@ -196,7 +196,8 @@ final class Containment {
 
 	private void terminateCgroup(Duration terminateTimeout) {
 		ServerCgroup group = this.cgroup;
-		if (group == null || this.released) {
+		// the usual case, an empty group, costs one read: no freeze, no signal
+		if (group == null || this.released || group.pids().isEmpty()) {
 			return;
 		}
 		ServerCgroup.Result result = group.terminate(terminateTimeout);
