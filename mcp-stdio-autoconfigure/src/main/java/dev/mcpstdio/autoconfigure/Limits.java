@@ -47,6 +47,9 @@ final class Limits {
 	/** Restarts within one window. */
 	static final int MAX_RESTARTS = 1000;
 
+	/** One call of a container engine's command-line interface. */
+	static final Duration ENGINE_TIMEOUT = Duration.ofMinutes(10);
+
 	/** One message: it is held in memory whole. */
 	static final DataSize MAX_MESSAGE_SIZE = DataSize.ofMegabytes(256);
 

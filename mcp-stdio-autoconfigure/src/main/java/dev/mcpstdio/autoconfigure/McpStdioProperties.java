@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -59,6 +60,11 @@ public class McpStdioProperties {
 	 * own stdio transport then starting none.
 	 */
 	private boolean adoptSpringAiStdio = true;
+
+	/**
+	 * Containment of servers in cgroups.
+	 */
+	private final Cgroup cgroup = new Cgroup();
 
 	/**
 	 * A JSON file in the common "mcpServers" format (as used by Claude Desktop and Spring
@@ -100,6 +106,10 @@ public class McpStdioProperties {
 		this.adoptSpringAiStdio = adoptSpringAiStdio;
 	}
 
+	public Cgroup getCgroup() {
+		return this.cgroup;
+	}
+
 	public @Nullable String getServersConfiguration() {
 		return this.serversConfiguration;
 	}
@@ -124,6 +134,29 @@ public class McpStdioProperties {
 		/**
 		 * Whether a watcher ends every server's processes when the JVM dies in any way,
 		 * where the OS supports it (Linux and macOS).
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Containment of servers in cgroups (v2).
+	 */
+	public static class Cgroup {
+
+		/**
+		 * Whether each server runs in its own cgroup where this JVM may write the cgroup
+		 * v2 hierarchy (root, or a subtree delegated by systemd), so that a stop ends
+		 * every process it started, daemons that left its session and cleared their
+		 * environment included.
 		 */
 		private boolean enabled = true;
 
@@ -166,6 +199,10 @@ public class McpStdioProperties {
 			settings.getRestart().setWindow(restart.window());
 			settings.getRestart().setInitialBackoff(restart.initialBackoff());
 			settings.getRestart().setMaxBackoff(restart.maxBackoff());
+			ContainerSettings container = ContainerSettings.DEFAULTS;
+			settings.getContainer().setEnabled(container.enabled());
+			settings.getContainer().setInit(container.init());
+			settings.getContainer().setEngineTimeout(container.engineTimeout());
 			return settings;
 		}
 
@@ -221,6 +258,11 @@ public class McpStdioProperties {
 		 * The restart policy.
 		 */
 		private final Restart restart = new Restart();
+
+		/**
+		 * How a docker run or podman run command is run and ended.
+		 */
+		private final Container container = new Container();
 
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
@@ -292,6 +334,10 @@ public class McpStdioProperties {
 
 		public Restart getRestart() {
 			return this.restart;
+		}
+
+		public Container getContainer() {
+			return this.container;
 		}
 
 	}
@@ -386,6 +432,70 @@ public class McpStdioProperties {
 
 		public void setTerminateTimeout(@Nullable Duration terminateTimeout) {
 			this.terminateTimeout = terminateTimeout;
+		}
+
+	}
+
+	/**
+	 * How a server whose command is docker run or podman run is run and ended.
+	 */
+	public static class Container {
+
+		/**
+		 * Whether a docker run or podman run command is run as a container server:
+		 * labels, markers and a cidfile added, the container ended through its engine.
+		 * false runs the command as given. Default: true.
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * The engine executable used to end, list and count the container, such as a full
+		 * path or podman-remote. Default: the server's own command.
+		 */
+		private @Nullable String engineCommand;
+
+		/**
+		 * Whether to add --init (unless given), so that the server does not run as PID 1
+		 * and SIGTERM ends it. Default: false.
+		 */
+		private @Nullable Boolean init;
+
+		/**
+		 * How long one call of the engine's command-line interface may take (kill, rm,
+		 * ps, inspect). Default: 10s.
+		 */
+		private @Nullable Duration engineTimeout;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getEngineCommand() {
+			return this.engineCommand;
+		}
+
+		public void setEngineCommand(@Nullable String engineCommand) {
+			this.engineCommand = engineCommand;
+		}
+
+		public @Nullable Boolean getInit() {
+			return this.init;
+		}
+
+		public void setInit(@Nullable Boolean init) {
+			this.init = init;
+		}
+
+		public @Nullable Duration getEngineTimeout() {
+			return this.engineTimeout;
+		}
+
+		public void setEngineTimeout(@Nullable Duration engineTimeout) {
+			this.engineTimeout = engineTimeout;
 		}
 
 	}

@@ -90,33 +90,49 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		Binder binder = Binder.get(this.environment);
 		Problems problems = new Problems();
-		McpStdioProperties properties = PropertiesBinding.bind(binder, problems);
-		boolean springAiStdio = SpringAiStdio.isActive(this.environment, this.classLoader);
-		boolean adopting = springAiStdio && properties.isAdoptSpringAiStdio();
-		new RawPropertyCheck(this.environment, adopting, problems).check();
-		SpringAiServers springAi = springAiServers(binder);
-		Map<String, ConfiguredServer> servers = new ConfiguredServers(this.resourceLoader, this::variable, problems)
-			.collect(properties, adopting ? springAi : null);
-		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties.getDefaults(), System.getenv(),
-				problems)
-			.resolve(servers.values());
+		Configured configured = configure(this.environment, this.resourceLoader, this.classLoader, problems);
 		problems.throwIfAny();
-		for (McpStdioServerDefinition definition : definitions) {
+		for (McpStdioServerDefinition definition : configured.definitions()) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
 			bean.setInstanceSupplier(() -> new McpStdioServer(definition, this.beanFactory.getBean(ServerHost.class)));
 			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
 		}
-		if (springAiStdio && !adopting) {
-			warnAboutDuplicates(properties, springAi);
+		if (configured.springAiStdio() && !configured.adopting()) {
+			warnAboutDuplicates(configured.properties(), configured.springAi());
 		}
-		warnWhenStopCannotFit(binder, definitions);
+		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
 	}
 
-	private @Nullable String variable(String name) {
+	/**
+	 * Bind, check and resolve the configured servers, those of Spring AI adopted
+	 * included.
+	 * @param environment the environment
+	 * @param resourceLoader loads a servers-configuration file
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @param problems where configuration errors go
+	 * @return the servers without errors, and what they were resolved from
+	 */
+	static Configured configure(Environment environment, ResourceLoader resourceLoader,
+			@Nullable ClassLoader classLoader, Problems problems) {
+		Binder binder = Binder.get(environment);
+		McpStdioProperties properties = PropertiesBinding.bind(binder, problems);
+		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
+		boolean adopting = springAiStdio && properties.isAdoptSpringAiStdio();
+		new RawPropertyCheck(environment, adopting, problems).check();
+		SpringAiServers springAi = springAiServers(binder, environment);
+		Map<String, ConfiguredServer> servers = new ConfiguredServers(resourceLoader,
+				(name) -> variable(environment, name), problems)
+			.collect(properties, adopting ? springAi : null);
+		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties.getDefaults(), System.getenv(),
+				problems)
+			.resolve(servers.values());
+		return new Configured(properties, springAi, springAiStdio, adopting, definitions);
+	}
+
+	private static @Nullable String variable(Environment environment, String name) {
 		try {
-			return this.environment.getProperty(name);
+			return environment.getProperty(name);
 		}
 		catch (IllegalArgumentException ex) {
 			// its value has a placeholder of its own that cannot be resolved
@@ -124,11 +140,11 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 		}
 	}
 
-	private SpringAiServers springAiServers(Binder binder) {
+	private static SpringAiServers springAiServers(Binder binder, Environment environment) {
 		Map<String, Connection> connections = binder
 			.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
-		return new SpringAiServers(connections, this.environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION));
+		return new SpringAiServers(connections, environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION));
 	}
 
 	private void warnAboutDuplicates(McpStdioProperties properties, SpringAiServers springAi) {
@@ -159,6 +175,20 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 						+ definition.name() + ".shutdown.*; the stop still completes before the context is destroyed");
 			}
 		}
+	}
+
+	/**
+	 * The configured servers and what they were resolved from.
+	 *
+	 * @param properties the bound properties
+	 * @param springAi Spring AI's stdio servers
+	 * @param springAiStdio whether Spring AI's stdio transport is active
+	 * @param adopting whether its servers are adopted
+	 * @param definitions the servers without errors
+	 */
+	record Configured(McpStdioProperties properties, SpringAiServers springAi, boolean springAiStdio, boolean adopting,
+			List<McpStdioServerDefinition> definitions) {
+
 	}
 
 }

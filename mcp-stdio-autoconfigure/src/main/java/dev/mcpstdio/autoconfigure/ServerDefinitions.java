@@ -32,6 +32,9 @@ import dev.mcpstdio.core.CommandLocator;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containers.ContainerRun;
+import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containers.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.jspecify.annotations.Nullable;
@@ -133,6 +136,7 @@ final class ServerDefinitions {
 					duration((s) -> s.getShutdown().getTerminateTimeout(), "shutdown.terminate-timeout",
 							Limits.SHUTDOWN_STEP));
 			RestartPolicy restart = restart();
+			ContainerSettings container = container();
 			Path directory = workingDirectory();
 			String command = this.server.getCommand();
 			if (command == null || command.isBlank()) {
@@ -141,12 +145,14 @@ final class ServerDefinitions {
 			}
 			else if (enabled && !ServerDefinitions.this.problems.concern(this.configured.commandPrefix() + "command")) {
 				checkCommand(command, directory);
+				checkContainerCommand(command, container, directory);
 			}
 			if (ServerDefinitions.this.problems.count() > before) {
 				return null;
 			}
 			StdioServerSpec spec = new StdioServerSpec(this.name, command, this.server.getArgs(), this.server.getEnv(),
-					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown);
+					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown,
+					container);
 			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
 		}
 
@@ -195,6 +201,48 @@ final class ServerDefinitions {
 		private String inFile() {
 			String file = this.configured.file();
 			return (file != null) ? " (in " + file + ")" : "";
+		}
+
+		private ContainerSettings container() {
+			return new ContainerSettings(pick((s) -> s.getContainer().getEnabled()),
+					this.server.getContainer().getEngineCommand() != null
+							? this.server.getContainer().getEngineCommand()
+							: ServerDefinitions.this.defaults.getContainer().getEngineCommand(),
+					pick((s) -> s.getContainer().getInit()), duration((s) -> s.getContainer().getEngineTimeout(),
+							"container.engine-timeout", Limits.ENGINE_TIMEOUT));
+		}
+
+		/**
+		 * A docker run or podman run that cannot serve MCP over stdio (-t, -d, no -i) is
+		 * refused naming the argument; an engine command of its own must exist.
+		 */
+		private void checkContainerCommand(String command, ContainerSettings container, @Nullable Path directory) {
+			if (!container.enabled()) {
+				return;
+			}
+			ContainerRun run;
+			try {
+				run = ContainerRun.recognise(command, this.server.getArgs());
+			}
+			catch (InvalidContainerCommandException ex) {
+				String argument = (ex.argIndex() >= 0) ? "args[" + ex.argIndex() + "]" : "args";
+				problem(this.configured.commandPrefix() + argument, ex.getMessage() + inFile(),
+						"change the container's arguments as described, or set " + this.prefix
+								+ "container.enabled=false to run the command as given (its container is then "
+								+ "ended only through its process tree)");
+				return;
+			}
+			String engineCommand = container.engineCommand();
+			if (run != null && engineCommand != null) {
+				try {
+					CommandLocator.locate(engineCommand, ServerDefinitions.this.jvmEnvironment.get("PATH"), directory);
+				}
+				catch (CommandNotFoundException ex) {
+					problem(source((s) -> s.getContainer().getEngineCommand(), "container.engine-command"),
+							ex.getMessage(),
+							"install it, use its absolute path, or remove the property to use the server's command");
+				}
+			}
 		}
 
 		private Duration duration(Function<ServerSettings, @Nullable Duration> getter, String key, Duration max) {

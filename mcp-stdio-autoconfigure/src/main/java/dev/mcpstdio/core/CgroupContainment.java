@@ -79,8 +79,16 @@ public final class CgroupContainment {
 	public static CgroupContainment detect() {
 		CgroupContainment containment = detected;
 		if (containment == null) {
-			containment = detect(PROC_SELF.resolve("mountinfo"), PROC_SELF.resolve("cgroup"), JvmOwner.current());
-			detected = containment;
+			// one probe at a time: two would create and remove the same group under
+			// each other
+			synchronized (CgroupContainment.class) {
+				containment = detected;
+				if (containment == null) {
+					containment = detect(PROC_SELF.resolve("mountinfo"), PROC_SELF.resolve("cgroup"),
+							JvmOwner.current());
+					detected = containment;
+				}
+			}
 		}
 		return containment;
 	}

@@ -19,11 +19,14 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -66,12 +69,15 @@ public final class OrphanGuard {
 	 * The watcher. Arguments: the owner's pid and start time. Lines:
 	 * {@code S <pid> g|p <startTime> <stdinCloseMillis> <terminateMillis>} for a server
 	 * started as process group leader (g) or plain process (p), {@code E <pid>} when it
-	 * ended. Times come from {@code /proc/uptime} where it exists, else from counting
-	 * sleeps.
+	 * ended, {@code R <script>} for a script to run once the JVM is gone (as
+	 * {@code sh <script> <stdinCloseMillis> <terminateMillis>}, in the background, then
+	 * deleted with the cidfiles beside it and the directory) that ends what the process
+	 * scan cannot: containers, cgroups. Times come from {@code /proc/uptime} where it
+	 * exists, else from counting sleeps.
 	 */
 	static final String SCRIPT = """
 			trap '' INT HUP TERM QUIT PIPE
-			opid=$1; ostart=$2; groups=' '; pids=' '; grace=0; term=0
+			opid=$1; ostart=$2; groups=' '; pids=' '; grace=0; term=0; reapers=
 			drop() { r=' '; for e in $1; do [ "${e%%:*}" = "$2" ] || r="$r$e "; done; }
 			while IFS=' ' read -r op id kind st a b; do
 			  case "$op" in
@@ -79,8 +85,13 @@ public final class OrphanGuard {
 			       [ "$a" -gt "$grace" ] && grace=$a
 			       [ "$b" -gt "$term" ] && term=$b ;;
 			    E) drop "$groups" "$id"; groups=$r; drop "$pids" "$id"; pids=$r ;;
+			    R) reapers="$reapers $id" ;;
 			  esac
 			done
+			for r in $reapers; do
+			  [ -f "$r" ] && { sh "$r" "$grace" "$term"; d=${r%/*}; rm -f "$r" "$d"/mcp-stdio-*/cid; rmdir "$d"/mcp-stdio-*/ "$d"; } >/dev/null 2>&1 &
+			done
+			finish() { wait; exit 0; }
 			ms=0; tick=0
 			now() {
 			  if [ -r /proc/uptime ]; then
@@ -139,12 +150,12 @@ public final class OrphanGuard {
 			    sleep 0.1; [ -r /proc/uptime ] || ms=$((ms + 100))
 			  done
 			}
-			await $((t0 + grace)) && exit 0
+			await $((t0 + grace)) && finish
 			signal TERM
-			await $((t0 + grace + term)) && exit 0
+			await $((t0 + grace + term)) && finish
 			signal KILL
 			await $((t0 + grace + term + 1000)) KILL
-			exit 0
+			finish
 			""";
 
 	/** How many lines may wait for the watcher before new ones are dropped. */
@@ -160,6 +171,9 @@ public final class OrphanGuard {
 
 	/** The servers the watcher must know, by pid, with their start lines. */
 	private final Map<Long, String> known = new LinkedHashMap<>();
+
+	/** The scripts the watcher runs once the JVM is gone, as their lines. */
+	private final Set<String> reapers = new LinkedHashSet<>();
 
 	private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
 
@@ -252,6 +266,32 @@ public final class OrphanGuard {
 				this.input = startWatcher();
 			}
 			else {
+				offer(line);
+			}
+		}
+	}
+
+	/**
+	 * Tell the watcher about a script to run once this JVM is gone, for what its process
+	 * scan cannot end (containers, cgroups): {@code sh <script> <stdinCloseMillis>
+	 * <terminateMillis>}, with the largest bounds of the servers, in the background. The
+	 * watcher deletes it after it ran. A script may be rewritten in place at any time.
+	 * @param script the script, in a directory of this user's only
+	 */
+	void reaper(Path script) {
+		String path = script.toAbsolutePath().toString();
+		if (!this.enabled) {
+			return;
+		}
+		if (path.chars().anyMatch(Character::isWhitespace)) {
+			logger.warn("The MCP server orphan guard cannot run " + path
+					+ " (its path has white space): containers and cgroups of a killed JVM are left to the next "
+					+ "start-up's sweep");
+			return;
+		}
+		String line = "R " + path + "\n";
+		synchronized (this.lock) {
+			if (this.reapers.add(line) && this.watcher != null && this.watcher.isAlive()) {
 				offer(line);
 			}
 		}
@@ -353,6 +393,7 @@ public final class OrphanGuard {
 		OutputStream input = process.getOutputStream();
 		try {
 			StringBuilder all = new StringBuilder();
+			this.reapers.forEach(all::append);
 			this.known.values().forEach(all::append);
 			input.write(all.toString().getBytes(StandardCharsets.US_ASCII));
 			input.flush();

@@ -22,10 +22,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
+import dev.mcpstdio.core.containers.ContainerStats;
 
 /**
  * Counts the live processes of a server: every process carrying its markers from this
- * JVM, whichever start made it, so that a leaked earlier generation shows up.
+ * JVM, whichever start made it, so that a leaked earlier generation shows up, with those
+ * in the current start's cgroup, and those of its container where the engine runs where
+ * this host cannot see them.
  *
  * @author mcp-stdio authors
  */
@@ -69,6 +72,7 @@ public final class ProcessCensus {
 			for (Proc proc : process.tree().members(table)) {
 				found.put(proc.pid(), proc);
 			}
+			process.containment().addMembers(found, table);
 		}
 		for (Proc proc : table.all()) {
 			ProcessMarkers markers = proc.markers();
@@ -81,7 +85,14 @@ public final class ProcessCensus {
 		for (Proc proc : found.values()) {
 			memory += proc.rssBytes();
 		}
-		return new TreeStats(found.size(), memory);
+		int processes = found.size();
+		for (StdioServerProcess process : current) {
+			// a container whose processes this host does not see (an engine in a VM)
+			ContainerStats container = process.containment().engineFigures();
+			processes += container.processes();
+			memory += container.memoryBytes();
+		}
+		return new TreeStats(processes, memory);
 	}
 
 	/**

@@ -29,8 +29,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Starts the process of one server: finds its executable, builds its environment (the
- * allow-list, its own variables and the markers), makes it lead its own session where the
- * platform can, and tells the orphan guard about it.
+ * allow-list, its own variables and the markers), adds what makes its container ours,
+ * makes it lead its own session and join its own cgroup where the platform can, and tells
+ * the orphan guard about it.
  *
  * @author mcp-stdio authors
  */
@@ -46,11 +47,15 @@ final class ProcessLauncher {
 
 	private final OrphanGuard guard;
 
-	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard) {
+	private final Containments containments;
+
+	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard,
+			Containments containments) {
 		this.platform = platform;
 		this.jvmEnvironment = jvmEnvironment;
 		this.scanner = scanner;
 		this.guard = guard;
+		this.containments = containments;
 	}
 
 	/**
@@ -70,14 +75,15 @@ final class ProcessLauncher {
 			throw new McpStdioException(spec.name(),
 					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
 		}
+		Containment containment = this.containments.prepare(spec, executable, env, instance);
 		List<String> command = new ArrayList<>();
 		if (this.platform.ownSessions()) {
 			// setsid execs in place: the server's pid is also its process group and
 			// session
 			command.add(this.platform.setsid());
 		}
-		command.add(executable.toString());
-		command.addAll(spec.args());
+		// never kept in the spec: logs and the endpoint show the user's command line
+		command.addAll(containment.command(executable.toString(), spec.args()));
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
 		builder.environment().putAll(env);
@@ -89,6 +95,7 @@ final class ProcessLauncher {
 			process = builder.start();
 		}
 		catch (IOException ex) {
+			containment.release();
 			throw new McpStdioException(spec.name(),
 					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
 					ex);
@@ -98,7 +105,7 @@ final class ProcessLauncher {
 		long startTime = ProcessScanner.startTimeOf(this.platform, process.pid());
 		this.guard.started(process.pid(), Math.max(0, startTime), this.platform.ownSessions(), spec.shutdown());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, Math.max(0, startTime));
+		return new Launched(process, instance, Math.max(0, startTime), containment);
 	}
 
 	/**
@@ -107,8 +114,9 @@ final class ProcessLauncher {
 	 * @param process the process
 	 * @param instance its instance marker
 	 * @param startTime its start time, 0 when unknown
+	 * @param containment its container and cgroup, if any
 	 */
-	record Launched(Process process, String instance, long startTime) {
+	record Launched(Process process, String instance, long startTime, Containment containment) {
 
 	}
 

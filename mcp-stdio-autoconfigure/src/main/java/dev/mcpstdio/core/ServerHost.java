@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.core;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -34,9 +36,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the server processes of one application share: the {@link Platform}, the process
- * scanner and census, the orphan guard, the launcher, and the threads that observe exits
- * and run starts, stops and restarts. Every server receives its host instead of reaching
- * for statics, so a test can give it another one.
+ * scanner and census, the orphan guard, the containment of servers in containers and
+ * cgroups, the launcher, and the threads that observe exits and run starts, stops and
+ * restarts. Every server receives its host instead of reaching for statics, so a test can
+ * give it another one.
  *
  * @author mcp-stdio authors
  */
@@ -61,6 +64,8 @@ public final class ServerHost {
 
 	private final OrphanGuard guard;
 
+	private final Containments containments;
+
 	private final ProcessLauncher launcher;
 
 	private final StderrLog stderrLog = StderrLog.withDefaults();
@@ -84,11 +89,12 @@ public final class ServerHost {
 		this.census = new ProcessCensus(this.scanner);
 		this.terminator = new TreeTerminator(this.scanner);
 		this.guard = guard;
-		this.launcher = new ProcessLauncher(platform, jvmEnvironment, this.scanner, guard);
 		AtomicInteger threads = new AtomicInteger();
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
+		this.containments = new Containments(guard, jvmEnvironment, this.tasks);
+		this.launcher = new ProcessLauncher(platform, jvmEnvironment, this.scanner, guard, this.containments);
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
 		this.exits = new ExitWatcher(this.tasks);
 	}
@@ -149,8 +155,11 @@ public final class ServerHost {
 		Process process = launched.process();
 		ProcessTree tree = new ProcessTree(process.pid(), launched.startTime(), launched.instance(),
 				this.platform.ownSessions(), process::isAlive, this.scanner::now);
-		this.terminator.escalate(tree::members, spec.shutdown().terminate(), new TreeTerminator.Escalation() {
-		});
+		launched.containment()
+			.terminate(spec.shutdown().terminate(), () -> this.terminator.escalate(tree::members,
+					spec.shutdown().terminate(), new TreeTerminator.Escalation() {
+					}));
+		launched.containment().release();
 		this.guard.ended(process.pid());
 	}
 
@@ -193,6 +202,46 @@ public final class ServerHost {
 
 	ExitWatcher exits() {
 		return this.exits;
+	}
+
+	/**
+	 * Turn the containment of servers in their own cgroups on or off for the servers
+	 * started from now on. It is on by default where this JVM may write the cgroup v2
+	 * hierarchy; the system property {@code mcp.stdio.cgroup.enabled=false} turns the
+	 * default off.
+	 * @param enabled whether to use cgroups where possible
+	 */
+	public void setCgroupsEnabled(boolean enabled) {
+		this.containments.setCgroupsEnabled(enabled);
+	}
+
+	/**
+	 * Say which cgroup containment servers started from now on get, at INFO the first
+	 * time.
+	 * @return the description
+	 */
+	public String describeContainment() {
+		return this.containments.cgroups().description();
+	}
+
+	/**
+	 * Remove the containers that dead JVMs of this host left, through the engines of the
+	 * given servers; run it before {@link #orphanSweep()}, which would end the marked
+	 * processes of such containers and leave the containers stopped but not removed.
+	 * @param specs the configured servers
+	 * @return how many containers were removed
+	 */
+	public int sweepContainers(Collection<StdioServerSpec> specs) {
+		return this.containments.sweepContainers(specs);
+	}
+
+	/**
+	 * End and remove the cgroups that dead JVMs of this host left.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return how many processes were in them
+	 */
+	public int sweepCgroups(Duration terminateTimeout) {
+		return this.containments.sweepCgroups(terminateTimeout);
 	}
 
 	StderrLog stderrLog() {

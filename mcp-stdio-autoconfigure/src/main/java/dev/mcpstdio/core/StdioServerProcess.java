@@ -78,6 +78,8 @@ public final class StdioServerProcess {
 
 	private final ProcessTree tree;
 
+	private final Containment containment;
+
 	private final Instant startedAt = Instant.now();
 
 	private final long startNanos = System.nanoTime();
@@ -122,6 +124,7 @@ public final class StdioServerProcess {
 		this.process = launched.process();
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
+		this.containment = launched.containment();
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
 		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
@@ -230,6 +233,10 @@ public final class StdioServerProcess {
 
 	ProcessTree tree() {
 		return this.tree;
+	}
+
+	Containment containment() {
+		return this.containment;
 	}
 
 	boolean isWriting() {
@@ -425,12 +432,15 @@ public final class StdioServerProcess {
 
 	private void terminateTree(String why) {
 		synchronized (this.terminationLock) {
-			this.host.terminator().terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
-				if (this.rootSignal != 9) {
-					this.rootSignal = kill ? 9 : 15;
-				}
-			});
+			// the container (through its engine) ends alongside the tree, then the cgroup
+			this.containment.terminate(this.spec.shutdown().terminate(), () -> this.host.terminator()
+				.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
+					if (this.rootSignal != 9) {
+						this.rootSignal = kill ? 9 : 15;
+					}
+				}));
 			this.host.scanner().invalidate();
+			this.containment.release();
 		}
 	}
 

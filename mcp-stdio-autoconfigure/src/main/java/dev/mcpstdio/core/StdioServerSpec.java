@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.mcpstdio.core.containers.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,11 +40,13 @@ import org.jspecify.annotations.Nullable;
  * @param stderrTailLines how many of the last stderr lines to keep
  * @param sendTimeout how long a send may wait for its message to be written
  * @param shutdown the bounds of each shutdown step
+ * @param container how a {@code docker run} or {@code podman run} command is run and
+ * ended
  * @author mcp-stdio authors
  */
 public record StdioServerSpec(String name, String command, List<String> args, Map<String, String> env,
 		boolean inheritEnv, @Nullable Path workingDirectory, int maxMessageSize, int stderrTailLines,
-		Duration sendTimeout, ShutdownTimeouts shutdown) {
+		Duration sendTimeout, ShutdownTimeouts shutdown, ContainerSettings container) {
 
 	/** Default for {@link #maxMessageSize()}: 16 MiB. */
 	public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
@@ -69,6 +72,7 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 			throw new IllegalArgumentException("sendTimeout must be positive");
 		}
 		Objects.requireNonNull(shutdown, "shutdown");
+		Objects.requireNonNull(container, "container");
 	}
 
 	/**
@@ -80,29 +84,34 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 	 */
 	public static StdioServerSpec of(String name, String command, String... args) {
 		return new StdioServerSpec(name, command, List.of(args), Map.of(), false, null, DEFAULT_MAX_MESSAGE_SIZE,
-				DEFAULT_STDERR_TAIL_LINES, DEFAULT_SEND_TIMEOUT, ShutdownTimeouts.DEFAULTS);
+				DEFAULT_STDERR_TAIL_LINES, DEFAULT_SEND_TIMEOUT, ShutdownTimeouts.DEFAULTS, ContainerSettings.DEFAULTS);
 	}
 
 	public StdioServerSpec withEnv(Map<String, String> env) {
 		Map<String, String> merged = new LinkedHashMap<>(this.env);
 		merged.putAll(env);
 		return new StdioServerSpec(this.name, this.command, this.args, merged, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown);
+				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, this.container);
 	}
 
 	public StdioServerSpec withMaxMessageSize(int maxMessageSize) {
 		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown);
+				maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, this.container);
 	}
 
 	public StdioServerSpec withSendTimeout(Duration sendTimeout) {
 		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, sendTimeout, this.shutdown);
+				this.maxMessageSize, this.stderrTailLines, sendTimeout, this.shutdown, this.container);
 	}
 
 	public StdioServerSpec withShutdown(ShutdownTimeouts shutdown) {
 		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, shutdown);
+				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, shutdown, this.container);
+	}
+
+	public StdioServerSpec withContainer(ContainerSettings container) {
+		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
+				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, container);
 	}
 
 	/**

@@ -79,7 +79,8 @@ class ConfigurationMetadataTests {
 	@Test
 	void everyKeyIsThere() {
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
-				"mcp.stdio.adopt-spring-ai-stdio", "mcp.stdio.servers-configuration", "mcp.stdio.servers");
+				"mcp.stdio.adopt-spring-ai-stdio", "mcp.stdio.cgroup.enabled", "mcp.stdio.servers-configuration",
+				"mcp.stdio.servers");
 		// every setting of a server, read from the class, is documented under defaults
 		for (String key : ServerKeys.values(McpStdioProperties.ServerSettings.builtIn()).keySet()) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + key);
@@ -117,9 +118,10 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(fresh.getOrphanGuard().isEnabled()));
 		assertThat(defaultOf("mcp.stdio.adopt-spring-ai-stdio"))
 			.isEqualTo(String.valueOf(fresh.isAdoptSpringAiStdio()));
+		assertThat(defaultOf("mcp.stdio.cgroup.enabled")).isEqualTo(String.valueOf(fresh.getCgroup().isEnabled()));
 		Map<String, Object> builtIn = ServerKeys.values(McpStdioProperties.ServerSettings.builtIn());
 		// every setting but working-directory, whose default is "the application's"
-		assertThat(builtIn).hasSize(15).doesNotContainKey("working-directory");
+		assertThat(builtIn).hasSize(18).doesNotContainKey("working-directory");
 		assertThat(defaultOf("mcp.stdio.defaults.working-directory")).isEmpty();
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)

@@ -102,7 +102,7 @@ class FailurePathTests {
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
 		StdioServerSpec inherit = new StdioServerSpec("inherit", allowList.command(), allowList.args(), allowList.env(),
 				true, null, allowList.maxMessageSize(), allowList.stderrTailLines(), allowList.sendTimeout(),
-				allowList.shutdown());
+				allowList.shutdown(), allowList.container());
 		assertThat(environmentOf(host, allowList)).doesNotContain("MY_SETTING=setting-value").contains("HOME=/tmp");
 		assertThat(environmentOf(host, inherit)).contains("MY_SETTING=setting-value", "HOME=/tmp");
 	}

@@ -33,7 +33,8 @@ import dev.mcpstdio.test.Fixtures;
  * {@code GUARD <new watcher pid>} once another has replaced it. Otherwise it waits to be
  * killed.
  * <p>
- * Arguments: the test marker, the stdin-close and the terminate timeout in milliseconds.
+ * Arguments: the test marker, the stdin-close and the terminate timeout in milliseconds,
+ * and optionally a script for the guard to run once the JVM is gone ({@code R} line).
  *
  * @author mcp-stdio authors
  */
@@ -48,6 +49,10 @@ public final class OrphanGuardApp {
 		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
+		if (args.length > 3) {
+			// a script the guard runs once this JVM is gone
+			OrphanGuard.shared().reaper(java.nio.file.Path.of(args[3]));
+		}
 		StdioServerProcess server = ServerHost.shared().start(spec, MessageListener.NONE);
 		System.out.println("READY " + server.pid() + " " + OrphanGuard.shared().watcherPid());
 		System.out.flush();

@@ -112,6 +112,33 @@ class OrphanGuardTests {
 	}
 
 	@Test
+	void aReplacedWatcherRunsTheReaperScriptsWithTheBoundsAndDeletesThem() throws Exception {
+		Path scripts = Files.createTempDirectory("mcp-stdio-reaper-scripts");
+		Path output = Files.createTempFile("mcp-stdio-reaper", ".out");
+		try {
+			Path script = Files.writeString(scripts.resolve("reaper.sh"), "echo \"$1 $2\" > '" + output + "'\n");
+			Forked forked = fork(script.toString());
+			forked.command("kill-guard");
+			String line = forked.awaitLine("GUARD ");
+			assertThat(line).doesNotEndWith("null");
+			forked.jvm.destroyForcibly();
+			awaitNoneAlive();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (Files.exists(scripts) && System.nanoTime() < deadline) {
+				Fixtures.sleep(20);
+			}
+			assertThat(Files.readString(output).strip()).as("grace and terminate bounds, in ms")
+				.isEqualTo(STDIN_CLOSE_MILLIS + " " + TERMINATE_MILLIS);
+			assertThat(scripts).as("the script and its directory, deleted after the run").doesNotExist();
+		}
+		finally {
+			Files.deleteIfExists(scripts.resolve("reaper.sh"));
+			Files.deleteIfExists(scripts);
+			Files.deleteIfExists(output);
+		}
+	}
+
+	@Test
 	void theGuardIsNotAServerProcess() throws Exception {
 		Forked forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid);
@@ -145,11 +172,13 @@ class OrphanGuardTests {
 				+ millis.get(millis.size() / 2) + " ms, max " + millis.get(millis.size() - 1) + " ms, all " + millis);
 	}
 
-	private Forked fork() throws Exception {
+	private Forked fork(String... more) throws Exception {
 		String java = ProcessHandle.current().info().command().orElseThrow();
-		ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				OrphanGuardApp.class.getName(), this.fixtures.id(), Long.toString(STDIN_CLOSE_MILLIS),
-				Long.toString(TERMINATE_MILLIS));
+		List<String> command = new ArrayList<>(
+				List.of(java, "-cp", System.getProperty("java.class.path"), OrphanGuardApp.class.getName(),
+						this.fixtures.id(), Long.toString(STDIN_CLOSE_MILLIS), Long.toString(TERMINATE_MILLIS)));
+		command.addAll(List.of(more));
+		ProcessBuilder builder = new ProcessBuilder(command);
 		File log = File.createTempFile("orphan-guard-app", ".log");
 		log.deleteOnExit();
 		builder.redirectError(log);

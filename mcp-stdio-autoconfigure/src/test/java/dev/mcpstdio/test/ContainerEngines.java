@@ -165,6 +165,18 @@ public final class ContainerEngines {
 	}
 
 	/**
+	 * Assert that no container of a test exists within a bound, where the tests of this
+	 * JVM found an engine; nothing to check elsewhere.
+	 * @param testId the test's id
+	 * @param within how long they may take to go
+	 */
+	public static void assertNoneLeftIfUsed(String testId, Duration within) {
+		if (engine != null) {
+			assertNoneLeft(testId, within);
+		}
+	}
+
+	/**
 	 * Remove what a failed test left, by id.
 	 * @param testId the test's id
 	 */

@@ -63,7 +63,8 @@ final class Connection implements AutoCloseable {
 		if (side == Side.OURS) {
 			StdioServerSpec spec = new StdioServerSpec(name, command.get(0), command.subList(1, command.size()), env,
 					false, null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
-					StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS);
+					StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
+					dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
 			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
 					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), ServerHost.shared());
 			server.setSelfInitialize(false);

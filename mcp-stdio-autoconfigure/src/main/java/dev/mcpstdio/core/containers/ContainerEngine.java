@@ -107,6 +107,14 @@ public final class ContainerEngine {
 		return this.prefix;
 	}
 
+	/**
+	 * Return how long one call of the engine's command-line interface may take.
+	 * @return the bound
+	 */
+	public Duration timeout() {
+		return this.timeout;
+	}
+
 	Map<String, String> environment() {
 		return this.environment;
 	}
@@ -371,7 +379,12 @@ public final class ContainerEngine {
 		return chunks;
 	}
 
-	static String shortId(String id) {
+	/**
+	 * Return the short form of a container id, as the engines show it.
+	 * @param id the full id
+	 * @return its first 12 characters
+	 */
+	public static String shortId(String id) {
 		return (id.length() > 12) ? id.substring(0, 12) : id;
 	}
 

@@ -78,11 +78,35 @@ public final class ContainerLaunch implements AutoCloseable {
 	 */
 	public static ContainerLaunch prepare(ContainerRun run, String serverName, String instance, ContainerEngine engine,
 			ContainerSettings settings, @Nullable Path workingDirectory) {
-		return prepare(run, serverName, instance, engine, settings, workingDirectory, JvmOwner.current());
+		return prepare(run, serverName, instance, engine, settings, workingDirectory, JvmOwner.current(), null);
+	}
+
+	/**
+	 * Prepare one start of a container server, its cidfile's directory created in a given
+	 * directory.
+	 * @param run the recognised command
+	 * @param serverName the server's name
+	 * @param instance the id of this start ({@code MCP_STDIO_INSTANCE})
+	 * @param engine the engine that will end, list and count the container
+	 * @param settings the server's container settings
+	 * @param workingDirectory the server's working directory, against which a relative
+	 * cidfile of the user is read, or {@code null} for the JVM's
+	 * @param parent a directory of this user's only, which whoever ends the container
+	 * when this JVM cannot cleans, or {@code null} for the temporary directory
+	 * @return the launch
+	 */
+	public static ContainerLaunch prepare(ContainerRun run, String serverName, String instance, ContainerEngine engine,
+			ContainerSettings settings, @Nullable Path workingDirectory, @Nullable Path parent) {
+		return prepare(run, serverName, instance, engine, settings, workingDirectory, JvmOwner.current(), parent);
 	}
 
 	static ContainerLaunch prepare(ContainerRun run, String serverName, String instance, ContainerEngine engine,
 			ContainerSettings settings, @Nullable Path workingDirectory, JvmOwner owner) {
+		return prepare(run, serverName, instance, engine, settings, workingDirectory, owner, null);
+	}
+
+	private static ContainerLaunch prepare(ContainerRun run, String serverName, String instance, ContainerEngine engine,
+			ContainerSettings settings, @Nullable Path workingDirectory, JvmOwner owner, @Nullable Path parent) {
 		List<String> additions = new ArrayList<>();
 		label(additions, ContainerLabels.SERVER, serverName);
 		label(additions, ContainerLabels.INSTANCE, instance);
@@ -97,7 +121,9 @@ public final class ContainerLaunch implements AutoCloseable {
 		else {
 			try {
 				// private to this user: another user must not plant an id here
-				privateDirectory = Files.createTempDirectory("mcp-stdio-" + instance + "-");
+				String prefix = "mcp-stdio-" + instance + "-";
+				privateDirectory = (parent != null) ? Files.createTempDirectory(parent, prefix)
+						: Files.createTempDirectory(prefix);
 				cidfile = privateDirectory.resolve("cid");
 				additions.add("--cidfile");
 				additions.add(cidfile.toString());
@@ -162,6 +188,32 @@ public final class ContainerLaunch implements AutoCloseable {
 		}
 		this.id = known;
 		return known;
+	}
+
+	/**
+	 * Return the container's id if it is known without asking the engine: from the
+	 * cidfile, or from an earlier answer. Never blocks on the engine.
+	 * @return the full id, or {@code null} when not known (yet)
+	 */
+	public @Nullable String knownContainerId() {
+		String known = this.id;
+		if (known == null) {
+			known = readCidfile();
+			if (known != null) {
+				this.id = known;
+			}
+		}
+		return known;
+	}
+
+	/**
+	 * Return whether the engine writes the container's id to a cidfile (ours or the
+	 * user's) as soon as it creates the container: once the engine's command has ended
+	 * without writing one, it created none.
+	 * @return whether there is a cidfile
+	 */
+	public boolean hasCidfile() {
+		return this.cidfile != null;
 	}
 
 	/**

@@ -88,6 +88,8 @@ public final class ContainerReaper {
 					now() {
 					  if [ -r /proc/uptime ]; then read u r < /proc/uptime; ms=$(( ${u%.*} * 1000 + 1${u#*.} * 10 - 1000 )); fi
 					}
+					# every call of an engine is bounded where timeout(1) exists: a hung engine must not keep the guard
+					bound=; command -v timeout >/dev/null 2>&1 && bound=timeout
 					""");
 		script.append("owned() { e=$1; shift; \"$e\" ps -a -q --no-trunc --filter ")
 			.append(quote("label=" + ContainerLabels.OWNER + "=" + owner.id()))
@@ -112,14 +114,15 @@ public final class ContainerReaper {
 				}
 				""");
 		int n = 0;
-		for (Map.Entry<List<String>, List<String>> engine : distinct(engines).entrySet()) {
+		for (Map.Entry<List<String>, ContainerEngine> engine : distinct(engines).entrySet()) {
 			n++;
 			// "remove" stands for the engine's kill-and-remove subcommand
 			script.append("engine").append(n).append("() { [ \"$1\" = remove ] && { shift; set --");
-			for (String word : engine.getValue()) {
+			for (String word : engine.getValue().removeCommand()) {
 				script.append(' ').append(quote(word));
 			}
-			script.append(" \"$@\"; }; env -i");
+			long seconds = Math.max(1, (engine.getValue().timeout().toMillis() + 999) / 1000);
+			script.append(" \"$@\"; }; ${bound:+timeout -s KILL ").append(seconds).append("} env -i");
 			for (String word : engine.getKey()) {
 				script.append(' ').append(quote(word));
 			}
@@ -133,22 +136,31 @@ public final class ContainerReaper {
 	}
 
 	/**
-	 * Each engine once: its variables, its executable and global options, with its
-	 * kill-and-remove subcommand.
+	 * Each engine once, by its variables, its executable and its global options.
 	 */
-	private static Map<List<String>, List<String>> distinct(Collection<ContainerEngine> engines) {
-		Map<List<String>, List<String>> commands = new LinkedHashMap<>();
+	private static Map<List<String>, ContainerEngine> distinct(Collection<ContainerEngine> engines) {
+		Map<List<String>, ContainerEngine> distinct = new LinkedHashMap<>();
 		for (ContainerEngine engine : engines) {
-			List<String> command = new ArrayList<>();
-			for (Map.Entry<String, String> variable : new TreeMap<>(engine.environment()).entrySet()) {
-				if (isEngineVariable(variable.getKey())) {
-					command.add(variable.getKey() + "=" + variable.getValue());
-				}
-			}
-			command.addAll(engine.prefix());
-			commands.put(command, engine.removeCommand());
+			distinct.putIfAbsent(identity(engine), engine);
 		}
-		return commands;
+		return distinct;
+	}
+
+	/**
+	 * Return what the script runs an engine as: its variables, its executable and its
+	 * global options. Two engines with the same identity are reaped once.
+	 * @param engine the engine
+	 * @return the identity
+	 */
+	public static List<String> identity(ContainerEngine engine) {
+		List<String> command = new ArrayList<>();
+		for (Map.Entry<String, String> variable : new TreeMap<>(engine.environment()).entrySet()) {
+			if (isEngineVariable(variable.getKey())) {
+				command.add(variable.getKey() + "=" + variable.getValue());
+			}
+		}
+		command.addAll(engine.prefix());
+		return command;
 	}
 
 	private static boolean isEngineVariable(String name) {

@@ -88,7 +88,7 @@ public final class ContainerSweep {
 		logger.warn("Removed " + orphans.size() + " orphaned MCP server "
 				+ ((orphans.size() == 1) ? "container" : "containers") + " left by dead JVMs: " + described + "; "
 				+ running.size() + " were running, " + killed + " needed a kill after SIGTERM"
-				+ (removed ? "" : "; some could not be removed"));
+				+ (removed ? "" : "; some could not be removed") + " (" + took.toMillis() + " ms)");
 		return new Result(ids, running.size(), killed, took);
 	}
 

@@ -84,9 +84,9 @@ class ContainerOutputTests {
 				Duration.ofSeconds(5));
 		String script = ContainerReaper.script(List.of(docker, podman, docker), owner);
 		assertThat(script).contains(
-				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
+				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
 			.contains(
-					"engine2() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' '--time' '0' \"$@\"; }; env -i 'HOME=/root' '/usr/bin/podman' \"$@\"; }")
+					"engine2() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' '--time' '0' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'HOME=/root' '/usr/bin/podman' \"$@\"; }")
 			.contains("'label=dev.mcpstdio.owner=42@777' --filter 'label=dev.mcpstdio.owner-host=host-a'")
 			.doesNotContain("engine3")
 			.doesNotContain("s3cr3t");

@@ -1,0 +1,206 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import dev.mcpstdio.core.CgroupContainment;
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Tests for cgroup containment through the real product: a server whose daemon
+ * double-forks into a new session and clears its environment (no tree, no group, no
+ * session, no marker leads to it) is counted and ended through its cgroup, also when the
+ * JVM is killed. Where the JVM cannot write the cgroup v2 hierarchy they are skipped,
+ * saying why, unless {@value #REQUIRE} is set, as in CI.
+ *
+ * @author mcp-stdio authors
+ */
+class CgroupServerTests {
+
+	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
+	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final ApplicationContextRunner runner = ContainmentContexts.runner();
+
+	@TempDir
+	Path temp;
+
+	private final List<Daemon> daemons = new ArrayList<>();
+
+	@BeforeEach
+	void cgroups() {
+		CgroupContainment containment = CgroupContainment.detect();
+		if (!containment.isAvailable()) {
+			String required = System.getenv(REQUIRE);
+			if (required != null && !required.isBlank()) {
+				fail("cgroup containment is required here (" + REQUIRE + "): " + containment.description());
+			}
+			assumeTrue(false, "no cgroup containment here: " + containment.description());
+		}
+	}
+
+	@AfterEach
+	void cleanUp() {
+		// by pid and start time: the daemon carries no marker
+		this.daemons.forEach(Daemon::kill);
+		this.fixtures.killLeftovers();
+		// the default for the tests that follow
+		ServerHost.shared().setCgroupsEnabled(true);
+	}
+
+	private String[] server(String name, Path pidFile) {
+		String prefix = "mcp.stdio.servers." + name + ".";
+		return new String[] { prefix + "command=sh", prefix + "args[0]=" + Fixtures.script("daemon-clears-env.sh"),
+				prefix + "args[1]=" + pidFile, prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id() };
+	}
+
+	@Test
+	void aDaemonThatLeftSessionAndMarkersIsCountedAndEndedWithItsCgroup() {
+		Path pidFile = this.temp.resolve("daemon.pid");
+		this.runner.withPropertyValues(server("daemonizes", pidFile)).run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("daemonizes");
+			Daemon daemon = awaitDaemon(pidFile);
+			assertThat(daemon.isAlive()).isTrue();
+			assertThat(Files.readString(Path.of("/proc", Long.toString(daemon.pid), "environ")))
+				.as("no marker leads to it")
+				.isEmpty();
+			// the root, the daemon and its sleep: the daemon is found only in the cgroup
+			assertThat(awaitCount(server, 3)).isGreaterThanOrEqualTo(3);
+			StopResult result = server.stopServer();
+			assertThat(result).isNotNull();
+			System.out.println("Server with an escaped, marker-less daemon stopped through McpStdioServer in "
+					+ result.duration().toMillis() + " ms: " + result.outcome());
+			assertThat(result.outcome()).as("the server itself exits on EOF").isEqualTo(ExitCause.CLEAN);
+			assertThat(daemon.isAlive()).as("the daemon outlived the stop").isFalse();
+			assertThat(daemon.children).allSatisfy((child) -> assertThat(child.isAlive()).isFalse());
+		});
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void withoutCgroupsTheSameDaemonEscapesTheStop() {
+		// what containment prevents: the documented limit of tree, session and markers
+		Path pidFile = this.temp.resolve("daemon.pid");
+		this.runner.withPropertyValues(server("escapes", pidFile))
+			.withPropertyValues("mcp.stdio.cgroup.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("escapes");
+				Daemon daemon = awaitDaemon(pidFile);
+				assertThat(server.stopServer().outcome()).isEqualTo(ExitCause.CLEAN);
+				assertThat(daemon.isAlive()).isTrue();
+			});
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void killMinus9OfTheJvmEndsTheDaemonInItsCgroup() throws Exception {
+		Path pidFile = this.temp.resolve("daemon.pid");
+		try (ForkedJvm jvm = ContainmentContexts.fork(List.of(server("daemonizes", pidFile)))) {
+			assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY + " daemonizes=");
+			Daemon daemon = awaitDaemon(pidFile);
+			long begin = System.nanoTime();
+			jvm.process().destroyForcibly();
+			Duration bound = ContainmentContexts.guardBound().plusSeconds(5);
+			long deadline = begin + bound.toNanos();
+			while (daemon.isAlive() && System.nanoTime() < deadline) {
+				Fixtures.sleep(20);
+			}
+			System.out.println("kill -9 of the JVM to its escaped daemon gone: "
+					+ (System.nanoTime() - begin) / 1_000_000 + " ms");
+			assertThat(daemon.isAlive()).as(() -> String.join("\n", jvm.output())).isFalse();
+		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	private static int awaitCount(McpStdioServer server, int atLeast) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		int count = server.treeStats().liveProcesses();
+		while (count < atLeast && System.nanoTime() < deadline) {
+			Fixtures.sleep(50);
+			count = server.treeStats().liveProcesses();
+		}
+		return count;
+	}
+
+	private Daemon awaitDaemon(Path pidFile) throws IOException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		String pid = "";
+		while (System.nanoTime() < deadline) {
+			pid = Files.exists(pidFile) ? Files.readString(pidFile).strip() : "";
+			if (!pid.isEmpty()) {
+				break;
+			}
+			Fixtures.sleep(20);
+		}
+		assertThat(pid).as("the daemon's pid").matches("[0-9]+");
+		ProcessHandle handle = ProcessHandle.of(Long.parseLong(pid)).orElseThrow();
+		// its first sleep
+		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (handle.children().findAny().isEmpty() && System.nanoTime() < until) {
+			Fixtures.sleep(20);
+		}
+		Daemon daemon = new Daemon(handle.pid(), handle.info().startInstant(), handle.children().toList());
+		this.daemons.add(daemon);
+		return daemon;
+	}
+
+	/** The daemon, known by pid and start time, and its children when it was found. */
+	private record Daemon(long pid, Optional<Instant> started, List<ProcessHandle> children) {
+
+		boolean isAlive() {
+			Optional<ProcessHandle> handle = ProcessHandle.of(this.pid);
+			return handle.isPresent() && handle.get().isAlive() && Fixtures.isLive(this.pid)
+					&& handle.get().info().startInstant().equals(this.started);
+		}
+
+		void kill() {
+			if (isAlive()) {
+				ProcessHandle.of(this.pid).ifPresent(ProcessHandle::destroyForcibly);
+			}
+			this.children.forEach(ProcessHandle::destroyForcibly);
+		}
+
+	}
+
+}
