@@ -35,7 +35,10 @@ import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.Resource;
@@ -83,8 +86,10 @@ final class ServerDefinitions {
 		servers.keySet().forEach((name) -> origin.put(name, SERVERS + name));
 		readServersFile(servers, origin);
 		List<McpStdioServerDefinition> definitions = new ArrayList<>();
+		Duration checkInterval = resourceCheckInterval();
 		for (Map.Entry<String, Server> entry : servers.entrySet()) {
-			McpStdioServerDefinition definition = resolve(entry.getKey(), entry.getValue(), origin.get(entry.getKey()));
+			McpStdioServerDefinition definition = resolve(entry.getKey(), entry.getValue(), origin.get(entry.getKey()),
+					checkInterval);
 			if (definition != null) {
 				definitions.add(definition);
 			}
@@ -132,7 +137,8 @@ final class ServerDefinitions {
 		}
 	}
 
-	private @Nullable McpStdioServerDefinition resolve(String name, Server server, @Nullable String origin) {
+	private @Nullable McpStdioServerDefinition resolve(String name, Server server, @Nullable String origin,
+			Duration checkInterval) {
 		String prefix = SERVERS + name + ".";
 		int before = this.problems.size();
 		if (!NAME.matcher(name).matches()) {
@@ -163,6 +169,8 @@ final class ServerDefinitions {
 		}
 		ShutdownTimeouts shutdown = shutdown(name, prefix, server, defaults);
 		RestartPolicy restart = restart(name, prefix, server, defaults);
+		Demand demand = demand(name, prefix, server, defaults);
+		Limits limits = limits(name, prefix, server, defaults, checkInterval);
 		Path directory = null;
 		if (workingDirectory != null) {
 			directory = Path.of(workingDirectory);
@@ -187,7 +195,7 @@ final class ServerDefinitions {
 		}
 		StdioServerSpec spec = new StdioServerSpec(name, command, server.getArgs(), server.getEnv(), inheritEnv,
 				directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown);
-		return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
+		return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart, demand, limits);
 	}
 
 	private void checkCommand(String name, String prefix, String command, Server server, boolean inheritEnv,
@@ -245,6 +253,37 @@ final class ServerDefinitions {
 				source(server, (s) -> s.getRestart().getMaxBackoff(), prefix, "restart.max-backoff"),
 				pick(server, defaults, (s) -> s.getRestart().getMaxBackoff(), builtIn.maxBackoff()));
 		return new RestartPolicy(mode, Math.max(0, maxRestarts), window, initialBackoff, maxBackoff);
+	}
+
+	private Duration resourceCheckInterval() {
+		Duration interval = this.properties.getResourceCheckInterval();
+		return (interval != null)
+				? positive("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval", interval)
+				: Limits.DEFAULT_CHECK_INTERVAL;
+	}
+
+	private Demand demand(String name, String prefix, Server server, ServerSettings defaults) {
+		StartMode start = pick(server, defaults, ServerSettings::getStart, Demand.EAGER.start());
+		Duration idleTimeout = pick(server, defaults, ServerSettings::getIdleTimeout, Demand.EAGER.idleTimeout());
+		if (idleTimeout != null) {
+			idleTimeout = positive(name, source(server, ServerSettings::getIdleTimeout, prefix, "idle-timeout"),
+					idleTimeout);
+		}
+		return new Demand(start, idleTimeout);
+	}
+
+	private Limits limits(String name, String prefix, Server server, ServerSettings defaults, Duration checkInterval) {
+		DataSize maxMemory = pick(server, defaults, ServerSettings::getMaxMemory, null);
+		if (maxMemory != null && maxMemory.toBytes() <= 0) {
+			problem(name, source(server, ServerSettings::getMaxMemory, prefix, "max-memory"),
+					"must be positive, was " + maxMemory, "set a size such as 512MB, or remove it for no limit");
+		}
+		Integer maxProcesses = pick(server, defaults, ServerSettings::getMaxProcesses, null);
+		if (maxProcesses != null && maxProcesses < 1) {
+			problem(name, source(server, ServerSettings::getMaxProcesses, prefix, "max-processes"),
+					"must be at least 1, was " + maxProcesses, "set a count such as 64, or remove it for no limit");
+		}
+		return new Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses, checkInterval);
 	}
 
 	private Duration positive(String name, String property, Duration value) {
