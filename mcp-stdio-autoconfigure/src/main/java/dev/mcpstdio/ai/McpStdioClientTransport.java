@@ -166,6 +166,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void send(JSONRPCMessage message) {
 		awaitConnected();
+		if (message instanceof JSONRPCNotification notification
+				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())
+				&& this.server.generation() != this.initializeGeneration) {
+			// The process that answered initialize is gone (stopped for being idle): the
+			// replay to the next one sends its own
+			return;
+		}
 		// An idle server starts now, so that its new process gets the handshake first
 		this.server.startOnDemand();
 		Object requestId = null;

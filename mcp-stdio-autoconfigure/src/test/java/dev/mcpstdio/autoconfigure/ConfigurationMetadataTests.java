@@ -71,6 +71,8 @@ class ConfigurationMetadataTests {
 				"restart.window", "restart.initial-backoff", "restart.max-backoff");
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
 				"mcp.stdio.servers-configuration", "mcp.stdio.servers");
+		assertThat(properties).containsKeys("mcp.stdio.resource-check-interval", "mcp.stdio.defaults.start",
+				"mcp.stdio.defaults.idle-timeout", "mcp.stdio.defaults.max-memory", "mcp.stdio.defaults.max-processes");
 		for (String setting : settings) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + setting);
 		}
@@ -113,9 +115,21 @@ class ConfigurationMetadataTests {
 		expected.put("mcp.stdio.defaults.restart.window", "1m");
 		expected.put("mcp.stdio.defaults.restart.initial-backoff", "500ms");
 		expected.put("mcp.stdio.defaults.restart.max-backoff", "30s");
+		expected.put("mcp.stdio.defaults.start", "eager");
+		expected.put("mcp.stdio.resource-check-interval", "5s");
 		expected.forEach((name, value) -> assertThat(properties.get(name).path("defaultValue").asString(""))
 			.as("default of %s", name)
 			.isEqualTo(value));
+	}
+
+	@Test
+	void startHasValueHints() {
+		JsonNode hint = hints.get("mcp.stdio.defaults.start");
+		assertThat(hint).isNotNull();
+		assertThat(hint.get("values").valueStream().map((value) -> value.get("value").asString()))
+			.containsExactly("eager", "lazy");
+		assertThat(properties.get("mcp.stdio.defaults.max-memory").get("type").asString())
+			.isEqualTo("org.springframework.util.unit.DataSize");
 	}
 
 	@Test
