@@ -91,6 +91,9 @@ class McpServersDemandAndLimitsTests {
 		McpStdioServer server = this.servers.get("dl-lazy");
 		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}").join())
 			.contains("\"echo\":\"ping\"");
+		// (the sh fixture forks a sed for every line it reads: counted until it is
+		// reaped)
+		await(() -> server.treeStats().liveProcesses() == 1, "dl-lazy's one process");
 		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
 		assertThat(lazy.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(lazy.get("liveProcesses").asInt()).isEqualTo(1);
