@@ -37,9 +37,9 @@ import org.springframework.boot.health.contributor.Status;
  * {@link HealthIndicator} of the MCP servers, contributed as {@code mcpServers}: each
  * server's state gives a status, and Boot's {@link StatusAggregator} picks the worst in
  * the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}. So it is
- * {@code UP} when every enabled server is running and {@code DOWN} when any is
- * {@code FAILED}. Disabled servers do not count; no servers at all is {@code UP}. Each
- * server's state is in the details.
+ * {@code UP} when every enabled server is running or idle (started on demand) and
+ * {@code DOWN} when any is {@code FAILED}. Disabled servers do not count; no servers at
+ * all is {@code UP}. Each server's state is in the details.
  *
  * @author mcp-stdio authors
  */
@@ -91,7 +91,8 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 	 */
 	static Status status(ServerState state) {
 		return switch (state) {
-			case RUNNING, DISABLED -> Status.UP;
+			// IDLE: no process until its next message, on purpose (lazy or idle-timeout)
+			case RUNNING, DISABLED, IDLE -> Status.UP;
 			// Transitional: it is not known yet whether the server comes up
 			case STARTING, RESTARTING -> Status.UNKNOWN;
 			// Taken out of service on purpose, by the endpoint or by shutdown

@@ -58,7 +58,8 @@ import reactor.core.scheduler.Schedulers;
  * process ends are answered with a JSON-RPC error naming the exit. When the server was
  * restarted, the client's {@code initialize} request and
  * {@code notifications/initialized} are replayed to the new process, so the client goes
- * on without being rebuilt.
+ * on without being rebuilt; the same holds for a server stopped by its
+ * {@code idle-timeout}, which the client's next message starts again.
  *
  * @author mcp-stdio authors
  */
@@ -165,6 +166,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void send(JSONRPCMessage message) {
 		awaitConnected();
+		if (message instanceof JSONRPCNotification notification
+				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())
+				&& this.server.generation() != this.initializeGeneration) {
+			// The process that answered initialize is gone (stopped for being idle): the
+			// replay to the next one sends its own
+			return;
+		}
+		// An idle server starts now, so that its new process gets the handshake first
+		this.server.startOnDemand();
 		Object requestId = null;
 		if (message instanceof JSONRPCRequest request) {
 			requestId = request.id();

@@ -47,6 +47,12 @@ final class Limits {
 	/** Restarts within one window. */
 	static final int MAX_RESTARTS = 1000;
 
+	/** How long a server may be idle before it is stopped. */
+	static final Duration IDLE_TIMEOUT = Duration.ofDays(7);
+
+	/** How often resource limits are checked. */
+	static final Duration RESOURCE_CHECK_INTERVAL = Duration.ofHours(1);
+
 	/** One call of a container engine's command-line interface. */
 	static final Duration ENGINE_TIMEOUT = Duration.ofMinutes(10);
 

@@ -26,7 +26,9 @@ import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -74,6 +76,12 @@ public class McpStdioProperties {
 	private @Nullable String serversConfiguration;
 
 	/**
+	 * How often the max-memory and max-processes of every server are checked. Default:
+	 * 5s.
+	 */
+	private @Nullable Duration resourceCheckInterval;
+
+	/**
 	 * Settings that every server gets unless it sets its own.
 	 */
 	@NestedConfigurationProperty
@@ -116,6 +124,14 @@ public class McpStdioProperties {
 
 	public void setServersConfiguration(@Nullable String serversConfiguration) {
 		this.serversConfiguration = serversConfiguration;
+	}
+
+	public @Nullable Duration getResourceCheckInterval() {
+		return this.resourceCheckInterval;
+	}
+
+	public void setResourceCheckInterval(@Nullable Duration resourceCheckInterval) {
+		this.resourceCheckInterval = resourceCheckInterval;
 	}
 
 	public ServerSettings getDefaults() {
@@ -203,6 +219,7 @@ public class McpStdioProperties {
 			settings.getContainer().setEnabled(container.enabled());
 			settings.getContainer().setInit(container.init());
 			settings.getContainer().setEngineTimeout(container.engineTimeout());
+			settings.setStart(Demand.EAGER.start());
 			return settings;
 		}
 
@@ -263,6 +280,34 @@ public class McpStdioProperties {
 		 * How a docker run or podman run command is run and ended.
 		 */
 		private final Container container = new Container();
+
+		/**
+		 * When the process is first started: eager (with the application) or lazy (by the
+		 * server's first message; until then it is IDLE, with no process). Default:
+		 * eager.
+		 */
+		private @Nullable StartMode start;
+
+		/**
+		 * How long the server may go with no request pending and none sent before it is
+		 * stopped (state IDLE, exit cause IDLE); its next message starts it again.
+		 * Default: none, never stopped for being idle.
+		 */
+		private @Nullable Duration idleTimeout;
+
+		/**
+		 * The most resident memory of the server's whole process tree; over it, the
+		 * server is stopped (exit cause MEMORY_LIMIT) and handled by its restart policy.
+		 * Default: none.
+		 */
+		private @Nullable DataSize maxMemory;
+
+		/**
+		 * The most live processes in the server's tree, a fork-bomb guard; over it, the
+		 * server is stopped (exit cause PROCESS_LIMIT) and handled by its restart policy.
+		 * Default: none.
+		 */
+		private @Nullable Integer maxProcesses;
 
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
@@ -338,6 +383,38 @@ public class McpStdioProperties {
 
 		public Container getContainer() {
 			return this.container;
+		}
+
+		public @Nullable StartMode getStart() {
+			return this.start;
+		}
+
+		public void setStart(@Nullable StartMode start) {
+			this.start = start;
+		}
+
+		public @Nullable Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		public void setIdleTimeout(@Nullable Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+		public @Nullable DataSize getMaxMemory() {
+			return this.maxMemory;
+		}
+
+		public void setMaxMemory(@Nullable DataSize maxMemory) {
+			this.maxMemory = maxMemory;
+		}
+
+		public @Nullable Integer getMaxProcesses() {
+			return this.maxProcesses;
+		}
+
+		public void setMaxProcesses(@Nullable Integer maxProcesses) {
+			this.maxProcesses = maxProcesses;
 		}
 
 	}

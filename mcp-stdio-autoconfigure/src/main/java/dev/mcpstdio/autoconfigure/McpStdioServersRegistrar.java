@@ -124,8 +124,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 		Map<String, ConfiguredServer> servers = new ConfiguredServers(resourceLoader,
 				(name) -> variable(environment, name), problems)
 			.collect(properties, adopting ? springAi : null);
-		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties.getDefaults(), System.getenv(),
-				problems)
+		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties, System.getenv(), problems)
 			.resolve(servers.values());
 		return new Configured(properties, springAi, springAiStdio, adopting, definitions);
 	}

@@ -36,7 +36,9 @@ import dev.mcpstdio.core.containers.ContainerRun;
 import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.core.containers.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.unit.DataSize;
@@ -61,10 +63,33 @@ final class ServerDefinitions {
 
 	private final Problems problems;
 
-	ServerDefinitions(ServerSettings defaults, Map<String, String> jvmEnvironment, Problems problems) {
-		this.defaults = defaults;
+	private final Duration resourceCheckInterval;
+
+	ServerDefinitions(McpStdioProperties properties, Map<String, String> jvmEnvironment, Problems problems) {
+		this.defaults = properties.getDefaults();
 		this.jvmEnvironment = jvmEnvironment;
 		this.problems = problems;
+		this.resourceCheckInterval = resourceCheckInterval(properties.getResourceCheckInterval());
+	}
+
+	private Duration resourceCheckInterval(@Nullable Duration interval) {
+		if (interval == null) {
+			return McpStdioServerDefinition.Limits.DEFAULT_CHECK_INTERVAL;
+		}
+		String property = McpStdioProperties.PREFIX + ".resource-check-interval";
+		if (interval.isNegative() || interval.isZero()) {
+			this.problems.add("(all servers)", property, "must be positive, was " + interval,
+					"set a duration such as 5s");
+			return McpStdioServerDefinition.Limits.DEFAULT_CHECK_INTERVAL;
+		}
+		if (interval.compareTo(Limits.RESOURCE_CHECK_INTERVAL) > 0) {
+			this.problems.add("(all servers)", property,
+					"must be at most " + Limits.format(Limits.RESOURCE_CHECK_INTERVAL) + ", was "
+							+ Limits.format(interval),
+					"set a duration up to " + Limits.format(Limits.RESOURCE_CHECK_INTERVAL));
+			return Limits.RESOURCE_CHECK_INTERVAL;
+		}
+		return interval;
 	}
 
 	/**
@@ -137,6 +162,8 @@ final class ServerDefinitions {
 							Limits.SHUTDOWN_STEP));
 			RestartPolicy restart = restart();
 			ContainerSettings container = container();
+			Demand demand = demand();
+			McpStdioServerDefinition.Limits resourceLimits = resourceLimits();
 			Path directory = workingDirectory();
 			String command = this.server.getCommand();
 			if (command == null || command.isBlank()) {
@@ -153,7 +180,8 @@ final class ServerDefinitions {
 			StdioServerSpec spec = new StdioServerSpec(this.name, command, this.server.getArgs(), this.server.getEnv(),
 					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown,
 					container);
-			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
+			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart, demand,
+					resourceLimits);
 		}
 
 		private RestartPolicy restart() {
@@ -182,6 +210,30 @@ final class ServerDefinitions {
 						"create it or point working-directory at an existing directory");
 			}
 			return directory;
+		}
+
+		private Demand demand() {
+			StartMode start = pick(ServerSettings::getStart);
+			Duration idleTimeout = pick(ServerSettings::getIdleTimeout);
+			if (idleTimeout != null) {
+				idleTimeout = duration(ServerSettings::getIdleTimeout, "idle-timeout", Limits.IDLE_TIMEOUT);
+			}
+			return new Demand(start, idleTimeout);
+		}
+
+		private McpStdioServerDefinition.Limits resourceLimits() {
+			DataSize maxMemory = pick(ServerSettings::getMaxMemory);
+			if (maxMemory != null && maxMemory.toBytes() <= 0) {
+				problem(source(ServerSettings::getMaxMemory, "max-memory"), "must be positive, was " + maxMemory,
+						"set a size such as 512MB, or remove it for no limit");
+			}
+			Integer maxProcesses = pick(ServerSettings::getMaxProcesses);
+			if (maxProcesses != null && maxProcesses < 1) {
+				problem(source(ServerSettings::getMaxProcesses, "max-processes"),
+						"must be at least 1, was " + maxProcesses, "set a count such as 64, or remove it for no limit");
+			}
+			return new McpStdioServerDefinition.Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses,
+					ServerDefinitions.this.resourceCheckInterval);
 		}
 
 		private void checkCommand(String command, @Nullable Path directory) {

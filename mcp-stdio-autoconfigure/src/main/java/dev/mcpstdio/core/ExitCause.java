@@ -33,6 +33,26 @@ public enum ExitCause {
 	TERMINATED,
 
 	/** Ended by SIGKILL. */
-	KILLED
+	KILLED,
+
+	/** Stopped by mcp-stdio after its {@code idle-timeout}: not a failure. */
+	IDLE,
+
+	/**
+	 * Stopped by mcp-stdio for using more resident memory than its {@code max-memory}.
+	 */
+	MEMORY_LIMIT,
+
+	/** Stopped by mcp-stdio for running more processes than its {@code max-processes}. */
+	PROCESS_LIMIT;
+
+	/**
+	 * Return whether the end is a failure of the server that its callers are told as one:
+	 * it ended on its own, or was stopped for going over a limit.
+	 * @return whether it is a failure
+	 */
+	public boolean isFailure() {
+		return this == UNEXPECTED || this == MEMORY_LIMIT || this == PROCESS_LIMIT;
+	}
 
 }

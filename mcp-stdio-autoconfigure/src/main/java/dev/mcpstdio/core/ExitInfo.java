@@ -82,10 +82,16 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 	public String message() {
 		StringBuilder message = new StringBuilder();
 		message.append("MCP server '").append(this.serverName).append("' process ");
-		if (this.failure != null) {
-			message.append("failed (").append(SecretSanitizer.text(this.failure)).append(") and ");
+		if (this.cause == ExitCause.MEMORY_LIMIT || this.cause == ExitCause.PROCESS_LIMIT) {
+			message.append("was stopped (").append(SecretSanitizer.text(String.valueOf(this.failure)));
+			message.append(") and exited with exit code ").append(describeExitCode());
 		}
-		message.append("exited unexpectedly with exit code ").append(describeExitCode());
+		else {
+			if (this.failure != null) {
+				message.append("failed (").append(SecretSanitizer.text(this.failure)).append(") and ");
+			}
+			message.append("exited unexpectedly with exit code ").append(describeExitCode());
+		}
 		message.append("; stderr: ");
 		if (this.stderrTail.isEmpty()) {
 			message.append("(empty)");

@@ -106,6 +106,12 @@ public final class StdioServerProcess {
 
 	private volatile @Nullable String failure;
 
+	/** Why mcp-stdio stops the process, when it is for a reason of its own. */
+	private volatile @Nullable ExitCause stopCause;
+
+	/** What made mcp-stdio stop it, for the exit's message. */
+	private volatile @Nullable String stopReason;
+
 	/** How long the client waits for a response: the drain does not wait longer. */
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
@@ -362,7 +368,7 @@ public final class StdioServerProcess {
 		catch (ExecutionException | TimeoutException ex) {
 			exitInfo = null;
 		}
-		if (this.stopRequested && (exitInfo == null || exitInfo.cause() != ExitCause.UNEXPECTED)) {
+		if (this.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
 			return notRunning("was stopped while the message was being written");
 		}
 		if (exitInfo != null) {
@@ -383,6 +389,23 @@ public final class StdioServerProcess {
 
 	private McpServerNotRunningException notRunning(String what) {
 		return new McpServerNotRunningException(name(), "MCP server '" + name() + "' " + what);
+	}
+
+	/**
+	 * Tell the process why the stop about to begin is made, so that its exit is
+	 * classified with that cause whoever runs the stop. Does nothing once a stop has
+	 * begun.
+	 * @param cause the cause its exit gets, such as {@link ExitCause#IDLE}
+	 * @param reason what made mcp-stdio stop it, for the exit's message, or {@code null}
+	 * @return whether the cause was taken
+	 */
+	public boolean prepareStop(ExitCause cause, @Nullable String reason) {
+		if (this.stopStarted.get()) {
+			return false;
+		}
+		this.stopReason = reason;
+		this.stopCause = cause;
+		return true;
 	}
 
 	/**
@@ -427,7 +450,7 @@ public final class StdioServerProcess {
 		}
 		int code = this.process.isAlive() ? -1 : this.process.exitValue();
 		return new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), this.stderr.lines(),
-				(code == -1) ? "the process survived SIGKILL" : this.failure);
+				(code == -1) ? "the process survived SIGKILL" : failure());
 	}
 
 	private void terminateTree(String why) {
@@ -467,8 +490,8 @@ public final class StdioServerProcess {
 		int code = this.process.exitValue();
 		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
-				this.stderr.lines(), this.failure);
-		boolean expected = this.stopRequested && exitInfo.cause() != ExitCause.UNEXPECTED;
+				this.stderr.lines(), failure());
+		boolean expected = this.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending> requests = this.pending.drainAll();
 		List<Object> unanswered = new ArrayList<>();
 		for (Pending request : requests) {
@@ -518,7 +541,16 @@ public final class StdioServerProcess {
 		}
 	}
 
+	private @Nullable String failure() {
+		return (this.failure != null || !this.stopRequested) ? this.failure : this.stopReason;
+	}
+
 	private ExitCause classify(int code) {
+		ExitCause requested = this.stopCause;
+		if (this.stopRequested && requested != null) {
+			// Whatever signal ended it, it ended because mcp-stdio stopped it for this
+			return requested;
+		}
 		int signal = this.rootSignal;
 		if (signal == 9) {
 			return ExitCause.KILLED;

@@ -47,9 +47,11 @@ import org.springframework.context.SmartLifecycle;
  * {@link #startServer()}, {@link #attach(MessageListener)} and
  * {@link #send(String, Object)}.
  * <p>
- * It is started by Spring ({@link #start()}, all servers in parallel) or by anyone else
- * ({@link #startServer()}: the endpoint, a client that connects), restarted by its
- * {@link RestartSupervisor}, and stopped by {@link #stopServer()}.
+ * It is started by Spring ({@link #start()}, all servers in parallel), by anyone else
+ * ({@link #startServer()}: the endpoint, a client that connects) or, when lazy, by its
+ * first message ({@link DemandSupervisor}, which also stops it when idle); restarted by
+ * its {@link RestartSupervisor}; stopped over a resource limit by its
+ * {@link ResourceGuard}, and by {@link #stopServer()}.
  *
  * @author mcp-stdio authors
  */
@@ -70,6 +72,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private final ServerController controller;
 
+	private final DemandSupervisor demand;
+
 	private volatile boolean lifecycleRunning;
 
 	private volatile MessageListener session = MessageListener.NONE;
@@ -83,6 +87,13 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		this.definition = definition;
 		this.host = host;
 		this.controller = new ServerController(this, host, new SessionRouter());
+		this.demand = new DemandSupervisor(name(), this.controller, definition.demand(), host.scheduler(), host.tasks(),
+				System::nanoTime);
+		this.controller.addListener(this.demand);
+		if (definition.limits().any()) {
+			this.controller.addListener(new ResourceGuard(name(), this.controller, definition.limits(), this::treeStats,
+					host.scheduler(), host.tasks()));
+		}
 	}
 
 	public String name() {
@@ -211,7 +222,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
-		this.controller.currentForSend().send(message, requestId);
+		this.demand.send((process) -> {
+			process.send(message, requestId);
+			return null;
+		});
 	}
 
 	/**
@@ -223,7 +237,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
 		try {
-			return this.controller.currentForSend().request(id, message);
+			CompletableFuture<String> response = this.demand.send((process) -> process.request(id, message));
+			response.whenComplete((answer, ex) -> this.demand.touch());
+			return response;
 		}
 		catch (McpStdioException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -239,6 +255,18 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public void startServer() {
 		this.controller.startServer();
+	}
+
+	/**
+	 * Start the server if it is {@link ServerState#IDLE} (lazy and not used yet, or
+	 * stopped by its {@code idle-timeout}), or join its start under way, and wait until
+	 * it runs. Messages sent with {@link #send} and {@link #request} do this themselves;
+	 * a client that must prepare a new process before its message (replay its handshake)
+	 * calls it first. Does nothing for a server that is not started on demand.
+	 * @throws McpStdioException if it could not start
+	 */
+	public void startOnDemand() {
+		this.demand.startOnDemand();
 	}
 
 	/**
@@ -302,7 +330,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			StopResult result = stopServer();
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
-					&& before != ServerState.DISABLED) {
+					&& before != ServerState.DISABLED && before != ServerState.IDLE) {
 				// One line per server at shutdown, also for one that had ended before
 				ExitInfo exit = lastExit();
 				logger.info("MCP server '" + name() + "' had already ended (" + before + ")" + ((exit != null)
@@ -393,6 +421,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		@Override
 		public void onMessage(String message) {
+			McpStdioServer.this.demand.touch();
 			McpStdioServer.this.session.onMessage(message);
 		}
 

@@ -19,6 +19,7 @@ package dev.mcpstdio.lifecycle;
 import java.time.Duration;
 
 import dev.mcpstdio.core.StdioServerSpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One configured server: what to start and how to manage it.
@@ -28,16 +29,81 @@ import dev.mcpstdio.core.StdioServerSpec;
  * @param required whether start-up fails when it cannot start
  * @param startupTimeout how long process start and MCP {@code initialize} may take
  * @param restart the restart policy
+ * @param demand when it is started and when it is stopped for being idle
+ * @param limits the resources it may use
  * @author mcp-stdio authors
  */
 public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, Duration startupTimeout,
-		RestartPolicy restart) {
+		RestartPolicy restart, Demand demand, Limits limits) {
 
 	/** Default for {@link #startupTimeout()}. */
 	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
+	/**
+	 * Define an eager server without an idle timeout or resource limits.
+	 * @param spec what to start
+	 * @param enabled whether it is started at all
+	 * @param required whether start-up fails when it cannot start
+	 * @param startupTimeout how long process start and MCP {@code initialize} may take
+	 * @param restart the restart policy
+	 */
+	public McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, Duration startupTimeout,
+			RestartPolicy restart) {
+		this(spec, enabled, required, startupTimeout, restart, Demand.EAGER, Limits.NONE);
+	}
+
 	public String name() {
 		return this.spec.name();
+	}
+
+	/**
+	 * When a server is started and when it is stopped for being idle.
+	 *
+	 * @param start whether its process starts with the application or by its first
+	 * message
+	 * @param idleTimeout how long it may go without a request before it is stopped, or
+	 * {@code null} for never
+	 */
+	public record Demand(StartMode start, @Nullable Duration idleTimeout) {
+
+		/** The default: started with the application, never stopped for being idle. */
+		public static final Demand EAGER = new Demand(StartMode.EAGER, null);
+
+		/**
+		 * Return whether the server's process comes and goes with its use.
+		 * @return whether it is lazy or has an idle timeout
+		 */
+		public boolean onDemand() {
+			return this.start == StartMode.LAZY || this.idleTimeout != null;
+		}
+
+	}
+
+	/**
+	 * The resources a server's process tree may use, as the endpoint measures them.
+	 *
+	 * @param maxMemoryBytes the most resident memory of the whole tree, or {@code null}
+	 * for no limit
+	 * @param maxProcesses the most live processes in the tree, or {@code null} for no
+	 * limit
+	 * @param checkInterval how often they are checked
+	 */
+	public record Limits(@Nullable Long maxMemoryBytes, @Nullable Integer maxProcesses, Duration checkInterval) {
+
+		/** Default for {@link #checkInterval()}. */
+		public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(5);
+
+		/** No limits. */
+		public static final Limits NONE = new Limits(null, null, DEFAULT_CHECK_INTERVAL);
+
+		/**
+		 * Return whether any limit is set.
+		 * @return whether the server is checked at all
+		 */
+		public boolean any() {
+			return this.maxMemoryBytes != null || this.maxProcesses != null;
+		}
+
 	}
 
 }

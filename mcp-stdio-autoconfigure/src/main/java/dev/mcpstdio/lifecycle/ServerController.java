@@ -119,7 +119,8 @@ final class ServerController {
 		this.session = session;
 		this.restartSupervisor = new RestartSupervisor(this.definition.name(), this.definition.restart(),
 				host.scheduler(), System::nanoTime);
-		this.state = this.definition.enabled() ? ServerState.STOPPED : ServerState.DISABLED;
+		this.state = !this.definition.enabled() ? ServerState.DISABLED
+				: isLazy() ? ServerState.IDLE : ServerState.STOPPED;
 		for (ExitCause cause : ExitCause.values()) {
 			this.exits.put(cause, new AtomicLong());
 		}
@@ -127,6 +128,10 @@ final class ServerController {
 
 	private String name() {
 		return this.definition.name();
+	}
+
+	private boolean isLazy() {
+		return this.definition.demand().start() == StartMode.LAZY;
 	}
 
 	ServerState state() {
@@ -194,7 +199,7 @@ final class ServerController {
 		StdioServerProcess current = this.process;
 		ServerState currentState = this.state;
 		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
-				|| currentState == ServerState.DISABLED) {
+				|| currentState == ServerState.DISABLED || currentState == ServerState.IDLE) {
 			throw new McpServerNotRunningException(name(),
 					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
 		}
@@ -225,11 +230,44 @@ final class ServerController {
 		synchronized (this.lock) {
 			CompletableFuture<Void> begun = this.lifecycleStart;
 			if (begun == null) {
-				begun = beginStart();
+				if (isLazy()) {
+					// No process until the first message (unless a client started it)
+					if (this.state == ServerState.STOPPED) {
+						setState(ServerState.IDLE);
+					}
+					begun = CompletableFuture.completedFuture(null);
+				}
+				else {
+					begun = beginStart();
+				}
 				this.lifecycleStart = begun;
 			}
 			return begun;
 		}
+	}
+
+	/**
+	 * Start the server if it is {@link ServerState#IDLE}, or join its start under way,
+	 * and wait until it runs (and, when it performs the handshake itself, until it is
+	 * initialized). Does nothing in any other state: a stopped server stays stopped.
+	 * @throws McpStdioException if it could not start
+	 */
+	void startOnDemand() {
+		CompletableFuture<Void> future;
+		synchronized (this.lock) {
+			CompletableFuture<Void> inProgress = this.starting;
+			if (this.state == ServerState.IDLE) {
+				future = beginStart();
+			}
+			else if (inProgress != null && !inProgress.isDone()) {
+				// A message must not overtake the handshake of the process it goes to
+				future = inProgress;
+			}
+			else {
+				return;
+			}
+		}
+		awaitStart(future);
 	}
 
 	/**
@@ -272,7 +310,7 @@ final class ServerController {
 		StdioServerProcess previous;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning()) {
+			if (current != null && current.isRunning() && current != this.stopClaimed) {
 				return current;
 			}
 			checkNoStopSince(stopsSeen);
@@ -376,6 +414,10 @@ final class ServerController {
 			this.stops++;
 			this.wantRunning = false;
 			this.restartSupervisor.cancel();
+			if (this.state == ServerState.IDLE) {
+				// Its next message must not start it any more
+				setState(ServerState.STOPPED);
+			}
 			// A later lifecycle start begins afresh
 			this.starting = null;
 			this.lifecycleStart = null;
@@ -401,12 +443,66 @@ final class ServerController {
 			}
 			this.initialized = false;
 		}
+		notifyStopped(result);
+		return result;
+	}
+
+	private void notifyStopped(StopResult result) {
 		if (result.wasRunning()) {
 			for (Listener listener : this.listeners) {
 				listener.stopped(this.server, result);
 			}
 		}
-		return result;
+	}
+
+	/**
+	 * Begin the stop of an idle server: it is {@link ServerState#IDLE} from now on (no
+	 * health change; its next message starts it again), and its process is told why it is
+	 * stopped. The caller makes sure that no message is being sent.
+	 * @return the process to stop with {@link #stopClaimed(StdioServerProcess)}, or
+	 * {@code null} when the server does not run, is not initialized yet or a request is
+	 * pending
+	 */
+	@Nullable StdioServerProcess claimIdleStop() {
+		synchronized (this.lock) {
+			StdioServerProcess current = this.process;
+			// Not while its own handshake is under way either
+			if (this.state != ServerState.RUNNING || current == null || !current.isRunning()
+					|| current.pendingRequests() > 0 || (this.selfInitialize && !this.initialized)
+					|| !current.prepareStop(ExitCause.IDLE, null)) {
+				return null;
+			}
+			this.stopClaimed = current;
+			this.wantRunning = false;
+			this.initialized = false;
+			this.restartSupervisor.cancel();
+			setState(ServerState.IDLE);
+			return current;
+		}
+	}
+
+	/**
+	 * Stop a process claimed by {@link #claimIdleStop()}: the contract's four steps.
+	 * @param claimed the process
+	 */
+	void stopClaimed(StdioServerProcess claimed) {
+		notifyStopped(claimed.stop());
+	}
+
+	/**
+	 * Stop a running process that went over a resource limit; its exit, with that cause,
+	 * is then handled by the restart policy like any other failure.
+	 * @param over the process
+	 * @param cause {@link ExitCause#MEMORY_LIMIT} or {@link ExitCause#PROCESS_LIMIT}
+	 * @param reason the figures, for the exit's message
+	 */
+	void stopOverLimit(StdioServerProcess over, ExitCause cause, String reason) {
+		synchronized (this.lock) {
+			if (this.process != over || this.state != ServerState.RUNNING || !over.prepareStop(cause, reason)) {
+				return;
+			}
+		}
+		notifyStopped(over.stop());
 	}
 
 	/**
@@ -439,7 +535,8 @@ final class ServerController {
 				return;
 			}
 			this.initialized = false;
-			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED || !this.wantRunning) {
+			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
+					|| this.state == ServerState.IDLE || !this.wantRunning) {
 				return;
 			}
 			if (this.restartSupervisor.policy().shouldRestart(exit)) {

@@ -42,6 +42,12 @@ public enum ServerState {
 	RESTARTING,
 
 	/** Configured with {@code enabled: false}. */
-	DISABLED
+	DISABLED,
+
+	/**
+	 * No process, none needed until the next message starts one: a lazy server not yet
+	 * used, or one stopped by its {@code idle-timeout}. Not a failure.
+	 */
+	IDLE
 
 }

@@ -39,6 +39,8 @@ class McpServersHealthIndicatorTests {
 		Map<ServerState, Status> expected = new EnumMap<>(ServerState.class);
 		expected.put(ServerState.RUNNING, Status.UP);
 		expected.put(ServerState.DISABLED, Status.UP);
+		// no process on purpose, until its next message
+		expected.put(ServerState.IDLE, Status.UP);
 		expected.put(ServerState.STARTING, Status.UNKNOWN);
 		expected.put(ServerState.RESTARTING, Status.UNKNOWN);
 		expected.put(ServerState.STOPPING, Status.OUT_OF_SERVICE);

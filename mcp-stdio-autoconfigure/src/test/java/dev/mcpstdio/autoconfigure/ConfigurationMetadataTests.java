@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.StartMode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -80,7 +81,7 @@ class ConfigurationMetadataTests {
 	void everyKeyIsThere() {
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
 				"mcp.stdio.adopt-spring-ai-stdio", "mcp.stdio.cgroup.enabled", "mcp.stdio.servers-configuration",
-				"mcp.stdio.servers");
+				"mcp.stdio.servers", "mcp.stdio.resource-check-interval");
 		// every setting of a server, read from the class, is documented under defaults
 		for (String key : ServerKeys.values(McpStdioProperties.ServerSettings.builtIn()).keySet()) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + key);
@@ -118,10 +119,11 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(fresh.getOrphanGuard().isEnabled()));
 		assertThat(defaultOf("mcp.stdio.adopt-spring-ai-stdio"))
 			.isEqualTo(String.valueOf(fresh.isAdoptSpringAiStdio()));
+		assertThat(defaultOf("mcp.stdio.resource-check-interval")).isEqualTo("5s");
 		assertThat(defaultOf("mcp.stdio.cgroup.enabled")).isEqualTo(String.valueOf(fresh.getCgroup().isEnabled()));
 		Map<String, Object> builtIn = ServerKeys.values(McpStdioProperties.ServerSettings.builtIn());
 		// every setting but working-directory, whose default is "the application's"
-		assertThat(builtIn).hasSize(18).doesNotContainKey("working-directory");
+		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");
 		assertThat(defaultOf("mcp.stdio.defaults.working-directory")).isEmpty();
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)
@@ -146,7 +148,18 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void startHasValueHints() {
+		JsonNode hint = hints.get("mcp.stdio.defaults.start");
+		assertThat(hint).isNotNull();
+		assertThat(hint.get("values").valueStream().map((value) -> value.get("value").asString()))
+			.containsExactly("eager", "lazy");
+		assertThat(properties.get("mcp.stdio.defaults.max-memory").get("type").asString())
+			.isEqualTo("org.springframework.util.unit.DataSize");
+	}
+
+	@Test
 	void restartPolicyHasValueHintsForEveryValueOfTheEnum() {
+
 		JsonNode hint = hints.get("mcp.stdio.defaults.restart.policy");
 		assertThat(hint).isNotNull();
 		assertThat(hint.get("values").valueStream().map((value) -> value.get("value").asString()))
@@ -181,6 +194,9 @@ class ConfigurationMetadataTests {
 		}
 		if (like instanceof RestartPolicy.Mode) {
 			return RestartPolicy.Mode.valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
+		}
+		if (like instanceof StartMode) {
+			return StartMode.valueOf(text.toUpperCase(Locale.ROOT));
 		}
 		throw new IllegalArgumentException("No parser for " + like.getClass());
 	}

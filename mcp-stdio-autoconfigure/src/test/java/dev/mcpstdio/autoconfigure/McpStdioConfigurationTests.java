@@ -26,9 +26,12 @@ import java.util.List;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.lifecycle.StartMode;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +171,68 @@ class McpStdioConfigurationTests {
 						new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(2)));
 				assertThat(definition.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.NEVER, 5,
 						Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(30)));
+			});
+	}
+
+	@Test
+	void startIdleTimeoutAndLimitsComeFromServerDefaultsAndBuiltIns() {
+		String a = "mcp.stdio.servers.a.";
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues(echo("b"))
+			.withPropertyValues(echo("c"))
+			.withPropertyValues("mcp.stdio.resource-check-interval=2s", "mcp.stdio.defaults.start=lazy",
+					"mcp.stdio.defaults.idle-timeout=5m", "mcp.stdio.defaults.max-memory=512MB", a + "start=eager",
+					a + "idle-timeout=30s", a + "max-processes=64", "mcp.stdio.servers.c.start=EAGER",
+					"mcp.stdio.servers.c.idle-timeout=", "mcp.stdio.servers.c.max-memory=")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				assertThat(servers.get("a").definition().demand())
+					.isEqualTo(new Demand(StartMode.EAGER, Duration.ofSeconds(30)));
+				assertThat(servers.get("a").definition().limits())
+					.isEqualTo(new Limits(DataSize.ofMegabytes(512).toBytes(), 64, Duration.ofSeconds(2)));
+				assertThat(servers.get("b").definition().demand())
+					.isEqualTo(new Demand(StartMode.LAZY, Duration.ofMinutes(5)));
+				assertThat(servers.get("a").state()).isEqualTo(ServerState.RUNNING);
+				// lazy: no process until its first message
+				assertThat(servers.get("b").state()).isEqualTo(ServerState.IDLE);
+				assertThat(servers.get("b").process()).isNull();
+				assertThat(servers.get("b").treeStats().liveProcesses()).isZero();
+				assertThat(servers.get("c").state()).isEqualTo(ServerState.RUNNING);
+			});
+		this.runner.withPropertyValues(echo("d")).run((context) -> {
+			McpStdioServerDefinition definition = context.getBean(McpStdioServers.class).get("d").definition();
+			assertThat(definition.demand()).isEqualTo(Demand.EAGER);
+			assertThat(definition.limits()).isEqualTo(Limits.NONE);
+			assertThat(definition.limits().checkInterval()).isEqualTo(Duration.ofSeconds(5));
+		});
+	}
+
+	@Test
+	void badIdleTimeoutAndLimitsAreReportedTogether() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.resource-check-interval=0s", "mcp.stdio.servers.a.idle-timeout=-1s",
+					"mcp.stdio.servers.a.max-memory=0B", "mcp.stdio.defaults.max-processes=0")
+			.run((context) -> {
+				FailureAnalysis analysis = analyze(context);
+				assertThat(analysis.getDescription())
+					.contains("Property: mcp.stdio.resource-check-interval", "Problem: must be positive, was PT0S")
+					.contains("Property: mcp.stdio.servers.a.idle-timeout", "must be positive, was PT-1S")
+					.contains("Property: mcp.stdio.servers.a.max-memory", "must be positive, was 0B")
+					.contains("Property: mcp.stdio.defaults.max-processes", "must be at least 1, was 0");
+				assertThat(this.fixtures.alive()).isEmpty();
+			});
+	}
+
+	@Test
+	void unknownStartModeNamesTheProperty() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.start=sometimes")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasStackTraceContaining("mcp.stdio.servers.a.start")
+					.hasStackTraceContaining("sometimes");
+				assertThat(this.fixtures.alive()).isEmpty();
 			});
 	}
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -35,11 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The sample app over real HTTP, with its real servers: list and call tools, kill the
- * demo server and call again after its restart.
+ * demo server and call again after its restart, and the lazy clock server started by its
+ * first use, stopped when idle and started again by the next call.
  *
  * @author mcp-stdio authors
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "mcp.stdio.servers.clock.idle-timeout=3s")
 @AutoConfigureRestTestClient
 class SampleApplicationTests {
 
@@ -51,6 +54,9 @@ class SampleApplicationTests {
 
 	@Test
 	void listsCallsAndSurvivesARestart() throws Exception {
+		McpStdioServer clock = this.servers.get("clock");
+		assertThat(clock.state()).isEqualTo(ServerState.IDLE);
+		assertThat(clock.treeStats().liveProcesses()).isZero();
 		String tools = this.client.get()
 			.uri("/api/tools")
 			.exchange()
@@ -60,6 +66,8 @@ class SampleApplicationTests {
 			.returnResult()
 			.getResponseBody();
 		assertThat(tools).contains("\"echo\"", "\"spawn_children\"", "\"server_info\"", "\"now\"", "\"uptime\"");
+		// listing the tools started the lazy clock
+		assertThat(clock.generation()).isEqualTo(1);
 		String echo = call("echo", "{\"text\":\"hello\"}");
 		assertThat(echo).contains("hello");
 		assertThat(call("spawn_children", "{\"count\":2}")).contains("started children");
@@ -79,6 +87,18 @@ class SampleApplicationTests {
 		assertThat(demo.restarts()).isEqualTo(1);
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
 		this.client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+		// the clock, unused for its idle timeout, is stopped; health stays up
+		deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!(clock.state() == ServerState.IDLE && clock.lastExit() != null
+				&& clock.treeStats().liveProcesses() == 0)) {
+			assertThat(System.nanoTime()).as("clock idle within 30 s").isLessThan(deadline);
+			Thread.sleep(50);
+		}
+		assertThat(clock.lastExit().cause()).isEqualTo(ExitCause.IDLE);
+		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
+		// and the next call starts it again, for the same Spring AI client
+		assertThat(call("uptime", "{}")).contains("PT");
+		assertThat(clock.generation()).isEqualTo(2);
 	}
 
 	private String call(String tool, String arguments) {

@@ -43,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @author mcp-stdio authors
  */
-final class Connection implements AutoCloseable {
+public final class Connection implements AutoCloseable {
 
 	/** Spring AI's default request timeout. */
 	static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
@@ -103,7 +103,12 @@ final class Connection implements AutoCloseable {
 		}
 	}
 
-	static String executable(String name) {
+	/**
+	 * Find an executable on the {@code PATH}.
+	 * @param name its name
+	 * @return its path
+	 */
+	public static String executable(String name) {
 		for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
 			Path candidate = Path.of(dir, name);
 			if (Files.isExecutable(candidate)) {

@@ -33,13 +33,14 @@ import java.util.UUID;
  *
  * @author mcp-stdio authors
  */
-final class Markers {
+public final class Markers {
 
-	static final String VARIABLE = "MCP_STDIO_TRANSPORT_BENCH";
+	/** The variable every process of a scenario carries. */
+	public static final String VARIABLE = "MCP_STDIO_TRANSPORT_BENCH";
 
 	private final String value = UUID.randomUUID().toString();
 
-	String value() {
+	public String value() {
 		return this.value;
 	}
 
@@ -47,7 +48,7 @@ final class Markers {
 	 * Return the pids of live (not zombie) processes that carry this marker.
 	 * @return the pids
 	 */
-	List<Long> alive() {
+	public List<Long> alive() {
 		String needle = VARIABLE + "=" + this.value;
 		List<Long> pids = new ArrayList<>();
 		try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
@@ -75,7 +76,7 @@ final class Markers {
 	 * @param timeoutMillis the bound
 	 * @return nanoseconds from the call until none was left, or -1 when some were left
 	 */
-	long awaitNone(long timeoutMillis) throws InterruptedException {
+	public long awaitNone(long timeoutMillis) throws InterruptedException {
 		long start = System.nanoTime();
 		long deadline = start + timeoutMillis * 1_000_000;
 		while (System.nanoTime() < deadline) {
@@ -91,7 +92,7 @@ final class Markers {
 	 * Kill, by pid, every live process that carries the marker.
 	 * @return how many were left to kill
 	 */
-	int killLeftovers() throws InterruptedException {
+	public int killLeftovers() throws InterruptedException {
 		List<Long> pids = alive();
 		for (long pid : pids) {
 			ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);

@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.actuate;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * A lazy server with an idle timeout and a server with a memory cap, as the endpoint,
+ * health and the metrics show them over real HTTP, with real processes.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith(NoneAliveAfterContext.class)
+@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureRestTestClient
+@DirtiesContext
+class McpServersDemandAndLimitsTests {
+
+	private static final Fixtures fixtures = new Fixtures();
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private McpStdioServers servers;
+
+	@DynamicPropertySource
+	static void servers(DynamicPropertyRegistry registry) {
+		ActuateTestApplication.commonProperties(registry);
+		registry.add("mcp.stdio.resource-check-interval", () -> "200ms");
+		ActuateTestApplication.server(registry, fixtures, "dl-lazy", "echo.sh");
+		registry.add("mcp.stdio.servers.dl-lazy.start", () -> "lazy");
+		registry.add("mcp.stdio.servers.dl-lazy.idle-timeout", () -> "1s");
+		ActuateTestApplication.server(registry, fixtures, "dl-capped", "echo.sh");
+		registry.add("mcp.stdio.servers.dl-capped.max-memory", () -> "40MB");
+		registry.add("mcp.stdio.servers.dl-capped.restart.policy", () -> "on-failure");
+		registry.add("mcp.stdio.servers.dl-capped.restart.initial-backoff", () -> "100ms");
+	}
+
+	@Test
+	void lazyServerIsIdleAndUpUntilUsedThenIdleAgain() {
+		JsonNode lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
+		assertThat(lazy.get("state").asString()).isEqualTo("IDLE");
+		assertThat(lazy.get("liveProcesses").asInt()).isZero();
+		assertThat(lazy.get("pid").isNull()).isTrue();
+		assertThat(lazy.get("lastExit").isNull()).isTrue();
+		JsonNode health = ActuateTestApplication.getJson(this.client, "/actuator/health");
+		assertThat(health.get("components").get("mcpServers").get("status").asString()).isEqualTo("UP");
+		assertThat(health.get("components").get("mcpServers").get("details").get("dl-lazy").asString())
+			.isEqualTo("IDLE");
+		assertThat(Prometheus.value(scrape(), "mcp_stdio_processes{server=\"dl-lazy\"}")).isZero();
+
+		// its first message starts it
+		McpStdioServer server = this.servers.get("dl-lazy");
+		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}").join())
+			.contains("\"echo\":\"ping\"");
+		// (the sh fixture forks a sed for every line it reads: counted until it is
+		// reaped)
+		await(() -> server.treeStats().liveProcesses() == 1, "dl-lazy's one process");
+		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
+		assertThat(lazy.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(lazy.get("liveProcesses").asInt()).isEqualTo(1);
+
+		// a second of nothing: stopped, IDLE, still UP
+		await(() -> server.state() == ServerState.IDLE && server.lastExit() != null
+				&& server.treeStats().liveProcesses() == 0, "dl-lazy idle");
+		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
+		assertThat(lazy.get("state").asString()).isEqualTo("IDLE");
+		assertThat(lazy.get("liveProcesses").asInt()).isZero();
+		assertThat(lazy.get("lastExit").get("cause").asString()).isEqualTo("IDLE");
+		assertThat(lazy.get("restarts").asInt()).isZero();
+		health = ActuateTestApplication.getJson(this.client, "/actuator/health");
+		assertThat(health.get("components").get("mcpServers").get("status").asString()).isEqualTo("UP");
+		String scrape = scrape();
+		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"IDLE\",server=\"dl-lazy\"}"))
+			.isEqualTo(1.0);
+		assertThat(Prometheus.value(scrape, "mcp_stdio_shutdown_seconds_count{outcome=\"IDLE\",server=\"dl-lazy\"}"))
+			.isEqualTo(1.0);
+		assertThat(Prometheus.value(scrape, "mcp_stdio_server_up{server=\"dl-lazy\"}")).isZero();
+	}
+
+	@Test
+	void serverOverItsMemoryShowsTheCauseAndIsRestarted() {
+		McpStdioServer server = this.servers.get("dl-capped");
+		assertThat(server.request("g1", "{\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"grow\"}").join())
+			.contains("\"echo\":\"grow\"");
+		await(() -> server.exits(ExitCause.MEMORY_LIMIT) == 1 && server.state() == ServerState.RUNNING
+				&& server.generation() == 2, "dl-capped stopped and restarted");
+		JsonNode capped = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-capped");
+		assertThat(capped.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(capped.get("restarts").asInt()).isEqualTo(1);
+		assertThat(capped.get("lastExit").get("cause").asString()).isEqualTo("MEMORY_LIMIT");
+		String scrape = scrape();
+		assertThat(
+				Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"MEMORY_LIMIT\",server=\"dl-capped\"}"))
+			.isEqualTo(1.0);
+		assertThat(
+				Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"PROCESS_LIMIT\",server=\"dl-capped\"}"))
+			.isZero();
+		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"dl-capped\"}")).isEqualTo(1.0);
+	}
+
+	private static void await(BooleanSupplier condition, String what) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				fail("Timed out waiting for " + what);
+			}
+			Fixtures.sleep(20);
+		}
+	}
+
+	private String scrape() {
+		return this.client.get()
+			.uri("/actuator/prometheus")
+			.accept(MediaType.TEXT_PLAIN)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+	}
+
+}
