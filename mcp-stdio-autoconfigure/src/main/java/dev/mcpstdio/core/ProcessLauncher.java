@@ -19,8 +19,10 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
@@ -98,7 +100,14 @@ final class ProcessLauncher {
 		long startTime = ProcessScanner.startTimeOf(this.platform, process.pid());
 		this.guard.started(process.pid(), Math.max(0, startTime), this.platform.ownSessions(), spec.shutdown());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, Math.max(0, startTime));
+		return new Launched(process, instance, Math.max(0, startTime), withheld(env));
+	}
+
+	/** The names of the application's variables that the server did not get. */
+	private Set<String> withheld(Map<String, String> env) {
+		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
+		withheld.removeAll(env.keySet());
+		return Set.copyOf(withheld);
 	}
 
 	/**
@@ -107,8 +116,10 @@ final class ProcessLauncher {
 	 * @param process the process
 	 * @param instance its instance marker
 	 * @param startTime its start time, 0 when unknown
+	 * @param withheldVariables the names of the application's environment variables that
+	 * the process did not get (names only: never a value)
 	 */
-	record Launched(Process process, String instance, long startTime) {
+	record Launched(Process process, String instance, long startTime, Set<String> withheldVariables) {
 
 	}
 

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -98,11 +99,19 @@ public final class StdioServerProcess {
 
 	private final Object terminationLock = new Object();
 
+	/** The application's variables the process did not get, for the exit's hint. */
+	private final Set<String> withheldVariables;
+
 	private volatile boolean stopRequested;
 
 	private volatile boolean stdinClosedByStop;
 
 	private volatile @Nullable String failure;
+
+	/**
+	 * Whether the process has written a message to stdout: it has started talking MCP.
+	 */
+	private volatile boolean spoke;
 
 	/** How long the client waits for a response: the drain does not wait longer. */
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
@@ -120,6 +129,7 @@ public final class StdioServerProcess {
 		this.listener = listener;
 		this.host = host;
 		this.process = launched.process();
+		this.withheldVariables = launched.withheldVariables();
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
@@ -456,8 +466,9 @@ public final class StdioServerProcess {
 		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
 		awaitStreams();
-		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
-				this.stderr.lines(), this.failure);
+		List<String> stderrTail = this.stderr.lines();
+		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
+				this.failure, startupHint(stderrTail));
 		boolean expected = this.stopRequested && exitInfo.cause() != ExitCause.UNEXPECTED;
 		List<Pending> requests = this.pending.drainAll();
 		List<Object> unanswered = new ArrayList<>();
@@ -467,7 +478,8 @@ public final class StdioServerProcess {
 			}
 		}
 		if (!this.stopRequested) {
-			logger.warn(exitInfo.message() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)");
+			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
+					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
 		}
 		// The listener (the server's state, its counts, the client) learns first, so
 		// that whoever sees the exit sees it counted
@@ -492,6 +504,17 @@ public final class StdioServerProcess {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind");
 		}
+	}
+
+	/**
+	 * Explain an exit during start-up (before the process wrote a single message) whose
+	 * stderr names a variable of the application that the allow-list withheld.
+	 */
+	private @Nullable String startupHint(List<String> stderrTail) {
+		if (this.stopRequested || this.spoke) {
+			return null;
+		}
+		return WithheldVariableHint.hint(this.withheldVariables, Set.of(), stderrTail).orElse(null);
 	}
 
 	/**
@@ -587,6 +610,7 @@ public final class StdioServerProcess {
 
 		@Override
 		public void message(String message, JsonRpcPeek.Peeked peeked) {
+			StdioServerProcess.this.spoke = true;
 			if (peeked.isResponse()) {
 				Pending request = StdioServerProcess.this.pending.answer(peeked.id());
 				if (request != null && request.future() != null) {

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -195,14 +196,16 @@ class McpStdioAiAutoConfigurationTests {
 	}
 
 	@Test
-	void serverThatExitsAtOnceFailsStartUp() {
+	void requiredServerThatExitsAtOnceFailsStartUp() {
 		long begin = System.nanoTime();
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3")))
+			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),
+					List.of("mcp.stdio.servers.demo.required=true")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).rootCause()
-					.hasMessageContaining("MCP server 'demo' process exited unexpectedly with exit code 3")
+				assertThat(findCause(context.getStartupFailure(), McpServerStartupException.class))
+					.hasMessageStartingWith("MCP server 'demo' is required but could not start: MCP server 'demo' "
+							+ "process exited unexpectedly with exit code 3")
 					.hasMessageContaining("boom: missing dependency");
 			});
 		// far below Spring AI's 20 s initialization timeout
