@@ -28,6 +28,7 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -71,6 +72,18 @@ public class McpStdioAiAutoConfiguration {
 		}
 		servers.startAllInBackground();
 		return transports;
+	}
+
+	/**
+	 * Initializes Spring AI's clients at start-up in its place, so that a server that
+	 * cannot start is left out (or, when {@code required}, fails start-up with the
+	 * failure analysis) instead of aborting the application from within Spring AI.
+	 * @param servers the servers
+	 * @return the post-processor of Spring AI's client beans
+	 */
+	@Bean
+	static StartupClientInitializer mcpStdioStartupClientInitializer(ObjectProvider<McpStdioServers> servers) {
+		return new StartupClientInitializer(servers);
 	}
 
 }

@@ -141,8 +141,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 				this.handler = handler;
 				this.closed = false;
 				this.server.attach(this.session);
-				// A reconnect (after a failed initialize) reuses the running process
-				this.server.startServer();
+				// Joins the start begun for all servers: a reconnect (after a failed
+				// initialize) reuses the process, and one that ended is not run again
+				this.server.joinStart();
 				connecting.complete(null);
 			}
 			catch (RuntimeException ex) {
@@ -166,10 +167,14 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void send(JSONRPCMessage message) {
 		awaitConnected();
+		// While the server restarts, wait for the new process, so that the session is
+		// resumed on it before this message
+		this.server.awaitSettled();
 		if (message instanceof JSONRPCNotification notification
 				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())
 				&& this.server.generation() != this.initializeGeneration) {
-			// The process that answered initialize is gone (stopped for being idle): the
+			// The process that answered initialize is gone (stopped for being idle, or
+			// restarted): the
 			// replay to the next one sends its own
 			return;
 		}
@@ -211,8 +216,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	/**
-	 * Replay the client's handshake when the server runs a process that has not seen it.
-	 * Nothing else is resent: requests of the old process have failed.
+	 * Replay the client's handshake when the server runs a process that has not seen it,
+	 * then tell the client that the tools may have changed: the new process may offer
+	 * others, and Spring AI refreshes its tool callbacks on that notification. Nothing
+	 * else is resent: requests of the old process have failed.
 	 */
 	private void resume() {
 		JSONRPCRequest initialize = this.initializeRequest;
@@ -220,10 +227,21 @@ public class McpStdioClientTransport implements McpClientTransport {
 				|| this.sessionGeneration == this.server.generation()) {
 			return;
 		}
+		if (replay(initialize)) {
+			// Outside the replay's lock: the client lists the tools at once
+			deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
+		}
+	}
+
+	/**
+	 * Replay the client's initialize to the current process, once per process.
+	 * @return whether it was replayed now and the server offers tools
+	 */
+	private boolean replay(JSONRPCRequest initialize) {
 		synchronized (this.replayLock) {
 			long generation = this.server.generation();
 			if (this.closed || this.sessionGeneration == generation || this.server.state() != ServerState.RUNNING) {
-				return;
+				return false;
 			}
 			String id = "mcp-stdio-replay-" + replayIds.incrementAndGet();
 			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
@@ -240,9 +258,17 @@ public class McpStdioClientTransport implements McpClientTransport {
 			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
 			this.server.markInitialized();
 			this.sessionGeneration = generation;
+			boolean offersTools = offersTools(answer);
 			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
-					+ this.server.pid() + "): replayed initialize");
+					+ this.server.pid() + "): replayed initialize"
+					+ (offersTools ? "; told the client that its tools may have changed" : ""));
+			return offersTools;
 		}
+	}
+
+	private static boolean offersTools(@Nullable JSONRPCMessage answer) {
+		return answer instanceof JSONRPCResponse response && response.result() instanceof Map<?, ?> result
+				&& result.get("capabilities") instanceof Map<?, ?> capabilities && capabilities.get("tools") != null;
 	}
 
 	private String write(JSONRPCMessage message) {

@@ -35,10 +35,12 @@ import org.jspecify.annotations.Nullable;
  * @param stderrTail the last lines of stderr, oldest first, sanitized
  * @param failure what mcp-stdio saw go wrong before it ended the process (stdout closed,
  * a message too long), or {@code null}
+ * @param hint one sentence on a likely cause, such as a variable the environment
+ * allow-list withheld (see {@link WithheldVariableHint}), or {@code null}
  * @author mcp-stdio authors
  */
 public record ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, Instant at, Duration uptime,
-		List<String> stderrTail, @Nullable String failure) {
+		List<String> stderrTail, @Nullable String failure, @Nullable String hint) {
 
 	private static final String[] SIGNAL_NAMES = { null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
 			"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM" };
@@ -50,6 +52,22 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 		// Sanitized here too, whoever built the tail: it reaches exceptions, JSON-RPC
 		// errors and the endpoint
 		stderrTail = List.copyOf(SecretSanitizer.lines(stderrTail));
+	}
+
+	/**
+	 * Describe an end without a hint.
+	 * @param serverName the server's name
+	 * @param pid the process id
+	 * @param exitCode the exit code
+	 * @param cause why it ended
+	 * @param at when the end was observed
+	 * @param uptime how long the process ran
+	 * @param stderrTail the last lines of stderr
+	 * @param failure what mcp-stdio saw go wrong, or {@code null}
+	 */
+	public ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, Instant at, Duration uptime,
+			List<String> stderrTail, @Nullable String failure) {
+		this(serverName, pid, exitCode, cause, at, uptime, stderrTail, failure, null);
 	}
 
 	/**
@@ -77,9 +95,19 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 
 	/**
 	 * Return the message of {@link McpServerExitedException}.
-	 * @return a message naming the server, the exit code and stderr
+	 * @return a message naming the server, the exit code and stderr, and the hint on a
+	 * line of its own
 	 */
 	public String message() {
+		return (this.hint != null) ? withoutHint() + "\n" + this.hint : withoutHint();
+	}
+
+	/**
+	 * Return the message without the hint, for a log line that adds to it before the
+	 * hint.
+	 * @return the message up to the stderr tail
+	 */
+	String withoutHint() {
 		StringBuilder message = new StringBuilder();
 		message.append("MCP server '").append(this.serverName).append("' process ");
 		if (this.cause == ExitCause.MEMORY_LIMIT || this.cause == ExitCause.PROCESS_LIMIT) {

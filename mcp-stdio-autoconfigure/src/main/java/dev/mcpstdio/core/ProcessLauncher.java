@@ -19,8 +19,10 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
@@ -105,7 +107,14 @@ final class ProcessLauncher {
 		long startTime = ProcessScanner.startTimeOf(this.platform, process.pid());
 		this.guard.started(process.pid(), Math.max(0, startTime), this.platform.ownSessions(), spec.shutdown());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, Math.max(0, startTime), containment);
+		return new Launched(process, instance, Math.max(0, startTime), containment, withheld(env));
+	}
+
+	/** The names of the application's variables that the server did not get. */
+	private Set<String> withheld(Map<String, String> env) {
+		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
+		withheld.removeAll(env.keySet());
+		return Set.copyOf(withheld);
 	}
 
 	/**
@@ -115,8 +124,11 @@ final class ProcessLauncher {
 	 * @param instance its instance marker
 	 * @param startTime its start time, 0 when unknown
 	 * @param containment its container and cgroup, if any
+	 * @param withheldVariables the names of the application's environment variables that
+	 * the process did not get (names only: never a value)
 	 */
-	record Launched(Process process, String instance, long startTime, Containment containment) {
+	record Launched(Process process, String instance, long startTime, Containment containment,
+			Set<String> withheldVariables) {
 
 	}
 

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -100,6 +101,9 @@ public final class StdioServerProcess {
 
 	private final Object terminationLock = new Object();
 
+	/** The application's variables the process did not get, for the exit's hint. */
+	private final Set<String> withheldVariables;
+
 	private volatile boolean stopRequested;
 
 	private volatile boolean stdinClosedByStop;
@@ -111,6 +115,11 @@ public final class StdioServerProcess {
 
 	/** What made mcp-stdio stop it, for the exit's message. */
 	private volatile @Nullable String stopReason;
+
+	/**
+	 * Whether the process has written a message to stdout: it has started talking MCP.
+	 */
+	private volatile boolean spoke;
 
 	/** How long the client waits for a response: the drain does not wait longer. */
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
@@ -128,6 +137,7 @@ public final class StdioServerProcess {
 		this.listener = listener;
 		this.host = host;
 		this.process = launched.process();
+		this.withheldVariables = launched.withheldVariables();
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.containment = launched.containment();
@@ -489,8 +499,9 @@ public final class StdioServerProcess {
 		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
 		awaitStreams();
-		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
-				this.stderr.lines(), failure());
+		List<String> stderrTail = this.stderr.lines();
+		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
+				failure(), startupHint(stderrTail));
 		boolean expected = this.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending> requests = this.pending.drainAll();
 		List<Object> unanswered = new ArrayList<>();
@@ -500,7 +511,8 @@ public final class StdioServerProcess {
 			}
 		}
 		if (!this.stopRequested) {
-			logger.warn(exitInfo.message() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)");
+			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
+					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
 		}
 		// The listener (the server's state, its counts, the client) learns first, so
 		// that whoever sees the exit sees it counted
@@ -525,6 +537,17 @@ public final class StdioServerProcess {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind");
 		}
+	}
+
+	/**
+	 * Explain an exit during start-up (before the process wrote a single message) whose
+	 * stderr names a variable of the application that the allow-list withheld.
+	 */
+	private @Nullable String startupHint(List<String> stderrTail) {
+		if (this.stopRequested || this.spoke) {
+			return null;
+		}
+		return WithheldVariableHint.hint(this.withheldVariables, Set.of(), stderrTail).orElse(null);
 	}
 
 	/**
@@ -629,6 +652,7 @@ public final class StdioServerProcess {
 
 		@Override
 		public void message(String message, JsonRpcPeek.Peeked peeked) {
+			StdioServerProcess.this.spoke = true;
 			if (peeked.isResponse()) {
 				Pending request = StdioServerProcess.this.pending.answer(peeked.id());
 				if (request != null && request.future() != null) {

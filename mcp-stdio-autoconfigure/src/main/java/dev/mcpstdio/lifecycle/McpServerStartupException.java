@@ -20,7 +20,8 @@ import dev.mcpstdio.McpStdioException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown from start-up when a server marked {@code required} could not start.
+ * Thrown from start-up when a server marked {@code required} could not start; the failure
+ * analysis turns it into a report naming the server and what to do.
  *
  * @author mcp-stdio authors
  */
@@ -28,6 +29,20 @@ public class McpServerStartupException extends McpStdioException {
 
 	public McpServerStartupException(String serverName, String message, @Nullable Throwable cause) {
 		super(serverName, message, cause);
+	}
+
+	/**
+	 * Create the exception for a required server that could not start, with or without
+	 * Spring AI.
+	 * @param serverName the server
+	 * @param reason why it could not start: the exit with its stderr, a timeout, ...
+	 * @param cause the failure
+	 * @return the exception
+	 */
+	public static McpServerStartupException required(String serverName, @Nullable String reason,
+			@Nullable Throwable cause) {
+		return new McpServerStartupException(serverName,
+				"MCP server '" + serverName + "' is required but could not start: " + reason, cause);
 	}
 
 }

@@ -270,6 +270,39 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Join the server's start, for a client that connects: await the start the lifecycle
+	 * began (the Spring AI integration begins it for every server at once), else start
+	 * the server now. Never runs a second process for a start that was begun: when its
+	 * process has ended, the client's messages fail naming the exit until a restart (by
+	 * the policy or an operator) runs a new one.
+	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
+	 * @throws McpStdioException if the start the lifecycle began failed
+	 */
+	public void joinStart() {
+		this.controller.joinStart();
+	}
+
+	/**
+	 * Wait while the server is between processes (a restart pending or under way) until
+	 * it runs again or reaches a state it does not leave by itself, bounded by the
+	 * restart's backoff plus {@code startup-timeout}. Every send does this; a client
+	 * calls it first to resume its session on the new process before its message.
+	 */
+	public void awaitSettled() {
+		this.controller.awaitSettled();
+	}
+
+	/**
+	 * Give up on the server: stop what runs of it, cancel a pending restart and leave it
+	 * {@link ServerState#FAILED FAILED}. For a client that could not initialize it at
+	 * start-up and goes on without it.
+	 * @param reason why, shown by the endpoint as the last failure
+	 */
+	public void giveUp(String reason) {
+		this.controller.giveUp(reason);
+	}
+
+	/**
 	 * Begin the lifecycle's start in the background, for {@link McpStdioServers} to start
 	 * every server in parallel before each one's {@link #start()} awaits its own.
 	 * @return the start under way
@@ -316,8 +349,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			if (this.definition.required()) {
-				throw new McpServerStartupException(name(),
-						"MCP server '" + name() + "' is required but could not start: " + ex.getMessage(), ex);
+				throw McpServerStartupException.required(name(), ex.getMessage(), ex);
 			}
 			logger.error("MCP server '" + name() + "' could not start and is FAILED (it is not required, so the "
 					+ "application goes on): " + ex.getMessage());

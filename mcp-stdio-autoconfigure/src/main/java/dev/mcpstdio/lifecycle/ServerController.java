@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -105,6 +106,9 @@ final class ServerController {
 	private volatile @Nullable String lastFailure;
 
 	private volatile @Nullable Duration clientRequestTimeout;
+
+	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
+	private long restartDeadlineNanos;
 
 	/**
 	 * Create the state machine of a server.
@@ -191,11 +195,14 @@ final class ServerController {
 	}
 
 	/**
-	 * Return the process a message goes to.
+	 * Return the process a message goes to. While the server is between processes (a
+	 * restart pending or under way) this waits for the new one, bounded by
+	 * {@link #awaitSettled()}.
 	 * @return the current process
 	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
 	 */
 	StdioServerProcess currentForSend() {
+		awaitSettled();
 		StdioServerProcess current = this.process;
 		ServerState currentState = this.state;
 		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
@@ -204,6 +211,79 @@ final class ServerController {
 					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
 		}
 		return current;
+	}
+
+	/**
+	 * Wait while the server is between processes (a restart pending or under way, a
+	 * start, or its own handshake) until it runs or reaches a state it will not leave by
+	 * itself (FAILED when the policy gave up, STOPPED, ...). Bounded by the restart's
+	 * backoff plus {@code startup-timeout}, or by {@code startup-timeout} for a start;
+	 * returns at once when the server is settled.
+	 */
+	void awaitSettled() {
+		synchronized (this.lock) {
+			if (!isSettling()) {
+				return;
+			}
+			long deadline = (this.state == ServerState.RESTARTING) ? this.restartDeadlineNanos
+					: System.nanoTime() + this.definition.startupTimeout().toNanos();
+			long remaining = deadline - System.nanoTime();
+			while (isSettling() && remaining > 0) {
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				remaining = deadline - System.nanoTime();
+			}
+		}
+	}
+
+	/** Called with the lock held. */
+	private boolean isSettling() {
+		ServerState current = this.state;
+		return current == ServerState.RESTARTING || current == ServerState.STARTING
+				|| (current == ServerState.RUNNING && this.selfInitialize && !this.initialized);
+	}
+
+	/**
+	 * Join the start of the server for a client that connects: await the start the
+	 * lifecycle began, else start it now. Never a second process for a start that was
+	 * begun: when that process has ended, the client's messages fail naming its exit
+	 * until a restart (by the policy or an operator) runs a new one.
+	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
+	 * @throws McpStdioException if the start the lifecycle began failed
+	 */
+	void joinStart() {
+		CompletableFuture<Void> begun = this.lifecycleStart;
+		if (begun != null) {
+			awaitStart(begun);
+			return;
+		}
+		startServer();
+	}
+
+	/**
+	 * Give up on the server: stop what runs of it, cancel a pending restart, and leave it
+	 * FAILED for the reason given. For a client that could not use it at start-up.
+	 * @param reason why, as the endpoint shows it
+	 */
+	void giveUp(String reason) {
+		synchronized (this.lock) {
+			if (this.state == ServerState.FAILED) {
+				this.lastFailure = reason;
+				return;
+			}
+		}
+		stopServer();
+		synchronized (this.lock) {
+			if (this.state == ServerState.STOPPED || this.state == ServerState.FAILED) {
+				this.lastFailure = reason;
+				setState(ServerState.FAILED);
+			}
+		}
 	}
 
 	/**
@@ -371,7 +451,11 @@ final class ServerController {
 	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
 		try {
 			McpHandshake.perform(started, this.definition.startupTimeout());
-			this.initialized = true;
+			synchronized (this.lock) {
+				this.initialized = true;
+				// sends wait for it: see awaitSettled()
+				this.lock.notifyAll();
+			}
 		}
 		catch (RuntimeException ex) {
 			boolean exited = ex instanceof McpServerExitedException;
@@ -517,9 +601,12 @@ final class ServerController {
 		startServer();
 	}
 
+	/** Called with the lock held. */
 	private void setState(ServerState newState) {
 		ServerState old = this.state;
 		this.state = newState;
+		// sends waiting in awaitSettled() look again
+		this.lock.notifyAll();
 		if (old != newState) {
 			for (Listener listener : this.listeners) {
 				listener.stateChanged(this.server, newState);
@@ -558,6 +645,7 @@ final class ServerController {
 			return;
 		}
 		// Listeners learn of the restart before its backoff starts to run
+		this.restartDeadlineNanos = System.nanoTime() + backoff.toNanos() + this.definition.startupTimeout().toNanos();
 		setState(ServerState.RESTARTING);
 		// The scheduler's one thread must not block: the restart runs among the tasks
 		this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy), backoff);

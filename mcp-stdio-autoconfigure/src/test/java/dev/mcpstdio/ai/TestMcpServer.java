@@ -20,6 +20,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +35,18 @@ import tools.jackson.databind.node.ObjectNode;
  * A small real MCP server over stdio for the tests, started with the JDK that runs them.
  * Tools: {@code echo}, {@code pid}, {@code children} (starts {@code sleep} children and
  * reports their pids), {@code slow} (answers after {@code millis}) and {@code crash}
- * (writes {@code stderr} to stderr and exits 3 without answering). With
- * {@code --exit-now <code>} it writes to stderr and exits before reading anything.
+ * (writes {@code stderr} to stderr and exits 3 without answering). Options:
+ * <ul>
+ * <li>{@code --exit-now <code>}: write {@code --stderr} (default
+ * {@code boom: missing dependency}) to stderr and exit before reading anything;</li>
+ * <li>{@code --starts <file>}: append its pid to the file, so that a test counts the
+ * starts; start N also offers a tool {@code generation_N};</li>
+ * <li>{@code --exit-first <n> <code>} and {@code --exit-after <n> <code>} (with
+ * {@code --starts}): exit like {@code --exit-now} on the first n starts, or on every
+ * start after the n-th;</li>
+ * <li>{@code --require-env <name>}: exit 2 with {@code Error: <name> is not set} when the
+ * variable is missing.</li>
+ * </ul>
  *
  * @author mcp-stdio authors
  */
@@ -43,13 +56,37 @@ public final class TestMcpServer {
 
 	private static final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
+	/** Which start of the server this is, with {@code --starts}; else 0. */
+	private static int generation;
+
 	private TestMcpServer() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length == 2 && args[0].equals("--exit-now")) {
-			System.err.println("boom: missing dependency");
-			System.exit(Integer.parseInt(args[1]));
+		List<String> options = List.of(args);
+		String stderr = option(options, "--stderr", 1, "boom: missing dependency");
+		String starts = option(options, "--starts", 1, null);
+		if (starts != null) {
+			Path file = Path.of(starts);
+			Files.writeString(file, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8,
+					StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			generation = Files.readAllLines(file, StandardCharsets.UTF_8).size();
+		}
+		String required = option(options, "--require-env", 1, null);
+		if (required != null && System.getenv(required) == null) {
+			exit(2, "Error: " + required + " is not set");
+		}
+		String exitNow = option(options, "--exit-now", 1, null);
+		if (exitNow != null) {
+			exit(Integer.parseInt(exitNow), stderr);
+		}
+		String first = option(options, "--exit-first", 1, null);
+		if (first != null && generation <= Integer.parseInt(first)) {
+			exit(Integer.parseInt(option(options, "--exit-first", 2, "3")), stderr + " (start " + generation + ")");
+		}
+		String after = option(options, "--exit-after", 1, null);
+		if (after != null && generation > Integer.parseInt(after)) {
+			exit(Integer.parseInt(option(options, "--exit-after", 2, "3")), stderr + " (start " + generation + ")");
 		}
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		String line;
@@ -65,16 +102,23 @@ public final class TestMcpServer {
 		System.exit(0);
 	}
 
+	private static String option(List<String> options, String name, int offset, String otherwise) {
+		int at = options.indexOf(name);
+		return (at >= 0 && at + offset < options.size()) ? options.get(at + offset) : otherwise;
+	}
+
+	private static void exit(int code, String stderr) {
+		System.err.println(stderr);
+		System.err.flush();
+		System.exit(code);
+	}
+
 	private static void answer(JsonNode request) {
 		JsonNode params = request.path("params");
 		Object result = switch (request.path("method").asString()) {
 			case "initialize" -> Map.of("protocolVersion", params.path("protocolVersion").asString("2025-06-18"),
 					"capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "test", "version", "1.0"));
-			case "tools/list" -> Map.of("tools",
-					List.of(tool("echo", "Echoes its text", "text", "string"),
-							tool("pid", "Returns the server's pid", null, null),
-							tool("children", "Starts sleep children and returns their pids", "count", "integer"),
-							tool("slow", "Answers after millis", "millis", "integer")));
+			case "tools/list" -> Map.of("tools", tools());
 			case "tools/call" -> call(params.path("name").asString(), params.path("arguments"));
 			default -> Map.of();
 		};
@@ -85,6 +129,17 @@ public final class TestMcpServer {
 		synchronized (out) {
 			out.println(json.writeValueAsString(response));
 		}
+	}
+
+	private static List<Map<String, Object>> tools() {
+		List<Map<String, Object>> tools = new ArrayList<>(List.of(tool("echo", "Echoes its text", "text", "string"),
+				tool("pid", "Returns the server's pid", null, null),
+				tool("children", "Starts sleep children and returns their pids", "count", "integer"),
+				tool("slow", "Answers after millis", "millis", "integer")));
+		if (generation > 0) {
+			tools.add(tool("generation_" + generation, "Names the start of the server that offers it", null, null));
+		}
+		return tools;
 	}
 
 	private static Map<String, Object> call(String name, JsonNode arguments) {

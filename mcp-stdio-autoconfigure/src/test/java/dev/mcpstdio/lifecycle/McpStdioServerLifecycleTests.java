@@ -33,10 +33,13 @@ import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -183,6 +186,34 @@ class McpStdioServerLifecycleTests {
 			.contains("exit code 3")
 			.contains("boom: missing dependency");
 		assertThat(this.fixtures.alive()).isEmpty();
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void requiredServerThatNeedsAWithheldVariableFailsWithTheHintAndTheFailureAnalysis(CapturedOutput output) {
+		String token = "MCP_STDIO_TEST_TOKEN";
+		assertThat(System.getenv(token)).as("set by the surefire configuration").isNotNull();
+		Map<String, Object> properties = shutdownBounds();
+		server(properties, "needy", "needs-token.sh");
+		properties.put("mcp.stdio.servers.needy.required", "true");
+		Throwable failure = catchFailure(() -> run(properties));
+		McpServerStartupException startup = findCause(failure, McpServerStartupException.class);
+		assertThat(startup).as("McpServerStartupException in %s", failure).isNotNull();
+		String hint = "Hint: the server's stderr names " + token + ", a variable of the application that the server "
+				+ "did not get (a server gets only an allow-list of the application's environment); pass it with "
+				+ "env: { " + token + ": ${" + token + "} } or set inherit-env: true";
+		assertThat(startup.getMessage()).isEqualTo("MCP server 'needy' is required but could not start: MCP server "
+				+ "'needy' process exited unexpectedly with exit code 2; stderr: Error: " + token + " is not set\n"
+				+ hint);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Description:\n\n" + startup.getMessage())
+			.contains("Action:\n\nMake MCP server 'needy' start")
+			.doesNotContain(System.getenv(token));
+		// the advice works: forwarding the one variable lets the server start
+		properties.put("mcp.stdio.servers.needy.env." + token, "${" + token + "}");
+		try (ConfigurableApplicationContext context = run(properties)) {
+			assertThat(context.getBean(McpStdioServers.class).get("needy").state()).isEqualTo(ServerState.RUNNING);
+		}
 	}
 
 	@Test

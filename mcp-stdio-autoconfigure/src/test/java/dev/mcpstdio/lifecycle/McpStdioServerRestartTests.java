@@ -22,10 +22,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
@@ -72,6 +74,53 @@ class McpStdioServerRestartTests {
 		server.stopServer();
 		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aRequestMadeWhileRestartingGoesToTheNewProcessOnceItIsInitialized() {
+		McpStdioServer server = server(this.fixtures.spec("files", "echo.sh"),
+				policy(Mode.ON_FAILURE, 3, Duration.ofSeconds(1)));
+		server.startServer();
+		long first = server.pid();
+		ProcessHandle.of(first).orElseThrow().destroyForcibly();
+		await(() -> server.state() == ServerState.RESTARTING);
+		// during the backoff: it waits for the new process and its handshake
+		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}"))
+			.succeedsWithin(Duration.ofSeconds(15))
+			.asString()
+			.contains("\"echo\":\"ping\"");
+		assertThat(server.generation()).isEqualTo(2);
+		assertThat(server.isInitialized()).isTrue();
+		assertThat(server.pid()).isNotEqualTo(first);
+		server.stopServer();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aRequestMadeWhileRestartingFailsNamingTheLastExitWhenThePolicyGivesUp() throws Exception {
+		Path firstStart = Files.createTempFile("first-start", "");
+		Files.delete(firstStart);
+		try {
+			// the first start answers, then exits 7; every later start exits 7 at once
+			McpStdioServer server = server(spec("crashy", "7", firstStart.toString()),
+					policy(Mode.ON_FAILURE, 1, Duration.ofSeconds(1)));
+			server.startServer();
+			await(() -> server.state() == ServerState.RESTARTING);
+			long begin = System.nanoTime();
+			assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}"))
+				.failsWithin(Duration.ofSeconds(15))
+				.withThrowableOfType(ExecutionException.class)
+				.havingCause()
+				.isInstanceOf(McpServerExitedException.class)
+				.withMessageContaining("exited unexpectedly with exit code 7; stderr: crashing at once");
+			assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(15));
+			assertThat(server.state()).isEqualTo(ServerState.FAILED);
+			assertThat(server.generation()).isEqualTo(2);
+			this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		}
+		finally {
+			Files.deleteIfExists(firstStart);
+		}
 	}
 
 	@Test

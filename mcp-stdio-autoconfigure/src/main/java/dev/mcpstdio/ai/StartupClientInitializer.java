@@ -1,0 +1,214 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.SecretSanitizer;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+
+/**
+ * Initializes Spring AI's MCP clients at start-up in Spring AI's place, so that a server
+ * that cannot start is handled by what mcp-stdio knows of it instead of aborting the
+ * application. Spring AI builds its clients and, with
+ * {@code spring.ai.mcp.client.initialized=true}, initializes each in the same bean
+ * method: one failure ends start-up. So this lets Spring AI build them uninitialized (the
+ * flag is cleared on its properties while the clients are created, and restored after)
+ * and then initializes them in Spring AI's order:
+ * <ul>
+ * <li>the client of a server that is not {@code required} and cannot start is left out of
+ * the list, with one WARN naming the server, its exit code and stderr; the server is
+ * {@code FAILED};</li>
+ * <li>one of a {@code required} server fails start-up with
+ * {@link McpServerStartupException}, also with {@code initialized=false} (its start is
+ * proven only by its answer);</li>
+ * <li>every other client (another transport's) is initialized as Spring AI does, its
+ * failure ending start-up as before.</li>
+ * </ul>
+ * A server whose restart policy restarts it is retried while the policy does.
+ *
+ * @author mcp-stdio authors
+ */
+final class StartupClientInitializer implements BeanPostProcessor {
+
+	static final String SYNC_CLIENTS = "mcpSyncClients";
+
+	static final String ASYNC_CLIENTS = "mcpAsyncClients";
+
+	private static final Log logger = LogFactory.getLog(StartupClientInitializer.class);
+
+	private final ObjectProvider<McpStdioServers> servers;
+
+	private @Nullable McpClientCommonProperties properties;
+
+	/** What {@code spring.ai.mcp.client.initialized} said, once its bean was seen. */
+	private @Nullable Boolean initializeAll;
+
+	StartupClientInitializer(ObjectProvider<McpStdioServers> servers) {
+		this.servers = servers;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof McpClientCommonProperties common && this.properties == null) {
+			// Bound by now: Spring AI's client beans read it next
+			this.properties = common;
+			this.initializeAll = common.isInitialized();
+			common.setInitialized(false);
+			return bean;
+		}
+		if (SYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
+			return initialize(clients, McpSyncClient.class, McpSyncClient::getClientInfo, McpSyncClient::initialize,
+					McpSyncClient::close);
+		}
+		if (ASYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
+			return initialize(clients, McpAsyncClient.class, McpAsyncClient::getClientInfo,
+					(client) -> client.initialize().block(), McpAsyncClient::close);
+		}
+		return bean;
+	}
+
+	private <C> List<?> initialize(List<?> clients, Class<C> type, Function<C, McpSchema.Implementation> clientInfo,
+			Consumer<C> initialize, Consumer<C> close) {
+		Boolean all = this.initializeAll;
+		McpClientCommonProperties common = this.properties;
+		if (all == null || common == null) {
+			// Spring AI's properties were created before this could see them
+			return clients;
+		}
+		common.setInitialized(all);
+		List<Object> kept = new ArrayList<>(clients.size());
+		for (Object candidate : clients) {
+			if (!type.isInstance(candidate)) {
+				kept.add(candidate);
+				continue;
+			}
+			C client = type.cast(candidate);
+			McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
+			if (server == null) {
+				// another transport's client: as Spring AI would
+				if (all) {
+					initialize.accept(client);
+				}
+				kept.add(client);
+			}
+			else if (!all && !server.definition().required()) {
+				kept.add(client);
+			}
+			else if (initialized(server, client, initialize)) {
+				kept.add(client);
+			}
+			else {
+				close.accept(client);
+			}
+		}
+		return kept;
+	}
+
+	/**
+	 * Find the server of a client: Spring AI names a client
+	 * {@code <spring.ai.mcp.client.name> - <transport name>}, and gives the sync client
+	 * the transport's name as its title.
+	 */
+	private @Nullable McpStdioServer serverOf(McpSchema.@Nullable Implementation clientInfo, String clientName) {
+		McpStdioServers all = this.servers.getIfAvailable();
+		if (all == null || clientInfo == null) {
+			return null;
+		}
+		String prefix = clientName + " - ";
+		String name = (clientInfo.title() != null) ? clientInfo.title()
+				: (clientInfo.name() != null && clientInfo.name().startsWith(prefix))
+						? clientInfo.name().substring(prefix.length()) : null;
+		return (name != null) ? all.find(name) : null;
+	}
+
+	/**
+	 * Initialize the client of an mcp-stdio server.
+	 * @return whether it is initialized; {@code false} when the server is left out
+	 * @throws McpServerStartupException when a required server could not start
+	 */
+	private <C> boolean initialized(McpStdioServer server, C client, Consumer<C> initialize) {
+		int attempts = server.definition().restart().maxRestarts() + 1;
+		for (int attempt = 1;; attempt++) {
+			try {
+				initialize.accept(client);
+				return true;
+			}
+			catch (RuntimeException ex) {
+				if (attempt < attempts && isRestarting(server)) {
+					// the policy runs a new process; the next initialize waits for it
+					continue;
+				}
+				String reason = reason(server, ex);
+				if (server.definition().required()) {
+					throw McpServerStartupException.required(server.name(), reason, ex);
+				}
+				logger.warn("MCP server '" + server.name() + "' could not start and is left out of Spring AI's "
+						+ "MCP clients (it is not required, so the application goes on without its tools): " + reason);
+				server.giveUp(reason);
+				return false;
+			}
+		}
+	}
+
+	private static boolean isRestarting(McpStdioServer server) {
+		ServerState state = server.state();
+		return state == ServerState.RESTARTING || state == ServerState.STARTING;
+	}
+
+	/**
+	 * Say why a server could not start: its exit (code, stderr and hint) when its process
+	 * ended, else what went wrong with the client's initialize.
+	 */
+	private static String reason(McpStdioServer server, Throwable failure) {
+		// The server learns of an exit before the client does
+		StdioServerProcess process = server.process();
+		ExitInfo exit = server.lastExit();
+		if (exit != null && process != null && exit.pid() == process.pid()) {
+			return exit.message();
+		}
+		Throwable root = failure;
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof McpStdioException) {
+				return cause.getMessage();
+			}
+			root = cause;
+		}
+		return "Spring AI's MCP client could not initialize it: "
+				+ SecretSanitizer.text(String.valueOf(root.getMessage()));
+	}
+
+}

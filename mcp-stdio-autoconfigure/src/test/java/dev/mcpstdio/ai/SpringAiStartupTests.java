@@ -1,0 +1,283 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.mcpstdio.actuate.McpServersEndpoint;
+import dev.mcpstdio.actuate.McpServersEndpointAutoConfiguration;
+import dev.mcpstdio.actuate.McpServersHealthContributorAutoConfiguration;
+import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
+
+import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
+import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Start-up with a server that cannot start, through real Spring AI clients: a server that
+ * is not required is left out (with {@code initialized=true}) or fails its calls (with
+ * {@code initialized=false}), a required one fails start-up with
+ * {@link McpServerStartupException}; every server is started once.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SpringAiStartupTests {
+
+	/**
+	 * A variable of the test JVM (see the surefire configuration) that no server gets.
+	 */
+	static final String TOKEN_VARIABLE = "MCP_STDIO_TEST_TOKEN";
+
+	private final Fixtures fixtures = new Fixtures();
+
+	@TempDir
+	Path temp;
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	static ApplicationContextRunner runner() {
+		return AiTestSupport.runner()
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+					McpServersEndpointAutoConfiguration.class, McpServersHealthContributorAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=mcpservers");
+	}
+
+	@Test
+	void brokenServerIsLeftOutWithOneWarnAndTheOthersServe(CapturedOutput output) throws IOException {
+		Path starts = this.temp.resolve("starts");
+		runner()
+			.withPropertyValues(properties(
+					AiTestSupport.testServer("broken", this.fixtures.id(), "--starts", starts.toString(), "--exit-now",
+							"3", "--stderr", "boom: token=abc123secret rejected"),
+					AiTestSupport.testServer("good", this.fixtures.id())))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				List<McpSyncClient> clients = syncClients(context);
+				assertThat(clients).extracting((client) -> client.getClientInfo().title()).containsExactly("good");
+				ToolCallback[] callbacks = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class)
+					.getToolCallbacks();
+				assertThat(callbacks).extracting((callback) -> callback.getToolDefinition().name())
+					.containsExactlyInAnyOrder("echo", "pid", "children", "slow");
+				assertThat(Arrays.stream(callbacks)
+					.filter((callback) -> callback.getToolDefinition().name().equals("echo"))
+					.findFirst()
+					.orElseThrow()
+					.call("{\"text\":\"still served\"}")).contains("still served");
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				assertThat(servers.get("broken").state()).isEqualTo(ServerState.FAILED);
+				assertThat(servers.get("broken").lastExit().exitCode()).isEqualTo(3);
+				assertThat(context.getBean(McpServersEndpoint.class).server("broken").state())
+					.isEqualTo(ServerState.FAILED);
+				HealthIndicator health = context.getBean("mcpServersHealthIndicator", HealthIndicator.class);
+				assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.health().getDetails()).containsEntry("broken", "FAILED")
+					.containsEntry("good", "RUNNING");
+				// the user's setting is Spring AI's again once the clients exist
+				assertThat(context.getBean(McpClientCommonProperties.class).isInitialized()).isTrue();
+			});
+		String warn = "MCP server 'broken' could not start and is left out of Spring AI's MCP clients (it is not "
+				+ "required, so the application goes on without its tools): MCP server 'broken' process exited "
+				+ "unexpectedly with exit code 3; stderr: boom: token=****** rejected";
+		assertThat(output.getOut()).contains(warn).doesNotContain("abc123secret");
+		assertThat(count(output.getOut(), "left out of Spring AI's MCP clients")).isOne();
+		// started once: one pid, one line each
+		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(1);
+		assertThat(count(output.getOut(), "Started MCP server 'broken'")).isOne();
+		assertThat(count(output.getOut(), "MCP server 'broken' process exited unexpectedly with exit code 3; stderr: "
+				+ "boom: token=****** rejected (pid "))
+			.isOne();
+	}
+
+	@Test
+	void asyncClientsLeaveTheBrokenServerOutToo(CapturedOutput output) {
+		runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("broken", this.fixtures.id(), "--exit-now", "3"),
+					AiTestSupport.testServer("good", this.fixtures.id()), List.of("spring.ai.mcp.client.type=ASYNC")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				@SuppressWarnings("unchecked")
+				List<McpAsyncClient> clients = context.getBean("mcpAsyncClients", List.class);
+				assertThat(clients).extracting((client) -> client.getClientInfo().name())
+					.containsExactly("spring-ai-mcp-client - good");
+				assertThat(clients.get(0).isInitialized()).isTrue();
+				assertThat(context.getBean("mcpAsyncToolCallbacks", ToolCallbackProvider.class).getToolCallbacks())
+					.hasSize(4);
+			});
+		assertThat(output.getOut()).contains("MCP server 'broken' could not start and is left out");
+	}
+
+	@Test
+	void serverRestartedByItsPolicyAtStartUpIsKept() throws IOException {
+		Path starts = this.temp.resolve("starts");
+		runner().withPropertyValues(properties(
+				AiTestSupport.testServer("flaky", this.fixtures.id(), "--starts", starts.toString(), "--exit-first",
+						"1", "3"),
+				List.of("mcp.stdio.servers.flaky.restart.policy=on-failure",
+						"mcp.stdio.servers.flaky.restart.initial-backoff=200ms")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpSyncClient client = syncClients(context).get(0);
+				assertThat(client.isInitialized()).isTrue();
+				assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("generation_2");
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("flaky");
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				assertThat(server.restarts()).isOne();
+			});
+		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(2);
+	}
+
+	@Test
+	void notInitializedAtStartUpTheClientFailsAtOnceUntilARestartSucceeds(CapturedOutput output) throws IOException {
+		Path starts = this.temp.resolve("starts");
+		runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("broken", this.fixtures.id(), "--starts",
+					starts.toString(), "--exit-first", "1", "3"), List.of("spring.ai.mcp.client.initialized=false")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("broken");
+				AiTestSupport.await(Duration.ofSeconds(10), "broken FAILED",
+						() -> server.state() == ServerState.FAILED);
+				McpSyncClient client = syncClients(context).get(0);
+				long begin = System.nanoTime();
+				assertThatThrownBy(client::listTools).rootCause()
+					.hasMessageContaining("MCP server 'broken' process exited unexpectedly with exit code 3");
+				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
+				// the failed call started nothing
+				assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(1);
+				server.restartServer();
+				assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("generation_2");
+				assertThat(text(client.callTool(CallToolRequest.builder("pid").build())))
+					.isEqualTo(String.valueOf(server.pid()));
+			});
+		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(2);
+		assertThat(output.getOut()).doesNotContain("left out of Spring AI's MCP clients");
+	}
+
+	@Test
+	void requiredServerFailsStartUpWithTheHint() {
+		assertThat(System.getenv(TOKEN_VARIABLE)).as("set by the surefire configuration").isNotNull();
+		runner()
+			.withPropertyValues(
+					properties(AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", TOKEN_VARIABLE),
+							AiTestSupport.testServer("good", this.fixtures.id()),
+							List.of("mcp.stdio.servers.needy.required=true")))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				McpServerStartupException startup = findCause(context.getStartupFailure(),
+						McpServerStartupException.class);
+				assertThat(startup.serverName()).isEqualTo("needy");
+				assertThat(startup.getMessage()).isEqualTo(requiredNeedyMessage());
+				assertThat(startup.getMessage()).doesNotContain(System.getenv(TOKEN_VARIABLE));
+			});
+	}
+
+	@Test
+	void requiredServerFailsStartUpAlsoWhenNotInitializedAtStartUp() {
+		runner()
+			.withPropertyValues(
+					properties(AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", TOKEN_VARIABLE),
+							List.of("mcp.stdio.servers.needy.required=true", "spring.ai.mcp.client.initialized=false")))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(findCause(context.getStartupFailure(), McpServerStartupException.class).getMessage())
+					.isEqualTo(requiredNeedyMessage());
+			});
+	}
+
+	@Test
+	void requiredServerThatRunsIsInitializedAtStartUpAlsoWhenNotInitializedAtStartUp() {
+		runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+					AiTestSupport.testServer("lazy", this.fixtures.id()),
+					List.of("mcp.stdio.servers.demo.required=true", "spring.ai.mcp.client.initialized=false")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				assertThat(servers.get("demo").isInitialized()).isTrue();
+				assertThat(servers.get("lazy").isInitialized()).isFalse();
+			});
+	}
+
+	static String requiredNeedyMessage() {
+		return "MCP server 'needy' is required but could not start: MCP server 'needy' process exited unexpectedly "
+				+ "with exit code 2; stderr: Error: " + TOKEN_VARIABLE + " is not set\n" + "Hint: the server's stderr "
+				+ "names " + TOKEN_VARIABLE + ", a variable of the application that the server did not get (a server "
+				+ "gets only an allow-list of the application's environment); pass it with env: { " + TOKEN_VARIABLE
+				+ ": ${" + TOKEN_VARIABLE + "} } or set inherit-env: true";
+	}
+
+	static List<McpSyncClient> syncClients(ApplicationContext context) {
+		@SuppressWarnings("unchecked")
+		List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
+		return clients;
+	}
+
+	static int count(String text, String what) {
+		Matcher matcher = Pattern.compile(Pattern.quote(what)).matcher(text);
+		int count = 0;
+		while (matcher.find()) {
+			count++;
+		}
+		return count;
+	}
+
+	static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
+		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
+			if (type.isInstance(candidate)) {
+				return type.cast(candidate);
+			}
+		}
+		throw new AssertionError("No " + type.getSimpleName() + " in " + thrown, thrown);
+	}
+
+}
