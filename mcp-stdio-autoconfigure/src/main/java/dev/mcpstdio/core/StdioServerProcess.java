@@ -68,6 +68,13 @@ public final class StdioServerProcess {
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
+	/**
+	 * The last wait of a stop, for the exit to be observed once the tree was ended: the
+	 * exit of a SIGKILLed root, then its output read ({@link #awaitStreams()}).
+	 */
+	static final Duration FINAL_EXIT_WAIT = TreeTerminator.KILL_WAIT
+		.plusMillis(2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000);
+
 	private final StdioServerSpec spec;
 
 	private final MessageListener listener;
@@ -234,6 +241,10 @@ public final class StdioServerProcess {
 
 	boolean isWriting() {
 		return this.writer.isWriting();
+	}
+
+	StdoutReader stdoutReader() {
+		return this.stdout;
 	}
 
 	/**
@@ -408,9 +419,7 @@ public final class StdioServerProcess {
 
 	private ExitInfo awaitExit() {
 		try {
-			return this.exit.get(
-					TreeTerminator.KILL_WAIT.toMillis() + 2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000,
-					TimeUnit.MILLISECONDS);
+			return this.exit.get(FINAL_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -83,7 +83,7 @@ class McpStdioConfigurationTests {
 			assertThat(context).doesNotHaveBean(McpStdioServers.class);
 			assertThat(context).doesNotHaveBean(McpStdioServer.class);
 			assertThat(context).doesNotHaveBean(McpStdioProperties.class);
-			assertThat(this.fixtures.alive()).isEmpty();
+			this.fixtures.assertNeverStarted();
 		});
 	}
 
@@ -364,7 +364,7 @@ class McpStdioConfigurationTests {
 					.contains("mcp.stdio.servers.b.restart.policy");
 				assertThat(analysis.getAction()).contains("mcp.stdio.servers.a.command")
 					.contains("mcp.stdio.servers.b.restart.policy");
-				assertThat(this.fixtures.alive()).isEmpty();
+				this.fixtures.assertNeverStarted();
 			});
 	}
 
@@ -385,13 +385,13 @@ class McpStdioConfigurationTests {
 			.contains("Property: mcp.stdio.servers.a.restart.policy")
 			.contains("Problem: 'sometimes' is not one of never, on-failure, always")
 			.contains("mcp.stdio.servers.a.restart.policy: use one of never, on-failure, always");
-		assertThat(this.fixtures.alive()).isEmpty();
+		this.fixtures.assertNeverStarted();
 	}
 
 	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
 			String action) {
 		ConfigurationTestSupport.assertFailure(context, server, property, problem, action);
-		assertThat(this.fixtures.alive()).isEmpty();
+		this.fixtures.assertNeverStarted();
 	}
 
 	private FailureAnalysis analyze(AssertableApplicationContext context) {

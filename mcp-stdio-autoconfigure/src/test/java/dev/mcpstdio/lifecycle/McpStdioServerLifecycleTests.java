@@ -32,6 +32,7 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -65,6 +66,14 @@ class McpStdioServerLifecycleTests {
 
 	private final Fixtures fixtures = new Fixtures();
 
+	@BeforeEach
+	void forgetWhatAnEarlierTestRecorded() {
+		phaseStart.set(0);
+		phaseEnd.set(0);
+		aliveSeen.set(null);
+		currentMarker.set(this.fixtures.id());
+	}
+
 	@AfterEach
 	void noProcessLeftBehind() {
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
@@ -83,12 +92,14 @@ class McpStdioServerLifecycleTests {
 		for (Map.Entry<String, String> server : servers.entrySet()) {
 			Map<String, Object> properties = shutdownBounds();
 			fiveServersServer(properties, server.getKey(), server.getValue());
-			ConfigurableApplicationContext context = run(properties);
-			McpStdioServer bean = context.getBean(McpStdioServers.class).get(server.getKey());
-			assertThat(bean.state())
-				.isEqualTo(server.getKey().equals("crashed") ? ServerState.FAILED : ServerState.RUNNING);
-			long begin = System.nanoTime();
-			context.close();
+			McpStdioServer bean;
+			long begin;
+			try (ConfigurableApplicationContext context = run(properties)) {
+				bean = context.getBean(McpStdioServers.class).get(server.getKey());
+				assertThat(bean.state())
+					.isEqualTo(server.getKey().equals("crashed") ? ServerState.FAILED : ServerState.RUNNING);
+				begin = System.nanoTime();
+			}
 			alone.put(server.getKey(), millisSince(begin));
 			causes.put(server.getKey(), bean.lastExit().cause());
 			this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
@@ -99,30 +110,39 @@ class McpStdioServerLifecycleTests {
 			.containsEntry("crashed", ExitCause.UNEXPECTED);
 		Map<String, Object> properties = shutdownBounds();
 		servers.forEach((name, script) -> fiveServersServer(properties, name, script));
-		ConfigurableApplicationContext context = run(properties);
-		McpStdioServers registry = context.getBean(McpStdioServers.class);
-		assertThat(registry.list()).extracting(McpStdioServer::state)
-			.containsExactly(ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING,
-					ServerState.FAILED);
-		long begin = System.nanoTime();
-		context.close();
+		McpStdioServers registry;
+		long begin;
+		try (ConfigurableApplicationContext context = run(properties)) {
+			registry = context.getBean(McpStdioServers.class);
+			assertThat(registry.list()).extracting(McpStdioServer::state)
+				.containsExactly(ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING,
+						ServerState.FAILED);
+			begin = System.nanoTime();
+		}
 		long together = millisSince(begin);
 		assertThat(this.fixtures.alive()).isEmpty();
 		assertThat(registry.get("ignores-sigterm").lastExit().cause()).isEqualTo(ExitCause.KILLED);
 		assertThat(registry.get("ignores-eof").lastExit().cause()).isEqualTo(ExitCause.TERMINATED);
-		long sum = alone.values().stream().mapToLong(Long::longValue).sum();
 		long slowest = alone.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-		System.out.println("Five-server shutdown: stopped alone " + alone + " (sum " + sum + " ms, slowest " + slowest
-				+ " ms); all five in one context closed in " + together + " ms");
-		// one after the other they would take the sum; the second slowest alone takes 2s
-		assertThat(together).isLessThan(sum - 1000);
+		// The two slow ones take 3s each alone: one after the other they would take
+		// the slowest + 3s; in parallel the slowest and some overhead. The figures are
+		// measured by the bench module (docs/configuration.md)
+		assertThat(slowest).as("the slowest alone, of %s", alone).isGreaterThanOrEqualTo(3000);
+		assertThat(together).as("all five together; alone %s", alone)
+			.isGreaterThanOrEqualTo(3000)
+			.isLessThan(slowest + 2000);
 	}
 
 	private void fiveServersServer(Map<String, Object> properties, String name, String script) {
 		server(properties, name, script);
+		String prefix = "mcp.stdio.servers." + name + ".shutdown.";
 		if (name.equals("ignores-eof")) {
-			// as slow to stop as the SIGTERM-deaf one, by another step
-			properties.put("mcp.stdio.servers." + name + ".shutdown.stdin-close-timeout", "2s");
+			// 3s to stop: the stdin-close wait, then SIGTERM
+			properties.put(prefix + "stdin-close-timeout", "3s");
+		}
+		if (name.equals("ignores-sigterm")) {
+			// 3s to stop: the stdin-close wait, the SIGTERM wait, then SIGKILL
+			properties.put(prefix + "terminate-timeout", "2s");
 		}
 	}
 
@@ -133,10 +153,8 @@ class McpStdioServerLifecycleTests {
 			assertThat(pids).hasSize(3).doesNotContainNull();
 			assertThat(this.fixtures.alive()).containsAll(pids);
 			// SIGTERM (through the handle: Process.destroy() would also close its output)
-			long begin = System.nanoTime();
 			assertThat(jvm.process().toHandle().destroy()).isTrue();
 			int exitCode = jvm.awaitExit(Duration.ofSeconds(60));
-			System.out.println("Forked JVM ended " + millisSince(begin) + " ms after SIGTERM");
 			assertThat(exitCode).as("exit code, output:%n%s", String.join("\n", jvm.output())).isEqualTo(143);
 			assertThat(this.fixtures.alive()).isEmpty();
 			assertThat(String.join("\n", jvm.output())).contains("Stopped MCP server 'stubborn'");
@@ -160,7 +178,6 @@ class McpStdioServerLifecycleTests {
 		Map<String, Object> properties = shutdownBounds();
 		server(properties, "first", "echo.sh");
 		server(properties, "second", "serves-ignores-sigterm.sh");
-		aliveSeen.set(null);
 		assertThatException().isThrownBy(() -> run(properties, FailsAfterServersStarted.class))
 			.withStackTraceContaining("a later bean failed");
 		// both had started when the later bean failed, and none is left
@@ -215,13 +232,12 @@ class McpStdioServerLifecycleTests {
 		server(properties, "search", "with-children.sh");
 		// a phase timeout far below the stop of a SIGTERM-deaf server: close must still
 		// wait for every process to be gone
-		ConfigurableApplicationContext first = run(properties, ShortShutdownPhase.class);
-		List<Long> firstPids = pids(first);
-		assertThat(this.fixtures.alive()).containsAll(firstPids);
-		first.close();
+		List<Long> firstPids;
+		try (ConfigurableApplicationContext first = run(properties, ShortShutdownPhase.class)) {
+			firstPids = pids(first);
+			assertThat(this.fixtures.alive()).containsAll(firstPids);
+		}
 		assertThat(this.fixtures.alive()).isEmpty();
-		aliveSeen.set(null);
-		currentMarker.set(this.fixtures.id());
 		try (ConfigurableApplicationContext second = run(properties, RecordsAliveBeforeServersStart.class)) {
 			assertThat(aliveSeen.get()).isEmpty();
 			List<Long> secondPids = pids(second);
@@ -237,22 +253,27 @@ class McpStdioServerLifecycleTests {
 						Duration.ofSeconds(20), RestartPolicy.NEVER),
 				ServerHost.shared());
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
-		registry.start();
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (broken.state() != ServerState.FAILED && System.nanoTime() < deadline) {
-			Fixtures.sleep(10);
+		try {
+			registry.start();
+			long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			while (broken.state() != ServerState.FAILED && System.nanoTime() < deadline) {
+				Fixtures.sleep(10);
+			}
+			assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+			// the lifecycle's start() of this server comes after its parallel start
+			// failed
+			broken.start();
+			assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+			long exits = 0;
+			for (ExitCause cause : ExitCause.values()) {
+				exits += broken.exits(cause);
+			}
+			assertThat(exits).as("processes started").isEqualTo(1);
 		}
-		assertThat(broken.state()).isEqualTo(ServerState.FAILED);
-		// the lifecycle's start() of this server comes after its parallel start failed
-		broken.start();
-		assertThat(broken.state()).isEqualTo(ServerState.FAILED);
-		long exits = 0;
-		for (ExitCause cause : ExitCause.values()) {
-			exits += broken.exits(cause);
+		finally {
+			Fixtures.cleanUp(List.<SmartLifecycle>of(broken, registry), SmartLifecycle::stop, () -> {
+			});
 		}
-		assertThat(exits).as("processes started").isEqualTo(1);
-		broken.stop();
-		registry.stop();
 	}
 
 	@Test
@@ -264,12 +285,16 @@ class McpStdioServerLifecycleTests {
 							Duration.ofSeconds(20), RestartPolicy.NEVER),
 					ServerHost.shared());
 			java.util.concurrent.CompletableFuture<Void> start = server.startInBackground();
-			server.stopServer();
 			try {
+				server.stopServer();
 				start.get(30, java.util.concurrent.TimeUnit.SECONDS);
 			}
 			catch (java.util.concurrent.ExecutionException ex) {
 				assertThat(ex.getCause()).isInstanceOf(dev.mcpstdio.McpServerNotRunningException.class);
+			}
+			finally {
+				// a failed assertion below must not leave a server of the next round
+				server.stopServer();
 			}
 			// whichever came first, nothing runs once both are done
 			assertThat(server.state()).isNotEqualTo(ServerState.RUNNING);
@@ -281,7 +306,7 @@ class McpStdioServerLifecycleTests {
 	void serversStartInParallel() {
 		Map<String, Object> properties = shutdownBounds();
 		for (String name : List.of("slow-1", "slow-2", "slow-3")) {
-			server(properties, name, "slow-init.sh");
+			server(properties, name, "slow-init.sh", "2");
 		}
 		try (ConfigurableApplicationContext context = run(properties, MeasuresServerStart.class)) {
 			assertThat(context.getBean(McpStdioServers.class).list()).allSatisfy((server) -> {
@@ -289,9 +314,9 @@ class McpStdioServerLifecycleTests {
 				assertThat(server.isInitialized()).isTrue();
 			});
 			long millis = (phaseEnd.get() - phaseStart.get()) / 1_000_000;
-			System.out.println("Three servers that each take 1s to initialize started in " + millis + " ms");
-			// one after the other they could not take less than 3s
-			assertThat(millis).isBetween(900L, 2900L);
+			// each answers initialize 2s after it starts: one after the other they
+			// could not take less than 6s (the figure is measured by the bench module)
+			assertThat(millis).isGreaterThanOrEqualTo(2000L).isLessThan(6000L);
 		}
 	}
 
@@ -349,10 +374,13 @@ class McpStdioServerLifecycleTests {
 		return properties;
 	}
 
-	private void server(Map<String, Object> properties, String name, String script) {
+	private void server(Map<String, Object> properties, String name, String script, String... args) {
 		String prefix = "mcp.stdio.servers." + name + ".";
 		properties.put(prefix + "command", "sh");
-		properties.put(prefix + "args", Fixtures.script(script));
+		properties.put(prefix + "args[0]", Fixtures.script(script));
+		for (int i = 0; i < args.length; i++) {
+			properties.put(prefix + "args[" + (i + 1) + "]", args[i]);
+		}
 		properties.put(prefix + "env." + Fixtures.MARKER, this.fixtures.id());
 	}
 
