@@ -354,17 +354,11 @@ public final class StdioServerProcess {
 	 * observed, so that the caller learns why instead of seeing a bare I/O error.
 	 */
 	private RuntimeException awaitExitException(@Nullable Throwable cause) {
-		ExitInfo exitInfo;
-		try {
-			exitInfo = this.exit.get(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis(),
-					TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			exitInfo = null;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			exitInfo = null;
+		ExitInfo exitInfo = awaitExitInfo(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
+		if (exitInfo == null && !this.process.isAlive()) {
+			// It has ended: its exit is told once its last output was read, which a busy
+			// machine may take longer for
+			exitInfo = awaitExitInfo(FINAL_EXIT_WAIT.toMillis());
 		}
 		if (this.stopRequested && (exitInfo == null || exitInfo.cause() != ExitCause.UNEXPECTED)) {
 			return notRunning("was stopped while the message was being written");
@@ -376,6 +370,19 @@ public final class StdioServerProcess {
 		fail("its stdin broke (" + reason + ") while the process kept running");
 		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
 				+ "; the process is still running and is being terminated", cause);
+	}
+
+	private @Nullable ExitInfo awaitExitInfo(long millis) {
+		try {
+			return this.exit.get(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return null;
+		}
 	}
 
 	private McpStdioException sendTimeout(String what) {
