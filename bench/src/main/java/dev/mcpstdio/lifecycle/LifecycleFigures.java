@@ -18,23 +18,13 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
 
-import org.springframework.boot.Banner;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * Figures of a whole application's servers, with the test suite's fixture servers: how
@@ -48,10 +38,6 @@ import org.springframework.context.annotation.Configuration;
  */
 public final class LifecycleFigures {
 
-	private static final AtomicLong phaseStart = new AtomicLong();
-
-	private static final AtomicLong phaseEnd = new AtomicLong();
-
 	private LifecycleFigures() {
 	}
 
@@ -63,11 +49,11 @@ public final class LifecycleFigures {
 		Fixtures fixtures = new Fixtures();
 		Map<String, Object> properties = bounds();
 		for (String name : List.of("slow-1", "slow-2", "slow-3")) {
-			server(properties, fixtures, name, "slow-init.sh");
+			LifecycleApplications.server(properties, fixtures, name, "slow-init.sh");
 		}
 		try {
-			run(properties, MeasuresServerStart.class).close();
-			long millis = (phaseEnd.get() - phaseStart.get()) / 1_000_000;
+			LifecycleApplications.run(properties, LifecycleApplications.MeasuresServerStart.class).close();
+			long millis = (LifecycleApplications.phaseEnd.get() - LifecycleApplications.phaseStart.get()) / 1_000_000;
 			return List.of("start: three servers that each take 1s before they answer initialize, all initialized in "
 					+ millis + " ms");
 		}
@@ -82,12 +68,7 @@ public final class LifecycleFigures {
 	 * @return the figures
 	 */
 	public static List<String> stop() {
-		Map<String, String> servers = new LinkedHashMap<>();
-		servers.put("exits-on-eof", "echo.sh");
-		servers.put("ignores-eof", "serves-ignores-eof.sh");
-		servers.put("ignores-sigterm", "serves-ignores-sigterm.sh");
-		servers.put("has-children", "with-children.sh");
-		servers.put("crashed", "instant-exit.sh");
+		Map<String, String> servers = LifecycleApplications.fiveServers();
 		List<String> lines = new ArrayList<>();
 		long sum = 0;
 		long slowest = 0;
@@ -96,7 +77,7 @@ public final class LifecycleFigures {
 			for (Map.Entry<String, String> server : servers.entrySet()) {
 				Map<String, Object> properties = bounds();
 				fiveServersServer(properties, fixtures, server.getKey(), server.getValue());
-				ConfigurableApplicationContext context = run(properties);
+				ConfigurableApplicationContext context = LifecycleApplications.run(properties);
 				McpStdioServer bean = context.getBean(McpStdioServers.class).get(server.getKey());
 				long begin = System.nanoTime();
 				context.close();
@@ -108,7 +89,7 @@ public final class LifecycleFigures {
 			}
 			Map<String, Object> properties = bounds();
 			servers.forEach((name, script) -> fiveServersServer(properties, fixtures, name, script));
-			ConfigurableApplicationContext context = run(properties);
+			ConfigurableApplicationContext context = LifecycleApplications.run(properties);
 			long begin = System.nanoTime();
 			context.close();
 			long together = millisSince(begin);
@@ -133,9 +114,9 @@ public final class LifecycleFigures {
 				"--spring.main.keep-alive=true", "--spring.main.banner-mode=off",
 				"--spring.ai.mcp.client.enabled=false", "--management.endpoints.enabled-by-default=false"));
 		Map<String, Object> properties = bounds();
-		server(properties, fixtures, "echo", "echo.sh");
-		server(properties, fixtures, "stubborn", "serves-ignores-sigterm.sh");
-		server(properties, fixtures, "parent", "with-children.sh");
+		LifecycleApplications.server(properties, fixtures, "echo", "echo.sh");
+		LifecycleApplications.server(properties, fixtures, "stubborn", "serves-ignores-sigterm.sh");
+		LifecycleApplications.server(properties, fixtures, "parent", "with-children.sh");
 		properties.forEach((key, value) -> args.add("--" + key + "=" + value));
 		try (ForkedJvm jvm = ForkedJvm.start(ForkedMcpApplication.class.getName(), ForkedMcpApplication.READY, args)) {
 			jvm.awaitLine(Duration.ofSeconds(90));
@@ -154,7 +135,7 @@ public final class LifecycleFigures {
 
 	private static void fiveServersServer(Map<String, Object> properties, Fixtures fixtures, String name,
 			String script) {
-		server(properties, fixtures, name, script);
+		LifecycleApplications.server(properties, fixtures, name, script);
 		if (name.equals("ignores-eof")) {
 			// as slow to stop as the SIGTERM-deaf one, by another step
 			properties.put("mcp.stdio.servers." + name + ".shutdown.stdin-close-timeout", "2s");
@@ -162,94 +143,14 @@ public final class LifecycleFigures {
 	}
 
 	private static Map<String, Object> bounds() {
-		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put("mcp.stdio.defaults.shutdown.drain-timeout", "500ms");
-		properties.put("mcp.stdio.defaults.shutdown.stdin-close-timeout", "1s");
-		properties.put("mcp.stdio.defaults.shutdown.terminate-timeout", "1s");
-		properties.put("mcp.stdio.defaults.startup-timeout", "20s");
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		properties.put("logging.level.dev.mcpstdio", "WARN");
+		properties.put("spring.main.log-startup-info", "false");
 		return properties;
-	}
-
-	private static void server(Map<String, Object> properties, Fixtures fixtures, String name, String script) {
-		String prefix = "mcp.stdio.servers." + name + ".";
-		properties.put(prefix + "command", "sh");
-		properties.put(prefix + "args[0]", Fixtures.script(script));
-		properties.put(prefix + "env." + Fixtures.MARKER, fixtures.id());
-	}
-
-	private static ConfigurableApplicationContext run(Map<String, Object> properties, Class<?>... more) {
-		List<Class<?>> sources = new ArrayList<>(List.of(OnlyMcpStdio.class));
-		sources.addAll(List.of(more));
-		SpringApplication application = new SpringApplication(sources.toArray(Class[]::new));
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setRegisterShutdownHook(false);
-		application.setBannerMode(Banner.Mode.OFF);
-		application.setLogStartupInfo(false);
-		application.setDefaultProperties(properties);
-		return application.run();
 	}
 
 	private static long millisSince(long begin) {
 		return (System.nanoTime() - begin) / 1_000_000;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(McpStdioAutoConfiguration.class)
-	static class OnlyMcpStdio {
-
-	}
-
-	/** Notes the time before the servers' phase starts and after it ended. */
-	@Configuration(proxyBeanMethods = false)
-	static class MeasuresServerStart {
-
-		@Bean
-		SmartLifecycle beforeServers() {
-			return new Phase(McpStdioServer.PHASE - 2, phaseStart);
-		}
-
-		@Bean
-		SmartLifecycle afterServers() {
-			return new Phase(McpStdioServer.PHASE + 1, phaseEnd);
-		}
-
-	}
-
-	private static final class Phase implements SmartLifecycle {
-
-		private final int phase;
-
-		private final AtomicLong startedAt;
-
-		private volatile boolean running;
-
-		Phase(int phase, AtomicLong startedAt) {
-			this.phase = phase;
-			this.startedAt = startedAt;
-		}
-
-		@Override
-		public void start() {
-			this.startedAt.set(System.nanoTime());
-			this.running = true;
-		}
-
-		@Override
-		public void stop() {
-			this.running = false;
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.running;
-		}
-
-		@Override
-		public int getPhase() {
-			return this.phase;
-		}
-
 	}
 
 }

@@ -60,21 +60,11 @@ class McpStdioServerHandshakeTests {
 		long begin = System.nanoTime();
 		Throwable failure = catchThrowable(server::startServer);
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
-		assertThat(failure).isExactlyInstanceOf(McpStdioException.class)
-			.hasMessage("MCP server 'mute' did not answer initialize within 1s; raise "
-					+ "mcp.stdio.servers.mute.startup-timeout if it is just slow to start");
-		assertThat(((McpStdioException) failure).serverName()).isEqualTo("mute");
-		assertThat(server.state()).isEqualTo(ServerState.FAILED);
-		assertThat(server.isInitialized()).isFalse();
-		assertThat(server.lastFailure()).isEqualTo(failure.getMessage());
-		// its process was stopped: it exits when its stdin closes, and the initialize
-		// nobody waits for any more did not hold the 30s drain
-		assertThat(server.pid()).isNull();
-		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.CLEAN);
+		assertFailedAndStopped(server, failure, "MCP server 'mute' did not answer initialize within 1s; raise "
+				+ "mcp.stdio.servers.mute.startup-timeout if it is just slow to start");
+		// the initialize nobody waits for any more did not hold the 30s drain
 		assertThat(server.pendingRequests()).isZero();
 		assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(1)).isLessThan(Duration.ofSeconds(15));
-		assertThat(this.fixtures.started()).hasSize(1);
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
@@ -83,16 +73,23 @@ class McpStdioServerHandshakeTests {
 		long begin = System.nanoTime();
 		Throwable failure = catchThrowable(server::startServer);
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
-		assertThat(failure).isExactlyInstanceOf(McpStdioException.class)
-			.hasMessage("MCP server 'picky' refused initialize: Unsupported protocol version");
-		assertThat(((McpStdioException) failure).serverName()).isEqualTo("picky");
-		assertThat(server.state()).isEqualTo(ServerState.FAILED);
-		assertThat(server.isInitialized()).isFalse();
-		assertThat(server.lastFailure()).isEqualTo(failure.getMessage());
-		assertThat(server.pid()).isNull();
-		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.CLEAN);
+		assertFailedAndStopped(server, failure, "MCP server 'picky' refused initialize: Unsupported protocol version");
 		// at the answer, not at the 30s startup-timeout or drain
 		assertThat(took).isLessThan(Duration.ofSeconds(15));
+	}
+
+	/**
+	 * Assert that the start failed with the message, the server is {@code FAILED}, and
+	 * its one process was stopped: it exits when its stdin closes.
+	 */
+	private void assertFailedAndStopped(McpStdioServer server, Throwable failure, String message) {
+		assertThat(failure).isExactlyInstanceOf(McpStdioException.class).hasMessage(message);
+		assertThat(((McpStdioException) failure).serverName()).isEqualTo(server.name());
+		assertThat(server.state()).isEqualTo(ServerState.FAILED);
+		assertThat(server.isInitialized()).isFalse();
+		assertThat(server.lastFailure()).isEqualTo(message);
+		assertThat(server.pid()).isNull();
+		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.CLEAN);
 		// started once: a failed handshake is no reason for another process
 		assertThat(this.fixtures.started()).hasSize(1);
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));

@@ -21,12 +21,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
@@ -35,9 +33,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -56,10 +51,6 @@ import static org.assertj.core.api.Assertions.assertThatException;
  */
 class McpStdioServerLifecycleTests {
 
-	private static final AtomicLong phaseStart = new AtomicLong();
-
-	private static final AtomicLong phaseEnd = new AtomicLong();
-
 	private static final AtomicReference<List<Long>> aliveSeen = new AtomicReference<>();
 
 	private static final AtomicReference<String> currentMarker = new AtomicReference<>();
@@ -68,8 +59,8 @@ class McpStdioServerLifecycleTests {
 
 	@BeforeEach
 	void forgetWhatAnEarlierTestRecorded() {
-		phaseStart.set(0);
-		phaseEnd.set(0);
+		LifecycleApplications.phaseStart.set(0);
+		LifecycleApplications.phaseEnd.set(0);
 		aliveSeen.set(null);
 		currentMarker.set(this.fixtures.id());
 	}
@@ -81,20 +72,15 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void fiveServersCloseInAboutTheSlowestServersTime() {
-		Map<String, String> servers = new LinkedHashMap<>();
-		servers.put("exits-on-eof", "echo.sh");
-		servers.put("ignores-eof", "serves-ignores-eof.sh");
-		servers.put("ignores-sigterm", "serves-ignores-sigterm.sh");
-		servers.put("has-children", "with-children.sh");
-		servers.put("crashed", "instant-exit.sh");
+		Map<String, String> servers = LifecycleApplications.fiveServers();
 		Map<String, Long> alone = new LinkedHashMap<>();
 		Map<String, ExitCause> causes = new LinkedHashMap<>();
 		for (Map.Entry<String, String> server : servers.entrySet()) {
-			Map<String, Object> properties = shutdownBounds();
+			Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 			fiveServersServer(properties, server.getKey(), server.getValue());
 			McpStdioServer bean;
 			long begin;
-			try (ConfigurableApplicationContext context = run(properties)) {
+			try (ConfigurableApplicationContext context = LifecycleApplications.run(properties)) {
 				bean = context.getBean(McpStdioServers.class).get(server.getKey());
 				assertThat(bean.state())
 					.isEqualTo(server.getKey().equals("crashed") ? ServerState.FAILED : ServerState.RUNNING);
@@ -108,11 +94,11 @@ class McpStdioServerLifecycleTests {
 			.containsEntry("ignores-eof", ExitCause.TERMINATED)
 			.containsEntry("ignores-sigterm", ExitCause.KILLED)
 			.containsEntry("crashed", ExitCause.UNEXPECTED);
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		servers.forEach((name, script) -> fiveServersServer(properties, name, script));
 		McpStdioServers registry;
 		long begin;
-		try (ConfigurableApplicationContext context = run(properties)) {
+		try (ConfigurableApplicationContext context = LifecycleApplications.run(properties)) {
 			registry = context.getBean(McpStdioServers.class);
 			assertThat(registry.list()).extracting(McpStdioServer::state)
 				.containsExactly(ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING, ServerState.RUNNING,
@@ -175,10 +161,10 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void startUpThatAbortsAfterTwoServersStartedLeavesNone() {
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "first", "echo.sh");
 		server(properties, "second", "serves-ignores-sigterm.sh");
-		assertThatException().isThrownBy(() -> run(properties, FailsAfterServersStarted.class))
+		assertThatException().isThrownBy(() -> LifecycleApplications.run(properties, FailsAfterServersStarted.class))
 			.withStackTraceContaining("a later bean failed");
 		// both had started when the later bean failed, and none is left
 		assertThat(aliveSeen.get()).hasSize(2);
@@ -187,11 +173,11 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void requiredServerThatExitsAtOnceFailsStartUpAndStopsTheOthers() {
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "other", "serves-ignores-eof.sh");
 		server(properties, "broken", "instant-exit.sh");
 		properties.put("mcp.stdio.servers.broken.required", "true");
-		Throwable failure = catchFailure(() -> run(properties));
+		Throwable failure = catchFailure(() -> LifecycleApplications.run(properties));
 		McpServerStartupException startup = findCause(failure, McpServerStartupException.class);
 		assertThat(startup).as("McpServerStartupException in %s", failure).isNotNull();
 		assertThat(startup.serverName()).isEqualTo("broken");
@@ -204,10 +190,10 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void serverThatIsNotRequiredFailsAloneAndStartsOnce() {
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "a-slow", "slow-init.sh");
 		server(properties, "b-broken", "instant-exit.sh");
-		try (ConfigurableApplicationContext context = run(properties)) {
+		try (ConfigurableApplicationContext context = LifecycleApplications.run(properties)) {
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
 			assertThat(servers.get("a-slow").state()).isEqualTo(ServerState.RUNNING);
 			McpStdioServer broken = servers.get("b-broken");
@@ -227,18 +213,19 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void aNewContextStartsOnlyWhenTheOldOnesProcessesAreAllGone() {
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "files", "serves-ignores-sigterm.sh");
 		server(properties, "search", "with-children.sh");
 		// a phase timeout far below the stop of a SIGTERM-deaf server: close must still
 		// wait for every process to be gone
 		List<Long> firstPids;
-		try (ConfigurableApplicationContext first = run(properties, ShortShutdownPhase.class)) {
+		try (ConfigurableApplicationContext first = LifecycleApplications.run(properties, ShortShutdownPhase.class)) {
 			firstPids = pids(first);
 			assertThat(this.fixtures.alive()).containsAll(firstPids);
 		}
 		assertThat(this.fixtures.alive()).isEmpty();
-		try (ConfigurableApplicationContext second = run(properties, RecordsAliveBeforeServersStart.class)) {
+		try (ConfigurableApplicationContext second = LifecycleApplications.run(properties,
+				RecordsAliveBeforeServersStart.class)) {
 			assertThat(aliveSeen.get()).isEmpty();
 			List<Long> secondPids = pids(second);
 			assertThat(secondPids).doesNotContainAnyElementsOf(firstPids);
@@ -304,16 +291,17 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void serversStartInParallel() {
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		for (String name : List.of("slow-1", "slow-2", "slow-3")) {
 			server(properties, name, "slow-init.sh", "2");
 		}
-		try (ConfigurableApplicationContext context = run(properties, MeasuresServerStart.class)) {
+		try (ConfigurableApplicationContext context = LifecycleApplications.run(properties,
+				LifecycleApplications.MeasuresServerStart.class)) {
 			assertThat(context.getBean(McpStdioServers.class).list()).allSatisfy((server) -> {
 				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 				assertThat(server.isInitialized()).isTrue();
 			});
-			long millis = (phaseEnd.get() - phaseStart.get()) / 1_000_000;
+			long millis = (LifecycleApplications.phaseEnd.get() - LifecycleApplications.phaseStart.get()) / 1_000_000;
 			// each answers initialize 2s after it starts: one after the other they
 			// could not take less than 6s (the figure is measured by the bench module)
 			assertThat(millis).isGreaterThanOrEqualTo(2000L).isLessThan(6000L);
@@ -325,7 +313,7 @@ class McpStdioServerLifecycleTests {
 				List.of("--spring.main.web-application-type=none", "--spring.main.keep-alive=true",
 						"--spring.main.banner-mode=off", "--spring.ai.mcp.client.enabled=false",
 						"--management.endpoints.enabled-by-default=false", "--forked.exit=" + exit));
-		Map<String, Object> properties = shutdownBounds();
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "echo", "echo.sh");
 		server(properties, "stubborn", "serves-ignores-sigterm.sh");
 		server(properties, "parent", "with-children.sh");
@@ -365,44 +353,12 @@ class McpStdioServerLifecycleTests {
 		return null;
 	}
 
-	private Map<String, Object> shutdownBounds() {
-		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put("mcp.stdio.defaults.shutdown.drain-timeout", "500ms");
-		properties.put("mcp.stdio.defaults.shutdown.stdin-close-timeout", "1s");
-		properties.put("mcp.stdio.defaults.shutdown.terminate-timeout", "1s");
-		properties.put("mcp.stdio.defaults.startup-timeout", "20s");
-		return properties;
-	}
-
 	private void server(Map<String, Object> properties, String name, String script, String... args) {
-		String prefix = "mcp.stdio.servers." + name + ".";
-		properties.put(prefix + "command", "sh");
-		properties.put(prefix + "args[0]", Fixtures.script(script));
-		for (int i = 0; i < args.length; i++) {
-			properties.put(prefix + "args[" + (i + 1) + "]", args[i]);
-		}
-		properties.put(prefix + "env." + Fixtures.MARKER, this.fixtures.id());
-	}
-
-	private static ConfigurableApplicationContext run(Map<String, Object> properties, Class<?>... more) {
-		List<Class<?>> sources = new ArrayList<>(List.of(OnlyMcpStdio.class));
-		sources.addAll(List.of(more));
-		SpringApplication application = new SpringApplication(sources.toArray(Class[]::new));
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setRegisterShutdownHook(false);
-		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
-		application.setDefaultProperties(properties);
-		return application.run();
+		LifecycleApplications.server(properties, this.fixtures, name, script, args);
 	}
 
 	private static long millisSince(long begin) {
 		return (System.nanoTime() - begin) / 1_000_000;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(McpStdioAutoConfiguration.class)
-	static class OnlyMcpStdio {
-
 	}
 
 	/** A bean that fails in the phase after the servers started. */
@@ -411,7 +367,7 @@ class McpStdioServerLifecycleTests {
 
 		@Bean
 		SmartLifecycle failsAfterServersStarted(McpStdioServers servers) {
-			return new PhaseBean(Integer.MAX_VALUE, () -> {
+			return new LifecycleApplications.PhaseBean(Integer.MAX_VALUE, () -> {
 				List<Long> started = servers.list().stream().map(McpStdioServer::pid).toList();
 				aliveSeen
 					.set(started.stream().filter((pid) -> pid != null && ProcessHandle.of(pid).isPresent()).toList());
@@ -439,64 +395,14 @@ class McpStdioServerLifecycleTests {
 
 		@Bean
 		SmartLifecycle recordsAlive() {
-			return new PhaseBean(McpStdioServer.PHASE - 2, () -> aliveSeen.set(aliveOfCurrentTest()));
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class MeasuresServerStart {
-
-		@Bean
-		SmartLifecycle beforeServers() {
-			return new PhaseBean(McpStdioServer.PHASE - 2, () -> phaseStart.set(System.nanoTime()));
-		}
-
-		@Bean
-		SmartLifecycle afterServers() {
-			return new PhaseBean(McpStdioServer.PHASE + 1, () -> phaseEnd.set(System.nanoTime()));
+			return new LifecycleApplications.PhaseBean(McpStdioServer.PHASE - 2,
+					() -> aliveSeen.set(aliveOfCurrentTest()));
 		}
 
 	}
 
 	private static List<Long> aliveOfCurrentTest() {
 		return Fixtures.alive(currentMarker.get());
-	}
-
-	static final class PhaseBean implements SmartLifecycle {
-
-		private final int phase;
-
-		private final Runnable onStart;
-
-		private volatile boolean running;
-
-		PhaseBean(int phase, Runnable onStart) {
-			this.phase = phase;
-			this.onStart = onStart;
-		}
-
-		@Override
-		public void start() {
-			this.onStart.run();
-			this.running = true;
-		}
-
-		@Override
-		public void stop() {
-			this.running = false;
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.running;
-		}
-
-		@Override
-		public int getPhase() {
-			return this.phase;
-		}
-
 	}
 
 }
