@@ -48,7 +48,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for the conditions of {@link McpStdioAutoConfiguration} and for every
@@ -378,7 +378,8 @@ class McpStdioConfigurationTests {
 		application.setDefaultProperties(args.stream()
 			.collect(java.util.stream.Collectors.toMap((arg) -> arg.substring(0, arg.indexOf('=')),
 					(arg) -> (Object) arg.substring(arg.indexOf('=') + 1))));
-		assertThatException().isThrownBy(application::run);
+		assertThatExceptionOfType(McpStdioConfigurationException.class).isThrownBy(application::run)
+			.withMessageContaining("mcp.stdio.servers.a.restart.policy");
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("The MCP server configuration is invalid; no server was started.")
 			.contains("Server: a")

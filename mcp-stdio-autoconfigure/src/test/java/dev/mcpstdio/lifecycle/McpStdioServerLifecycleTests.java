@@ -165,7 +165,9 @@ class McpStdioServerLifecycleTests {
 		server(properties, "first", "echo.sh");
 		server(properties, "second", "serves-ignores-sigterm.sh");
 		assertThatException().isThrownBy(() -> LifecycleApplications.run(properties, FailsAfterServersStarted.class))
-			.withStackTraceContaining("a later bean failed");
+			.havingRootCause()
+			.isExactlyInstanceOf(IllegalStateException.class)
+			.withMessage("a later bean failed");
 		// both had started when the later bean failed, and none is left
 		assertThat(aliveSeen.get()).hasSize(2);
 		assertThat(this.fixtures.alive()).isEmpty();
