@@ -269,7 +269,8 @@ public class McpServersEndpoint {
 	 * @param memoryBytes their resident memory together
 	 * @param command its command line, sanitized; its arguments withheld unless values
 	 * are shown
-	 * @param startedAt when its running process started, {@code null} when none runs
+	 * @param startedAt when its current process started while it is {@code RUNNING}, else
+	 * {@code null}
 	 * @param restarts how often it was restarted
 	 * @param pendingRequests requests sent and not yet answered
 	 * @param lastExit how its last process ended, {@code null} when none has

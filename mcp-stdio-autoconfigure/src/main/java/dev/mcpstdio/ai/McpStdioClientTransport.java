@@ -247,8 +247,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
 					initialize.params());
 			Duration timeout = this.server.definition().startupTimeout();
-			String response = Futures.await(this.server.request(id, write(replayed)), timeout, this.server.name(),
-					"answer the replayed initialize");
+			CompletableFuture<String> replayAnswer = this.server.request(id, write(replayed));
+			String response;
+			try {
+				response = Futures.await(replayAnswer, timeout, this.server.name(), "answer the replayed initialize");
+			}
+			finally {
+				// Given up on: it must not hold the drain of a stop
+				replayAnswer.cancel(false);
+			}
 			JSONRPCMessage answer = read(response);
 			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
 				throw new McpStdioException(this.server.name(),

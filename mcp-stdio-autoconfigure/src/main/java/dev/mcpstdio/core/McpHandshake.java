@@ -17,6 +17,7 @@
 package dev.mcpstdio.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpStdioException;
@@ -54,8 +55,16 @@ public final class McpHandshake {
 				+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
 				+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}";
 		String name = process.name();
-		String response = Futures.await(process.request(id, request), timeout, name, "answer initialize",
-				"; raise mcp.stdio.servers." + name + ".startup-timeout if it is just slow to start");
+		CompletableFuture<String> answer = process.request(id, request);
+		String response;
+		try {
+			response = Futures.await(answer, timeout, name, "answer initialize",
+					"; raise mcp.stdio.servers." + name + ".startup-timeout if it is just slow to start");
+		}
+		finally {
+			// Given up on: it must not hold the drain of the stop that follows
+			answer.cancel(false);
+		}
 		JsonNode error;
 		try {
 			error = JsonMapper.shared().readTree(response).get("error");

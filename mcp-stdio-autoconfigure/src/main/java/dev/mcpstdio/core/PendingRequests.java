@@ -87,7 +87,8 @@ final class PendingRequests {
 	}
 
 	/**
-	 * Wait until no request is pending that its client still waits for.
+	 * Wait until no request is pending that its client still waits for: one whose future
+	 * is done (cancelled by a caller that gave up) does not hold the wait.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @param clientTimeoutNanos how long a client waits for a response: an older request
 	 * is given up on and does not hold the wait; {@link Long#MAX_VALUE} for no limit
@@ -100,7 +101,8 @@ final class PendingRequests {
 				long youngest = Long.MIN_VALUE;
 				boolean waited = false;
 				for (Pending pending : this.byId.values()) {
-					if (now - pending.sentAt() < clientTimeoutNanos) {
+					boolean givenUp = pending.future() != null && pending.future().isDone();
+					if (!givenUp && now - pending.sentAt() < clientTimeoutNanos) {
 						waited = true;
 						youngest = Math.max(youngest, pending.sentAt());
 					}

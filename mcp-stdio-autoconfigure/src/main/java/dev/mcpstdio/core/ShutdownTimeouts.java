@@ -46,11 +46,17 @@ public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration ter
 	}
 
 	/**
-	 * Return the longest a whole stop can take, plus the margin for killing.
+	 * Return the longest a whole stop can take: drain, stdin close, step 4 (whose first
+	 * look at the tree may wait up to {@code terminate} for a process caught in
+	 * {@code exec} before the SIGTERM wait of {@code terminate}), the wait for SIGKILLed
+	 * processes to vanish, and the final wait for the exit to be observed.
 	 * @return the worst case of one stop
 	 */
 	public Duration worstCase() {
-		return this.drain.plus(this.stdinClose).plus(this.terminate).plus(TreeTerminator.KILL_WAIT);
+		return this.drain.plus(this.stdinClose)
+			.plus(this.terminate.multipliedBy(2))
+			.plus(TreeTerminator.KILL_WAIT)
+			.plus(StdioServerProcess.FINAL_EXIT_WAIT);
 	}
 
 }

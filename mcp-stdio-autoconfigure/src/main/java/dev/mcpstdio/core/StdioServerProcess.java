@@ -69,6 +69,13 @@ public final class StdioServerProcess {
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
+	/**
+	 * The last wait of a stop, for the exit to be observed once the tree was ended: the
+	 * exit of a SIGKILLed root, then its output read ({@link #awaitStreams()}).
+	 */
+	static final Duration FINAL_EXIT_WAIT = TreeTerminator.KILL_WAIT
+		.plusMillis(2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000);
+
 	private final StdioServerSpec spec;
 
 	private final MessageListener listener;
@@ -259,6 +266,10 @@ public final class StdioServerProcess {
 		return this.writer.isWriting();
 	}
 
+	StdoutReader stdoutReader() {
+		return this.stdout;
+	}
+
 	/**
 	 * Send a notification or a response, or a request whose response the listener gets.
 	 * @param message one JSON-RPC message, without newlines
@@ -366,17 +377,11 @@ public final class StdioServerProcess {
 	 * observed, so that the caller learns why instead of seeing a bare I/O error.
 	 */
 	private RuntimeException awaitExitException(@Nullable Throwable cause) {
-		ExitInfo exitInfo;
-		try {
-			exitInfo = this.exit.get(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis(),
-					TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			exitInfo = null;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			exitInfo = null;
+		ExitInfo exitInfo = awaitExitInfo(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
+		if (exitInfo == null && !this.process.isAlive()) {
+			// It has ended: its exit is told once its last output was read, which a busy
+			// machine may take longer for
+			exitInfo = awaitExitInfo(FINAL_EXIT_WAIT.toMillis());
 		}
 		if (this.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
 			return notRunning("was stopped while the message was being written");
@@ -388,6 +393,19 @@ public final class StdioServerProcess {
 		fail("its stdin broke (" + reason + ") while the process kept running");
 		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
 				+ "; the process is still running and is being terminated", cause);
+	}
+
+	private @Nullable ExitInfo awaitExitInfo(long millis) {
+		try {
+			return this.exit.get(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return null;
+		}
 	}
 
 	private McpStdioException sendTimeout(String what) {
@@ -448,9 +466,7 @@ public final class StdioServerProcess {
 
 	private ExitInfo awaitExit() {
 		try {
-			return this.exit.get(
-					TreeTerminator.KILL_WAIT.toMillis() + 2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000,
-					TimeUnit.MILLISECONDS);
+			return this.exit.get(FINAL_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

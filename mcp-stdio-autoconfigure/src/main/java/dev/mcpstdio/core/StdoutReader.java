@@ -60,7 +60,8 @@ final class StdoutReader implements Runnable {
 
 	private boolean discarding;
 
-	private long nonJsonLines;
+	/** Written by the reading thread only; read by tests that check no line was cut. */
+	private volatile long nonJsonLines;
 
 	private long nonJsonSuppressed;
 

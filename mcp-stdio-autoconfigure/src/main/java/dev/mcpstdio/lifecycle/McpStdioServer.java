@@ -410,8 +410,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Return when the current process started.
-	 * @return the start time or {@code null}
+	 * Return when the current process started, while the server is
+	 * {@link ServerState#RUNNING}.
+	 * @return the start time, or {@code null} in every other state
 	 */
 	public @Nullable Instant startedAt() {
 		StdioServerProcess current = this.controller.process();

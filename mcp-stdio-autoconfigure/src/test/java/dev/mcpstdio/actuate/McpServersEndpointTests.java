@@ -88,6 +88,8 @@ class McpServersEndpointTests {
 	@Test
 	void runningServer() {
 		McpStdioServer server = this.servers.get("ep-plain");
+		// the fixture forks helpers for each message, the handshake's included
+		awaitLiveProcesses("ep-plain", 1);
 		JsonNode plain = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers")
 			.get("servers")
 			.get("ep-plain");
@@ -116,6 +118,7 @@ class McpServersEndpointTests {
 
 	@Test
 	void serverWithChildrenCountsItsWholeTree() {
+		awaitLiveProcesses("ep-family", 4);
 		JsonNode all = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers");
 		JsonNode family = all.get("servers").get("ep-family");
 		assertThat(family.get("state").asString()).isEqualTo("RUNNING");
@@ -219,9 +222,10 @@ class McpServersEndpointTests {
 
 	@Test
 	void prometheusCountsProcessesBeforeAndAfterAStop() {
+		// the fixtures fork helpers for each message, the handshake's included
+		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
+		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-family\"}", 4.0);
 		String before = scrape();
-		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(1.0);
-		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-family\"}")).isEqualTo(4.0);
 		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-crashy\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(before, "mcp_stdio_memory_bytes{server=\"ep-stoppable\"}")).isPositive();
 		assertThat(Prometheus.value(before, "mcp_stdio_server_up{server=\"ep-stoppable\"}")).isEqualTo(1.0);
@@ -262,7 +266,7 @@ class McpServersEndpointTests {
 			.expectStatus()
 			.isOk();
 		awaitLiveProcesses("ep-stoppable", 1);
-		assertThat(Prometheus.value(scrape(), "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(1.0);
+		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
 	}
 
 	@Test

@@ -91,7 +91,7 @@ class McpServersHealthAndMetricsTests {
 		crash(phoenix);
 		await(() -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING && phoenix.pid() != null
 				&& phoenix.pid() != firstPid, "hl-phoenix restarted");
-		awaitSample("mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
+		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
 		String scrape = scrape();
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"hl-phoenix\"}")).isEqualTo(1.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"UNEXPECTED\",server=\"hl-phoenix\"}"))
@@ -139,19 +139,6 @@ class McpServersHealthAndMetricsTests {
 			.isThrownBy(() -> server.request("crash-1", "{\"jsonrpc\":\"2.0\",\"id\":\"crash-1\",\"method\":\"crash\"}")
 				.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(McpServerExitedException.class);
-	}
-
-	private void awaitSample(String series, double expected) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		double value = Double.NaN;
-		while (System.nanoTime() < deadline) {
-			value = Prometheus.value(scrape(), series);
-			if (value == expected) {
-				return;
-			}
-			Fixtures.sleep(50);
-		}
-		assertThat(value).as(series).isEqualTo(expected);
 	}
 
 	private static void await(BooleanSupplier condition, String what) {

@@ -16,6 +16,12 @@
 
 package dev.mcpstdio.actuate;
 
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import dev.mcpstdio.test.Fixtures;
+
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -41,6 +47,23 @@ final class Prometheus {
 			}
 		}
 		return fail("No sample " + series + " in the scrape:\n" + scrape);
+	}
+
+	/**
+	 * Scrape until a sample has a value, bounded: a fixture forks helpers for each
+	 * message it reads, and those count while they live.
+	 * @param scrape takes a scrape
+	 * @param series the metric name with its labels exactly as they are written
+	 * @param expected the value
+	 */
+	static void await(Supplier<String> scrape, String series, double expected) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		double value = value(scrape.get(), series);
+		while (value != expected && System.nanoTime() < deadline) {
+			Fixtures.sleep(50);
+			value = value(scrape.get(), series);
+		}
+		assertThat(value).as(series).isEqualTo(expected);
 	}
 
 }

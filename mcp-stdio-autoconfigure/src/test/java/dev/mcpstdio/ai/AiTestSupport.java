@@ -25,13 +25,17 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import io.modelcontextprotocol.client.McpClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.StdioTransportAutoConfiguration;
+import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -136,6 +140,21 @@ final class AiTestSupport {
 		catch (Exception ex) {
 			throw new AssertionError("process " + pid + " did not die", ex);
 		}
+	}
+
+	/**
+	 * Spring AI's initialization and request timeouts so long (2 minutes) that a failure
+	 * that waited for one would show.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class LongTimeouts {
+
+		@Bean
+		McpClientCustomizer<McpClient.SyncSpec> longTimeouts() {
+			return (name, spec) -> spec.initializationTimeout(Duration.ofMinutes(2))
+				.requestTimeout(Duration.ofMinutes(2));
+		}
+
 	}
 
 }

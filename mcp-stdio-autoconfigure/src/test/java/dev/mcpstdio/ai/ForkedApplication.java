@@ -24,16 +24,19 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.annotation.Import;
 
 /**
  * A Spring AI application run in a forked JVM by the tests: its servers come from the
- * command line.
+ * command line; Spring AI's timeouts are 2 minutes, so that a failure that waited for one
+ * shows.
  *
  * @author mcp-stdio authors
  */
 @SpringBootConfiguration
 @ImportAutoConfiguration({ McpStdioAutoConfiguration.class, McpStdioAiAutoConfiguration.class,
 		McpClientAutoConfiguration.class, McpToolCallbackAutoConfiguration.class })
+@Import(AiTestSupport.LongTimeouts.class)
 public class ForkedApplication {
 
 	public static void main(String[] args) {

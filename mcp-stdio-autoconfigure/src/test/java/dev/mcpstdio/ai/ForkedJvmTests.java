@@ -91,9 +91,13 @@ class ForkedJvmTests {
 				command.add("--" + property);
 			}
 		}
+		// with Spring AI's timeouts (ForkedApplication) as long, so that waiting shows
+		command.add("--mcp.stdio.servers.demo.startup-timeout=2m");
 		Process jvm = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
-			// no non-daemon thread may keep the JVM alive; generous for a loaded machine
+			// no non-daemon thread may keep the JVM alive; generous: on a loaded machine
+			// the two JVMs' start-up alone can take long. Every timeout that could end
+			// the start-up is 2 minutes, so a start-up that waited for one would show
 			assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).as("forked JVM exited by itself").isTrue();
 		}
 		finally {

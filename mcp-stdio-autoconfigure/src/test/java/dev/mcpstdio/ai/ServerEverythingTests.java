@@ -43,10 +43,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Real Spring AI clients over {@link McpStdioClientTransport} against the official
  * {@code @modelcontextprotocol/server-everything}, installed by {@code .ci/run} (or
  * pointed at with the system property {@value AiTestSupport#EVERYTHING_PROPERTY}).
+ * Without node or the package they are skipped, saying why, unless the environment
+ * variable {@value #REQUIRED} is {@code true} ({@code .ci/run} sets it): then they fail.
  *
  * @author mcp-stdio authors
  */
 class ServerEverythingTests {
+
+	/** Set to {@code true} where these tests must run: CI. */
+	static final String REQUIRED = "MCP_STDIO_REQUIRE_SERVER_EVERYTHING";
 
 	private final Fixtures fixtures = new Fixtures();
 
@@ -57,12 +62,20 @@ class ServerEverythingTests {
 	@BeforeEach
 	void findServerEverything() {
 		this.node = AiTestSupport.node();
-		assumeTrue(this.node != null, "node is not on the PATH: server-everything cannot run");
+		require(this.node != null, "node is not on the PATH: server-everything cannot run");
 		this.everything = AiTestSupport.serverEverything();
-		assumeTrue(this.everything != null,
+		require(this.everything != null,
 				"@modelcontextprotocol/server-everything is not installed: run .ci/run, or npm install --prefix "
 						+ ".ci/node @modelcontextprotocol/server-everything, or set -D"
 						+ AiTestSupport.EVERYTHING_PROPERTY + "=<path to dist/index.js>");
+	}
+
+	/** Skip when the condition does not hold, or fail where these tests must run. */
+	private static void require(boolean condition, String why) {
+		if (Boolean.parseBoolean(System.getenv(REQUIRED))) {
+			assertThat(condition).as(why + " (" + REQUIRED + "=true: these tests must not be skipped)").isTrue();
+		}
+		assumeTrue(condition, why);
 	}
 
 	@AfterEach
@@ -116,16 +129,20 @@ class ServerEverythingTests {
 
 	@Test
 	void killedServerFailsTheNextToolCallAtOnceNamingTheExit() {
-		AiTestSupport.runner().withPropertyValues(serverEverything().toArray(String[]::new)).run((context) -> {
-			McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
-			McpStdioServer server = context.getBean(McpStdioServers.class).get("everything");
-			AiTestSupport.kill(server.pid());
-			AiTestSupport.await(Duration.ofSeconds(5), "the exit observed", () -> server.state() == ServerState.FAILED);
-			long begin = System.nanoTime();
-			assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("echo").build()))
-				.hasMessageContaining("MCP server 'everything' process exited unexpectedly with exit code 137");
-			assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(1));
-		});
+		// A call that waited for the request timeout would show
+		AiTestSupport.runner()
+			.withPropertyValues(serverEverything("spring.ai.mcp.client.request-timeout=60s").toArray(String[]::new))
+			.run((context) -> {
+				McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("everything");
+				AiTestSupport.kill(server.pid());
+				AiTestSupport.await(Duration.ofSeconds(5), "the exit observed",
+						() -> server.state() == ServerState.FAILED);
+				long begin = System.nanoTime();
+				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("echo").build()))
+					.hasMessageContaining("MCP server 'everything' process exited unexpectedly with exit code 137");
+				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
+			});
 	}
 
 }

@@ -51,7 +51,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for the conditions of {@link McpStdioAutoConfiguration} and for every
@@ -86,7 +86,7 @@ class McpStdioConfigurationTests {
 			assertThat(context).doesNotHaveBean(McpStdioServers.class);
 			assertThat(context).doesNotHaveBean(McpStdioServer.class);
 			assertThat(context).doesNotHaveBean(McpStdioProperties.class);
-			assertThat(this.fixtures.alive()).isEmpty();
+			this.fixtures.assertNeverStarted();
 		});
 	}
 
@@ -429,7 +429,7 @@ class McpStdioConfigurationTests {
 					.contains("mcp.stdio.servers.b.restart.policy");
 				assertThat(analysis.getAction()).contains("mcp.stdio.servers.a.command")
 					.contains("mcp.stdio.servers.b.restart.policy");
-				assertThat(this.fixtures.alive()).isEmpty();
+				this.fixtures.assertNeverStarted();
 			});
 	}
 
@@ -443,20 +443,21 @@ class McpStdioConfigurationTests {
 		application.setDefaultProperties(args.stream()
 			.collect(java.util.stream.Collectors.toMap((arg) -> arg.substring(0, arg.indexOf('=')),
 					(arg) -> (Object) arg.substring(arg.indexOf('=') + 1))));
-		assertThatException().isThrownBy(application::run);
+		assertThatExceptionOfType(McpStdioConfigurationException.class).isThrownBy(application::run)
+			.withMessageContaining("mcp.stdio.servers.a.restart.policy");
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("The MCP server configuration is invalid; no server was started.")
 			.contains("Server: a")
 			.contains("Property: mcp.stdio.servers.a.restart.policy")
 			.contains("Problem: 'sometimes' is not one of never, on-failure, always")
 			.contains("mcp.stdio.servers.a.restart.policy: use one of never, on-failure, always");
-		assertThat(this.fixtures.alive()).isEmpty();
+		this.fixtures.assertNeverStarted();
 	}
 
 	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
 			String action) {
 		ConfigurationTestSupport.assertFailure(context, server, property, problem, action);
-		assertThat(this.fixtures.alive()).isEmpty();
+		this.fixtures.assertNeverStarted();
 	}
 
 	private FailureAnalysis analyze(AssertableApplicationContext context) {

@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -79,8 +80,8 @@ class McpStdioShutdownPhaseTests {
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("a");
 				server.addListener(new McpStdioServer.Listener() {
 					@Override
-					public void stateChanged(McpStdioServer changed, dev.mcpstdio.lifecycle.ServerState state) {
-						if (state == dev.mcpstdio.lifecycle.ServerState.STOPPING) {
+					public void stateChanged(McpStdioServer changed, ServerState state) {
+						if (state == ServerState.STOPPING) {
 							stops.add("mcp-server");
 						}
 					}
@@ -95,8 +96,8 @@ class McpStdioShutdownPhaseTests {
 			.withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=5s",
 					"mcp.stdio.servers.slow.shutdown.drain-timeout=3s")
 			.run((context) -> assertThat(context).hasNotFailed());
-		// 3s + 2s + 2s + 2s of SIGKILL margin
-		assertThat(output).contains("MCP server 'slow' may take up to 9000 ms to stop, longer than "
+		// 3s + 2s + 2 x 2s + 2s of SIGKILL margin + 7.6s of final exit wait
+		assertThat(output).contains("MCP server 'slow' may take up to 18600 ms to stop, longer than "
 				+ "spring.lifecycle.timeout-per-shutdown-phase (5000 ms): raise that timeout or lower "
 				+ "mcp.stdio.servers.slow.shutdown.*");
 	}
@@ -107,22 +108,30 @@ class McpStdioShutdownPhaseTests {
 			.withPropertyValues(echo("fine"))
 			.withPropertyValues("mcp.stdio.servers.slow.shutdown.drain-timeout=40s")
 			.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(output).contains("MCP server 'slow' may take up to 46000 ms to stop")
+		assertThat(output).contains("MCP server 'slow' may take up to 55600 ms to stop")
 			.contains("(30000 ms)")
 			.doesNotContain("MCP server 'fine' " + WARNING);
 	}
 
 	@Test
 	void noWarningWhenEveryServerFits(CapturedOutput output) {
-		// five servers of 9s each fit in 10s: they stop in parallel, so the sum is no
-		// concern
+		// five enabled servers whose stop may take 18.6s each fit in 20s: they stop in
+		// parallel, so the sum (93s) is no concern
+		List<String> names = List.of("a", "b", "c", "d", "e");
 		ApplicationContextRunner runner = this.runner.withPropertyValues(
-				"spring.lifecycle.timeout-per-shutdown-phase=10s", "mcp.stdio.defaults.shutdown.drain-timeout=3s",
-				"mcp.stdio.defaults.enabled=false");
-		for (String name : List.of("a", "b", "c", "d", "e")) {
+				"spring.lifecycle.timeout-per-shutdown-phase=20s", "mcp.stdio.defaults.shutdown.drain-timeout=3s");
+		for (String name : names) {
 			runner = runner.withPropertyValues(echo(name));
 		}
-		runner.run((context) -> assertThat(context).hasNotFailed());
+		runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpStdioServers servers = context.getBean(McpStdioServers.class);
+			assertThat(servers.list()).extracting(McpStdioServer::name).containsExactlyElementsOf(names);
+			assertThat(servers.list()).allSatisfy((server) -> {
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				assertThat(server.definition().spec().shutdown().worstCase()).isEqualTo(Duration.ofMillis(18600));
+			});
+		});
 		assertThat(output).doesNotContain(WARNING);
 	}
 

@@ -45,10 +45,8 @@ class FailurePathTests {
 
 	@AfterEach
 	void noProcessLeftBehind() {
-		for (StdioServerProcess process : this.started) {
-			process.stop();
-		}
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		Fixtures.cleanUp(this.started, StdioServerProcess::stop,
+				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
 	}
 
 	@ParameterizedTest

@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.core;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,6 +35,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -45,16 +48,18 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class StdioServerProcessTests {
 
+	/** Bounds long enough that any step that waited for one would show. */
+	private static final ShutdownTimeouts LONG = new ShutdownTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20),
+			Duration.ofSeconds(20));
+
 	private final Fixtures fixtures = new Fixtures();
 
 	private final List<StdioServerProcess> started = new ArrayList<>();
 
 	@AfterEach
 	void noProcessLeftBehind() {
-		for (StdioServerProcess process : this.started) {
-			process.stop();
-		}
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		Fixtures.cleanUp(this.started, StdioServerProcess::stop,
+				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
 	}
 
 	private StdioServerProcess start(String name, String script) {
@@ -88,6 +93,9 @@ class StdioServerProcessTests {
 		String response = process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS);
 		assertThat(response).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"echo\":\"ping\"}}");
 		assertThat(process.pendingRequests()).isZero();
+		// the fixture left its trace: what configuration tests rely on to prove that no
+		// process was ever started
+		assertThat(this.fixtures.started()).containsExactly(process.pid());
 		StopResult result = process.stop();
 		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);
 		assertThat(result.exit().exitCode()).isZero();
@@ -95,7 +103,9 @@ class StdioServerProcessTests {
 
 	@Test
 	void instantExitFailsTheRequestWithExitCodeAndStderr() throws Exception {
-		StdioServerProcess process = start("instant", "instant-exit.sh");
+		// A send that had to wait for the exit would wait up to 2s + terminate-timeout
+		StdioServerProcess process = start(this.fixtures.spec("instant", "instant-exit.sh").withShutdown(LONG),
+				MessageListener.NONE);
 		Throwable failure = failureOf(process.request("a", request("a", "initialize")));
 		assertThat(failure).isInstanceOf(McpServerExitedException.class);
 		McpServerExitedException exited = (McpServerExitedException) failure;
@@ -108,7 +118,7 @@ class StdioServerProcessTests {
 		long begin = System.nanoTime();
 		assertThatExceptionOfType(McpServerExitedException.class).isThrownBy(() -> process.send(request(2, "x")))
 			.satisfies((ex) -> assertThat(ex.exitCode()).isEqualTo(3));
-		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(1));
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
 		StopResult result = process.stop();
 		assertThat(result.wasRunning()).isFalse();
 		assertThat(result.outcome()).isEqualTo(ExitCause.UNEXPECTED);
@@ -116,33 +126,39 @@ class StdioServerProcessTests {
 
 	@Test
 	void serverThatIgnoresStdinEofIsTerminated() {
-		StdioServerProcess process = start("ignores-eof", "ignores-eof.sh");
+		// Only the stdin-close wait is to be waited: a wait for the 20s drain or
+		// terminate-timeout would show
+		ShutdownTimeouts timeouts = new ShutdownTimeouts(LONG.drain(), Fixtures.FAST.stdinClose(), LONG.terminate());
+		StdioServerProcess process = start(this.fixtures.spec("ignores-eof", "ignores-eof.sh").withShutdown(timeouts),
+				MessageListener.NONE);
 		StopResult result = process.stop();
 		assertThat(result.outcome()).isEqualTo(ExitCause.TERMINATED);
 		assertThat(result.exit().exitCode()).isEqualTo(143);
 		assertThat(result.exit().describeExitCode()).isEqualTo("143 (signal 15, SIGTERM)");
-		assertThat(result.duration()).isGreaterThanOrEqualTo(Fixtures.FAST.stdinClose());
-		assertThat(result.duration()).isLessThan(Fixtures.FAST.worstCase());
+		assertThat(result.duration()).isGreaterThanOrEqualTo(timeouts.stdinClose())
+			.isLessThan(timeouts.stdinClose().plusSeconds(5));
 	}
 
 	@Test
 	void serverThatIgnoresSigtermIsKilled() {
-		StdioServerProcess process = start("ignores-term", "ignores-sigterm.sh");
+		// stdin-close and terminate are waited; a wait for the 20s drain would show
+		ShutdownTimeouts timeouts = new ShutdownTimeouts(LONG.drain(), Fixtures.FAST.stdinClose(),
+				Fixtures.FAST.terminate());
+		StdioServerProcess process = start(
+				this.fixtures.spec("ignores-term", "ignores-sigterm.sh").withShutdown(timeouts), MessageListener.NONE);
 		waitForStderr(process, "ready");
 		StopResult result = process.stop();
 		assertThat(result.outcome()).isEqualTo(ExitCause.KILLED);
 		assertThat(result.exit().exitCode()).isEqualTo(137);
 		assertThat(result.exit().describeExitCode()).isEqualTo("137 (signal 9, SIGKILL)");
-		assertThat(result.duration())
-			.isGreaterThanOrEqualTo(Fixtures.FAST.stdinClose().plus(Fixtures.FAST.terminate()));
-		assertThat(result.duration()).isLessThan(Fixtures.FAST.worstCase());
+		Duration waited = timeouts.stdinClose().plus(timeouts.terminate());
+		assertThat(result.duration()).isGreaterThanOrEqualTo(waited).isLessThan(waited.plusSeconds(5));
 	}
 
 	@Test
 	void stoppingAnExitedServerCostsNoWaiting() throws Exception {
 		// With 20s bounds per step, any step that waited would show
-		StdioServerProcess process = start(this.fixtures.spec("gone", "instant-exit.sh")
-			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(20))),
+		StdioServerProcess process = start(this.fixtures.spec("gone", "instant-exit.sh").withShutdown(LONG),
 				MessageListener.NONE);
 		process.exit().get(10, TimeUnit.SECONDS);
 		StopResult result = process.stop();
@@ -202,7 +218,12 @@ class StdioServerProcessTests {
 
 	@Test
 	void stopDuringABlockedOneMebibyteSendIsBounded() throws Exception {
-		StdioServerProcess process = start(this.fixtures.spec("deaf", "not-reading.sh"), MessageListener.NONE);
+		// The blocked write holds the drain and the close of stdin for their bounds; the
+		// SIGTERM ends it, so a wait for the 20s terminate-timeout would show
+		ShutdownTimeouts timeouts = new ShutdownTimeouts(Fixtures.FAST.drain(), Fixtures.FAST.stdinClose(),
+				LONG.terminate());
+		StdioServerProcess process = start(this.fixtures.spec("deaf", "not-reading.sh").withShutdown(timeouts),
+				MessageListener.NONE);
 		waitForStderr(process, "ready");
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(1024 * 1024)
 				+ "\"}}";
@@ -224,7 +245,7 @@ class StdioServerProcessTests {
 		assertThat(sender.isAlive()).isFalse();
 		assertThat(sendFailure.get()).isInstanceOf(McpServerNotRunningException.class);
 		assertThat(result.outcome()).isEqualTo(ExitCause.TERMINATED);
-		assertThat(took).isLessThan(Fixtures.FAST.worstCase());
+		assertThat(took).isLessThan(timeouts.drain().plus(timeouts.stdinClose()).plusSeconds(5));
 		// stdin was never closed under the write: the writer closed it after the write
 		// failed
 		assertThat(process.exit().get(5, TimeUnit.SECONDS).cause()).isEqualTo(ExitCause.TERMINATED);
@@ -240,6 +261,44 @@ class StdioServerProcessTests {
 		awaitTrue(() -> messages.size() == 1);
 		assertThat(messages).singleElement().asString().contains("again");
 		assertThat(process.isRunning()).isTrue();
+		// counted, which is what the tests that look for cut lines rely on
+		assertThat(process.stdoutReader().nonJsonLines()).isEqualTo(3);
+	}
+
+	@Test
+	void crlfLineEndsAndALastLineWithoutNewlineAreRead() throws Exception {
+		List<String> messages = new CopyOnWriteArrayList<>();
+		StdioServerProcess process = start(this.fixtures.spec("crlf", "crlf.sh"), messages::add);
+		// the CR is not part of the message; the empty CRLF line is no message at all
+		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS))
+			.isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"echo\":\"crlf\"}}");
+		// the end of stdout ends the last line
+		awaitTrue(() -> !messages.isEmpty());
+		assertThat(messages).containsExactly("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/last\"}");
+		assertThat(process.exit().get(10, TimeUnit.SECONDS).exitCode()).isZero();
+		assertThat(process.stdoutReader().awaitEnd(10_000)).isTrue();
+		assertThat(process.stdoutReader().nonJsonLines()).isZero();
+		assertThat(messages).hasSize(1);
+	}
+
+	@Test
+	void aRelativeCommandIsFoundInTheWorkingDirectoryAndRunsThere(@TempDir Path workingDirectory) throws Exception {
+		Path bin = Files.createDirectories(workingDirectory.resolve("bin"));
+		Path script = Files.writeString(bin.resolve("server.sh"),
+				"#!/bin/sh\nexec sh '" + Fixtures.script("echo.sh") + "'\n");
+		assertThat(script.toFile().setExecutable(true)).isTrue();
+		StdioServerSpec marked = this.fixtures.spec("relative", "echo.sh");
+		// not found from the JVM's directory: only the working directory has it
+		assertThat(Path.of("bin/server.sh")).doesNotExist();
+		StdioServerSpec spec = new StdioServerSpec("relative", "bin/server.sh", List.of(), marked.env(), false,
+				workingDirectory, marked.maxMessageSize(), marked.stderrTailLines(), marked.sendTimeout(),
+				marked.shutdown(), marked.container());
+		StdioServerProcess process = start(spec, MessageListener.NONE);
+		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("\"echo\":\"ping\"");
+		assertThat(Path.of("/proc", Long.toString(process.pid()), "cwd").toRealPath())
+			.isEqualTo(workingDirectory.toRealPath());
+		assertThat(this.fixtures.started()).containsExactly(process.pid());
+		assertThat(process.stop().outcome()).isEqualTo(ExitCause.CLEAN);
 	}
 
 	@Test
@@ -275,7 +334,8 @@ class StdioServerProcessTests {
 		long begin = System.nanoTime();
 		process.send(request(5, "crash"));
 		Throwable failure = failureOf(hanging);
-		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(2));
+		// at the exit, not at some timeout: nothing else would ever answer them
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
 		assertThat(failure).isInstanceOf(McpServerExitedException.class)
 			.hasMessage(
 					"MCP server 'crashy' process exited unexpectedly with exit code 5; stderr: crashing on request 5");

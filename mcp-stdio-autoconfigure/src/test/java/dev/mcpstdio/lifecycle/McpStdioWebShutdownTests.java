@@ -50,8 +50,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class McpStdioWebShutdownTests {
 
-	private static final CountDownLatch requestArrived = new CountDownLatch(1);
-
 	private final Fixtures fixtures = new Fixtures();
 
 	@AfterEach
@@ -67,16 +65,19 @@ class McpStdioWebShutdownTests {
 				"spring.ai.mcp.client.enabled", "false", "mcp.stdio.servers.echo.command", "sh",
 				"mcp.stdio.servers.echo.args", Fixtures.script("echo.sh"),
 				"mcp.stdio.servers.echo.env." + Fixtures.MARKER, this.fixtures.id()));
-		ConfigurableApplicationContext context = application.run();
-		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-		McpStdioServer server = context.getBean(McpStdioServers.class).get("echo");
-		CompletableFuture<HttpResponse<String>> response = HttpClient.newHttpClient()
-			.sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tool"))
-				.timeout(Duration.ofSeconds(30))
-				.build(), HttpResponse.BodyHandlers.ofString());
-		assertThat(requestArrived.await(30, TimeUnit.SECONDS)).isTrue();
-		// the request now waits a second before it calls the server; the close begins
-		context.close();
+		McpStdioServer server;
+		CompletableFuture<HttpResponse<String>> response;
+		try (ConfigurableApplicationContext context = application.run()) {
+			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			server = context.getBean(McpStdioServers.class).get("echo");
+			response = HttpClient.newHttpClient()
+				.sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tool"))
+					.timeout(Duration.ofSeconds(30))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(context.getBean(ToolController.class).arrived.await(30, TimeUnit.SECONDS)).isTrue();
+			// the request now waits a second before it calls the server; the close
+			// begins
+		}
 		HttpResponse<String> answer = response.get(30, TimeUnit.SECONDS);
 		assertThat(answer.statusCode()).isEqualTo(200);
 		assertThat(answer.body()).contains("\"echo\":\"tools/call\"");
@@ -94,6 +95,9 @@ class McpStdioWebShutdownTests {
 	@RestController
 	static class ToolController {
 
+		/** One per context: a test run again starts from a latch of its own. */
+		final CountDownLatch arrived = new CountDownLatch(1);
+
 		private final McpStdioServers servers;
 
 		ToolController(McpStdioServers servers) {
@@ -102,7 +106,7 @@ class McpStdioWebShutdownTests {
 
 		@GetMapping("/tool")
 		String tool() throws Exception {
-			requestArrived.countDown();
+			this.arrived.countDown();
 			Thread.sleep(1000);
 			return this.servers.get("echo")
 				.request("web-1", "{\"jsonrpc\":\"2.0\",\"id\":\"web-1\",\"method\":\"tools/call\"}")

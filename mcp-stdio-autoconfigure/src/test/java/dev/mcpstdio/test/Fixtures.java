@@ -22,17 +22,23 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -50,6 +56,8 @@ public final class Fixtures {
 	public static final ShutdownTimeouts FAST = new ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(400),
 			Duration.ofMillis(400));
 
+	private static Path directory;
+
 	private final String id = "t-" + UUID.randomUUID();
 
 	public String id() {
@@ -62,16 +70,72 @@ public final class Fixtures {
 	 * @return its path
 	 */
 	public static String script(String script) {
-		URL url = Fixtures.class.getResource("/fixtures/" + script);
-		if (url == null) {
+		Path path = directory().resolve(script);
+		if (!Files.isRegularFile(path)) {
 			throw new IllegalArgumentException("No fixture " + script);
 		}
-		try {
-			return Path.of(url.toURI()).toString();
+		return path.toString();
+	}
+
+	/**
+	 * Return the directory of the fixture scripts: where the test classes are, or, when
+	 * they run from a jar (the bench module runs them so), a copy in a temporary
+	 * directory, since a script is run by its path.
+	 */
+	private static synchronized Path directory() {
+		if (directory == null) {
+			URL url = Fixtures.class.getResource("/fixtures/lib.sh");
+			if (url == null) {
+				throw new IllegalStateException("No fixtures on the class path");
+			}
+			try {
+				directory = "file".equals(url.getProtocol()) ? Path.of(url.toURI()).getParent() : copyOut(url);
+			}
+			catch (URISyntaxException | IOException ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
-		catch (URISyntaxException ex) {
+		return directory;
+	}
+
+	private static Path copyOut(URL url) throws URISyntaxException, IOException {
+		Path copy = Files.createTempDirectory("mcp-stdio-fixtures").resolve("fixtures");
+		Files.createDirectories(copy);
+		try (FileSystem jar = FileSystems.newFileSystem(url.toURI(), Map.of());
+				Stream<Path> scripts = Files.list(jar.getPath("/fixtures"))) {
+			for (Path script : scripts.toList()) {
+				Files.copy(script, copy.resolve(script.getFileName().toString()));
+			}
+		}
+		return copy;
+	}
+
+	/**
+	 * Return the pids of every fixture process that was started with this test's marker,
+	 * alive or not: each one that sources {@code fixtures/lib.sh} leaves a trace as it
+	 * starts.
+	 * @return the pids, in the order they started
+	 */
+	public List<Long> started() {
+		Path trace = directory().resolveSibling("started").resolve(this.id);
+		try {
+			return Files.readAllLines(trace).stream().map(String::trim).map(Long::valueOf).toList();
+		}
+		catch (NoSuchFileException ex) {
+			return List.of();
+		}
+		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Assert that no fixture process with this test's marker was ever started, not only
+	 * that none is alive now.
+	 */
+	public void assertNeverStarted() {
+		assertThat(started()).as("fixture processes started with marker %s", this.id).isEmpty();
+		assertThat(alive()).as("processes alive with marker %s", this.id).isEmpty();
 	}
 
 	/**
@@ -223,6 +287,47 @@ public final class Fixtures {
 			left = alive(markerValue);
 		}
 		return left;
+	}
+
+	/**
+	 * Apply a cleanup step to each item, then run the last step, whatever fails on the
+	 * way: a stop that throws does not skip the others or the check that follows. The
+	 * first failure is rethrown, the others added to it.
+	 * @param <T> the items' type
+	 * @param items what to clean up
+	 * @param step what to do with each
+	 * @param last what to do at the end, such as asserting that nothing is left
+	 */
+	public static <T> void cleanUp(Iterable<T> items, Consumer<T> step, Runnable last) {
+		RuntimeException failure = null;
+		for (T item : items) {
+			try {
+				step.accept(item);
+			}
+			catch (RuntimeException ex) {
+				failure = add(failure, ex);
+			}
+		}
+		try {
+			last.run();
+		}
+		catch (RuntimeException | AssertionError ex) {
+			if (failure == null) {
+				throw ex;
+			}
+			failure.addSuppressed(ex);
+		}
+		if (failure != null) {
+			throw failure;
+		}
+	}
+
+	private static RuntimeException add(RuntimeException first, RuntimeException next) {
+		if (first == null) {
+			return next;
+		}
+		first.addSuppressed(next);
+		return first;
 	}
 
 	/** Kill what a failed test left, by pid, so that it does not disturb the next. */

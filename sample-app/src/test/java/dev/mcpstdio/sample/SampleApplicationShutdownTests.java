@@ -24,6 +24,8 @@ import java.time.Duration;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -33,18 +35,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Stopping the sample app leaves no process behind, the children a tool spawned included.
+ * The processes are counted from {@code /proc} by a marker this test gives both servers
+ * (children keep it), not by the product's own census.
  *
  * @author mcp-stdio authors
  */
 class SampleApplicationShutdownTests {
 
+	private final Fixtures fixtures = new Fixtures();
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.killLeftovers();
+	}
+
 	@Test
 	void stoppingTheAppLeavesNoServerProcess() throws Exception {
-		ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class, "--server.port=0");
-		McpStdioServers servers = context.getBean(McpStdioServers.class);
-		McpStdioServer demo = servers.get("demo");
-		McpStdioServer clock = servers.get("clock");
+		String marker = "env." + Fixtures.MARKER + "=" + this.fixtures.id();
+		ConfigurableApplicationContext context = SpringApplication.run(SampleApplication.class, "--server.port=0",
+				"--mcp.stdio.servers.demo." + marker, "--mcp.stdio.servers.clock." + marker);
 		try {
+			McpStdioServers servers = context.getBean(McpStdioServers.class);
+			McpStdioServer demo = servers.get("demo");
+			McpStdioServer clock = servers.get("clock");
 			String port = context.getEnvironment().getProperty("local.server.port");
 			HttpResponse<String> response = HttpClient.newHttpClient()
 				.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/tools/spawn_children"))
@@ -53,18 +66,13 @@ class SampleApplicationShutdownTests {
 					.POST(HttpRequest.BodyPublishers.ofString("{\"count\":2}"))
 					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(response.body()).contains("started children");
-			assertThat(demo.treeStats().liveProcesses()).isEqualTo(3);
-			assertThat(clock.treeStats().liveProcesses()).isEqualTo(1);
+			// the two servers and the demo's two children
+			assertThat(this.fixtures.alive()).hasSize(4).contains(demo.pid(), clock.pid());
 		}
 		finally {
 			context.close();
 		}
-		// counted by the markers every server process of this JVM carries
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (demo.treeStats().liveProcesses() + clock.treeStats().liveProcesses() > 0) {
-			assertThat(System.nanoTime()).as("no server process left 5 s after close").isLessThan(deadline);
-			Thread.sleep(50);
-		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 }

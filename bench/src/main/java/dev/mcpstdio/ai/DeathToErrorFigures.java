@@ -32,37 +32,43 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Measures the time from a server's death to the caller's error, through mcp-stdio's
- * transport and through the SDK's {@link StdioClientTransport}, on the same server with
- * the same 20 s request timeout (Spring AI's default). Run with
- * {@code mvn -B -q -pl mcp-stdio-autoconfigure test -Dtest=DeathToErrorBenchmark -Dmcp.stdio.benchmark=true};
- * the figures are in docs/spring-ai.md.
+ * transport (built by the auto-configuration) and through the SDK's
+ * {@link StdioClientTransport}, on the same server (the test suite's
+ * {@link TestMcpServer}) with the same 20 s request timeout (Spring AI's default). Run by
+ * {@code dev.mcpstdio.bench.LifecycleBenchmark}; the figures are in docs/spring-ai.md.
  *
  * @author mcp-stdio authors
  */
-class DeathToErrorBenchmark {
+public final class DeathToErrorFigures {
 
 	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
 
 	private final Fixtures fixtures = new Fixtures();
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	private DeathToErrorFigures() {
 	}
 
-	@Test
-	void measure() throws Exception {
-		assumeTrue(Boolean.getBoolean("mcp.stdio.benchmark"), "a benchmark: run with -Dmcp.stdio.benchmark=true");
-		int runs = Integer.getInteger("mcp.stdio.benchmark.runs", 5);
+	/**
+	 * Measure, and print the figures.
+	 * @param runs runs through mcp-stdio
+	 * @param sdkRuns runs through the SDK's transport (each waits for its 20 s timeout)
+	 * @return the figures, one line each
+	 */
+	public static List<String> measure(int runs, int sdkRuns) {
+		DeathToErrorFigures figures = new DeathToErrorFigures();
+		try {
+			return figures.run(runs, sdkRuns);
+		}
+		finally {
+			figures.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+		}
+	}
+
+	private List<String> run(int runs, int sdkRuns) {
 		List<Long> oursInFlight = new ArrayList<>();
 		List<Long> oursNext = new ArrayList<>();
 		AiTestSupport.runner()
@@ -82,17 +88,18 @@ class DeathToErrorBenchmark {
 			});
 		List<Long> sdkInFlight = new ArrayList<>();
 		List<Long> sdkNext = new ArrayList<>();
-		int sdkRuns = Integer.getInteger("mcp.stdio.benchmark.sdk-runs", 3);
 		for (int i = 0; i < sdkRuns; i++) {
 			sdkInFlight.add(withSdkClient(this::inFlight));
 			sdkNext.add(withSdkClient(this::nextCall));
 		}
-		System.out.println("BENCHMARK death-to-error (ms), request timeout " + REQUEST_TIMEOUT.toSeconds() + " s");
-		System.out.println("BENCHMARK mcp-stdio   in-flight request: " + summary(oursInFlight));
-		System.out.println("BENCHMARK mcp-stdio   next call:         " + summary(oursNext));
-		System.out.println("BENCHMARK SDK stdio   in-flight request: " + summary(sdkInFlight));
-		System.out.println("BENCHMARK SDK stdio   next call:         " + summary(sdkNext));
-		assertThat(oursInFlight).hasSize(runs);
+		if (oursInFlight.size() != runs) {
+			throw new IllegalStateException("the context did not run: " + oursInFlight.size() + " runs of " + runs);
+		}
+		return List.of("death-to-error (ms), request timeout " + REQUEST_TIMEOUT.toSeconds() + " s",
+				"mcp-stdio   in-flight request: " + summary(oursInFlight),
+				"mcp-stdio   next call:         " + summary(oursNext),
+				"SDK stdio   in-flight request: " + summary(sdkInFlight),
+				"SDK stdio   next call:         " + summary(sdkNext));
 	}
 
 	private long withSdkClient(java.util.function.ToLongFunction<McpSyncClient> scenario) {
