@@ -146,8 +146,9 @@ public final class ServerHost {
 		Process process = launched.process();
 		ProcessTree tree = new ProcessTree(process.pid(), launched.startTime(), launched.instance(),
 				this.platform.ownSessions(), process::isAlive, this.scanner::now);
-		this.terminator.escalate(tree::members, spec.shutdown().terminate(), new TreeTerminator.Escalation() {
-		});
+		this.terminator.escalate(tree::members, launched.startTime(), spec.shutdown().terminate(),
+				new TreeTerminator.Escalation() {
+				});
 		this.guard.ended(process.pid());
 	}
 
