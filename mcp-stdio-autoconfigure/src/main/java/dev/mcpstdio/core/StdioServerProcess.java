@@ -123,7 +123,8 @@ public final class StdioServerProcess {
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
+				host.scheduler());
 		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
 				spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
@@ -142,7 +143,6 @@ public final class StdioServerProcess {
 		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
 		server.thread(server.stdout, "stdout").start();
 		server.thread(server.stderr, "stderr").start();
-		server.thread(server.writer, "stdin").start();
 		server.process.onExit().whenCompleteAsync((p, ex) -> server.handleExit(), host.tasks());
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
