@@ -17,9 +17,7 @@
 package dev.mcpstdio.ai;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -27,8 +25,6 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
@@ -36,14 +32,13 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration that makes every enabled mcp-stdio server a Spring AI MCP client
- * transport: Spring AI builds its clients, tool callbacks included, over them.
+ * transport: Spring AI builds its clients, tool callbacks included, over them. Servers
+ * configured for Spring AI's own stdio transport are among them when adopted (see
+ * {@code mcp.stdio.adopt-spring-ai-stdio}): same name, same client.
  *
  * @author mcp-stdio authors
  */
@@ -54,21 +49,16 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean(McpStdioServers.class)
 public class McpStdioAiAutoConfiguration {
 
-	private static final Log logger = LogFactory.getLog(McpStdioAiAutoConfiguration.class);
-
-	private static final String SPRING_AI_STDIO = "spring.ai.mcp.client.stdio";
-
 	/**
 	 * One transport per enabled server, named after it; a bean of exactly this type is
 	 * what Spring AI collects. Creating it starts every server process in parallel, so
 	 * that Spring AI's one-by-one handshakes wait for the slowest server only.
-	 * @param servers the servers
-	 * @param environment the environment, to spot a server configured twice
+	 * @param servers the servers, those adopted from Spring AI's stdio configuration
+	 * included
 	 * @return the transports
 	 */
 	@Bean
-	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment) {
-		warnAboutDuplicates(servers, environment);
+	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers) {
 		McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
 		List<NamedClientMcpTransport> transports = new ArrayList<>();
 		for (McpStdioServer server : servers.list()) {
@@ -81,21 +71,6 @@ public class McpStdioAiAutoConfiguration {
 		}
 		servers.startAllInBackground();
 		return transports;
-	}
-
-	private void warnAboutDuplicates(McpStdioServers servers, Environment environment) {
-		Binder binder = Binder.get(environment);
-		Set<String> springAiNames = new LinkedHashSet<>(
-				binder.bind(SPRING_AI_STDIO + ".connections", Bindable.mapOf(String.class, Object.class))
-					.map((connections) -> connections.keySet())
-					.orElse(Set.of()));
-		for (McpStdioServer server : servers.list()) {
-			if (springAiNames.contains(server.name())) {
-				logger.warn("MCP server '" + server.name() + "' is configured both under mcp.stdio.servers and under "
-						+ SPRING_AI_STDIO + ".connections: two processes would start and Spring AI would see the "
-						+ "server twice. Remove " + SPRING_AI_STDIO + ".connections." + server.name());
-			}
-		}
 	}
 
 }

@@ -27,11 +27,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of mcp-stdio: one {@link McpStdioServer} bean per server configured
  * under {@code mcp.stdio.servers} (or in the {@code servers-configuration} file), and the
- * {@link McpStdioServers} registry.
+ * {@link McpStdioServers} registry. Servers configured for Spring AI's stdio transport
+ * are adopted: they run as mcp-stdio servers, and Spring AI's transport is removed.
  *
  * @author mcp-stdio authors
  */
@@ -40,6 +42,12 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties(McpStdioProperties.class)
 @Import(McpStdioServersRegistrar.class)
 public class McpStdioAutoConfiguration {
+
+	// Before any bean exists: Spring AI's transports must not even be created
+	@Bean
+	static SpringAiStdioTransportRemover mcpStdioSpringAiStdioTransportRemover(Environment environment) {
+		return new SpringAiStdioTransportRemover(environment);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -22,6 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -50,8 +54,16 @@ public class McpStdioProperties {
 	private final OrphanGuard orphanGuard = new OrphanGuard();
 
 	/**
+	 * Whether servers configured for Spring AI's stdio transport (under
+	 * spring.ai.mcp.client.stdio) run as mcp-stdio servers of the same name, Spring AI's
+	 * own stdio transport then starting none.
+	 */
+	private boolean adoptSpringAiStdio = true;
+
+	/**
 	 * A JSON file in the common "mcpServers" format (as used by Claude Desktop and Spring
-	 * AI) whose servers are added to those configured here.
+	 * AI) whose servers are added to those configured here: classpath:..., file:... or a
+	 * plain file-system path.
 	 */
 	private @Nullable String serversConfiguration;
 
@@ -62,7 +74,9 @@ public class McpStdioProperties {
 	private final ServerSettings defaults = new ServerSettings();
 
 	/**
-	 * The servers, by name ([a-zA-Z0-9._-]+).
+	 * The servers, by name (1-64 letters, digits, '.', '_' or '-'; a name with a dot is
+	 * written in brackets: mcp.stdio.servers[my.server].command). Each takes command,
+	 * args, env and every key of defaults.
 	 */
 	private final Map<String, Server> servers = new LinkedHashMap<>();
 
@@ -76,6 +90,14 @@ public class McpStdioProperties {
 
 	public OrphanGuard getOrphanGuard() {
 		return this.orphanGuard;
+	}
+
+	public boolean isAdoptSpringAiStdio() {
+		return this.adoptSpringAiStdio;
+	}
+
+	public void setAdoptSpringAiStdio(boolean adoptSpringAiStdio) {
+		this.adoptSpringAiStdio = adoptSpringAiStdio;
 	}
 
 	public @Nullable String getServersConfiguration() {
@@ -121,47 +143,72 @@ public class McpStdioProperties {
 	public static class ServerSettings {
 
 		/**
-		 * Whether the server is started. Default: true.
+		 * Return the built-in default of every setting: the one place they are gathered,
+		 * from the constants of the classes that use them.
+		 * @return settings with every value set
+		 */
+		static ServerSettings builtIn() {
+			ServerSettings settings = new ServerSettings();
+			settings.setEnabled(true);
+			settings.setRequired(false);
+			settings.setInheritEnv(false);
+			settings.setStartupTimeout(McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT);
+			settings.setMaxMessageSize(DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE));
+			settings.setStderrTailLines(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
+			settings.setSendTimeout(StdioServerSpec.DEFAULT_SEND_TIMEOUT);
+			ShutdownTimeouts shutdown = ShutdownTimeouts.DEFAULTS;
+			settings.getShutdown().setDrainTimeout(shutdown.drain());
+			settings.getShutdown().setStdinCloseTimeout(shutdown.stdinClose());
+			settings.getShutdown().setTerminateTimeout(shutdown.terminate());
+			RestartPolicy restart = RestartPolicy.NEVER;
+			settings.getRestart().setPolicy(restart.mode());
+			settings.getRestart().setMaxRestarts(restart.maxRestarts());
+			settings.getRestart().setWindow(restart.window());
+			settings.getRestart().setInitialBackoff(restart.initialBackoff());
+			settings.getRestart().setMaxBackoff(restart.maxBackoff());
+			return settings;
+		}
+
+		/**
+		 * Whether the server is started.
 		 */
 		private @Nullable Boolean enabled;
 
 		/**
-		 * Whether start-up fails when this server cannot start. Default: false.
+		 * Whether start-up fails when this server cannot start.
 		 */
 		private @Nullable Boolean required;
 
 		/**
 		 * Whether the server gets the application's whole environment instead of a safe
 		 * allow-list (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_*, TMPDIR).
-		 * Default: false.
 		 */
 		private @Nullable Boolean inheritEnv;
 
 		/**
-		 * The working directory of the server. Default: the application's.
+		 * The working directory of the server.
 		 */
 		private @Nullable String workingDirectory;
 
 		/**
-		 * How long process start and the MCP initialize handshake may take. Default: 30s.
+		 * How long process start and the MCP initialize handshake may take.
 		 */
 		private @Nullable Duration startupTimeout;
 
 		/**
 		 * The longest stdout line (one JSON-RPC message) accepted; a longer one is a
-		 * protocol error. Default: 16MB.
+		 * protocol error.
 		 */
 		private @Nullable DataSize maxMessageSize;
 
 		/**
 		 * How many of the last stderr lines are kept for errors and the endpoint.
-		 * Default: 50.
 		 */
 		private @Nullable Integer stderrTailLines;
 
 		/**
 		 * How long a send may wait for the server to read its stdin; a server that keeps
-		 * a write blocked that long is treated as failed and ended. Default: 30s.
+		 * a write blocked that long is treated as failed and ended.
 		 */
 		private @Nullable Duration sendTimeout;
 
@@ -302,19 +349,18 @@ public class McpStdioProperties {
 
 		/**
 		 * Step 1: how long in-flight sends and requests may take to finish while new
-		 * sends are refused. Default: 5s.
+		 * sends are refused.
 		 */
 		private @Nullable Duration drainTimeout;
 
 		/**
 		 * Steps 2-3: how long to wait for the process to exit after its stdin is closed.
-		 * Default: 2s.
 		 */
 		private @Nullable Duration stdinCloseTimeout;
 
 		/**
 		 * Step 4: how long to wait after SIGTERM to the whole process tree before
-		 * SIGKILL. Default: 2s.
+		 * SIGKILL.
 		 */
 		private @Nullable Duration terminateTimeout;
 
@@ -351,36 +397,34 @@ public class McpStdioProperties {
 
 		/**
 		 * When to restart: never, on-failure (non-zero exit or signal) or always.
-		 * Default: never.
 		 */
-		private @Nullable String policy;
+		private RestartPolicy.@Nullable Mode policy;
 
 		/**
 		 * The most restarts within the window; after that the server stays FAILED.
-		 * Default: 5.
 		 */
 		private @Nullable Integer maxRestarts;
 
 		/**
-		 * The sliding window of max-restarts. Default: 1m.
+		 * The sliding window of max-restarts.
 		 */
 		private @Nullable Duration window;
 
 		/**
-		 * The wait before the first restart, doubled for each next one. Default: 500ms.
+		 * The wait before the first restart, doubled for each next one.
 		 */
 		private @Nullable Duration initialBackoff;
 
 		/**
-		 * The longest wait between restarts. Default: 30s.
+		 * The longest wait between restarts.
 		 */
 		private @Nullable Duration maxBackoff;
 
-		public @Nullable String getPolicy() {
+		public RestartPolicy.@Nullable Mode getPolicy() {
 			return this.policy;
 		}
 
-		public void setPolicy(@Nullable String policy) {
+		public void setPolicy(RestartPolicy.@Nullable Mode policy) {
 			this.policy = policy;
 		}
 

@@ -18,13 +18,19 @@ package dev.mcpstdio.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
+import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
+import dev.mcpstdio.autoconfigure.ConfiguredServers.Connection;
+import dev.mcpstdio.autoconfigure.ConfiguredServers.SpringAiServers;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -46,8 +52,8 @@ import org.springframework.core.type.AnnotationMetadata;
  *
  * @author mcp-stdio authors
  */
-class McpStdioServersRegistrar
-		implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware, BeanFactoryAware {
+class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware,
+		BeanClassLoaderAware, BeanFactoryAware {
 
 	/** The prefix of each server bean's name. */
 	static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
@@ -57,6 +63,8 @@ class McpStdioServersRegistrar
 	private Environment environment;
 
 	private ResourceLoader resourceLoader = new DefaultResourceLoader();
+
+	private @Nullable ClassLoader classLoader;
 
 	private BeanFactory beanFactory;
 
@@ -76,20 +84,62 @@ class McpStdioServersRegistrar
 	}
 
 	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
+	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 		Binder binder = Binder.get(this.environment);
-		McpStdioProperties properties = binder
-			.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(new McpStdioProperties()))
-			.orElseGet(McpStdioProperties::new);
-		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties, this.resourceLoader,
-				System.getenv())
-			.resolve();
+		Problems problems = new Problems();
+		McpStdioProperties properties = PropertiesBinding.bind(binder, problems);
+		boolean springAiStdio = SpringAiStdio.isActive(this.environment, this.classLoader);
+		boolean adopting = springAiStdio && properties.isAdoptSpringAiStdio();
+		new RawPropertyCheck(this.environment, adopting, problems).check();
+		SpringAiServers springAi = springAiServers(binder);
+		Map<String, ConfiguredServer> servers = new ConfiguredServers(this.resourceLoader, this::variable, problems)
+			.collect(properties, adopting ? springAi : null);
+		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties.getDefaults(), System.getenv(),
+				problems)
+			.resolve(servers.values());
+		problems.throwIfAny();
 		for (McpStdioServerDefinition definition : definitions) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
 			bean.setInstanceSupplier(() -> new McpStdioServer(definition, this.beanFactory.getBean(ServerHost.class)));
 			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
 		}
+		if (springAiStdio && !adopting) {
+			warnAboutDuplicates(properties, springAi);
+		}
 		warnWhenStopCannotFit(binder, definitions);
+	}
+
+	private @Nullable String variable(String name) {
+		try {
+			return this.environment.getProperty(name);
+		}
+		catch (IllegalArgumentException ex) {
+			// its value has a placeholder of its own that cannot be resolved
+			return null;
+		}
+	}
+
+	private SpringAiServers springAiServers(Binder binder) {
+		Map<String, Connection> connections = binder
+			.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
+			.orElse(Map.of());
+		return new SpringAiServers(connections, this.environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION));
+	}
+
+	private void warnAboutDuplicates(McpStdioProperties properties, SpringAiServers springAi) {
+		for (String name : springAi.connections().keySet()) {
+			if (properties.getServers().containsKey(name)) {
+				logger.warn("MCP server '" + name + "' is configured both under mcp.stdio.servers and under "
+						+ SpringAiStdio.CONNECTIONS + " with " + McpStdioProperties.PREFIX
+						+ ".adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server twice. "
+						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
+			}
+		}
 	}
 
 	private void warnWhenStopCannotFit(Binder binder, List<McpStdioServerDefinition> definitions) {

@@ -20,14 +20,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.CommandLocator;
@@ -38,247 +36,205 @@ import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Turns the bound {@code mcp.stdio} properties (and the servers file) into checked server
- * definitions: each value from the server, else from {@code defaults}, else built in.
- * Every error is collected, so one start-up report lists them all.
+ * Turns the configured servers into checked server definitions: each value from the
+ * server, else from {@code defaults}, else {@link ServerSettings#builtIn() built in}.
+ * Each value is checked against its bounds ({@link Limits}); every error is collected, so
+ * one start-up report lists them all.
  *
  * @author mcp-stdio authors
  */
 final class ServerDefinitions {
 
-	private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9._-]+");
-
-	private static final String SERVERS = McpStdioProperties.PREFIX + ".servers.";
-
 	private static final String DEFAULTS = McpStdioProperties.PREFIX + ".defaults.";
 
-	private final McpStdioProperties properties;
+	private static final ServerSettings BUILT_IN = ServerSettings.builtIn();
 
-	private final ResourceLoader resourceLoader;
+	private final ServerSettings defaults;
 
 	private final Map<String, String> jvmEnvironment;
 
-	private final List<Problem> problems = new ArrayList<>();
+	private final Problems problems;
 
-	ServerDefinitions(McpStdioProperties properties, ResourceLoader resourceLoader,
-			Map<String, String> jvmEnvironment) {
-		this.properties = properties;
-		this.resourceLoader = resourceLoader;
+	ServerDefinitions(ServerSettings defaults, Map<String, String> jvmEnvironment, Problems problems) {
+		this.defaults = defaults;
 		this.jvmEnvironment = jvmEnvironment;
+		this.problems = problems;
 	}
 
 	/**
 	 * Resolve and check every configured server.
-	 * @return the definitions, in configuration order
-	 * @throws McpStdioConfigurationException listing every error
+	 * @param servers the servers
+	 * @return the definitions of those without errors, in the given order
 	 */
-	List<McpStdioServerDefinition> resolve() {
-		Map<String, Server> servers = new LinkedHashMap<>(this.properties.getServers());
-		Map<String, String> origin = new LinkedHashMap<>();
-		servers.keySet().forEach((name) -> origin.put(name, SERVERS + name));
-		readServersFile(servers, origin);
+	List<McpStdioServerDefinition> resolve(Collection<ConfiguredServer> servers) {
 		List<McpStdioServerDefinition> definitions = new ArrayList<>();
-		for (Map.Entry<String, Server> entry : servers.entrySet()) {
-			McpStdioServerDefinition definition = resolve(entry.getKey(), entry.getValue(), origin.get(entry.getKey()));
+		for (ConfiguredServer server : servers) {
+			McpStdioServerDefinition definition = new Resolution(server).resolve();
 			if (definition != null) {
 				definitions.add(definition);
 			}
 		}
-		if (!this.problems.isEmpty()) {
-			throw new McpStdioConfigurationException(this.problems);
-		}
 		return definitions;
 	}
 
-	private void readServersFile(Map<String, Server> servers, Map<String, String> origin) {
-		String location = this.properties.getServersConfiguration();
-		if (location == null || location.isBlank()) {
-			return;
-		}
-		String property = McpStdioProperties.PREFIX + ".servers-configuration";
-		Resource resource = this.resourceLoader.getResource(location);
-		if (!resource.exists()) {
-			problem("(servers file)", property, "the file " + location + " does not exist",
-					"point it at an existing mcpServers JSON file, or remove the property");
-			return;
-		}
-		if (!resource.isReadable()) {
-			// a directory, or a file the application may not read
-			problem("(servers file)", property, "the file " + location + " cannot be read",
-					"make it a readable mcpServers JSON file, or remove the property");
-			return;
-		}
-		try {
-			for (Map.Entry<String, Server> entry : ServersConfigurationFile.read(resource).entrySet()) {
-				String name = entry.getKey();
-				if (servers.containsKey(name)) {
-					problem(name, SERVERS + name, "the server is configured both here and in " + location,
-							"remove it from one of the two places: a name may appear only once");
-					continue;
-				}
-				servers.put(name, entry.getValue());
-				origin.put(name, location + " mcpServers." + name);
-			}
-		}
-		catch (ServersConfigurationFile.InvalidFileException ex) {
-			problem("(servers file)", property, "the file " + location + " is unusable: " + ex.getMessage(),
-					"fix the file; the format is {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": [...], "
-							+ "\"env\": {...}}}}");
-		}
-	}
+	/**
+	 * The resolution of one server.
+	 */
+	private final class Resolution {
 
-	private @Nullable McpStdioServerDefinition resolve(String name, Server server, @Nullable String origin) {
-		String prefix = SERVERS + name + ".";
-		int before = this.problems.size();
-		if (!NAME.matcher(name).matches()) {
-			problem(name, SERVERS + name, "the name is not of the form [a-zA-Z0-9._-]+",
-					"rename the server using letters, digits, '.', '_' and '-' only");
+		private final String name;
+
+		private final Server server;
+
+		private final ConfiguredServer configured;
+
+		private final String prefix;
+
+		Resolution(ConfiguredServer configured) {
+			this.configured = configured;
+			this.name = configured.name();
+			this.server = configured.server();
+			this.prefix = ConfiguredServers.SERVERS + this.name + ".";
 		}
-		ServerSettings defaults = this.properties.getDefaults();
-		boolean enabled = pick(server, defaults, ServerSettings::getEnabled, true);
-		boolean required = pick(server, defaults, ServerSettings::getRequired, false);
-		boolean inheritEnv = pick(server, defaults, ServerSettings::getInheritEnv, false);
-		String workingDirectory = pick(server, defaults, ServerSettings::getWorkingDirectory, null);
-		Duration startupTimeout = positive(name,
-				source(server, ServerSettings::getStartupTimeout, prefix, "startup-timeout"), pick(server, defaults,
-						ServerSettings::getStartupTimeout, McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT));
-		Duration sendTimeout = positive(name, source(server, ServerSettings::getSendTimeout, prefix, "send-timeout"),
-				pick(server, defaults, ServerSettings::getSendTimeout, StdioServerSpec.DEFAULT_SEND_TIMEOUT));
-		DataSize maxMessageSize = pick(server, defaults, ServerSettings::getMaxMessageSize,
-				DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE));
-		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.toBytes() > Integer.MAX_VALUE - 16) {
-			problem(name, source(server, ServerSettings::getMaxMessageSize, prefix, "max-message-size"),
-					"must be between 1B and 2GB, was " + maxMessageSize, "set a positive size such as 16MB");
+
+		@Nullable McpStdioServerDefinition resolve() {
+			int before = ServerDefinitions.this.problems.count();
+			if (!Limits.NAME.matcher(this.name).matches()) {
+				problem(ConfiguredServers.SERVERS + this.name,
+						"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or "
+								+ "digit, and have no '..'",
+						"rename the server: its name is also a bean name, a metric tag and a logger category");
+			}
+			boolean enabled = pick(ServerSettings::getEnabled);
+			boolean required = pick(ServerSettings::getRequired);
+			boolean inheritEnv = pick(ServerSettings::getInheritEnv);
+			Duration startupTimeout = duration(ServerSettings::getStartupTimeout, "startup-timeout",
+					Limits.STARTUP_TIMEOUT);
+			Duration sendTimeout = duration(ServerSettings::getSendTimeout, "send-timeout", Limits.SEND_TIMEOUT);
+			DataSize maxMessageSize = pick(ServerSettings::getMaxMessageSize);
+			if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(Limits.MAX_MESSAGE_SIZE) > 0) {
+				problem(source(ServerSettings::getMaxMessageSize, "max-message-size"),
+						"must be between 1B and " + Limits.MAX_MESSAGE_SIZE.toMegabytes() + "MB, was " + maxMessageSize,
+						"set a size such as 16MB");
+			}
+			int stderrTailLines = pick(ServerSettings::getStderrTailLines);
+			if (stderrTailLines < 0 || stderrTailLines > Limits.STDERR_TAIL_LINES) {
+				problem(source(ServerSettings::getStderrTailLines, "stderr-tail-lines"),
+						"must be between 0 and " + Limits.STDERR_TAIL_LINES + ", was " + stderrTailLines,
+						"set a small count such as 50");
+			}
+			ShutdownTimeouts shutdown = new ShutdownTimeouts(
+					duration((s) -> s.getShutdown().getDrainTimeout(), "shutdown.drain-timeout", Limits.SHUTDOWN_STEP),
+					duration((s) -> s.getShutdown().getStdinCloseTimeout(), "shutdown.stdin-close-timeout",
+							Limits.SHUTDOWN_STEP),
+					duration((s) -> s.getShutdown().getTerminateTimeout(), "shutdown.terminate-timeout",
+							Limits.SHUTDOWN_STEP));
+			RestartPolicy restart = restart();
+			Path directory = workingDirectory();
+			String command = this.server.getCommand();
+			if (command == null || command.isBlank()) {
+				problem(this.configured.commandPrefix() + "command", "no command is set" + inFile(),
+						"set the executable to run, such as npx, uvx or java");
+			}
+			else if (enabled && !ServerDefinitions.this.problems.concern(this.configured.commandPrefix() + "command")) {
+				checkCommand(command, directory);
+			}
+			if (ServerDefinitions.this.problems.count() > before) {
+				return null;
+			}
+			StdioServerSpec spec = new StdioServerSpec(this.name, command, this.server.getArgs(), this.server.getEnv(),
+					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown);
+			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
 		}
-		int stderrTailLines = pick(server, defaults, ServerSettings::getStderrTailLines,
-				StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
-		if (stderrTailLines < 0 || stderrTailLines > 100_000) {
-			problem(name, source(server, ServerSettings::getStderrTailLines, prefix, "stderr-tail-lines"),
-					"must be between 0 and 100000, was " + stderrTailLines, "set a small count such as 50");
+
+		private RestartPolicy restart() {
+			int maxRestarts = pick((s) -> s.getRestart().getMaxRestarts());
+			if (maxRestarts < 0 || maxRestarts > Limits.MAX_RESTARTS) {
+				problem(source((s) -> s.getRestart().getMaxRestarts(), "restart.max-restarts"),
+						"must be between 0 and " + Limits.MAX_RESTARTS + ", was " + maxRestarts,
+						"set a small count such as 5");
+			}
+			return new RestartPolicy(pick((s) -> s.getRestart().getPolicy()), Math.max(0, maxRestarts),
+					duration((s) -> s.getRestart().getWindow(), "restart.window", Limits.RESTART_WINDOW),
+					duration((s) -> s.getRestart().getInitialBackoff(), "restart.initial-backoff", Limits.BACKOFF),
+					duration((s) -> s.getRestart().getMaxBackoff(), "restart.max-backoff", Limits.BACKOFF));
 		}
-		ShutdownTimeouts shutdown = shutdown(name, prefix, server, defaults);
-		RestartPolicy restart = restart(name, prefix, server, defaults);
-		Path directory = null;
-		if (workingDirectory != null) {
-			directory = Path.of(workingDirectory);
+
+		private @Nullable Path workingDirectory() {
+			String workingDirectory = pick(ServerSettings::getWorkingDirectory);
+			if (workingDirectory == null) {
+				return null;
+			}
+			Path directory = Path.of(workingDirectory);
 			if (!Files.isDirectory(directory)) {
-				problem(name, source(server, ServerSettings::getWorkingDirectory, prefix, "working-directory"),
-						"the directory " + workingDirectory + " does not exist",
+				problem(source(ServerSettings::getWorkingDirectory, "working-directory"),
+						"the directory " + workingDirectory + " does not exist"
+								+ ((this.server.getWorkingDirectory() != null) ? inFile() : ""),
 						"create it or point working-directory at an existing directory");
 			}
+			return directory;
 		}
-		String command = server.getCommand();
-		if (command == null || command.isBlank()) {
-			problem(name, prefix + "command",
-					"no command is set"
-							+ ((origin != null && !origin.startsWith(SERVERS)) ? " (in " + origin + ")" : ""),
-					"set the executable to run, such as npx, uvx or java");
-		}
-		else if (enabled) {
-			checkCommand(name, prefix, command, server, inheritEnv, directory);
-		}
-		if (this.problems.size() > before) {
-			return null;
-		}
-		StdioServerSpec spec = new StdioServerSpec(name, command, server.getArgs(), server.getEnv(), inheritEnv,
-				directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown);
-		return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart);
-	}
 
-	private void checkCommand(String name, String prefix, String command, Server server, boolean inheritEnv,
-			@Nullable Path directory) {
-		String path = server.getEnv().get("PATH");
-		if (path == null) {
-			path = this.jvmEnvironment.get("PATH");
+		private void checkCommand(String command, @Nullable Path directory) {
+			String path = this.server.getEnv().get("PATH");
+			if (path == null) {
+				path = ServerDefinitions.this.jvmEnvironment.get("PATH");
+			}
+			try {
+				CommandLocator.locate(command, path, directory);
+			}
+			catch (CommandNotFoundException ex) {
+				problem(this.configured.commandPrefix() + "command", ex.getMessage() + inFile(),
+						"install it, use its absolute path, or add its directory to PATH");
+			}
 		}
-		try {
-			CommandLocator.locate(command, path, directory);
-		}
-		catch (CommandNotFoundException ex) {
-			problem(name, prefix + "command", ex.getMessage(),
-					"install it, use its absolute path, or add its directory to PATH");
-		}
-	}
 
-	private ShutdownTimeouts shutdown(String name, String prefix, Server server, ServerSettings defaults) {
-		Duration drain = positive(name,
-				source(server, (s) -> s.getShutdown().getDrainTimeout(), prefix, "shutdown.drain-timeout"),
-				pick(server, defaults, (s) -> s.getShutdown().getDrainTimeout(), ShutdownTimeouts.DEFAULTS.drain()));
-		Duration stdinClose = positive(name,
-				source(server, (s) -> s.getShutdown().getStdinCloseTimeout(), prefix, "shutdown.stdin-close-timeout"),
-				pick(server, defaults, (s) -> s.getShutdown().getStdinCloseTimeout(),
-						ShutdownTimeouts.DEFAULTS.stdinClose()));
-		Duration terminate = positive(name,
-				source(server, (s) -> s.getShutdown().getTerminateTimeout(), prefix, "shutdown.terminate-timeout"),
-				pick(server, defaults, (s) -> s.getShutdown().getTerminateTimeout(),
-						ShutdownTimeouts.DEFAULTS.terminate()));
-		return new ShutdownTimeouts(drain, stdinClose, terminate);
-	}
+		private String inFile() {
+			String file = this.configured.file();
+			return (file != null) ? " (in " + file + ")" : "";
+		}
 
-	private RestartPolicy restart(String name, String prefix, Server server, ServerSettings defaults) {
-		RestartPolicy builtIn = RestartPolicy.NEVER;
-		String policy = pick(server, defaults, (s) -> s.getRestart().getPolicy(), "never");
-		RestartPolicy.Mode mode = RestartPolicy.Mode.NEVER;
-		try {
-			mode = RestartPolicy.Mode.valueOf(policy.trim().replace('-', '_').toUpperCase(Locale.ROOT));
-		}
-		catch (IllegalArgumentException ex) {
-			problem(name, source(server, (s) -> s.getRestart().getPolicy(), prefix, "restart.policy"),
-					"unknown restart policy '" + policy + "'", "use one of never, on-failure, always");
-		}
-		int maxRestarts = pick(server, defaults, (s) -> s.getRestart().getMaxRestarts(), builtIn.maxRestarts());
-		if (maxRestarts < 0) {
-			problem(name, source(server, (s) -> s.getRestart().getMaxRestarts(), prefix, "restart.max-restarts"),
-					"must not be negative, was " + maxRestarts, "set 0 or more");
-		}
-		Duration window = positive(name, source(server, (s) -> s.getRestart().getWindow(), prefix, "restart.window"),
-				pick(server, defaults, (s) -> s.getRestart().getWindow(), builtIn.window()));
-		Duration initialBackoff = positive(name,
-				source(server, (s) -> s.getRestart().getInitialBackoff(), prefix, "restart.initial-backoff"),
-				pick(server, defaults, (s) -> s.getRestart().getInitialBackoff(), builtIn.initialBackoff()));
-		Duration maxBackoff = positive(name,
-				source(server, (s) -> s.getRestart().getMaxBackoff(), prefix, "restart.max-backoff"),
-				pick(server, defaults, (s) -> s.getRestart().getMaxBackoff(), builtIn.maxBackoff()));
-		return new RestartPolicy(mode, Math.max(0, maxRestarts), window, initialBackoff, maxBackoff);
-	}
-
-	private Duration positive(String name, String property, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			problem(name, property, "must be positive, was " + value, "set a positive duration such as 2s");
-			return Duration.ofSeconds(1);
-		}
-		return value;
-	}
-
-	private static <T> T pick(ServerSettings server, ServerSettings defaults,
-			Function<ServerSettings, @Nullable T> getter, T builtIn) {
-		T value = getter.apply(server);
-		if (value != null) {
+		private Duration duration(Function<ServerSettings, @Nullable Duration> getter, String key, Duration max) {
+			Duration value = pick(getter);
+			if (value.isNegative() || value.isZero()) {
+				problem(source(getter, key), "must be positive, was " + value, "set a positive duration such as 2s");
+				return Duration.ofSeconds(1);
+			}
+			if (value.compareTo(max) > 0) {
+				problem(source(getter, key), "must be at most " + Limits.format(max) + ", was " + Limits.format(value),
+						"set a duration up to " + Limits.format(max));
+				return max;
+			}
 			return value;
 		}
-		value = getter.apply(defaults);
-		return (value != null) ? value : builtIn;
-	}
 
-	/**
-	 * Return the full name of the property a value came from: the server's own, else the
-	 * one under {@code defaults} that it inherited, so an error points where to fix it.
-	 */
-	private String source(ServerSettings server, Function<ServerSettings, @Nullable Object> getter, String prefix,
-			String key) {
-		if (getter.apply(server) == null && getter.apply(this.properties.getDefaults()) != null) {
-			return DEFAULTS + key;
+		private <T> T pick(Function<ServerSettings, @Nullable T> getter) {
+			T value = getter.apply(this.server);
+			if (value == null) {
+				value = getter.apply(ServerDefinitions.this.defaults);
+			}
+			return (value != null) ? value : getter.apply(BUILT_IN);
 		}
-		return prefix + key;
-	}
 
-	private void problem(String server, String property, String problem, String action) {
-		this.problems.add(new Problem(server, property, problem, action));
+		/**
+		 * Return the full name of the property a value came from: the server's own, else
+		 * the one under {@code defaults} that it inherited, so an error points where to
+		 * fix it.
+		 */
+		private String source(Function<ServerSettings, ?> getter, String key) {
+			if (getter.apply(this.server) == null && getter.apply(ServerDefinitions.this.defaults) != null) {
+				return DEFAULTS + key;
+			}
+			return this.prefix + key;
+		}
+
+		private void problem(String property, String problem, String action) {
+			ServerDefinitions.this.problems.add(this.name, property, problem, action);
+		}
+
 	}
 
 }

@@ -19,20 +19,27 @@ package dev.mcpstdio.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ResourceUtils;
 
 /**
  * Reads a servers file in the common {@code mcpServers} JSON format:
- * {@code {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}}}}}.
+ * {@code {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd":
+ * "..."}}}}. Its values are returned as written (placeholders unresolved), and no error
+ * quotes its content: a value could be a secret.
  *
  * @author mcp-stdio authors
  */
@@ -45,12 +52,27 @@ final class ServersConfigurationFile {
 	}
 
 	/**
+	 * Find a file by its location: a {@code classpath:} or URL location as Spring
+	 * resolves it, a plain path on the file system (else, as before, on the class path).
+	 * @param location the location
+	 * @param resourceLoader the application's resource loader
+	 * @return the resource, which may not exist
+	 */
+	static Resource locate(String location, ResourceLoader resourceLoader) {
+		if (location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) || ResourceUtils.isUrl(location)) {
+			return resourceLoader.getResource(location);
+		}
+		FileSystemResource file = new FileSystemResource(location);
+		return file.exists() ? file : resourceLoader.getResource(location);
+	}
+
+	/**
 	 * Read the servers of a file.
 	 * @param resource the file
 	 * @return the servers by name, in file order
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
-	static Map<String, McpStdioProperties.Server> read(Resource resource) {
+	static Map<String, Entry> read(Resource resource) {
 		JsonNode root;
 		try (InputStream in = resource.getInputStream()) {
 			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
@@ -60,61 +82,89 @@ final class ServersConfigurationFile {
 			root = JsonMapper.shared().readTree(bytes);
 		}
 		catch (IOException ex) {
-			throw new InvalidFileException("it cannot be read (" + ex.getMessage() + ")");
+			throw new InvalidFileException("it cannot be read (" + ex.getClass().getSimpleName() + ")");
 		}
 		catch (JacksonException ex) {
-			throw new InvalidFileException("it is not valid JSON (" + ex.getOriginalMessage() + ")");
+			// Jackson's own message quotes the offending text
+			throw new InvalidFileException("it is not valid JSON: " + describe(ex));
 		}
 		JsonNode servers = (root != null) ? root.get("mcpServers") : null;
 		if (servers == null || !servers.isObject()) {
 			throw new InvalidFileException("it has no \"mcpServers\" object at the top level");
 		}
-		Map<String, McpStdioProperties.Server> result = new LinkedHashMap<>();
+		Map<String, Entry> result = new LinkedHashMap<>();
 		for (Map.Entry<String, JsonNode> entry : servers.properties()) {
-			result.put(entry.getKey(), server(entry.getKey(), entry.getValue()));
+			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
 		}
 		return result;
 	}
 
-	private static McpStdioProperties.Server server(String name, JsonNode node) {
+	private static String describe(JacksonException ex) {
+		String what = (ex instanceof UnexpectedEndOfInputException) ? "it ends too early"
+				: "unexpected text or structure";
+		TokenStreamLocation location = ex.getLocation();
+		if (location == null || location.getLineNr() < 1) {
+			return what;
+		}
+		return what + " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+	}
+
+	private static Entry entry(String name, JsonNode node) {
 		if (!node.isObject()) {
 			throw new InvalidFileException("server '" + name + "' is not a JSON object");
 		}
-		McpStdioProperties.Server server = new McpStdioProperties.Server();
-		JsonNode command = node.get("command");
-		if (command != null && !command.isNull()) {
-			if (!command.isString()) {
-				throw new InvalidFileException("the command of server '" + name + "' is not a string");
-			}
-			server.setCommand(command.asString());
-		}
-		JsonNode args = node.get("args");
-		if (args != null && !args.isNull()) {
-			if (!args.isArray()) {
+		String command = string(name, node, "command");
+		String cwd = string(name, node, "cwd");
+		List<String> args = new ArrayList<>();
+		JsonNode argsNode = node.get("args");
+		if (argsNode != null && !argsNode.isNull()) {
+			if (!argsNode.isArray()) {
 				throw new InvalidFileException("the args of server '" + name + "' are not an array");
 			}
-			List<String> values = new ArrayList<>();
-			for (Iterator<JsonNode> it = args.iterator(); it.hasNext();) {
-				JsonNode arg = it.next();
+			for (JsonNode arg : argsNode) {
 				if (!arg.isValueNode()) {
 					throw new InvalidFileException("an argument of server '" + name + "' is not a string");
 				}
-				values.add(arg.asString());
+				args.add(arg.asString());
 			}
-			server.setArgs(values);
 		}
-		JsonNode env = node.get("env");
-		if (env != null && !env.isNull()) {
-			if (!env.isObject()) {
+		Map<String, String> env = new LinkedHashMap<>();
+		JsonNode envNode = node.get("env");
+		if (envNode != null && !envNode.isNull()) {
+			if (!envNode.isObject()) {
 				throw new InvalidFileException("the env of server '" + name + "' is not an object");
 			}
-			Map<String, String> values = new LinkedHashMap<>();
-			for (Map.Entry<String, JsonNode> variable : env.properties()) {
-				values.put(variable.getKey(), variable.getValue().asString());
+			for (Map.Entry<String, JsonNode> variable : envNode.properties()) {
+				if (!variable.getValue().isValueNode()) {
+					throw new InvalidFileException(
+							"env." + variable.getKey() + " of server '" + name + "' is not a string");
+				}
+				env.put(variable.getKey(), variable.getValue().asString());
 			}
-			server.setEnv(values);
 		}
-		return server;
+		return new Entry(command, args, env, cwd);
+	}
+
+	private static @Nullable String string(String name, JsonNode node, String key) {
+		JsonNode value = node.get(key);
+		if (value == null || value.isNull()) {
+			return null;
+		}
+		if (!value.isString()) {
+			throw new InvalidFileException("the " + key + " of server '" + name + "' is not a string");
+		}
+		return value.asString();
+	}
+
+	/**
+	 * One server of the file, as written.
+	 *
+	 * @param command the command
+	 * @param args the arguments
+	 * @param env the variables
+	 * @param cwd the working directory
+	 */
+	record Entry(@Nullable String command, List<String> args, Map<String, String> env, @Nullable String cwd) {
 	}
 
 	/**

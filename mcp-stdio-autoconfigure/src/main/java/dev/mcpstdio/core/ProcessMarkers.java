@@ -62,7 +62,7 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 * Return a new instance marker value for one start of a server by this JVM.
 	 * @return the value
 	 */
-	static String newInstance() {
+	public static String newInstance() {
 		return CURRENT_OWNER + "." + starts.incrementAndGet();
 	}
 

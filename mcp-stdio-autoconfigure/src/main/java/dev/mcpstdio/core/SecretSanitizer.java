@@ -71,6 +71,9 @@ public final class SecretSanitizer {
 			"host", "port", "timeout", "ttl", "expiry", "expires", "alg", "algorithm", "format", "mode", "store",
 			"location", "prefix");
 
+	/** Variables every shell sets whose names only look like secrets. */
+	private static final Set<String> WELL_KNOWN_NAMES = Set.of("PWD", "OLDPWD");
+
 	/** First words of names that make them switches: {@code --no-auth}. */
 	private static final Set<String> SWITCH_FIRST_WORDS = Set.of("no", "enable", "disable", "skip", "without");
 
@@ -239,6 +242,9 @@ public final class SecretSanitizer {
 	 * @return whether its value is to be masked
 	 */
 	static boolean isSecretName(String name) {
+		if (WELL_KNOWN_NAMES.contains(name)) {
+			return false;
+		}
 		List<String> words = words(name);
 		if (words.isEmpty() || NEUTRAL_LAST_WORDS.contains(words.get(words.size() - 1))
 				|| (words.size() > 1 && SWITCH_FIRST_WORDS.contains(words.get(0)))) {

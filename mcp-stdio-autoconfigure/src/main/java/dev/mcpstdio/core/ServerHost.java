@@ -69,6 +69,8 @@ public final class ServerHost {
 
 	private final ScheduledExecutorService scheduler;
 
+	private final ExitWatcher exits;
+
 	/**
 	 * Create a host.
 	 * @param platform what the OS offers
@@ -88,6 +90,7 @@ public final class ServerHost {
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
+		this.exits = new ExitWatcher(this.tasks);
 	}
 
 	/**
@@ -187,6 +190,10 @@ public final class ServerHost {
 	 */
 	public OrphanSweep orphanSweep() {
 		return new OrphanSweep(this.scanner, this.terminator);
+	}
+
+	ExitWatcher exits() {
+		return this.exits;
 	}
 
 	StderrLog stderrLog() {

@@ -143,7 +143,7 @@ public final class StdioServerProcess {
 		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
 		server.thread(server.stdout, "stdout").start();
 		server.thread(server.stderr, "stderr").start();
-		server.process.onExit().whenCompleteAsync((p, ex) -> server.handleExit(), host.tasks());
+		host.exits().watch(server.process, server::handleExit);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
 	}

@@ -66,12 +66,11 @@ final class RestartSupervisor {
 	}
 
 	/**
-	 * Schedule the next restart, unless the policy gives up.
-	 * @param restart what to run when the backoff has passed; it must not block
+	 * Count the next restart and return its backoff, unless the policy gives up.
 	 * @return the backoff, or {@code null} when the server ended too often within the
 	 * window and stays down
 	 */
-	@Nullable Duration schedule(Runnable restart) {
+	@Nullable Duration nextBackoff() {
 		long now = this.nanoClock.getAsLong();
 		while (!this.recent.isEmpty() && now - this.recent.peekFirst() > this.policy.window().toNanos()) {
 			this.recent.removeFirst();
@@ -87,9 +86,17 @@ final class RestartSupervisor {
 		logger.info("Restarting MCP server '" + this.serverName + "' in " + backoff.toMillis() + " ms (restart "
 				+ this.recent.size() + " of at most " + this.policy.maxRestarts() + " within "
 				+ Durations.format(this.policy.window()) + ")");
-		cancel();
-		this.pending = this.scheduler.schedule(restart, backoff.toMillis(), TimeUnit.MILLISECONDS);
 		return backoff;
+	}
+
+	/**
+	 * Run a restart after its backoff, instead of any restart scheduled before.
+	 * @param restart what to run; it must not block
+	 * @param backoff the wait, from {@link #nextBackoff()}
+	 */
+	void schedule(Runnable restart, Duration backoff) {
+		cancel();
+		this.pending = this.scheduler.schedule(restart, backoff.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	/** Forget the restart scheduled, if any: a stop or a start came first. */

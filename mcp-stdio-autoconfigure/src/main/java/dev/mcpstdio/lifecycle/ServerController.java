@@ -454,13 +454,16 @@ final class ServerController {
 
 	/** Called with the lock held. */
 	private void scheduleRestart() {
-		// The scheduler's one thread must not block: the restart runs among the tasks
-		if (this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy)) == null) {
+		Duration backoff = this.restartSupervisor.nextBackoff();
+		if (backoff == null) {
 			this.wantRunning = false;
 			setState(ServerState.FAILED);
 			return;
 		}
+		// Listeners learn of the restart before its backoff starts to run
 		setState(ServerState.RESTARTING);
+		// The scheduler's one thread must not block: the restart runs among the tasks
+		this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy), backoff);
 	}
 
 	private void restartByPolicy() {

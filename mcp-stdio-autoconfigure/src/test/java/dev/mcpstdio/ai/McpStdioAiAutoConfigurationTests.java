@@ -78,7 +78,9 @@ class McpStdioAiAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				String[] names = context.getBeanNamesForType(
 						ResolvableType.forClassWithGenerics(List.class, NamedClientMcpTransport.class));
-				assertThat(names).contains("mcpStdioTransports", "stdioTransports");
+				// Spring AI's own stdio transports are removed: mcp-stdio adopts its
+				// servers
+				assertThat(names).containsExactly("mcpStdioTransports");
 				List<?> transports = context.getBean("mcpStdioTransports", List.class);
 				assertThat(transports).extracting((t) -> ((NamedClientMcpTransport) t).name())
 					.containsExactly("demo", "other");
@@ -285,15 +287,16 @@ class McpStdioAiAutoConfigurationTests {
 	}
 
 	@Test
-	void warnsWhenSpringAiConfiguresTheSameServer(CapturedOutput output) {
+	void warnsWhenSpringAiConfiguresTheSameServerAndAdoptionIsOff(CapturedOutput output) {
 		AiTestSupport.runner()
 			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
-					List.of("spring.ai.mcp.client.initialized=false",
+					List.of("spring.ai.mcp.client.initialized=false", "mcp.stdio.adopt-spring-ai-stdio=false",
 							"spring.ai.mcp.client.stdio.connections.demo.command=/bin/true")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).contains("MCP server 'demo' is configured both under mcp.stdio.servers and "
-						+ "under spring.ai.mcp.client.stdio.connections");
+						+ "under spring.ai.mcp.client.stdio.connections with mcp.stdio.adopt-spring-ai-stdio=false: "
+						+ "two processes start");
 			});
 	}
 

@@ -280,7 +280,7 @@ class McpStdioConfigurationTests {
 		this.runner.withPropertyValues(echo("a"))
 			.withPropertyValues("mcp.stdio.servers.a.restart.policy=sometimes")
 			.run((context) -> assertFailure(context, "a", "mcp.stdio.servers.a.restart.policy",
-					"unknown restart policy 'sometimes'", "use one of never, on-failure, always"));
+					"'sometimes' is not one of never, on-failure, always", "use one of never, on-failure, always"));
 	}
 
 	@Test
@@ -290,7 +290,7 @@ class McpStdioConfigurationTests {
 			.withPropertyValues(prefix + "command=sh", prefix + "args=" + Fixtures.script("echo.sh"),
 					prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id())
 			.run((context) -> assertFailure(context, "bad@name", "mcp.stdio.servers.bad@name",
-					"the name is not of the form [a-zA-Z0-9._-]+", "rename the server"));
+					"the name must be 1 to 64 letters, digits, '.', '_' or '-'", "rename the server"));
 	}
 
 	@Test
@@ -300,7 +300,7 @@ class McpStdioConfigurationTests {
 			.formatted(Fixtures.MARKER, this.fixtures.id()));
 		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:" + file)
 			.run((context) -> assertFailure(context, "my server", "mcp.stdio.servers.my server",
-					"the name is not of the form", "rename the server"));
+					"the name must be 1 to 64 letters", "rename the server"));
 	}
 
 	@Test
@@ -383,33 +383,23 @@ class McpStdioConfigurationTests {
 			.contains("The MCP server configuration is invalid; no server was started.")
 			.contains("Server: a")
 			.contains("Property: mcp.stdio.servers.a.restart.policy")
-			.contains("Problem: unknown restart policy 'sometimes'")
+			.contains("Problem: 'sometimes' is not one of never, on-failure, always")
 			.contains("mcp.stdio.servers.a.restart.policy: use one of never, on-failure, always");
 		assertThat(this.fixtures.alive()).isEmpty();
 	}
 
 	private void assertFailure(AssertableApplicationContext context, String server, String property, String problem,
 			String action) {
-		FailureAnalysis analysis = analyze(context);
-		assertThat(analysis.getDescription()).contains("no server was started")
-			.contains("Server: " + server)
-			.contains("Property: " + property)
-			.contains(problem);
-		assertThat(analysis.getAction()).contains(property + ": ").contains(action);
+		ConfigurationTestSupport.assertFailure(context, server, property, problem, action);
 		assertThat(this.fixtures.alive()).isEmpty();
 	}
 
 	private FailureAnalysis analyze(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new McpStdioConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
-		assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-		return analysis;
+		return ConfigurationTestSupport.analyze(context);
 	}
 
 	private String[] echo(String name) {
-		String prefix = "mcp.stdio.servers." + name + ".";
-		return new String[] { prefix + "command=sh", prefix + "args=" + Fixtures.script("echo.sh"),
-				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id() };
+		return ConfigurationTestSupport.echo(name, this.fixtures);
 	}
 
 	private String marker(String name) {

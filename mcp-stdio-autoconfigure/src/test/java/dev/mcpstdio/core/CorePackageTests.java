@@ -37,7 +37,7 @@ class CorePackageTests {
 	void coreNeverImportsSpring() throws IOException {
 		Path core = Path.of("src/main/java/dev/mcpstdio/core");
 		List<Path> sources;
-		try (Stream<Path> files = Files.list(core)) {
+		try (Stream<Path> files = Files.walk(core)) {
 			sources = files.filter((file) -> file.toString().endsWith(".java")).toList();
 		}
 		assertThat(sources).hasSizeGreaterThan(10);

@@ -97,14 +97,14 @@ class FailurePathTests {
 
 	@Test
 	void inheritEnvGivesTheServerTheApplicationsWholeEnvironment() throws Exception {
-		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_TOKEN", "t0ken-value", "HOME", "/tmp");
+		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_SETTING", "setting-value", "HOME", "/tmp");
 		ServerHost host = new ServerHost(Platform.current(), OrphanGuard.shared(), jvm);
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
 		StdioServerSpec inherit = new StdioServerSpec("inherit", allowList.command(), allowList.args(), allowList.env(),
 				true, null, allowList.maxMessageSize(), allowList.stderrTailLines(), allowList.sendTimeout(),
 				allowList.shutdown());
-		assertThat(environmentOf(host, allowList)).doesNotContain("MY_TOKEN=t0ken-value").contains("HOME=/tmp");
-		assertThat(environmentOf(host, inherit)).contains("MY_TOKEN=t0ken-value", "HOME=/tmp");
+		assertThat(environmentOf(host, allowList)).doesNotContain("MY_SETTING=setting-value").contains("HOME=/tmp");
+		assertThat(environmentOf(host, inherit)).contains("MY_SETTING=setting-value", "HOME=/tmp");
 	}
 
 	private List<String> environmentOf(ServerHost host, StdioServerSpec spec) throws Exception {

@@ -82,7 +82,8 @@ class ProcessScannerTests {
 			}
 			assertThat(after).isNotNull();
 			assertThat(after.startTime()).isEqualTo(before.get(pid).startTime());
-			assertThat(after.markers()).isEqualTo(new ProcessMarkers("files", 1, null));
+			assertThat(after.markers()).as(() -> "markers of " + describe(pid))
+				.isEqualTo(new ProcessMarkers("files", 1, null));
 		}
 		finally {
 			Files.deleteIfExists(go);
@@ -188,6 +189,17 @@ class ProcessScannerTests {
 		long start = ProcessScanner.startTimeOf(Platform.current(), this.process.pid());
 		assertThat(start).isPositive();
 		assertThat(scanner.now()).isGreaterThanOrEqualTo(start);
+	}
+
+	private static String describe(long pid) {
+		try {
+			Path dir = Path.of("/proc", Long.toString(pid));
+			return new String(Files.readAllBytes(dir.resolve("cmdline"))).replace('\0', ' ') + " with environment "
+					+ new String(Files.readAllBytes(dir.resolve("environ"))).replace('\0', ' ');
+		}
+		catch (IOException ex) {
+			return pid + ": " + ex;
+		}
 	}
 
 	private Process sleeper() throws IOException {

@@ -130,6 +130,8 @@ class SecretSanitizerTests {
 			text("an AWS key id after a neutral name", "AWS_ACCESS_KEY_ID=" + AWS, "AWS_ACCESS_KEY_ID=AKIA******"),
 			text("a Slack token in a message", "posting with " + SLACK_BOT, "posting with xoxb-******"),
 			// Kept
+			text("the working directory a shell exports", "PWD=/srv/files OLDPWD=/home/app",
+					"PWD=/srv/files OLDPWD=/home/app"),
 			command("an npx package and a path", "npx", args("-y", "@modelcontextprotocol/server-filesystem", "/tmp"),
 					"npx -y @modelcontextprotocol/server-filesystem /tmp"),
 			command("a port", args("--port", "8080", "-p", "8080"), "srv --port 8080 -p 8080"),

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @author mcp-stdio authors
  */
-final class ForkedJvm implements AutoCloseable {
+public final class ForkedJvm implements AutoCloseable {
 
 	private static final int MAX_KEPT_LINES = 2000;
 
@@ -51,7 +51,7 @@ final class ForkedJvm implements AutoCloseable {
 		this.reader.start();
 	}
 
-	static ForkedJvm start(String mainClass, String linePrefix, List<String> args) throws IOException {
+	public static ForkedJvm start(String mainClass, String linePrefix, List<String> args) throws IOException {
 		String java = ProcessHandle.current().info().command().orElseThrow();
 		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), mainClass));
@@ -81,21 +81,21 @@ final class ForkedJvm implements AutoCloseable {
 				"Forked JVM ended before it printed " + prefix + "; its output:\n" + String.join("\n", output())));
 	}
 
-	String awaitLine(Duration timeout) throws Exception {
+	public String awaitLine(Duration timeout) throws Exception {
 		return this.marked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
-	Process process() {
+	public Process process() {
 		return this.process;
 	}
 
-	List<String> output() {
+	public List<String> output() {
 		synchronized (this.output) {
 			return List.copyOf(this.output);
 		}
 	}
 
-	int awaitExit(Duration timeout) throws InterruptedException {
+	public int awaitExit(Duration timeout) throws InterruptedException {
 		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 			throw new IllegalStateException(
 					"Forked JVM did not exit within " + timeout + "; its output:\n" + String.join("\n", output()));

@@ -77,18 +77,14 @@ class RestartSupervisorTests {
 		RestartSupervisor supervisor = new RestartSupervisor("files", new RestartPolicy(Mode.ALWAYS, 2,
 				Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofSeconds(1)), this.scheduler,
 				this.nanos::get);
-		assertThat(supervisor.schedule(() -> {
-		})).isEqualTo(Duration.ofMillis(100));
+		assertThat(supervisor.nextBackoff()).isEqualTo(Duration.ofMillis(100));
 		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
-		assertThat(supervisor.schedule(() -> {
-		})).isEqualTo(Duration.ofMillis(200));
+		assertThat(supervisor.nextBackoff()).isEqualTo(Duration.ofMillis(200));
 		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
-		assertThat(supervisor.schedule(() -> {
-		})).as("a third restart within 10s").isNull();
+		assertThat(supervisor.nextBackoff()).as("a third restart within 10s").isNull();
 		// 10s after the first restart it leaves the window; the backoff starts over
 		this.nanos.addAndGet(Duration.ofMillis(8500).toNanos());
-		assertThat(supervisor.schedule(() -> {
-		})).isEqualTo(Duration.ofMillis(200));
+		assertThat(supervisor.nextBackoff()).isEqualTo(Duration.ofMillis(200));
 		assertThat(supervisor.recentRestarts()).isEqualTo(2);
 	}
 
@@ -98,10 +94,10 @@ class RestartSupervisorTests {
 				new RestartPolicy(Mode.ALWAYS, 5, Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1)),
 				this.scheduler, System::nanoTime);
 		CountDownLatch ran = new CountDownLatch(1);
-		supervisor.schedule(ran::countDown);
+		supervisor.schedule(ran::countDown, supervisor.nextBackoff());
 		assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
 		CountDownLatch cancelled = new CountDownLatch(1);
-		supervisor.schedule(cancelled::countDown);
+		supervisor.schedule(cancelled::countDown, supervisor.nextBackoff());
 		supervisor.cancel();
 		assertThat(cancelled.await(500, TimeUnit.MILLISECONDS)).isFalse();
 	}

@@ -197,10 +197,10 @@ public final class Fixtures {
 
 	public static void assertNoneAlive(String markerValue, Duration within) {
 		long deadline = System.nanoTime() + within.toNanos();
-		List<Long> left = alive(markerValue);
+		List<Long> left = aliveTwice(markerValue);
 		while (!left.isEmpty() && System.nanoTime() < deadline) {
 			sleep(20);
-			left = alive(markerValue);
+			left = aliveTwice(markerValue);
 		}
 		if (!left.isEmpty()) {
 			List<String> described = new ArrayList<>();
@@ -210,6 +210,19 @@ public final class Fixtures {
 			}
 			fail("Processes of test " + markerValue + " still alive after " + within + ": " + described);
 		}
+	}
+
+	/**
+	 * Look twice, 50 ms apart, when the first look finds nothing: a child forked by a
+	 * dying parent can slip between one scan's directory reads.
+	 */
+	private static List<Long> aliveTwice(String markerValue) {
+		List<Long> left = alive(markerValue);
+		if (left.isEmpty()) {
+			sleep(50);
+			left = alive(markerValue);
+		}
+		return left;
 	}
 
 	/** Kill what a failed test left, by pid, so that it does not disturb the next. */

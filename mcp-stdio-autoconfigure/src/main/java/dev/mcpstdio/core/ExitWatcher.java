@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Notices the exits of server processes: one thread for all of them looks every few
+ * milliseconds whether each is still alive, and hands each exit to the task executor.
+ * <p>
+ * {@code Process.onExit()} is not used: the JDK completes it on the common fork-join
+ * pool, where an exit waits behind whatever else the application runs there (on Java 25
+ * with two cores, seconds). {@link Process#isAlive()} turns false as soon as the JDK's
+ * own reaper thread has reaped the process, whatever the common pool does.
+ *
+ * @author mcp-stdio authors
+ */
+final class ExitWatcher {
+
+	/** How often the live processes are looked at: the most an exit is noticed late. */
+	private static final long INTERVAL_NANOS = 5_000_000L;
+
+	private final Executor tasks;
+
+	private final Map<Process, Runnable> watched = new ConcurrentHashMap<>();
+
+	private final Object lock = new Object();
+
+	private @Nullable Thread thread;
+
+	ExitWatcher(Executor tasks) {
+		this.tasks = tasks;
+	}
+
+	/**
+	 * Run an action once a process has ended.
+	 * @param process the process
+	 * @param onExit what to run, on the task executor
+	 */
+	void watch(Process process, Runnable onExit) {
+		this.watched.put(process, onExit);
+		synchronized (this.lock) {
+			if (this.thread == null) {
+				Thread started = new Thread(this::run, "mcp-stdio-exits");
+				started.setDaemon(true);
+				this.thread = started;
+				started.start();
+			}
+			else {
+				LockSupport.unpark(this.thread);
+			}
+		}
+	}
+
+	private void run() {
+		while (true) {
+			if (this.watched.isEmpty()) {
+				// Nothing to watch: wait for the next process, without polling
+				LockSupport.park(this);
+			}
+			else {
+				LockSupport.parkNanos(this, INTERVAL_NANOS);
+			}
+			for (Map.Entry<Process, Runnable> entry : this.watched.entrySet()) {
+				if (!entry.getKey().isAlive() && this.watched.remove(entry.getKey(), entry.getValue())) {
+					this.tasks.execute(entry.getValue());
+				}
+			}
+		}
+	}
+
+}

@@ -1,0 +1,26 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/**
+ * Servers that run as containers ({@code docker run -i}, {@code podman run -i}): their
+ * command line recognised and marked as ours, and their containers ended, listed and
+ * counted through the engine's command-line interface. Nothing in this package imports
+ * Spring.
+ */
+@NullMarked
+package dev.mcpstdio.core.containers;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,253 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the servers file: {@code ${VAR}} and {@code ${VAR:-default}} resolved from
+ * the environment, {@code cwd}, plain paths, and errors that name file, server, line and
+ * column but never quote a value.
+ *
+ * @author mcp-stdio authors
+ */
+class McpStdioServersFileTests {
+
+	/** Set by surefire for the test JVM (see the module's pom). */
+	private static final String SECRET_VARIABLE = "MCP_STDIO_TEST_SECRET";
+
+	private static final String SECRET_VALUE = "s3cr3t-value";
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
+
+	@TempDir
+	Path temp;
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void placeholdersAreResolvedFromEnvironmentVariablesAndProperties() throws IOException {
+		assertThat(System.getenv(SECRET_VARIABLE)).isEqualTo(SECRET_VALUE);
+		Path file = write("""
+				{"mcpServers": {"env": {
+				  "command": "${FIXTURE_SHELL:-sh}",
+				  "args": ["${fixture.dir}/print-env.sh"],
+				  "env": {"FROM_ENV": "${MCP_STDIO_TEST_SECRET}", "FROM_PROPERTY": "${my.level}",
+				          "DEFAULTED": "${NOT_SET_ANYWHERE_MCP:-fallback}", "EMPTY_DEFAULTED": "${empty.value:-used}",
+				          "LITERAL": "\\\\${NOT_RESOLVED}", "MIXED": "a-${my.level}-b", "%s": "%s"}
+				}}}
+				""".formatted(Fixtures.MARKER, this.fixtures.id()));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file,
+				"fixture.dir=" + Path.of(Fixtures.script("print-env.sh")).getParent(), "my.level=debug", "empty.value=")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("env");
+				StdioServerSpec spec = server.definition().spec();
+				assertThat(spec.command()).isEqualTo("sh");
+				assertThat(spec.args()).containsExactly(Fixtures.script("print-env.sh"));
+				assertThat(spec.env()).containsEntry("FROM_ENV", SECRET_VALUE)
+					.containsEntry("FROM_PROPERTY", "debug")
+					.containsEntry("DEFAULTED", "fallback")
+					.containsEntry("EMPTY_DEFAULTED", "used")
+					.containsEntry("LITERAL", "${NOT_RESOLVED}")
+					.containsEntry("MIXED", "a-debug-b");
+				// the process got them
+				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+				awaitStderr(server, "env printed");
+				assertThat(server.process().stderrTail()).contains("FROM_ENV=" + SECRET_VALUE, "FROM_PROPERTY=debug",
+						"DEFAULTED=fallback", "LITERAL=${NOT_RESOLVED}");
+			});
+	}
+
+	@Test
+	void missingVariableNamesFileServerAndVariableNeverAValue() throws IOException {
+		Path started = this.temp.resolve("started");
+		Path file = write("""
+				{"mcpServers": {"files": {"command": "sh", "args": ["--token", "${MCP_STDIO_TEST_SECRET}"],
+				  "env": {"API_TOKEN": "${MY_TOKEN_NOT_SET_MCP}"}}}}
+				""");
+		this.runner.withPropertyValues(ConfigurationTestSupport.witness("good", this.fixtures, started))
+			.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+			.run((context) -> {
+				FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "files",
+						"mcp.stdio.servers-configuration",
+						"the variable MY_TOKEN_NOT_SET_MCP in env.API_TOKEN of server 'files' in " + file
+								+ " is not set",
+						"set MY_TOKEN_NOT_SET_MCP (an environment variable or a property), or give a default: "
+								+ "${MY_TOKEN_NOT_SET_MCP:-default}");
+				assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain(SECRET_VALUE);
+				assertThat(context.getStartupFailure().getMessage()).doesNotContain(SECRET_VALUE);
+				ConfigurationTestSupport.assertNeverStarted(started);
+			});
+	}
+
+	@Test
+	void malformedPlaceholder() throws IOException {
+		Path file = write("{\"mcpServers\": {\"files\": {\"command\": \"sh\", \"args\": [\"${env:HOME}\"]}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "files",
+					"mcp.stdio.servers-configuration",
+					"a placeholder in args[0] of server 'files' in " + file + " is malformed",
+					"write ${VAR} or ${VAR:-default}"));
+	}
+
+	@Test
+	void cwdIsTheWorkingDirectory() throws IOException {
+		Path directory = Files.createDirectory(this.temp.resolve("work"));
+		Path file = write("""
+				{"mcpServers": {"relative": {"command": "sh", "args": ["echo.sh"], "cwd": "${fixture.dir}",
+				  "env": {"%s": "%s"}},
+				 "elsewhere": {"command": "sh", "args": ["%s"], "cwd": "%s", "env": {"%s": "%s"}}}}
+				""".formatted(Fixtures.MARKER, this.fixtures.id(), Fixtures.script("echo.sh"), directory,
+				Fixtures.MARKER, this.fixtures.id()));
+		this.runner
+			.withPropertyValues("mcp.stdio.servers-configuration=" + file,
+					"fixture.dir=" + Path.of(Fixtures.script("echo.sh")).getParent(),
+					"mcp.stdio.defaults.working-directory=/no/such/directory/mcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				// cwd is the server's own working-directory: it overrides defaults
+				assertThat(servers.get("relative").definition().spec().workingDirectory())
+					.isEqualTo(Path.of(Fixtures.script("echo.sh")).getParent());
+				assertThat(servers.get("elsewhere").definition().spec().workingDirectory()).isEqualTo(directory);
+				// started with the relative script: the working directory was applied
+				assertThat(servers.get("relative").state()).isEqualTo(ServerState.RUNNING);
+				assertThat(servers.get("elsewhere").state()).isEqualTo(ServerState.RUNNING);
+				assertThat(this.fixtures.alive()).contains(servers.get("relative").pid(),
+						servers.get("elsewhere").pid());
+			});
+	}
+
+	@Test
+	void missingCwdNamesTheFile() throws IOException {
+		Path missing = this.temp.resolve("missing");
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"cwd\": \"%s\"}}}".formatted(missing));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a",
+					"mcp.stdio.servers.a.working-directory",
+					"the directory " + missing + " does not exist (in " + file + " mcpServers.a)",
+					"create it or point working-directory at an existing directory"));
+	}
+
+	@Test
+	void plainAbsolutePathIsAFile() throws IOException {
+		Path file = write(
+				"{\"mcpServers\": {\"plain\": {\"command\": \"sh\", \"args\": [\"%s\"], \"env\": {\"%s\": \"%s\"}}}}"
+					.formatted(Fixtures.script("echo.sh"), Fixtures.MARKER, this.fixtures.id()));
+		assertThat(file.isAbsolute()).isTrue();
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("plain");
+			assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+			// contains: the sh fixture forks a helper for each message it reads
+			assertThat(this.fixtures.alive()).contains(server.pid());
+		});
+	}
+
+	@Test
+	void plainPathThatIsNoFileIsStillLookedUpOnTheClassPath() {
+		this.runner
+			.withPropertyValues("mcp.stdio.servers-configuration=mcp-stdio/servers-classpath.json",
+					"mcp.stdio.defaults.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpStdioServers.class).get("from-classpath").definition().spec().command())
+					.isEqualTo("sh");
+			});
+	}
+
+	@Test
+	void missingPlainPath() {
+		Path missing = this.temp.resolve("missing.json");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + missing)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration", "the file " + missing + " does not exist",
+					"point it at an existing mcpServers JSON file"));
+	}
+
+	@Test
+	void syntaxErrorNamesLineAndColumnNeverTheContent() throws IOException {
+		Path file = write("""
+				{"mcpServers": {
+				  "files": {
+				    "command": "npx",
+				    "env": {"GITHUB_TOKEN": ghp_secretSecretSecret123}
+				  }
+				}}
+				""");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file " + file + " is unusable: it is not valid JSON: unexpected text or structure at line 4, "
+							+ "column 29",
+					"fix the file");
+			assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain("ghp_", "secret", "npx");
+			for (Throwable cause = context.getStartupFailure(); cause != null; cause = cause.getCause()) {
+				assertThat(String.valueOf(cause.getMessage())).doesNotContain("ghp_");
+			}
+		});
+	}
+
+	@Test
+	void truncatedFileNamesWhereItEnds() throws IOException {
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sk-secret-value");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration", "is unusable: it is not valid JSON: it ends too early at line 1",
+					"fix the file");
+			assertThat(analysis.getDescription()).doesNotContain("sk-secret");
+		});
+	}
+
+	private Path write(String content) throws IOException {
+		return Files.writeString(this.temp.resolve("mcp-" + System.nanoTime() + ".json"), content);
+	}
+
+	private static void awaitStderr(McpStdioServer server, String line) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!server.process().stderrTail().contains(line)) {
+			assertThat(System.nanoTime()).as("stderr line '%s' within 10s", line).isLessThan(deadline);
+			Fixtures.sleep(20);
+		}
+	}
+
+}

@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link WithheldVariableHint}.
+ *
+ * @author mcp-stdio authors
+ */
+class WithheldVariableHintTests {
+
+	private static final Set<String> JVM = Set.of("HOME", "PATH", "MY_TOKEN", "GITHUB_TOKEN", "JAVA_HOME", "http_proxy",
+			"A", "proxy");
+
+	private static final Set<String> SERVER = Set.of("HOME", "PATH", "MCP_STDIO_SERVER");
+
+	@Test
+	void namesTheWithheldVariableAndHowToPassIt() {
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("starting", "Error: MY_TOKEN is not set")))
+			.hasValue("Hint: the server's stderr names MY_TOKEN, a variable of the application that the server did "
+					+ "not get (a server gets only an allow-list of the application's environment); pass it with "
+					+ "env: { MY_TOKEN: ${MY_TOKEN} } or set inherit-env: true");
+	}
+
+	@Test
+	void oneHintForTheFirstNamed() {
+		assertThat(WithheldVariableHint.hint(JVM, SERVER,
+				List.of("missing GITHUB_TOKEN", "and also MY_TOKEN", "JAVA_HOME too")))
+			.hasValueSatisfying((hint) -> assertThat(hint).contains("names GITHUB_TOKEN,")
+				.doesNotContain("MY_TOKEN")
+				.doesNotContain("JAVA_HOME"));
+	}
+
+	@Test
+	void matchesWholeWordsInAnyPunctuation() {
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("env var 'JAVA_HOME' unset;")))
+			.hasValueSatisfying((hint) -> assertThat(hint).contains("names JAVA_HOME,"));
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("process.env.MY_TOKEN undefined")))
+			.hasValueSatisfying((hint) -> assertThat(hint).contains("names MY_TOKEN,"));
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("no MY_TOKENS here", "nor XMY_TOKEN"))).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("use http_proxy")))
+			.hasValueSatisfying((hint) -> assertThat(hint).contains("names http_proxy,"));
+	}
+
+	@Test
+	void neverAValue() {
+		Set<String> jvm = Set.of("MY_TOKEN");
+		assertThat(WithheldVariableHint.hint(jvm, Set.of(), List.of("MY_TOKEN=abc123 rejected")))
+			.hasValueSatisfying((hint) -> assertThat(hint).doesNotContain("abc123"));
+	}
+
+	@Test
+	void noHintWhenTheServerGotTheVariable() {
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("bad HOME", "PATH is wrong"))).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, Set.of("MY_TOKEN"), List.of("MY_TOKEN rejected"))).isEmpty();
+	}
+
+	@Test
+	void noHintForWordsTheApplicationDoesNotHave() {
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("OTHER_TOKEN is not set"))).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of())).isEmpty();
+	}
+
+	@Test
+	void noHintForShortOrProseWords() {
+		// "A" and "proxy" are variables of the application, but too ordinary as words
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("A proxy failed"))).isEmpty();
+	}
+
+}
