@@ -65,6 +65,8 @@ public final class ServerHost {
 
 	private final StderrLog stderrLog = StderrLog.withDefaults();
 
+	private final StderrPoller stderrPoller = new StderrPoller();
+
 	private final ExecutorService tasks;
 
 	private final ScheduledExecutorService scheduler;
@@ -198,6 +200,10 @@ public final class ServerHost {
 
 	StderrLog stderrLog() {
 		return this.stderrLog;
+	}
+
+	StderrPoller stderrPoller() {
+		return this.stderrPoller;
 	}
 
 	ProcessScanner scanner() {

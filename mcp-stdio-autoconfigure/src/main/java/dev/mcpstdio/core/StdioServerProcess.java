@@ -142,7 +142,7 @@ public final class StdioServerProcess {
 			ServerHost host) {
 		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
 		server.thread(server.stdout, "stdout").start();
-		server.thread(server.stderr, "stderr").start();
+		host.stderrPoller().add(server.stderr);
 		host.exits().watch(server.process, server::handleExit);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
@@ -455,6 +455,10 @@ public final class StdioServerProcess {
 		this.host.scanner().invalidate();
 		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
+		// The rest of stderr, read to its end on a thread of its own: a child may hold
+		// it open
+		this.host.stderrPoller().remove(this.stderr);
+		this.stderr.finish(this.host.tasks());
 		awaitStreams();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(),
 				this.stderr.lines(), this.failure);
