@@ -19,7 +19,6 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -159,16 +158,10 @@ final class StdoutReader implements Runnable {
 		if (isBlank(this.line, end)) {
 			return;
 		}
+		// Invalid UTF-8 is no reason to drop a line: decoding replaces it, and a response
+		// with a bad byte still reaches its caller
 		JsonRpcPeek.Peeked peeked = JsonRpcPeek.peek(this.line, end);
 		String text = new String(this.line, 0, end, StandardCharsets.UTF_8);
-		if (peeked == null) {
-			// The parser rejects invalid UTF-8 that decoding replaces: a response with a
-			// bad byte still reaches its caller, with a replacement character
-			byte[] decoded = text.getBytes(StandardCharsets.UTF_8);
-			if (!Arrays.equals(decoded, 0, decoded.length, this.line, 0, end)) {
-				peeked = JsonRpcPeek.peek(decoded, decoded.length);
-			}
-		}
 		if (this.line.length > SMALL_READ * 16 && end < SMALL_READ) {
 			// Do not keep a huge buffer for the server's lifetime after huge messages,
 			// but
