@@ -407,6 +407,7 @@ public final class StdioServerProcess {
 	}
 
 	private ExitInfo awaitExit() {
+		this.host.exits().check(this.process);
 		try {
 			return this.exit.get(
 					TreeTerminator.KILL_WAIT.toMillis() + 2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000,
@@ -581,6 +582,11 @@ public final class StdioServerProcess {
 		}
 
 		@Override
+		public void exited() {
+			StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
+		}
+
+		@Override
 		public ExitInfo awaitExit() {
 			return StdioServerProcess.this.awaitExit();
 		}
@@ -613,16 +619,18 @@ public final class StdioServerProcess {
 
 		@Override
 		public void end(@Nullable IOException ex) {
-			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
-				return;
-			}
 			try {
+				// The end of stdout is most often the exit: say so at once
 				if (StdioServerProcess.this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+					StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
 					return;
 				}
 			}
 			catch (InterruptedException interrupted) {
 				Thread.currentThread().interrupt();
+			}
+			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
+				return;
 			}
 			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
 					: "it closed its stdout while the process kept running");
