@@ -24,20 +24,27 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Notices the exits of server processes: one thread for all of them looks every few
- * milliseconds whether each is still alive, and hands each exit to the task executor.
+ * Notices the exits of server processes and hands each to the task executor. Whoever sees
+ * a process end first says so ({@link #check(Process)}): the thread that reads its stdout
+ * at the end of the stream, a stop that waited for it. For an exit nobody saw (a child
+ * holds stdout open), one thread for all processes looks every {@link #INTERVAL_NANOS}
+ * whether each is still alive; it does not run while no process is watched.
  * <p>
  * {@code Process.onExit()} is not used: the JDK completes it on the common fork-join
  * pool, where an exit waits behind whatever else the application runs there (on Java 25
- * with two cores, seconds). {@link Process#isAlive()} turns false as soon as the JDK's
- * own reaper thread has reaped the process, whatever the common pool does.
+ * with two cores, seconds). {@link Process#isAlive()} turns false, and
+ * {@link Process#waitFor} returns, as soon as the JDK's own reaper thread has reaped the
+ * process, whatever the common pool does.
  *
  * @author mcp-stdio authors
  */
 final class ExitWatcher {
 
-	/** How often the live processes are looked at: the most an exit is noticed late. */
-	private static final long INTERVAL_NANOS = 5_000_000L;
+	/**
+	 * How often the live processes are looked at: the most an exit that nobody saw is
+	 * noticed late.
+	 */
+	static final long INTERVAL_NANOS = 100_000_000L;
 
 	private final Executor tasks;
 
@@ -67,6 +74,20 @@ final class ExitWatcher {
 			}
 			else {
 				LockSupport.unpark(this.thread);
+			}
+		}
+	}
+
+	/**
+	 * Handle a process's exit now if it has ended: its watcher need not wait for its next
+	 * look.
+	 * @param process the process
+	 */
+	void check(Process process) {
+		if (!process.isAlive()) {
+			Runnable onExit = this.watched.remove(process);
+			if (onExit != null) {
+				this.tasks.execute(onExit);
 			}
 		}
 	}

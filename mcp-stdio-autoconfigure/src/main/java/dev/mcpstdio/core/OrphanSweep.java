@@ -59,7 +59,7 @@ public final class OrphanSweep {
 	 */
 	public Result sweep(Duration terminateTimeout) {
 		// Without /proc there are no markers to find orphans by
-		List<Proc> orphans = findOrphans(this.scanner.scan());
+		List<Proc> orphans = findOrphans(this.scanner.scanAll());
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server processes found");
 			return new Result(0, 0, 0, List.of());

@@ -27,10 +27,20 @@ import dev.mcpstdio.core.ProcessTable.Proc;
 interface ProcessSource {
 
 	/**
-	 * Read the live processes now.
+	 * Read the live processes: a snapshot whose reading began after this call.
 	 * @return a fresh snapshot
 	 */
 	ProcessTable scan();
+
+	/**
+	 * Read the processes whose environment read empty in a snapshot again, as one does
+	 * while it execs; by default, read everything again.
+	 * @param table the snapshot
+	 * @return a snapshot with those processes read again
+	 */
+	default ProcessTable reread(ProcessTable table) {
+		return scan();
+	}
 
 	/**
 	 * Send SIGTERM or SIGKILL to a process if it is still the one of the snapshot.

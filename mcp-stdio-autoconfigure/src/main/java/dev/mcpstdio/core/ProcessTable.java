@@ -38,9 +38,16 @@ final class ProcessTable {
 
 	private final long generation;
 
-	private final int unread;
+	private final List<Proc> unread;
 
-	ProcessTable(Map<Long, Proc> processes, long takenAt, long generation, int unread) {
+	/**
+	 * Create a snapshot.
+	 * @param processes the live processes by pid
+	 * @param takenAt the {@link System#nanoTime()} at which reading them began
+	 * @param generation the scanner's generation then
+	 * @param unread the processes whose environment read empty, as one does during exec
+	 */
+	ProcessTable(Map<Long, Proc> processes, long takenAt, long generation, List<Proc> unread) {
 		this.processes = processes;
 		this.takenAt = takenAt;
 		this.generation = generation;
@@ -57,9 +64,13 @@ final class ProcessTable {
 		for (Proc proc : processes) {
 			byPid.put(proc.pid(), proc);
 		}
-		return new ProcessTable(byPid, System.nanoTime(), 0, 0);
+		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
 	}
 
+	/**
+	 * Return when reading this snapshot began.
+	 * @return a {@link System#nanoTime()}
+	 */
 	long takenAt() {
 		return this.takenAt;
 	}
@@ -74,7 +85,50 @@ final class ProcessTable {
 	 * @return the count
 	 */
 	int unread() {
+		return this.unread.size();
+	}
+
+	/**
+	 * Return the user processes that showed an empty environment, as one does while it
+	 * execs: their markers are not known yet.
+	 * @return the processes
+	 */
+	List<Proc> unreadProcesses() {
 		return this.unread;
+	}
+
+	/**
+	 * Return whether a process that started at or after the given time showed an empty
+	 * environment: only such a process can be a member caught in exec.
+	 * @param since a start time
+	 * @return whether one did
+	 */
+	boolean hasUnreadSince(long since) {
+		for (Proc proc : this.unread) {
+			if (proc.startTime() >= since) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return this snapshot with some processes read again, for their environment.
+	 * @param reread the processes read again, or {@code null} for those now gone
+	 * @param unread those whose environment still read empty
+	 * @return the new snapshot
+	 */
+	ProcessTable with(Map<Long, @Nullable Proc> reread, List<Proc> unread) {
+		Map<Long, Proc> processes = new HashMap<>(this.processes);
+		reread.forEach((pid, proc) -> {
+			if (proc != null) {
+				processes.put(pid, proc);
+			}
+			else {
+				processes.remove(pid);
+			}
+		});
+		return new ProcessTable(processes, this.takenAt, this.generation, unread);
 	}
 
 	Collection<Proc> all() {

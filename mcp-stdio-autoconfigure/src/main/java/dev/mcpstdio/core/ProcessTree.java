@@ -80,6 +80,14 @@ final class ProcessTree {
 		return this.rootPid;
 	}
 
+	/**
+	 * Return the root's start time: no member started earlier.
+	 * @return the start time, 0 when unknown
+	 */
+	long rootStartTime() {
+		return this.rootStartTime;
+	}
+
 	String instance() {
 		return this.instance;
 	}

@@ -70,6 +70,8 @@ public final class ServerHost {
 
 	private final StderrLog stderrLog = StderrLog.withDefaults();
 
+	private final StderrPoller stderrPoller = new StderrPoller();
+
 	private final ExecutorService tasks;
 
 	private final ScheduledExecutorService scheduler;
@@ -156,7 +158,7 @@ public final class ServerHost {
 		ProcessTree tree = new ProcessTree(process.pid(), launched.startTime(), launched.instance(),
 				this.platform.ownSessions(), process::isAlive, this.scanner::now);
 		launched.containment()
-			.terminate(spec.shutdown().terminate(), () -> this.terminator.escalate(tree::members,
+			.terminate(spec.shutdown().terminate(), () -> this.terminator.escalate(tree::members, launched.startTime(),
 					spec.shutdown().terminate(), new TreeTerminator.Escalation() {
 					}));
 		launched.containment().release();
@@ -246,6 +248,10 @@ public final class ServerHost {
 
 	StderrLog stderrLog() {
 		return this.stderrLog;
+	}
+
+	StderrPoller stderrPoller() {
+		return this.stderrPoller;
 	}
 
 	ProcessScanner scanner() {

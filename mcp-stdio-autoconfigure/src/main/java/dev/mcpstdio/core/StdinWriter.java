@@ -20,12 +20,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -33,25 +37,39 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one thread that writes to a server's stdin. Sends queue their lines here, so that a
- * caller can give up on a server that does not read instead of blocking forever, and
- * stdin is closed by this thread after its last write, so a close can never cut a write
- * in half.
+ * Writes to a server's stdin, one line at a time and never two at once. A send writes on
+ * its own thread when nothing is queued or being written; otherwise its line is queued,
+ * and a task (on the shared task threads, only while there is something to write) writes
+ * the queue in order, so that a caller can give up on a server that does not read instead
+ * of blocking forever. Stdin is closed only once no write is under way, by whoever holds
+ * the write lock last, so a close can never cut a write in half.
+ * <p>
+ * No thread waits here while nothing is written: a direct write that stays blocked longer
+ * than the send timeout is noticed by one timed check on the shared scheduler, armed by a
+ * write only when none is pending.
  *
  * @author mcp-stdio authors
  */
-final class StdinWriter implements Runnable {
+final class StdinWriter {
 
 	/** How many messages may wait for the writer. */
 	static final int QUEUE_CAPACITY = 1024;
 
-	private static final Write CLOSE = new Write(new byte[0]);
-
 	private final OutputStream stdin;
 
-	private final BlockingQueue<Write> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+	private final BlockingQueue<Write> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
 
 	private final Object idle = new Object();
+
+	private final Executor tasks;
+
+	private final ScheduledExecutorService timer;
+
+	/** Whether a task is writing the queue. */
+	private final AtomicBoolean draining = new AtomicBoolean();
+
+	/** Whether a check of a blocked direct write is scheduled. */
+	private final AtomicBoolean watching = new AtomicBoolean();
 
 	private volatile boolean busy;
 
@@ -80,11 +98,16 @@ final class StdinWriter implements Runnable {
 	 * @param stdin the server's stdin
 	 * @param sendTimeout how long a write may block
 	 * @param onBlocked called once when a direct write stays blocked longer than that
+	 * @param tasks runs the task that writes queued lines
+	 * @param timer runs the check of a blocked direct write
 	 */
-	StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked) {
+	StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
+			ScheduledExecutorService timer) {
 		this.stdin = stdin;
 		this.sendTimeoutNanos = sendTimeout.toNanos();
 		this.onBlocked = onBlocked;
+		this.tasks = tasks;
+		this.timer = timer;
 	}
 
 	/**
@@ -103,6 +126,7 @@ final class StdinWriter implements Runnable {
 			}
 			this.busy = true;
 			this.directSince = System.nanoTime();
+			watch();
 			this.stdin.write(line);
 			this.stdin.flush();
 			return true;
@@ -110,8 +134,7 @@ final class StdinWriter implements Runnable {
 		finally {
 			this.directSince = 0;
 			this.busy = false;
-			this.writeLock.unlock();
-			signalIdle();
+			unlock();
 		}
 	}
 
@@ -163,7 +186,7 @@ final class StdinWriter implements Runnable {
 	}
 
 	/**
-	 * Queue a line.
+	 * Queue a line, and start writing the queue unless that is under way.
 	 * @param line the line, its newline included
 	 * @param timeoutNanos how long to wait for room in the queue
 	 * @return the write, whose future completes when the line is written
@@ -180,104 +203,132 @@ final class StdinWriter implements Runnable {
 			write.fail(new WriteTimeoutException("the message was not sent: the send queue stayed full"));
 		}
 		else if (this.closeRequested) {
-			// Raced with close(): the writer may never see this write
+			// Raced with close(): no task may ever see this write
 			if (this.queue.remove(write)) {
 				write.fail(new IOException("stdin is closed"));
 			}
 		}
+		else {
+			startDraining();
+		}
 		return write;
 	}
 
-	@Override
-	public void run() {
+	private void startDraining() {
+		if (this.draining.compareAndSet(false, true)) {
+			try {
+				this.tasks.execute(this::drain);
+			}
+			catch (RejectedExecutionException ex) {
+				this.draining.set(false);
+				failQueued((write) -> new IOException("no thread is left to write to stdin", ex));
+			}
+		}
+	}
+
+	/** Write the queue in order until it is empty, then end. */
+	private void drain() {
 		try {
 			while (true) {
-				Write write = this.queue.poll(100, TimeUnit.MILLISECONDS);
-				watchDirectWrite();
+				Write write = this.queue.poll();
 				if (write == null) {
-					if (this.closeRequested && this.queue.isEmpty()) {
-						break;
+					this.draining.set(false);
+					// A line queued after the poll may have seen this task still running
+					if (this.queue.isEmpty() || !this.draining.compareAndSet(false, true)) {
+						return;
 					}
 					continue;
 				}
-				if (write == CLOSE) {
-					break;
-				}
-				this.held = write;
-				lock();
-				try {
-					this.held = null;
-					// close() fails a write held here like those still queued; one it
-					// came too early to see is not begun either
-					if (this.closeRequested && write.cancel()) {
-						write.fail(new IOException("stdin is closed"));
-					}
-					if (!write.start()) {
-						continue;
-					}
-					this.busy = true;
-					this.stdin.write(write.line);
-					this.stdin.flush();
-					write.future.complete(null);
-				}
-				catch (IOException ex) {
-					write.future.completeExceptionally(ex);
-				}
-				finally {
-					this.busy = false;
-					this.writeLock.unlock();
-					signalIdle();
-				}
+				writeQueued(write);
 			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		catch (RuntimeException | Error ex) {
+			this.draining.set(false);
+			failQueued((write) -> new IOException("writing to stdin failed", ex));
+			throw ex;
+		}
+	}
+
+	private void writeQueued(Write write) {
+		this.held = write;
+		// A direct write may hold the lock: it ends, or fails when the process does
+		this.writeLock.lock();
+		try {
+			this.held = null;
+			// close() fails a write held here like those still queued; one it came too
+			// early to see is not begun either
+			if (this.closeRequested && write.cancel()) {
+				write.fail(new IOException("stdin is closed"));
+			}
+			if (!write.start()) {
+				return;
+			}
+			this.busy = true;
+			this.stdin.write(write.line);
+			this.stdin.flush();
+			write.future.complete(null);
+		}
+		catch (IOException ex) {
+			write.future.completeExceptionally(ex);
 		}
 		finally {
-			closeAfterDirectWrite();
-			failQueued((write) -> new IOException("stdin is closed"));
-			signalIdle();
+			this.busy = false;
+			unlock();
 		}
 	}
 
 	/**
-	 * Close stdin, but only once a direct write under way is done: a close must never cut
-	 * a line in half. A direct write that stays blocked ends when the process does.
+	 * Release the write lock; if a close was asked for meanwhile, close stdin now that no
+	 * write is under way.
 	 */
-	private void closeAfterDirectWrite() {
-		boolean locked = false;
-		try {
-			lock();
-			locked = true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		try {
-			closeQuietly();
-		}
-		finally {
-			if (locked) {
+	private void unlock() {
+		this.writeLock.unlock();
+		if (this.closeRequested && !this.closed.isDone() && this.queue.isEmpty() && this.writeLock.tryLock()) {
+			try {
+				closeQuietly();
+			}
+			finally {
 				this.writeLock.unlock();
 			}
 		}
+		signalIdle();
 	}
 
-	/**
-	 * Take the write lock, watching the direct write that holds it meanwhile.
-	 * @throws InterruptedException if interrupted
-	 */
-	private void lock() throws InterruptedException {
-		while (!this.writeLock.tryLock(100, TimeUnit.MILLISECONDS)) {
-			watchDirectWrite();
+	/** Check a direct write once the send timeout has passed, unless a check is due. */
+	private void watch() {
+		if (!this.watching.get() && this.watching.compareAndSet(false, true)) {
+			schedule(this.sendTimeoutNanos);
 		}
 	}
 
-	private void watchDirectWrite() {
+	private void schedule(long delayNanos) {
+		try {
+			this.timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// The application is shutting down: nothing is left to fail
+			this.watching.set(false);
+		}
+	}
+
+	private void check() {
 		long since = this.directSince;
-		if (since != 0 && System.nanoTime() - since > this.sendTimeoutNanos && !this.blockedReported) {
-			this.blockedReported = true;
-			this.onBlocked.run();
+		long now = System.nanoTime();
+		if (since != 0) {
+			long overdue = now - since - this.sendTimeoutNanos;
+			if (overdue < 0) {
+				schedule(-overdue);
+				return;
+			}
+			if (!this.blockedReported) {
+				this.blockedReported = true;
+				this.onBlocked.run();
+			}
+		}
+		this.watching.set(false);
+		// A write that began after the read above may have seen this check still due
+		if (this.directSince != 0 && !this.blockedReported && this.watching.compareAndSet(false, true)) {
+			schedule(this.sendTimeoutNanos);
 		}
 	}
 
@@ -293,19 +344,31 @@ final class StdinWriter implements Runnable {
 			taken.fail(error.apply(taken));
 		}
 		failQueued(error);
-		this.queue.offer(CLOSE);
+		// Whoever holds the lock now closes stdin when it lets go
+		if (this.writeLock.tryLock()) {
+			try {
+				closeQuietly();
+			}
+			finally {
+				this.writeLock.unlock();
+			}
+		}
+		signalIdle();
 	}
 
 	private void failQueued(Function<Write, Exception> error) {
 		Write write;
 		while ((write = this.queue.poll()) != null) {
-			if (write != CLOSE && write.cancel()) {
+			if (write.cancel()) {
 				write.fail(error.apply(write));
 			}
 		}
 	}
 
 	private void closeQuietly() {
+		if (this.closed.isDone()) {
+			return;
+		}
 		// Set before the close: the process may exit, and be classified, before close()
 		// returns
 		this.closing = true;
@@ -319,7 +382,7 @@ final class StdinWriter implements Runnable {
 	}
 
 	/**
-	 * Return whether stdin is closed or being closed by the writer.
+	 * Return whether stdin is closed or being closed.
 	 * @return whether the server has been or is being sent EOF
 	 */
 	boolean isClosing() {
@@ -332,6 +395,14 @@ final class StdinWriter implements Runnable {
 
 	boolean isWriting() {
 		return this.busy;
+	}
+
+	/**
+	 * Return whether a task is writing queued lines.
+	 * @return whether one is
+	 */
+	boolean isDraining() {
+		return this.draining.get();
 	}
 
 	/**
@@ -388,7 +459,7 @@ final class StdinWriter implements Runnable {
 		}
 
 		/**
-		 * Take the write back if the writer has not started it.
+		 * Take the write back if no one has started it.
 		 * @return whether it will never be written
 		 */
 		boolean cancel() {

@@ -149,7 +149,8 @@ public final class StdioServerProcess {
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.containment = launched.containment();
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())));
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
+				host.scheduler());
 		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
 				spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
@@ -167,8 +168,7 @@ public final class StdioServerProcess {
 			ServerHost host) {
 		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
 		server.thread(server.stdout, "stdout").start();
-		server.thread(server.stderr, "stderr").start();
-		server.thread(server.writer, "stdin").start();
+		host.stderrPoller().add(server.stderr);
 		host.exits().watch(server.process, server::handleExit);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
@@ -465,6 +465,7 @@ public final class StdioServerProcess {
 	}
 
 	private ExitInfo awaitExit() {
+		this.host.exits().check(this.process);
 		try {
 			return this.exit.get(FINAL_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
 		}
@@ -514,6 +515,10 @@ public final class StdioServerProcess {
 		this.host.scanner().invalidate();
 		this.host.guard().ended(pid());
 		int code = this.process.exitValue();
+		// The rest of stderr, read to its end on a thread of its own: a child may hold
+		// it open
+		this.host.stderrPoller().remove(this.stderr);
+		this.stderr.finish(this.host.tasks());
 		awaitStreams();
 		List<String> stderrTail = this.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
@@ -658,6 +663,11 @@ public final class StdioServerProcess {
 		}
 
 		@Override
+		public void exited() {
+			StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
+		}
+
+		@Override
 		public ExitInfo awaitExit() {
 			return StdioServerProcess.this.awaitExit();
 		}
@@ -691,16 +701,18 @@ public final class StdioServerProcess {
 
 		@Override
 		public void end(@Nullable IOException ex) {
-			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
-				return;
-			}
 			try {
+				// The end of stdout is most often the exit: say so at once
 				if (StdioServerProcess.this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+					StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
 					return;
 				}
 			}
 			catch (InterruptedException interrupted) {
 				Thread.currentThread().interrupt();
+			}
+			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
+				return;
 			}
 			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
 					: "it closed its stdout while the process kept running");

@@ -19,7 +19,6 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -54,7 +53,16 @@ final class StdoutReader implements Runnable {
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
-	private byte[] line = new byte[8192];
+	/** The first size of the line buffer, and its size again after a huge message. */
+	private static final int LINE_SIZE = 1024;
+
+	/** The read buffer while messages are small: what an idle server holds. */
+	private static final int SMALL_READ = 4 * 1024;
+
+	/** The read buffer while a large message streams in: one pipe's worth a read. */
+	private static final int LARGE_READ = 64 * 1024;
+
+	private byte[] line = new byte[LINE_SIZE];
 
 	private int length;
 
@@ -78,8 +86,9 @@ final class StdoutReader implements Runnable {
 	public void run() {
 		IOException failure = null;
 		try {
-			// Small enough to cost little per idle server; a 1 MiB message takes 64 reads
-			byte[] buffer = new byte[16 * 1024];
+			// Small while messages are small, so that an idle server costs little; a read
+			// that fills it means a large message, read a pipe's worth at a time
+			byte[] buffer = new byte[SMALL_READ];
 			int read;
 			while ((read = this.stdout.read(buffer)) != -1) {
 				int start = 0;
@@ -91,6 +100,12 @@ final class StdoutReader implements Runnable {
 					}
 				}
 				append(buffer, start, read - start);
+				if (read == buffer.length && buffer.length < LARGE_READ) {
+					buffer = new byte[LARGE_READ];
+				}
+				else if (read < SMALL_READ && buffer.length > SMALL_READ && this.length == 0) {
+					buffer = new byte[SMALL_READ];
+				}
 			}
 			if (this.length > 0 && !this.discarding) {
 				endOfLine();
@@ -112,7 +127,7 @@ final class StdoutReader implements Runnable {
 		if (this.length + count > this.maxMessageSize) {
 			this.discarding = true;
 			this.length = 0;
-			this.line = new byte[8192];
+			this.line = new byte[LINE_SIZE];
 			this.sink.protocolError("it sent a message longer than max-message-size (" + this.maxMessageSize
 					+ " bytes); raise mcp.stdio.servers." + this.serverName + ".max-message-size if that is expected");
 			return;
@@ -144,19 +159,15 @@ final class StdoutReader implements Runnable {
 		if (isBlank(this.line, end)) {
 			return;
 		}
+		// Invalid UTF-8 is no reason to drop a line: decoding replaces it, and a response
+		// with a bad byte still reaches its caller
 		JsonRpcPeek.Peeked peeked = JsonRpcPeek.peek(this.line, end);
 		String text = new String(this.line, 0, end, StandardCharsets.UTF_8);
-		if (peeked == null) {
-			// The parser rejects invalid UTF-8 that decoding replaces: a response with a
-			// bad byte still reaches its caller, with a replacement character
-			byte[] decoded = text.getBytes(StandardCharsets.UTF_8);
-			if (!Arrays.equals(decoded, 0, decoded.length, this.line, 0, end)) {
-				peeked = JsonRpcPeek.peek(decoded, decoded.length);
-			}
-		}
-		if (this.line.length > 1024 * 1024) {
-			// Do not keep a huge buffer for the server's lifetime after one huge message
-			this.line = new byte[8192];
+		if (this.line.length > SMALL_READ * 16 && end < SMALL_READ) {
+			// Do not keep a huge buffer for the server's lifetime after huge messages,
+			// but
+			// keep it while they follow one another
+			this.line = new byte[LINE_SIZE];
 		}
 		if (peeked == null) {
 			nonJson(text);

@@ -74,6 +74,10 @@ final class StopSequence {
 		catch (RuntimeException ex) {
 			failed = add(failed, ex);
 		}
+		if (!process.isAlive()) {
+			// Seen here first: the exit is handled while the tree is looked at
+			this.target.exited();
+		}
 		String why = process.isAlive()
 				? "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed"
 				: "left processes behind after its root process exited";
@@ -178,6 +182,11 @@ final class StopSequence {
 		 * @param why what led here, for the log line
 		 */
 		void terminateTree(String why);
+
+		/**
+		 * Say that the process has been seen to end, so that its exit is handled now.
+		 */
+		void exited();
 
 		/**
 		 * Wait, bounded, for the exit to be observed.

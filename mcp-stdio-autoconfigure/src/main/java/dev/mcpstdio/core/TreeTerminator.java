@@ -45,6 +45,12 @@ final class TreeTerminator {
 
 	private static final long POLL_MAX_NANOS = 25_000_000L;
 
+	/**
+	 * How long an environment that read empty is read again: a process shows none only
+	 * for the moment of an exec, even on a busy machine.
+	 */
+	private static final long EXEC_WINDOW_NANOS = 250_000_000L;
+
 	private final ProcessSource source;
 
 	TreeTerminator(ProcessSource source) {
@@ -62,7 +68,7 @@ final class TreeTerminator {
 	 */
 	Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
 			SignalRecorder rootSignal) {
-		return escalate(tree::members, terminateTimeout, new Escalation() {
+		return escalate(tree::members, tree.rootStartTime(), terminateTimeout, new Escalation() {
 
 			@Override
 			public void signalling(long pid, boolean kill) {
@@ -102,20 +108,38 @@ final class TreeTerminator {
 	 * @return what was done
 	 */
 	Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout, Escalation escalation) {
-		long deadline = System.nanoTime() + terminateTimeout.toNanos();
+		return escalate(members, 0, terminateTimeout, escalation);
+	}
+
+	/**
+	 * SIGTERM every process that {@code members} finds, wait up to
+	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
+	 * processes again each time so that those forked meanwhile are caught too.
+	 * @param members finds the live processes to end in a snapshot
+	 * @param since the earliest start time of a member, 0 when unknown: a process that
+	 * started before cannot be one, even while its environment is unreadable
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param escalation learns what is done
+	 * @return what was done
+	 */
+	Result escalate(Function<ProcessTable, List<Proc>> members, long since, Duration terminateTimeout,
+			Escalation escalation) {
+		long begin = System.nanoTime();
+		long deadline = begin + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
 		ProcessTable table = this.source.scan();
 		List<Proc> found = members.apply(table);
 		long pause = POLL_MIN_NANOS;
 		while (found.isEmpty()) {
-			// A process caught in exec shows no environment, so no marker: look again
-			// until every process could be read, within the bound of the SIGTERM wait
+			// A process caught in exec shows no environment, so no marker: read those
+			// that could be members again, for as long as an exec may take. One that
+			// stays empty for longer has no environment at all, so no marker either
 			long now = System.nanoTime();
-			if (table.unread() == 0 || now >= deadline) {
+			if (!table.hasUnreadSince(since) || now >= deadline) {
 				return new Result(0, 0, 0);
 			}
 			sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, POLL_MAX_NANOS);
-			table = this.source.scan();
+			table = this.source.reread(table);
 			found = members.apply(table);
 		}
 		Map<Long, Long> signalled = new HashMap<>();

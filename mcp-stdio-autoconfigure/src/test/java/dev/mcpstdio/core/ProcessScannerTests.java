@@ -20,6 +20,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ProcessTable.Proc;
@@ -83,6 +88,69 @@ class ProcessScannerTests {
 		finally {
 			Files.deleteIfExists(go);
 		}
+	}
+
+	@Test
+	void aProcessThatExecsIntoMarkersIsReadAgainThoughItsStartTimeStays() throws Exception {
+		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		Path go = Files.createTempFile("exec", ".go");
+		Files.delete(go);
+		try {
+			// An environment without markers first, read and cached; then an exec into
+			// one with markers, keeping pid and start time
+			ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c",
+					"while [ ! -e \"$0\" ]; do sleep 0.01; done; exec env " + ProcessMarkers.SERVER + "=files "
+							+ ProcessMarkers.OWNER_PID + "=1 sleep 30",
+					go.toString());
+			builder.environment().put(Fixtures.MARKER, this.fixtures.id());
+			this.process = builder.start();
+			long pid = this.process.pid();
+			Proc before = scanner.scan().get(pid);
+			assertThat(before).isNotNull();
+			assertThat(before.markers()).isNull();
+			Files.createFile(go);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			Proc after = scanner.scan().get(pid);
+			while ((after == null || after.markers() == null) && System.nanoTime() < deadline) {
+				Fixtures.sleep(10);
+				after = scanner.scan().get(pid);
+			}
+			assertThat(after).isNotNull();
+			assertThat(after.startTime()).isEqualTo(before.startTime());
+			assertThat(after.markers()).isEqualTo(new ProcessMarkers("files", 1, null));
+		}
+		finally {
+			Files.deleteIfExists(go);
+		}
+	}
+
+	@Test
+	void callersAtTheSameTimeShareReadsThatBeganAfterTheyAsked() throws Exception {
+		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		int threads = 8;
+		int calls = 50;
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<Boolean>> results = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				results.add(executor.submit(() -> {
+					for (int i = 0; i < calls; i++) {
+						long asked = System.nanoTime();
+						if (scanner.scan().takenAt() - asked < 0) {
+							return false;
+						}
+					}
+					return true;
+				}));
+			}
+			for (Future<Boolean> result : results) {
+				assertThat(result.get(60, TimeUnit.SECONDS)).as("every snapshot began after its call").isTrue();
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(scanner.reads()).as("reads shared").isLessThan(threads * calls);
 	}
 
 	@Test

@@ -22,7 +22,12 @@ import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -45,26 +50,67 @@ class StdinWriterTests {
 
 	private final AtomicInteger blocked = new AtomicInteger();
 
-	private StdinWriter writer;
+	private final ExecutorService tasks = Executors.newCachedThreadPool();
 
-	private Thread thread;
+	private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+	private final CountDownLatch testEnded = new CountDownLatch(1);
+
+	private StdinWriter writer;
 
 	@BeforeEach
 	void start() throws IOException {
 		PipedOutputStream stdin = new PipedOutputStream(this.server);
-		this.writer = new StdinWriter(stdin, Duration.ofMillis(300), this.blocked::incrementAndGet);
-		this.thread = new Thread(this.writer, "test-stdin");
-		this.thread.setDaemon(true);
-		this.thread.start();
+		this.writer = new StdinWriter(stdin, Duration.ofMillis(300), this.blocked::incrementAndGet, this.tasks,
+				this.timer);
 	}
 
 	@AfterEach
 	void stop() throws Exception {
+		this.testEnded.countDown();
 		this.writer.close((write) -> new IOException("closed"));
 		// A closed reading end fails every write still blocked, within a second
 		this.server.close();
-		this.thread.join(5000);
-		assertThat(this.thread.isAlive()).isFalse();
+		this.writer.closed().get(5, TimeUnit.SECONDS);
+		this.tasks.shutdown();
+		this.timer.shutdownNow();
+		assertThat(this.tasks.awaitTermination(5, TimeUnit.SECONDS)).as("no task left writing").isTrue();
+	}
+
+	@Test
+	void nothingRunsWhileNothingIsWritten() throws Exception {
+		assertThat(this.writer.tryWriteDirect(StdinWriter.line("{\"a\":1}"))).isTrue();
+		assertThat(read(8)).isEqualTo("{\"a\":1}\n");
+		assertThat(this.writer.isDraining()).isFalse();
+		assertThat(((ThreadPoolExecutor) this.tasks).getActiveCount()).isZero();
+	}
+
+	@Test
+	void theTaskThatWritesTheQueueEndsOnceItIsEmpty() throws Exception {
+		byte[] big = StdinWriter.line("q".repeat(200));
+		writeDirectInBackground(big);
+		awaitWriting();
+		StdinWriter.Write first = this.writer.enqueue(StdinWriter.line("first"), TimeUnit.SECONDS.toNanos(1));
+		StdinWriter.Write second = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
+		assertThat(this.writer.isDraining()).isTrue();
+		assertThat(read(big.length + 13)).isEqualTo("q".repeat(200) + "\nfirst\nsecond\n");
+		first.future.get(5, TimeUnit.SECONDS);
+		second.future.get(5, TimeUnit.SECONDS);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (this.writer.isDraining() && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+		assertThat(this.writer.isDraining()).isFalse();
+		// and the next send writes directly again
+		assertThat(this.writer.tryWriteDirect(StdinWriter.line("third"))).isTrue();
+		assertThat(read(6)).isEqualTo("third\n");
+	}
+
+	@Test
+	void closeWithNothingUnderWayClosesAtOnce() throws Exception {
+		this.writer.close((write) -> new IOException("closed"));
+		assertThat(this.writer.closed()).isDone();
+		assertThat(this.server.read()).isEqualTo(-1);
 	}
 
 	@Test
@@ -123,7 +169,11 @@ class StdinWriterTests {
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("after"))).isFalse();
 	}
 
-	/** Write on a thread of the test's own, so that a write left blocked ends with it. */
+	/**
+	 * Write on a thread of the test's own, so that a write left blocked ends with it. The
+	 * thread stays until the test ends: the in-memory pipe fails a read once the last
+	 * thread that wrote to it is gone.
+	 */
 	private CompletableFuture<Boolean> writeDirectInBackground(byte[] line) {
 		CompletableFuture<Boolean> result = new CompletableFuture<>();
 		Thread sender = new Thread(() -> {
@@ -132,6 +182,12 @@ class StdinWriterTests {
 			}
 			catch (IOException ex) {
 				result.completeExceptionally(ex);
+			}
+			try {
+				this.testEnded.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
 			}
 		}, "test-sender");
 		sender.setDaemon(true);

@@ -96,6 +96,34 @@ class TreeTerminatorTests {
 	}
 
 	@Test
+	void anEnvironmentThatStaysEmptyIsReadAgainOnlyForAsLongAsAnExecMayTake() {
+		// A process with no environment at all (env -i) is no member caught in exec: it
+		// must not hold a stop for the whole SIGTERM wait
+		FakeMachine machine = new FakeMachine(Set.of());
+		machine.unreadScans.set(Integer.MAX_VALUE);
+		machine.add(proc(20, 1, 20, 20, 200, null));
+		long begin = System.nanoTime();
+		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::marked, Duration.ofSeconds(20),
+				new TreeTerminator.Escalation() {
+				});
+		assertThat(result.terminated()).isZero();
+		assertThat(machine.scans.get()).as("read again").isGreaterThan(1);
+		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void anEmptyEnvironmentOfAProcessOlderThanTheTreeIsNotReadAgain() {
+		FakeMachine machine = new FakeMachine(Set.of());
+		machine.unreadScans.set(Integer.MAX_VALUE);
+		machine.add(proc(20, 1, 20, 20, 200, null));
+		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::marked, 300, TERMINATE,
+				new TreeTerminator.Escalation() {
+				});
+		assertThat(result.terminated()).isZero();
+		assertThat(machine.scans.get()).isEqualTo(1);
+	}
+
+	@Test
 	void nothingToEndCostsOneScan() {
 		FakeMachine machine = new FakeMachine(Set.of());
 		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::all, TERMINATE,
@@ -159,10 +187,12 @@ class TreeTerminatorTests {
 					unmarked.add(new Proc(proc.pid(), proc.ppid(), proc.pgid(), proc.sid(), proc.state(),
 							proc.startTime(), proc.rssBytes(), null));
 				}
-				return new ProcessTable(ProcessTable.of(unmarked)
-					.all()
-					.stream()
-					.collect(java.util.stream.Collectors.toMap(Proc::pid, (p) -> p)), System.nanoTime(), 0, 1);
+				return new ProcessTable(
+						ProcessTable.of(unmarked)
+							.all()
+							.stream()
+							.collect(java.util.stream.Collectors.toMap(Proc::pid, (p) -> p)),
+						System.nanoTime(), 0, unmarked);
 			}
 			return ProcessTable.of(this.processes.values());
 		}
