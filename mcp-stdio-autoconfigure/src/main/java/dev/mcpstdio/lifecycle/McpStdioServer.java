@@ -126,7 +126,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public long restarts() {
-		return this.controller.restarts();
+		return this.controller.events().restarts();
 	}
 
 	/**
@@ -139,11 +139,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public long exits(ExitCause cause) {
-		return this.controller.exits(cause);
+		return this.controller.events().exits(cause);
 	}
 
 	public @Nullable ExitInfo lastExit() {
-		return this.controller.lastExit();
+		return this.controller.events().lastExit();
 	}
 
 	/**
@@ -254,7 +254,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
-		this.controller.startServer();
+		this.controller.starts().startServer();
 	}
 
 	/**
@@ -279,7 +279,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if the start the lifecycle began failed
 	 */
 	public void joinStart() {
-		this.controller.joinStart();
+		this.controller.starts().joinStart();
 	}
 
 	/**
@@ -308,7 +308,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start under way
 	 */
 	CompletableFuture<Void> startInBackground() {
-		return this.controller.startInBackground();
+		return this.controller.starts().startInBackground();
 	}
 
 	/**
@@ -337,7 +337,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			this.controller.awaitStart(startInBackground());
+			this.controller.starts().awaitStart(startInBackground());
 			if (!this.controller.isSelfInitialize() && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.controller.process();
