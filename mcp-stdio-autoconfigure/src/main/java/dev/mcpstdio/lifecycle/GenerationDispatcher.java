@@ -27,21 +27,12 @@ import dev.mcpstdio.core.MessageListener;
  * session, the end first to the state machine (which knows whether that generation is
  * still the current one), then to the session.
  *
+ * @param generation the generation of the process
+ * @param session receives the messages and the end of every process
+ * @param exits learns each end first
  * @author mcp-stdio authors
  */
-final class GenerationDispatcher implements MessageListener {
-
-	private final long generation;
-
-	private final MessageListener session;
-
-	private final ExitHandler exits;
-
-	GenerationDispatcher(long generation, MessageListener session, ExitHandler exits) {
-		this.generation = generation;
-		this.session = session;
-		this.exits = exits;
-	}
+record GenerationDispatcher(long generation, MessageListener session, ExitHandler exits) implements MessageListener {
 
 	@Override
 	public void onMessage(String message) {
