@@ -132,7 +132,7 @@ public class ObservabilityBenchmark {
 		System.out.println();
 		System.out.println("| measure | n | median | p99 | max |");
 		System.out.println("| --- | --- | --- | --- | --- |");
-		print("one /proc scan (ProcessTable.scan)", time(iterations, Duration.ZERO, () -> ProcessTableProbe.scan()));
+		print("one /proc scan (ProcessScanner.scan)", time(iterations, Duration.ZERO, () -> ProcessTableProbe.scan()));
 		print("GET /actuator/mcpservers, cold (each read scans /proc)",
 				time(coldIterations, COLD_SPACING, () -> get(http, endpoint)));
 		print("GET /actuator/prometheus, cold (each scrape scans /proc)",

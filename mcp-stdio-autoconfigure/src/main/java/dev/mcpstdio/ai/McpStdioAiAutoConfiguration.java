@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.ai;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +34,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration that makes every enabled mcp-stdio server a Spring AI MCP client
@@ -50,16 +53,28 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(McpStdioServers.class)
 public class McpStdioAiAutoConfiguration {
 
+	/** Spring AI's timeout of a client's request. */
+	static final String REQUEST_TIMEOUT = "spring.ai.mcp.client.request-timeout";
+
+	/** Spring AI's default of {@link #REQUEST_TIMEOUT}. */
+	static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(20);
+
 	/**
 	 * One transport per enabled server, named after it; a bean of exactly this type is
 	 * what Spring AI collects. Creating it starts every server process in parallel, so
 	 * that Spring AI's one-by-one handshakes wait for the slowest server only.
 	 * @param servers the servers, those adopted from Spring AI's stdio configuration
 	 * included
+	 * @param environment where Spring AI's request timeout is read
 	 * @return the transports
 	 */
 	@Bean
-	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers) {
+	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment) {
+		// A request older than this has been given up by Spring AI's client: it must not
+		// hold the drain step of a stop
+		Duration requestTimeout = Binder.get(environment)
+			.bind(REQUEST_TIMEOUT, Duration.class)
+			.orElse(DEFAULT_REQUEST_TIMEOUT);
 		McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
 		List<NamedClientMcpTransport> transports = new ArrayList<>();
 		for (McpStdioServer server : servers.list()) {
@@ -68,6 +83,7 @@ public class McpStdioAiAutoConfiguration {
 			}
 			// Spring AI's client performs the handshake
 			server.setSelfInitialize(false);
+			server.setClientRequestTimeout(requestTimeout);
 			transports.add(new NamedClientMcpTransport(server.name(), new McpStdioClientTransport(server, jsonMapper)));
 		}
 		servers.startAllInBackground();

@@ -70,6 +70,12 @@ final class ProcessScanner implements ProcessSource {
 	/** Clock ticks per second of the start times in {@code /proc/PID/stat}. */
 	private static final int USER_HZ = 100;
 
+	/**
+	 * The flag of {@code stat} that a process in {@code exit()} carries (kernel's
+	 * sched.h).
+	 */
+	private static final long PF_EXITING = 0x4;
+
 	/** The kernel's thread creator: its children are kernel threads. */
 	private static final long KTHREADD = 2;
 
@@ -291,6 +297,7 @@ final class ProcessScanner implements ProcessSource {
 		long sid = reader.field(3);
 		long startTime = reader.field(19);
 		long rssBytes = reader.field(21) * this.pageSize;
+		boolean exiting = isExiting(reader.field(6));
 		long environAt = reader.environAt();
 		ProcessMarkers markers = null;
 		boolean kernelThread = ppid == KTHREADD || pid == KTHREADD;
@@ -301,12 +308,24 @@ final class ProcessScanner implements ProcessSource {
 			if (read != null) {
 				markers = read.markers();
 			}
-			else {
-				// A user process shows no environment while it execs
+			else if (!exiting) {
+				// A user process shows no environment while it execs; one that is
+				// exiting shows none either (its memory is gone), but it execs nothing
+				// any more: looking at it again would only delay a stop
 				reader.unread = true;
 			}
 		}
 		return new Proc(pid, ppid, pgid, sid, state, startTime, rssBytes, markers);
+	}
+
+	/**
+	 * Return whether the flags of a process's {@code stat} say that it is exiting
+	 * ({@code PF_EXITING}).
+	 * @param flags the flags field
+	 * @return whether it is exiting
+	 */
+	static boolean isExiting(long flags) {
+		return (flags & PF_EXITING) != 0;
 	}
 
 	private static boolean isZombie(char state) {

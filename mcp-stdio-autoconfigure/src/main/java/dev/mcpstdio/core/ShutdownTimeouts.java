@@ -47,9 +47,10 @@ public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration ter
 
 	/**
 	 * Return the longest a whole stop can take: drain, stdin close, step 4 (whose first
-	 * look at the tree may wait up to {@code terminate} for a process caught in
-	 * {@code exec} before the SIGTERM wait of {@code terminate}), the wait for SIGKILLed
-	 * processes to vanish, and the final wait for the exit to be observed.
+	 * look at the tree may wait for a process caught in {@code exec}, at most 250 ms and
+	 * at most {@code terminate}, counted here as a whole {@code terminate}, before the
+	 * SIGTERM wait of {@code terminate}), the wait for SIGKILLed processes to vanish, and
+	 * the final wait for the exit to be observed.
 	 * @return the worst case of one stop
 	 */
 	public Duration worstCase() {

@@ -92,7 +92,7 @@ class ForkedJvmTests {
 			}
 		}
 		// with Spring AI's timeouts (ForkedApplication) as long, so that waiting shows
-		command.add("--mcp.stdio.servers.demo.startup-timeout=2m");
+		command.add("--mcp.stdio.defaults.startup-timeout=2m");
 		Process jvm = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
 			// no non-daemon thread may keep the JVM alive; generous: on a loaded machine

@@ -199,6 +199,31 @@ class McpStdioAiAutoConfigurationTests {
 	}
 
 	@Test
+	void aRequestSpringAiGaveUpOnDoesNotHoldTheDrainOfAStop() {
+		AiTestSupport.runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+					List.of("spring.ai.mcp.client.request-timeout=1s",
+							"mcp.stdio.servers.demo.shutdown.drain-timeout=2m")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				@SuppressWarnings("unchecked")
+				List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
+				// answered only after 5 minutes: Spring AI's client gives up after 1s
+				Throwable gaveUp = catchThrowable(() -> clients.get(0)
+					.callTool(CallToolRequest.builder("slow").arguments(Map.of("millis", 300_000)).build()));
+				assertThat(gaveUp).as("the call timed out on the client's side").isNotNull();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
+				long begin = System.nanoTime();
+				server.stopServer();
+				Duration took = Duration.ofNanos(System.nanoTime() - begin);
+				// the drain did not wait for the abandoned request: its 2 minutes would
+				// show
+				assertThat(took).isLessThan(Duration.ofSeconds(60));
+				assertThat(server.state()).isEqualTo(ServerState.STOPPED);
+			});
+	}
+
+	@Test
 	void requiredServerThatExitsAtOnceFailsStartUp() {
 		AiTestSupport.runner()
 			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),

@@ -54,6 +54,18 @@ class ProcessScannerTests {
 	}
 
 	@Test
+	void aProcessInExitIsNotTakenForOneCaughtInExec() throws IOException {
+		// this process's own flags, as /proc shows them: not exiting
+		String stat = Files.readString(Path.of("/proc/self/stat"));
+		long flags = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[6]);
+		assertThat(ProcessScanner.isExiting(flags)).isFalse();
+		// PF_EXITING (0x4) set, as in exit(): its empty environment is not an exec's
+		assertThat(ProcessScanner.isExiting(flags | 0x4)).isTrue();
+		assertThat(ProcessScanner.isExiting(0x4)).isTrue();
+		assertThat(ProcessScanner.isExiting(0x400040)).isFalse();
+	}
+
+	@Test
 	void aProcessScannedBeforeItExecsIsReadAgainAfterwards() throws Exception {
 		ProcessScanner scanner = new ProcessScanner(Platform.current());
 		Path go = Files.createTempFile("exec", ".go");
