@@ -210,7 +210,7 @@ final class ConfiguredServers {
 			return;
 		}
 		entries.forEach((name, entry) -> {
-			FileValues values = new FileValues(name, location, property);
+			FileValues values = (key, value) -> resolve(name, location, property, key, value);
 			Server server = new Server();
 			server.setCommand(values.resolve("command", entry.command()));
 			List<String> args = new ArrayList<>();
@@ -228,47 +228,43 @@ final class ConfiguredServers {
 	}
 
 	/**
-	 * Resolves the placeholders of one server of a file, reporting what cannot be
-	 * resolved.
+	 * Resolve the placeholders of one value of a server of a file, reporting what cannot
+	 * be resolved.
+	 * @param name the server
+	 * @param location the file
+	 * @param property the property that names the file
+	 * @param key where the value is in the server's entry
+	 * @param value the value
+	 * @return the value resolved, or as it is when it cannot be
 	 */
-	private final class FileValues {
-
-		private final String name;
-
-		private final String location;
-
-		private final String property;
-
-		FileValues(String name, String location, String property) {
-			this.name = name;
-			this.location = location;
-			this.property = property;
+	private @Nullable String resolve(String name, String location, String property, String key,
+			@Nullable String value) {
+		if (value == null) {
+			return null;
 		}
-
-		@Nullable String resolve(String key, @Nullable String value) {
-			if (value == null) {
-				return null;
-			}
-			try {
-				return FilePlaceholders.resolve(value, ConfiguredServers.this.variables);
-			}
-			catch (FilePlaceholders.UnresolvableException ex) {
-				String where = key + " of server '" + this.name + "' in " + this.location;
-				String variable = ex.variable();
-				if (variable != null) {
-					ConfiguredServers.this.problems.add(this.name, this.property,
-							"the variable " + variable + " in " + where + " is not set",
-							"set " + variable + " (an environment variable or a property), or give a default: ${"
-									+ variable + ":-default}");
-				}
-				else {
-					ConfiguredServers.this.problems.add(this.name, this.property,
-							"a placeholder in " + where + " is malformed",
-							"write ${VAR} or ${VAR:-default}, and \\${ for a literal ${");
-				}
-				return value;
-			}
+		try {
+			return FilePlaceholders.resolve(value, this.variables);
 		}
+		catch (FilePlaceholders.UnresolvableException ex) {
+			String where = key + " of server '" + name + "' in " + location;
+			String variable = ex.variable();
+			if (variable != null) {
+				this.problems.add(name, property, "the variable " + variable + " in " + where + " is not set",
+						"set " + variable + " (an environment variable or a property), or give a default: ${" + variable
+								+ ":-default}");
+			}
+			else {
+				this.problems.add(name, property, "a placeholder in " + where + " is malformed",
+						"write ${VAR} or ${VAR:-default}, and \\${ for a literal ${");
+			}
+			return value;
+		}
+	}
+
+	/** Resolves the placeholders of the values of one server of a file. */
+	private interface FileValues {
+
+		@Nullable String resolve(String key, @Nullable String value);
 
 	}
 

@@ -44,6 +44,9 @@ import org.jspecify.annotations.Nullable;
  * SIGTERM to what is left, waits up to the largest {@code terminate-timeout}, sends
  * SIGKILL, and exits, each phase ending at a deadline counted from the JVM's death.
  * <p>
+ * Why this class is longer than the others: about 80 of its lines are the watcher's
+ * {@code sh} script, which reads best next to the Java that starts it and feeds it.
+ * <p>
  * What the watcher signals is only what it can prove is a server's: a process carrying
  * the instance marker of this JVM (which names it by pid and start time, so a later JVM
  * that reuses the pid is not taken for it), a root that still has the start time it was

@@ -41,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * {@link ProcessHandle}; and signals one of them only while it is still the process that
  * was read.
  * <p>
+ * Why this class is longer than the others: the {@code /proc} reader, its fallback
+ * through {@link ProcessHandle}, the shared snapshot and the checked signal are one
+ * source of truth about processes for the tree, the stops and the census.
+ * <p>
  * Reading {@code /proc} costs a few milliseconds of CPU, so it is shared: callers that
  * need a fresh snapshot at the same time (the stops of many servers together) share one
  * read that began after each of them asked, and a census takes one a few milliseconds

@@ -193,7 +193,7 @@ public final class ServerCgroup {
 		else {
 			long deadline = System.nanoTime() + KILL_WAIT.toNanos();
 			while (signalFrozen(true) > 0 && System.nanoTime() < deadline) {
-				sleepNanos(10_000_000L);
+				Waits.sleepNanos(10_000_000L);
 			}
 		}
 		return new Result(termed, killed, pids().size());
@@ -242,7 +242,7 @@ public final class ServerCgroup {
 			catch (IOException | RuntimeException ex) {
 				return true;
 			}
-			sleepNanos(1_000_000L);
+			Waits.sleepNanos(1_000_000L);
 		}
 		// signalled unfrozen: no worse than without a freezer
 		return true;
@@ -271,7 +271,7 @@ public final class ServerCgroup {
 			if (now >= deadline) {
 				return false;
 			}
-			sleepNanos(Math.min(pause, deadline - now));
+			Waits.sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, 25_000_000L);
 		}
 		return true;
@@ -293,22 +293,6 @@ public final class ServerCgroup {
 			removeTree(child);
 		}
 		CgroupContainment.removeQuietly(group);
-	}
-
-	/** Sleep even when interrupted: an ending must finish; the interrupt is restored. */
-	private static void sleepNanos(long nanos) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-		}
-		catch (InterruptedException ex) {
-			interrupted = true;
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
 	}
 
 	@Override

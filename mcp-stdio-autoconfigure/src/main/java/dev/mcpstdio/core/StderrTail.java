@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Drains a server's stderr so that it can never block on it, hands each line to the
@@ -194,13 +193,7 @@ final class StderrTail implements Runnable {
 	 * @return whether stderr reached its end
 	 */
 	boolean awaitEnd(long millis) {
-		try {
-			return this.done.await(millis, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return Waits.await(this.done, millis);
 	}
 
 	/**

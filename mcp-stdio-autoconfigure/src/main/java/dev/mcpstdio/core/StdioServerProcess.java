@@ -19,19 +19,13 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.PendingRequests.Pending;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -43,13 +37,13 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Every method is safe to call from any thread, concurrently with the others.
  * <p>
- * Why this class is longer than the others: the send path, the observation of the exit
- * and the start of a stop share the state that decides what a caller is told (stop
- * requested, failure seen, signal sent to the root), and their races are easiest to read
- * in one place. Everything else is elsewhere: launching ({@link ProcessLauncher}), the
- * stop's steps ({@code StopSequence}), reading ({@code StdoutReader},
- * {@code StderrTail}), writing ({@code StdinWriter}) and the tree ({@code ProcessTree},
- * {@code TreeTerminator}).
+ * Why this class is longer than the others: the send path and the start of a stop share
+ * the facts that decide what a caller is told ({@code ExitClassifier}), and their races
+ * are easiest to read in one place. Everything else is elsewhere: launching
+ * ({@link ProcessLauncher}), the exit ({@code ProcessExit}), the stop's steps
+ * ({@code StopSequence}, {@code StopTarget}), reading ({@code StdoutReader},
+ * {@code StdoutSink}, {@code StderrTail}), writing ({@code StdinWriter}) and the tree
+ * ({@code ProcessTree}, {@code TreeTerminator}).
  *
  * @author mcp-stdio authors
  */
@@ -57,28 +51,13 @@ public final class StdioServerProcess {
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
 
-	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
-	private static final long STREAM_GRACE_MILLIS = 300;
-
-	/** How much longer a pipe that no live process holds may take to reach its end. */
-	private static final long LATE_STREAM_MILLIS = 2000;
-
-	/** How long a stdout that ended may wait for the process to follow. */
-	private static final long EOF_GRACE_MILLIS = 500;
-
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
-	/**
-	 * The last wait of a stop, for the exit to be observed once the tree was ended: the
-	 * exit of a SIGKILLed root, then its output read ({@link #awaitStreams()}).
-	 */
-	static final Duration FINAL_EXIT_WAIT = TreeTerminator.KILL_WAIT
-		.plusMillis(2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000);
+	/** The last wait of a stop, for the exit to be observed once the tree was ended. */
+	static final Duration FINAL_EXIT_WAIT = ProcessExit.FINAL_EXIT_WAIT;
 
 	private final StdioServerSpec spec;
-
-	private final MessageListener listener;
 
 	private final ServerHost host;
 
@@ -90,8 +69,6 @@ public final class StdioServerProcess {
 
 	private final Instant startedAt = Instant.now();
 
-	private final long startNanos = System.nanoTime();
-
 	private final StdinWriter writer;
 
 	private final StderrTail stderr;
@@ -102,37 +79,18 @@ public final class StdioServerProcess {
 
 	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
 
+	private final ProcessExit processExit;
+
+	private final StopTarget stopTarget;
+
 	private final AtomicBoolean stopStarted = new AtomicBoolean();
 
 	private final CompletableFuture<StopResult> stopped = new CompletableFuture<>();
 
 	private final Object terminationLock = new Object();
 
-	/** The application's variables the process did not get, for the exit's hint. */
-	private final Set<String> withheldVariables;
-
-	private volatile boolean stopRequested;
-
-	private volatile boolean stdinClosedByStop;
-
-	private volatile @Nullable String failure;
-
-	/** Why mcp-stdio stops the process, when it is for a reason of its own. */
-	private volatile @Nullable ExitCause stopCause;
-
-	/** What made mcp-stdio stop it, for the exit's message. */
-	private volatile @Nullable String stopReason;
-
-	/**
-	 * Whether the process has written a message to stdout: it has started talking MCP.
-	 */
-	private volatile boolean spoke;
-
-	/** How long the client waits for a response: the drain does not wait longer. */
-	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
-
-	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
-	private volatile int rootSignal;
+	/** The stop, the failure and the signals that decide what a caller is told. */
+	private final ExitClassifier classifier;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
 	private volatile StopSequence.StepListener stopSteps = (step) -> {
@@ -141,10 +99,9 @@ public final class StdioServerProcess {
 	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
 			ServerHost host) {
 		this.spec = spec;
-		this.listener = listener;
 		this.host = host;
 		this.process = launched.process();
-		this.withheldVariables = launched.withheldVariables();
+		this.classifier = new ExitClassifier(launched.withheldVariables());
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.containment = launched.containment();
@@ -153,7 +110,13 @@ public final class StdioServerProcess {
 				host.scheduler());
 		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
 				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink());
+		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(),
+				new StdoutSink(spec.name(), this.process, this.pending, listener, this.classifier, host.exits(),
+						this.exit, this::fail));
+		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, host, this.stderr, this.stdout,
+				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
+		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,
+				this.classifier, host.exits(), this.processExit, this::terminateTree);
 	}
 
 	/**
@@ -169,7 +132,7 @@ public final class StdioServerProcess {
 		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
 		server.thread(server.stdout, "stdout").start();
 		host.stderrPoller().add(server.stderr);
-		host.exits().watch(server.process, server::handleExit);
+		host.exits().watch(server.process, server.processExit::handle);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
 	}
@@ -201,7 +164,7 @@ public final class StdioServerProcess {
 	 * @return whether messages can be sent
 	 */
 	public boolean isRunning() {
-		return !this.stopRequested && !this.exit.isDone() && this.process.isAlive();
+		return !this.classifier.stopRequested() && !this.exit.isDone() && this.process.isAlive();
 	}
 
 	/**
@@ -251,7 +214,7 @@ public final class StdioServerProcess {
 	 * @param timeout the client's request timeout
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
-		this.clientTimeoutNanos = timeout.toNanos();
+		this.stopTarget.setClientRequestTimeout(timeout);
 	}
 
 	ProcessTree tree() {
@@ -341,14 +304,14 @@ public final class StdioServerProcess {
 	}
 
 	private void checkSendable() {
-		if (this.stopRequested) {
+		if (this.classifier.stopRequested()) {
 			throw notRunning("is stopping or stopped");
 		}
 		ExitInfo exitInfo = this.exit.getNow(null);
 		if (exitInfo != null) {
 			throw exitInfo.toException();
 		}
-		if (this.failure != null) {
+		if (this.classifier.failure() != null) {
 			throw awaitExitException(null);
 		}
 	}
@@ -377,35 +340,23 @@ public final class StdioServerProcess {
 	 * observed, so that the caller learns why instead of seeing a bare I/O error.
 	 */
 	private RuntimeException awaitExitException(@Nullable Throwable cause) {
-		ExitInfo exitInfo = awaitExitInfo(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
+		ExitInfo exitInfo = this.processExit
+			.await(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
 		if (exitInfo == null && !this.process.isAlive()) {
 			// It has ended: its exit is told once its last output was read, which a busy
 			// machine may take longer for
-			exitInfo = awaitExitInfo(FINAL_EXIT_WAIT.toMillis());
+			exitInfo = this.processExit.await(FINAL_EXIT_WAIT.toMillis());
 		}
-		if (this.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
+		if (this.classifier.stopRequested() && (exitInfo == null || !exitInfo.cause().isFailure())) {
 			return notRunning("was stopped while the message was being written");
 		}
 		if (exitInfo != null) {
 			return exitInfo.toException();
 		}
-		String reason = (cause != null) ? cause.getMessage() : this.failure;
+		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure();
 		fail("its stdin broke (" + reason + ") while the process kept running");
 		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
 				+ "; the process is still running and is being terminated", cause);
-	}
-
-	private @Nullable ExitInfo awaitExitInfo(long millis) {
-		try {
-			return this.exit.get(millis, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return null;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			return null;
-		}
 	}
 
 	private McpStdioException sendTimeout(String what) {
@@ -431,8 +382,7 @@ public final class StdioServerProcess {
 		if (this.stopStarted.get()) {
 			return false;
 		}
-		this.stopReason = reason;
-		this.stopCause = cause;
+		this.classifier.prepareStop(cause, reason);
 		return true;
 	}
 
@@ -445,8 +395,8 @@ public final class StdioServerProcess {
 		if (this.stopStarted.compareAndSet(false, true)) {
 			try {
 				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
-				this.stopRequested = true;
-				this.stopped.complete(new StopSequence(new Target(), this.stopSteps).run(wasRunning));
+				this.classifier.requestStop();
+				this.stopped.complete(new StopSequence(this.stopTarget, this.stopSteps).run(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
@@ -464,31 +414,11 @@ public final class StdioServerProcess {
 		this.stopSteps = listener;
 	}
 
-	private ExitInfo awaitExit() {
-		this.host.exits().check(this.process);
-		try {
-			return this.exit.get(FINAL_EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// fall through: report what we know
-		}
-		int code = this.process.isAlive() ? -1 : this.process.exitValue();
-		return new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), this.stderr.lines(),
-				(code == -1) ? "the process survived SIGKILL" : failure());
-	}
-
 	private void terminateTree(String why) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
 			this.containment.terminate(this.spec.shutdown().terminate(), () -> this.host.terminator()
-				.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, (kill) -> {
-					if (this.rootSignal != 9) {
-						this.rootSignal = kill ? 9 : 15;
-					}
-				}));
+				.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, this.classifier::signalled));
 			this.host.scanner().invalidate();
 			this.containment.release();
 		}
@@ -499,225 +429,18 @@ public final class StdioServerProcess {
 	 * @param reason what went wrong
 	 */
 	private void fail(String reason) {
-		if (this.stopRequested || this.exit.isDone() || this.failure != null) {
+		if (this.classifier.stopRequested() || this.exit.isDone() || this.classifier.failure() != null) {
 			return;
 		}
-		this.failure = reason;
+		this.classifier.failed(reason);
 		logger.warn(
 				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
 		this.host.tasks().execute(() -> terminateTree("failed: " + reason));
 	}
 
-	private void handleExit() {
-		// From now on the root's pid may be reused: remember when it was reaped, and
-		// make the guard forget it before anyone learns of the exit
-		this.tree.rootReaped();
-		this.host.scanner().invalidate();
-		this.host.guard().ended(pid());
-		int code = this.process.exitValue();
-		// The rest of stderr, read to its end on a thread of its own: a child may hold
-		// it open
-		this.host.stderrPoller().remove(this.stderr);
-		this.stderr.finish(this.host.tasks());
-		awaitStreams();
-		List<String> stderrTail = this.stderr.lines();
-		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
-				failure(), startupHint(stderrTail));
-		boolean expected = this.stopRequested && !exitInfo.cause().isFailure();
-		List<Pending> requests = this.pending.drainAll();
-		List<Object> unanswered = new ArrayList<>();
-		for (Pending request : requests) {
-			if (request.future() == null) {
-				unanswered.add(request.id());
-			}
-		}
-		if (!this.stopRequested) {
-			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
-					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
-		}
-		// The listener (the server's state, its counts, the client) learns first, so
-		// that whoever sees the exit sees it counted
-		try {
-			this.listener.onExit(exitInfo, unanswered);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
-		}
-		this.exit.complete(exitInfo);
-		this.writer.close(
-				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
-		for (Pending request : requests) {
-			if (request.future() != null) {
-				request.future()
-					.completeExceptionally(
-							expected ? notRunning("was stopped before it answered request " + request.id())
-									: exitInfo.toException());
-			}
-		}
-		if (!this.stopRequested) {
-			// The leader is gone; whatever it left behind goes with it
-			terminateTree("exited and left processes behind");
-		}
-	}
-
-	/**
-	 * Explain an exit during start-up (before the process wrote a single message) whose
-	 * stderr names a variable of the application that the allow-list withheld.
-	 */
-	private @Nullable String startupHint(List<String> stderrTail) {
-		if (this.stopRequested || this.spoke) {
-			return null;
-		}
-		return WithheldVariableHint.hint(this.withheldVariables, Set.of(), stderrTail).orElse(null);
-	}
-
-	/**
-	 * Wait, bounded, until stdout and stderr delivered what the process wrote, so that
-	 * the exit's message carries its last stderr lines. A pipe that a surviving child
-	 * holds open is given up on quickly; one that nobody holds is only late because the
-	 * machine is busy, and is given longer.
-	 */
-	private void awaitStreams() {
-		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
-		if (!ended && this.tree.members(this.host.scanner().scan()).isEmpty()) {
-			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
-			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
-		}
-	}
-
-	private @Nullable String failure() {
-		return (this.failure != null || !this.stopRequested) ? this.failure : this.stopReason;
-	}
-
-	private ExitCause classify(int code) {
-		ExitCause requested = this.stopCause;
-		if (this.stopRequested && requested != null) {
-			// Whatever signal ended it, it ended because mcp-stdio stopped it for this
-			return requested;
-		}
-		int signal = this.rootSignal;
-		if (signal == 9) {
-			return ExitCause.KILLED;
-		}
-		if (signal == 15) {
-			return ExitCause.TERMINATED;
-		}
-		if (this.stopRequested && code == 0 && (this.stdinClosedByStop || this.writer.isClosing())) {
-			return ExitCause.CLEAN;
-		}
-		return ExitCause.UNEXPECTED;
-	}
-
-	private Duration uptime() {
-		return Duration.ofNanos(System.nanoTime() - this.startNanos);
-	}
-
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
-	}
-
-	/** What the stop sequence does to this process. */
-	private final class Target implements StopSequence.Target {
-
-		@Override
-		public String name() {
-			return StdioServerProcess.this.name();
-		}
-
-		@Override
-		public long pid() {
-			return StdioServerProcess.this.pid();
-		}
-
-		@Override
-		public Process process() {
-			return StdioServerProcess.this.process;
-		}
-
-		@Override
-		public ShutdownTimeouts timeouts() {
-			return StdioServerProcess.this.spec.shutdown();
-		}
-
-		@Override
-		public void drain(long deadlineNanos) {
-			StdioServerProcess.this.pending.signal();
-			StdioServerProcess.this.writer.awaitIdle(deadlineNanos);
-			StdioServerProcess.this.pending.awaitEmpty(deadlineNanos, StdioServerProcess.this.clientTimeoutNanos);
-		}
-
-		@Override
-		public void closeStdin(Duration bound) throws InterruptedException, ExecutionException, TimeoutException {
-			StdinWriter writer = StdioServerProcess.this.writer;
-			writer.close((write) -> notRunning("was stopped before the message was sent"));
-			if (!writer.isWriting()) {
-				writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
-				StdioServerProcess.this.stdinClosedByStop = true;
-			}
-		}
-
-		@Override
-		public void terminateTree(String why) {
-			StdioServerProcess.this.terminateTree(why);
-		}
-
-		@Override
-		public void exited() {
-			StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
-		}
-
-		@Override
-		public ExitInfo awaitExit() {
-			return StdioServerProcess.this.awaitExit();
-		}
-
-	}
-
-	private final class Sink implements StdoutReader.Sink {
-
-		@Override
-		public void message(String message, JsonRpcPeek.Peeked peeked) {
-			StdioServerProcess.this.spoke = true;
-			if (peeked.isResponse()) {
-				Pending request = StdioServerProcess.this.pending.answer(peeked.id());
-				if (request != null && request.future() != null) {
-					request.future().complete(message);
-					return;
-				}
-			}
-			try {
-				StdioServerProcess.this.listener.onMessage(message);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
-			}
-		}
-
-		@Override
-		public void protocolError(String description) {
-			fail(description);
-		}
-
-		@Override
-		public void end(@Nullable IOException ex) {
-			try {
-				// The end of stdout is most often the exit: say so at once
-				if (StdioServerProcess.this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-					StdioServerProcess.this.host.exits().check(StdioServerProcess.this.process);
-					return;
-				}
-			}
-			catch (InterruptedException interrupted) {
-				Thread.currentThread().interrupt();
-			}
-			if (StdioServerProcess.this.stopRequested || StdioServerProcess.this.exit.isDone()) {
-				return;
-			}
-			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
-					: "it closed its stdout while the process kept running");
-		}
-
 	}
 
 }

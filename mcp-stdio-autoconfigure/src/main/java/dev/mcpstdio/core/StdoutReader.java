@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -212,13 +211,7 @@ final class StdoutReader implements Runnable {
 	 * @return whether stdout reached its end
 	 */
 	boolean awaitEnd(long millis) {
-		try {
-			return this.done.await(millis, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return Waits.await(this.done, millis);
 	}
 
 	/** Where the reader delivers what it reads. */

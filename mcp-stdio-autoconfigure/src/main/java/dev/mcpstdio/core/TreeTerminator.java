@@ -137,7 +137,7 @@ final class TreeTerminator {
 			if (!table.hasUnreadSince(since) || now >= deadline) {
 				return new Result(0, 0, 0);
 			}
-			sleepNanos(Math.min(pause, deadline - now));
+			Waits.sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, POLL_MAX_NANOS);
 			table = this.source.reread(table);
 			found = members.apply(table);
@@ -187,7 +187,7 @@ final class TreeTerminator {
 			if (now >= deadline) {
 				return left;
 			}
-			sleepNanos(Math.min(pause, deadline - now));
+			Waits.sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, POLL_MAX_NANOS);
 		}
 	}
@@ -222,26 +222,6 @@ final class TreeTerminator {
 			pids.add(Long.toString(proc.pid()));
 		}
 		return String.join(", ", pids);
-	}
-
-	/**
-	 * Sleep even when interrupted: a stop must finish its escalation, and the interrupt
-	 * is restored for the caller.
-	 * @param nanos how long
-	 */
-	static void sleepNanos(long nanos) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-		}
-		catch (InterruptedException ex) {
-			interrupted = true;
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
 	}
 
 	/** Learns what an escalation does, for logs and the classification of an exit. */

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
+import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.Durations;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
@@ -94,15 +95,15 @@ final class DemandSupervisor implements McpStdioServer.Listener {
 	 */
 	<T> T send(Function<StdioServerProcess, T> send) {
 		if (!this.demand.onDemand()) {
-			return send.apply(this.controller.currentForSend());
+			return send.apply(currentForSend());
 		}
 		synchronized (this.lock) {
 			this.sending++;
 		}
 		touch();
 		try {
-			this.controller.startOnDemand();
-			return send.apply(this.controller.currentForSend());
+			this.controller.starts().startOnDemand();
+			return send.apply(currentForSend());
 		}
 		finally {
 			synchronized (this.lock) {
@@ -113,13 +114,32 @@ final class DemandSupervisor implements McpStdioServer.Listener {
 	}
 
 	/**
+	 * Return the process a message goes to. While the server is between processes (a
+	 * restart pending or under way) this waits for the new one, bounded by
+	 * {@link ServerController#awaitSettled()}.
+	 * @return the current process
+	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
+	 */
+	private StdioServerProcess currentForSend() {
+		this.controller.awaitSettled();
+		StdioServerProcess current = this.controller.process();
+		ServerState currentState = this.controller.state();
+		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
+				|| currentState == ServerState.DISABLED || currentState == ServerState.IDLE) {
+			throw new McpServerNotRunningException(this.serverName, "MCP server '" + this.serverName + "' is "
+					+ currentState.name().toLowerCase() + "; start it first");
+		}
+		return current;
+	}
+
+	/**
 	 * Start the server if it is idle, for a caller that must prepare the new process
 	 * before its message (a client replaying its handshake).
 	 */
 	void startOnDemand() {
 		if (this.demand.onDemand()) {
 			touch();
-			this.controller.startOnDemand();
+			this.controller.starts().startOnDemand();
 		}
 	}
 

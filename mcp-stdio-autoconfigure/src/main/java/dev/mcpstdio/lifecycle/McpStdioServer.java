@@ -42,6 +42,9 @@ import org.springframework.context.SmartLifecycle;
  * its policy, and stopped in the contract's bounded order when the application stops,
  * after the web server so that requests in flight can still use its tools.
  * <p>
+ * Why this class is longer than the others: it is the public API of a server, each method
+ * documented; the work is in {@link ServerController} and its collaborators.
+ * <p>
  * Without the Spring AI integration the server performs the MCP {@code initialize}
  * handshake itself at start; with it, Spring AI's client does, through
  * {@link #startServer()}, {@link #attach(MessageListener)} and
@@ -126,7 +129,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public long restarts() {
-		return this.controller.restarts();
+		return this.controller.events().restarts();
 	}
 
 	/**
@@ -139,11 +142,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public long exits(ExitCause cause) {
-		return this.controller.exits(cause);
+		return this.controller.events().exits(cause);
 	}
 
 	public @Nullable ExitInfo lastExit() {
-		return this.controller.lastExit();
+		return this.controller.events().lastExit();
 	}
 
 	/**
@@ -254,7 +257,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
-		this.controller.startServer();
+		this.controller.starts().startServer();
 	}
 
 	/**
@@ -279,7 +282,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if the start the lifecycle began failed
 	 */
 	public void joinStart() {
-		this.controller.joinStart();
+		this.controller.starts().joinStart();
 	}
 
 	/**
@@ -308,7 +311,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start under way
 	 */
 	CompletableFuture<Void> startInBackground() {
-		return this.controller.startInBackground();
+		return this.controller.starts().startInBackground();
 	}
 
 	/**
@@ -337,7 +340,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			this.controller.awaitStart(startInBackground());
+			this.controller.starts().awaitStart(startInBackground());
 			if (!this.controller.isSelfInitialize() && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.controller.process();

@@ -17,29 +17,17 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
-import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.McpHandshake;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,16 +39,14 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Why this class is longer than the others: every transition of the server's state is
  * here, under its one lock, so that the races between start, stop, exit and restart can
- * be read in one place. The restart policy is in {@link RestartSupervisor}, the handshake
+ * be read in one place. Who starts and waits is in {@link ServerStarts}, the wait of a
+ * send in {@link SettleWait}, what follows an exit in {@link PolicyRestarts} and
+ * {@link RestartSupervisor}, what listeners learn in {@link ServerEvents}, the handshake
  * in {@link McpHandshake}, the Spring lifecycle in {@link McpStdioServer}.
  *
  * @author mcp-stdio authors
  */
-final class ServerController {
-
-	private static final Log logger = LogFactory.getLog(ServerController.class);
-
-	private final McpStdioServer server;
+final class ServerController implements ServerStarts.Machine, PolicyRestarts.Machine {
 
 	private final McpStdioServerDefinition definition;
 
@@ -70,21 +56,21 @@ final class ServerController {
 
 	private final RestartSupervisor restartSupervisor;
 
+	private final SettleWait settle;
+
+	private final PolicyRestarts policyRestarts;
+
 	private final Object lock = new Object();
 
-	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+	private final ServerEvents events;
 
-	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
-
-	private final AtomicLong restarts = new AtomicLong();
+	private final ServerStarts starts;
 
 	private volatile ServerState state;
 
 	private volatile @Nullable StdioServerProcess process;
 
 	private volatile long generation;
-
-	private volatile @Nullable CompletableFuture<Void> starting;
 
 	private volatile boolean initialized;
 
@@ -98,17 +84,9 @@ final class ServerController {
 	/** Counts the stops, so that a start begun before a stop does not outlive it. */
 	private long stops;
 
-	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
-	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
-
-	private volatile @Nullable ExitInfo lastExit;
-
 	private volatile @Nullable String lastFailure;
 
 	private volatile @Nullable Duration clientRequestTimeout;
-
-	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
-	private long restartDeadlineNanos;
 
 	/**
 	 * Create the state machine of a server.
@@ -117,28 +95,27 @@ final class ServerController {
 	 * @param session receives the messages and the end of every process
 	 */
 	ServerController(McpStdioServer server, ServerHost host, MessageListener session) {
-		this.server = server;
 		this.definition = server.definition();
 		this.host = host;
 		this.session = session;
 		this.restartSupervisor = new RestartSupervisor(this.definition.name(), this.definition.restart(),
 				host.scheduler(), System::nanoTime);
+		this.events = new ServerEvents(server);
+		this.starts = new ServerStarts(this.lock, this.definition, host.tasks(), this);
+		this.settle = new SettleWait(this.lock, this.definition.startupTimeout(), System::nanoTime, this::isSettling,
+				() -> this.state == ServerState.RESTARTING);
+		this.policyRestarts = new PolicyRestarts(name(), this.lock, this.restartSupervisor, host.tasks(), this.events,
+				this.settle, this);
 		this.state = !this.definition.enabled() ? ServerState.DISABLED
-				: isLazy() ? ServerState.IDLE : ServerState.STOPPED;
-		for (ExitCause cause : ExitCause.values()) {
-			this.exits.put(cause, new AtomicLong());
-		}
+				: (this.definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
 	}
 
 	private String name() {
 		return this.definition.name();
 	}
 
-	private boolean isLazy() {
-		return this.definition.demand().start() == StartMode.LAZY;
-	}
-
-	ServerState state() {
+	@Override
+	public ServerState state() {
 		return this.state;
 	}
 
@@ -166,16 +143,12 @@ final class ServerController {
 		return this.generation;
 	}
 
-	long restarts() {
-		return this.restarts.get();
+	ServerEvents events() {
+		return this.events;
 	}
 
-	long exits(ExitCause cause) {
-		return this.exits.get(cause).get();
-	}
-
-	@Nullable ExitInfo lastExit() {
-		return this.lastExit;
+	ServerStarts starts() {
+		return this.starts;
 	}
 
 	@Nullable String lastFailure() {
@@ -191,54 +164,14 @@ final class ServerController {
 	}
 
 	void addListener(Listener listener) {
-		this.listeners.add(listener);
+		this.events.addListener(listener);
 	}
 
 	/**
-	 * Return the process a message goes to. While the server is between processes (a
-	 * restart pending or under way) this waits for the new one, bounded by
-	 * {@link #awaitSettled()}.
-	 * @return the current process
-	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
-	 */
-	StdioServerProcess currentForSend() {
-		awaitSettled();
-		StdioServerProcess current = this.process;
-		ServerState currentState = this.state;
-		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
-				|| currentState == ServerState.DISABLED || currentState == ServerState.IDLE) {
-			throw new McpServerNotRunningException(name(),
-					"MCP server '" + name() + "' is " + currentState.name().toLowerCase() + "; start it first");
-		}
-		return current;
-	}
-
-	/**
-	 * Wait while the server is between processes (a restart pending or under way, a
-	 * start, or its own handshake) until it runs or reaches a state it will not leave by
-	 * itself (FAILED when the policy gave up, STOPPED, ...). Bounded by the restart's
-	 * backoff plus {@code startup-timeout}, or by {@code startup-timeout} for a start;
-	 * returns at once when the server is settled.
+	 * Wait while the server is between processes, bounded: see {@link SettleWait}.
 	 */
 	void awaitSettled() {
-		synchronized (this.lock) {
-			if (!isSettling()) {
-				return;
-			}
-			long deadline = (this.state == ServerState.RESTARTING) ? this.restartDeadlineNanos
-					: System.nanoTime() + this.definition.startupTimeout().toNanos();
-			long remaining = deadline - System.nanoTime();
-			while (isSettling() && remaining > 0) {
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-				remaining = deadline - System.nanoTime();
-			}
-		}
+		this.settle.await();
 	}
 
 	/** Called with the lock held. */
@@ -246,23 +179,6 @@ final class ServerController {
 		ServerState current = this.state;
 		return current == ServerState.RESTARTING || current == ServerState.STARTING
 				|| (current == ServerState.RUNNING && this.selfInitialize && !this.initialized);
-	}
-
-	/**
-	 * Join the start of the server for a client that connects: await the start the
-	 * lifecycle began, else start it now. Never a second process for a start that was
-	 * begun: when that process has ended, the client's messages fail naming its exit
-	 * until a restart (by the policy or an operator) runs a new one.
-	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
-	 * @throws McpStdioException if the start the lifecycle began failed
-	 */
-	void joinStart() {
-		CompletableFuture<Void> begun = this.lifecycleStart;
-		if (begun != null) {
-			awaitStart(begun);
-			return;
-		}
-		startServer();
 	}
 
 	/**
@@ -286,107 +202,26 @@ final class ServerController {
 		}
 	}
 
-	/**
-	 * Start the server now and wait until it runs (and, when it performs the handshake
-	 * itself, until it is initialized). Does nothing when it already runs; joins a start
-	 * under way. Operators (the endpoint) and clients that connect call this.
-	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
-	 * @throws McpStdioException if it could not start
-	 */
-	void startServer() {
-		if (!this.definition.enabled()) {
-			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
-		}
-		awaitStart(beginStart());
+	@Override
+	public boolean isRunning() {
+		StdioServerProcess current = this.process;
+		return current != null && current.isRunning() && this.state == ServerState.RUNNING;
 	}
 
-	/**
-	 * Begin the lifecycle's start in the background, once per lifecycle start, so that
-	 * {@link McpStdioServers} starts every server in parallel before each one's
-	 * {@link McpStdioServer#start()} awaits its own.
-	 * @return the start under way
-	 */
-	CompletableFuture<Void> startInBackground() {
-		synchronized (this.lock) {
-			CompletableFuture<Void> begun = this.lifecycleStart;
-			if (begun == null) {
-				if (isLazy()) {
-					// No process until the first message (unless a client started it)
-					if (this.state == ServerState.STOPPED) {
-						setState(ServerState.IDLE);
-					}
-					begun = CompletableFuture.completedFuture(null);
-				}
-				else {
-					begun = beginStart();
-				}
-				this.lifecycleStart = begun;
-			}
-			return begun;
+	@Override
+	public void idleIfStopped() {
+		if (this.state == ServerState.STOPPED) {
+			setState(ServerState.IDLE);
 		}
 	}
 
-	/**
-	 * Start the server if it is {@link ServerState#IDLE}, or join its start under way,
-	 * and wait until it runs (and, when it performs the handshake itself, until it is
-	 * initialized). Does nothing in any other state: a stopped server stays stopped.
-	 * @throws McpStdioException if it could not start
-	 */
-	void startOnDemand() {
-		CompletableFuture<Void> future;
-		synchronized (this.lock) {
-			CompletableFuture<Void> inProgress = this.starting;
-			if (this.state == ServerState.IDLE) {
-				future = beginStart();
-			}
-			else if (inProgress != null && !inProgress.isDone()) {
-				// A message must not overtake the handshake of the process it goes to
-				future = inProgress;
-			}
-			else {
-				return;
-			}
-		}
-		awaitStart(future);
+	@Override
+	public long stops() {
+		return this.stops;
 	}
 
-	/**
-	 * Start the server in the background, unless it runs or is starting already.
-	 * @return the future of the start
-	 */
-	private CompletableFuture<Void> beginStart() {
-		synchronized (this.lock) {
-			CompletableFuture<Void> inProgress = this.starting;
-			if (inProgress != null && !inProgress.isDone()) {
-				return inProgress;
-			}
-			StdioServerProcess current = this.process;
-			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
-				return CompletableFuture.completedFuture(null);
-			}
-			CompletableFuture<Void> future = new CompletableFuture<>();
-			this.starting = future;
-			long stopsSeen = this.stops;
-			this.host.tasks().execute(() -> {
-				try {
-					startProcess(false, stopsSeen);
-					future.complete(null);
-				}
-				catch (Throwable ex) {
-					future.completeExceptionally(ex);
-				}
-			});
-			return future;
-		}
-	}
-
-	void awaitStart(CompletableFuture<Void> future) {
-		// A start may first have to stop the previous process
-		Duration bound = this.definition.startupTimeout().plus(this.definition.spec().shutdown().worstCase());
-		Futures.await(future, bound, name(), "start");
-	}
-
-	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
+	@Override
+	public StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
 		StdioServerProcess previous;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
@@ -416,12 +251,12 @@ final class ServerController {
 			startedGeneration = ++this.generation;
 			setState(ServerState.STARTING);
 			try {
-				started = this.host.start(this.definition.spec(), new Dispatcher(startedGeneration));
+				started = this.host.start(this.definition.spec(),
+						new GenerationDispatcher(startedGeneration, this.session, this::exited));
 			}
 			catch (RuntimeException ex) {
 				this.lastFailure = ex.getMessage();
-				this.wantRunning = false;
-				setState(ServerState.FAILED);
+				failed();
 				throw ex;
 			}
 			this.process = started;
@@ -473,13 +308,12 @@ final class ServerController {
 				// A handshake cut short by a stop is no failure of the server
 				if (this.generation == startedGeneration && this.stops == stopsSeen) {
 					if (!byPolicy) {
-						this.wantRunning = false;
-						setState(ServerState.FAILED);
+						failed();
 					}
 					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
 						// A failed restart counts against the policy like any other end;
 						// one whose process exited is handled by its exit
-						scheduleRestart();
+						this.policyRestarts.schedule();
 					}
 				}
 			}
@@ -503,8 +337,7 @@ final class ServerController {
 				setState(ServerState.STOPPED);
 			}
 			// A later lifecycle start begins afresh
-			this.starting = null;
-			this.lifecycleStart = null;
+			this.starts.forget();
 			current = this.process;
 			if (current == null) {
 				return null;
@@ -527,16 +360,8 @@ final class ServerController {
 			}
 			this.initialized = false;
 		}
-		notifyStopped(result);
+		this.events.stopped(result);
 		return result;
-	}
-
-	private void notifyStopped(StopResult result) {
-		if (result.wasRunning()) {
-			for (Listener listener : this.listeners) {
-				listener.stopped(this.server, result);
-			}
-		}
 	}
 
 	/**
@@ -570,7 +395,7 @@ final class ServerController {
 	 * @param claimed the process
 	 */
 	void stopClaimed(StdioServerProcess claimed) {
-		notifyStopped(claimed.stop());
+		this.events.stopped(claimed.stop());
 	}
 
 	/**
@@ -586,7 +411,7 @@ final class ServerController {
 				return;
 			}
 		}
-		notifyStopped(over.stop());
+		this.events.stopped(over.stop());
 	}
 
 	/**
@@ -594,11 +419,8 @@ final class ServerController {
 	 */
 	void restartServer() {
 		stopServer();
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this.server);
-		}
-		startServer();
+		this.events.restarted();
+		this.starts.startServer();
 	}
 
 	/** Called with the lock held. */
@@ -608,16 +430,13 @@ final class ServerController {
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
-			for (Listener listener : this.listeners) {
-				listener.stateChanged(this.server, newState);
-			}
+			this.events.stateChanged(newState);
 		}
 	}
 
 	private void exited(long exitedGeneration, ExitInfo exit) {
 		synchronized (this.lock) {
-			this.exits.get(exit.cause()).incrementAndGet();
-			this.lastExit = exit;
+			this.events.exited(exit);
 			if (exitedGeneration != this.generation) {
 				return;
 			}
@@ -626,71 +445,24 @@ final class ServerController {
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
 				return;
 			}
-			if (this.restartSupervisor.policy().shouldRestart(exit)) {
-				scheduleRestart();
-			}
-			else {
-				this.wantRunning = false;
-				setState(ServerState.FAILED);
-			}
+			this.policyRestarts.exited(exit);
 		}
 	}
 
-	/** Called with the lock held. */
-	private void scheduleRestart() {
-		Duration backoff = this.restartSupervisor.nextBackoff();
-		if (backoff == null) {
-			this.wantRunning = false;
-			setState(ServerState.FAILED);
-			return;
-		}
-		// Listeners learn of the restart before its backoff starts to run
-		this.restartDeadlineNanos = System.nanoTime() + backoff.toNanos() + this.definition.startupTimeout().toNanos();
+	@Override
+	public void failed() {
+		this.wantRunning = false;
+		setState(ServerState.FAILED);
+	}
+
+	@Override
+	public void restarting() {
 		setState(ServerState.RESTARTING);
-		// The scheduler's one thread must not block: the restart runs among the tasks
-		this.restartSupervisor.schedule(() -> this.host.tasks().execute(this::restartByPolicy), backoff);
 	}
 
-	private void restartByPolicy() {
-		long stopsSeen;
-		synchronized (this.lock) {
-			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
-				return;
-			}
-			stopsSeen = this.stops;
-		}
-		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this.server);
-		}
-		try {
-			startProcess(true, stopsSeen);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
-		}
-	}
-
-	/** Routes the messages and the end of one generation's process. */
-	private final class Dispatcher implements MessageListener {
-
-		private final long generation;
-
-		Dispatcher(long generation) {
-			this.generation = generation;
-		}
-
-		@Override
-		public void onMessage(String message) {
-			ServerController.this.session.onMessage(message);
-		}
-
-		@Override
-		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			exited(this.generation, exit);
-			ServerController.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
-		}
-
+	@Override
+	public boolean restartDue() {
+		return this.wantRunning && this.state == ServerState.RESTARTING;
 	}
 
 }

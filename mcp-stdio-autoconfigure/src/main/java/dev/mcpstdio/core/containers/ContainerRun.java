@@ -32,6 +32,10 @@ import org.jspecify.annotations.Nullable;
  * that the user's arguments keep their meaning) and refuses what cannot serve MCP over
  * stdio: {@code -t}, {@code -d}, no {@code -i}, an {@code --attach} without stdout, and
  * the user setting our markers or labels.
+ * <p>
+ * Why this class is longer than the others: the option tables of {@code docker run} and
+ * {@code podman run} (which options take a value) and the parsing that uses them belong
+ * together.
  *
  * @author mcp-stdio authors
  */

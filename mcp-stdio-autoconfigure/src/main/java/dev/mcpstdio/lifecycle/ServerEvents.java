@@ -1,0 +1,107 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one server went through, as others see it: its state changes, stops and restarts
+ * told to its listeners, its exits (by cause) and restarts counted, its last exit kept.
+ *
+ * @author mcp-stdio authors
+ */
+final class ServerEvents {
+
+	private final McpStdioServer server;
+
+	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
+
+	private final AtomicLong restarts = new AtomicLong();
+
+	private volatile @Nullable ExitInfo lastExit;
+
+	ServerEvents(McpStdioServer server) {
+		this.server = server;
+		for (ExitCause cause : ExitCause.values()) {
+			this.exits.put(cause, new AtomicLong());
+		}
+	}
+
+	void addListener(Listener listener) {
+		this.listeners.add(listener);
+	}
+
+	void stateChanged(ServerState state) {
+		for (Listener listener : this.listeners) {
+			listener.stateChanged(this.server, state);
+		}
+	}
+
+	/**
+	 * Tell the listeners of a stop, when it stopped a process that was running.
+	 * @param result how the stop went
+	 */
+	void stopped(StopResult result) {
+		if (result.wasRunning()) {
+			for (Listener listener : this.listeners) {
+				listener.stopped(this.server, result);
+			}
+		}
+	}
+
+	/** Count a restart and tell the listeners, before it begins. */
+	void restarted() {
+		this.restarts.incrementAndGet();
+		for (Listener listener : this.listeners) {
+			listener.restarted(this.server);
+		}
+	}
+
+	/**
+	 * Count an exit and keep it as the last one.
+	 * @param exit the exit
+	 */
+	void exited(ExitInfo exit) {
+		this.exits.get(exit.cause()).incrementAndGet();
+		this.lastExit = exit;
+	}
+
+	long restarts() {
+		return this.restarts.get();
+	}
+
+	long exits(ExitCause cause) {
+		return this.exits.get(cause).get();
+	}
+
+	@Nullable ExitInfo lastExit() {
+		return this.lastExit;
+	}
+
+}
