@@ -23,6 +23,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,12 +104,20 @@ final class GuardedJvm implements AutoCloseable {
 			String[] parts = line.split(" ");
 			long serverPid = Long.parseLong(parts[1]);
 			long guardPid = Long.parseLong(parts[2]);
-			// root, child and the daemonized grandchild (and their short sleeps)
+			// root, child and the daemonized grandchild in a session of its own (and
+			// their
+			// short sleeps). One look decides: the shell between child and grandchild is
+			// there only for a moment, so counting alone could see three too soon
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (longLived(fixtures).size() < 3 && System.nanoTime() < deadline) {
+			List<Long> family = longLived(fixtures);
+			while (!isWhole(family, serverPid) && System.nanoTime() < deadline) {
 				Fixtures.sleep(20);
+				family = longLived(fixtures);
 			}
-			assertThat(longLived(fixtures)).hasSizeGreaterThanOrEqualTo(3).contains(serverPid);
+			assertThat(family).as("root, child and daemonized grandchild")
+				.hasSizeGreaterThanOrEqualTo(3)
+				.contains(serverPid);
+			assertThat(isWhole(family, serverPid)).as("a member of %s in a session of its own", family).isTrue();
 			return new GuardedJvm(jvm, guardPid, jvm.getOutputStream(), lines);
 		}
 		catch (Exception | Error ex) {
@@ -169,6 +178,36 @@ final class GuardedJvm implements AutoCloseable {
 	@Override
 	public void close() {
 		this.jvm.destroyForcibly();
+	}
+
+	/**
+	 * Whether the family is all there: the root, and a daemonized member (in a session
+	 * other than the root's) besides.
+	 */
+	private static boolean isWhole(List<Long> family, long root) {
+		long rootSession = session(root);
+		if (family.size() < 3 || !family.contains(root) || rootSession < 0) {
+			return false;
+		}
+		for (long pid : family) {
+			long session = session(pid);
+			if (session >= 0 && session != rootSession) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** The session of a process, -1 when it is gone. */
+	private static long session(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			// after the command name: state, ppid, pgrp, session
+			return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
 	}
 
 	/** The marked processes that are not a passing {@code sleep}. */
