@@ -328,11 +328,11 @@ public final class CgroupContainment {
 	 * @return whether the server's group is gone
 	 */
 	public boolean remove(ServerCgroup group) {
-		// outside the lock: other servers may start meanwhile
-		group.awaitEmpty(ServerCgroup.KILL_WAIT);
-		synchronized (this.lock) {
-			boolean removed = group.awaitEmptyAndRemove();
-			if (removed && this.jvmGroup != null) {
+		// outside the lock: other servers may start and stop meanwhile; only the JVM's
+		// group must not go while a server group is being created in it
+		boolean removed = group.awaitEmptyAndRemove();
+		if (removed && this.jvmGroup != null) {
+			synchronized (this.lock) {
 				try {
 					Files.deleteIfExists(this.jvmGroup);
 				}
@@ -340,8 +340,8 @@ public final class CgroupContainment {
 					// other servers still run
 				}
 			}
-			return removed;
 		}
+		return removed;
 	}
 
 	/**

@@ -197,7 +197,7 @@ final class Containment {
 	private void terminateCgroup(Duration terminateTimeout) {
 		ServerCgroup group = this.cgroup;
 		// the usual case, an empty group, costs one read: no freeze, no signal
-		if (group == null || this.released || group.pids().isEmpty()) {
+		if (group == null || this.released || group.isEmpty()) {
 			return;
 		}
 		ServerCgroup.Result result = group.terminate(terminateTimeout);

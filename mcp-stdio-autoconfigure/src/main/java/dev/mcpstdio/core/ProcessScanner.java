@@ -144,13 +144,24 @@ final class ProcessScanner implements ProcessSource {
 	 */
 	@Override
 	public ProcessTable scan() {
+		return scan(System.nanoTime());
+	}
+
+	/**
+	 * Return a snapshot whose reading began at or after {@code freshSince}: one under way
+	 * or taken already, else a new one.
+	 * @param freshSince a {@link System#nanoTime()} not later than now
+	 * @return a snapshot fresh enough
+	 */
+	@Override
+	public ProcessTable scan(long freshSince) {
 		long asked = System.nanoTime();
 		boolean shared = false;
 		boolean interrupted = false;
 		synchronized (this.flight) {
 			while (true) {
 				ProcessTable table = this.latest;
-				if (table != null && table.takenAt() - asked >= 0) {
+				if (table != null && table.takenAt() - freshSince >= 0) {
 					return table;
 				}
 				if (!this.scanning) {
@@ -158,7 +169,7 @@ final class ProcessScanner implements ProcessSource {
 					shared = true;
 					break;
 				}
-				// A read began before this call: wait for it to end, then share the next
+				// A read is under way: wait for it to end, then take it or share the next
 				long left = MAX_SHARED_WAIT_NANOS - (System.nanoTime() - asked);
 				if (left <= 0 || interrupted) {
 					break;

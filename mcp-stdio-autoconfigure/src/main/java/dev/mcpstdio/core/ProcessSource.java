@@ -33,6 +33,16 @@ interface ProcessSource {
 	ProcessTable scan();
 
 	/**
+	 * Read the live processes: a snapshot whose reading began at or after the given time,
+	 * which may be one another caller asked for; by default, a fresh one.
+	 * @param freshSince a {@link System#nanoTime()} not later than now
+	 * @return a snapshot begun at or after {@code freshSince}
+	 */
+	default ProcessTable scan(long freshSince) {
+		return scan();
+	}
+
+	/**
 	 * Read the processes whose environment read empty in a snapshot again, as one does
 	 * while it execs; by default, read everything again.
 	 * @param table the snapshot

@@ -112,8 +112,36 @@ public final class ServerCgroup {
 		}
 	}
 
+	/**
+	 * Return whether no process is left in the group or below it: one small read of
+	 * {@code cgroup.events}, where the kernel keeps exactly that.
+	 * @return whether it is empty (or gone)
+	 */
+	public boolean isEmpty() {
+		try {
+			String events = Files.readString(this.path.resolve("cgroup.events"), StandardCharsets.US_ASCII);
+			if (events.contains("populated 0")) {
+				return true;
+			}
+			if (events.contains("populated 1")) {
+				return false;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			if (!Files.isDirectory(this.path)) {
+				return true;
+			}
+		}
+		return pids().isEmpty();
+	}
+
 	private static List<Path> children(Path group) {
 		List<Path> children = new ArrayList<>();
+		// A group without descendants (the usual case) needs no listing: every entry of
+		// its directory would be looked at to tell the groups from the kernel's files
+		if (!hasDescendants(group)) {
+			return children;
+		}
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(group, Files::isDirectory)) {
 			entries.forEach(children::add);
 		}
@@ -121,6 +149,20 @@ public final class ServerCgroup {
 			// gone
 		}
 		return children;
+	}
+
+	private static boolean hasDescendants(Path group) {
+		try {
+			for (String line : Files.readAllLines(group.resolve("cgroup.stat"), StandardCharsets.US_ASCII)) {
+				if (line.startsWith("nr_descendants ")) {
+					return Long.parseLong(line.substring("nr_descendants ".length()).strip()) > 0;
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// unknown: look
+		}
+		return true;
 	}
 
 	/**
@@ -180,7 +222,7 @@ public final class ServerCgroup {
 	 */
 	public Result terminate(Duration terminateTimeout) {
 		int termed = signalFrozen(false);
-		if (termed == 0 && pids().isEmpty()) {
+		if (termed == 0 && isEmpty()) {
 			return new Result(0, 0, 0);
 		}
 		if (awaitEmpty(terminateTimeout)) {
@@ -266,7 +308,7 @@ public final class ServerCgroup {
 	public boolean awaitEmpty(Duration within) {
 		long deadline = System.nanoTime() + within.toNanos();
 		long pause = 2_000_000L;
-		while (!pids().isEmpty()) {
+		while (!isEmpty()) {
 			long now = System.nanoTime();
 			if (now >= deadline) {
 				return false;

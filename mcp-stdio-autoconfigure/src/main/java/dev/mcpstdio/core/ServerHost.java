@@ -76,6 +76,12 @@ public final class ServerHost {
 
 	private final ScheduledExecutorService scheduler;
 
+	/**
+	 * The stops of an application's shutdown, which share their last looks at the
+	 * processes.
+	 */
+	private final StopCohort shutdownCohort = StopCohort.together();
+
 	private final ExitWatcher exits;
 
 	/**
@@ -183,6 +189,14 @@ public final class ServerHost {
 	 */
 	public Executor tasks() {
 		return this.tasks;
+	}
+
+	/**
+	 * Return the stops of an application's shutdown, which run together.
+	 * @return the cohort
+	 */
+	StopCohort shutdownCohort() {
+		return this.shutdownCohort;
 	}
 
 	/**

@@ -392,11 +392,25 @@ public final class StdioServerProcess {
 	 * @return how it went
 	 */
 	public StopResult stop() {
+		return stop(this.host.shutdownCohort());
+	}
+
+	/**
+	 * Stop the server as one of the servers that the application's shutdown stops
+	 * together: once its root process has exited, its tree is looked at together with
+	 * theirs, within the bound of its own step 3. Otherwise as {@link #stop()}.
+	 * @return how it went
+	 */
+	public StopResult stopWithOthers() {
+		return stop(this.host.shutdownCohort());
+	}
+
+	private StopResult stop(StopCohort cohort) {
 		if (this.stopStarted.compareAndSet(false, true)) {
 			try {
 				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
 				this.classifier.requestStop();
-				this.stopped.complete(new StopSequence(this.stopTarget, this.stopSteps).run(wasRunning));
+				this.stopped.complete(new StopSequence(this.stopTarget, this.stopSteps, cohort).run(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
@@ -415,10 +429,16 @@ public final class StdioServerProcess {
 	}
 
 	private void terminateTree(String why) {
+		terminateTree(why, System.nanoTime());
+	}
+
+	private void terminateTree(String why, long freshSince) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
-			this.containment.terminate(this.spec.shutdown().terminate(), () -> this.host.terminator()
-				.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, this.classifier::signalled));
+			this.containment.terminate(this.spec.shutdown().terminate(),
+					() -> this.host.terminator()
+						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
+								this.classifier::signalled));
 			this.host.scanner().invalidate();
 			this.containment.release();
 		}

@@ -42,9 +42,12 @@ final class StopSequence {
 
 	private final StepListener steps;
 
-	StopSequence(Target target, StepListener steps) {
+	private final StopCohort cohort;
+
+	StopSequence(Target target, StepListener steps, StopCohort cohort) {
 		this.target = target;
 		this.steps = steps;
+		this.cohort = cohort;
 	}
 
 	/**
@@ -58,39 +61,51 @@ final class StopSequence {
 		ShutdownTimeouts timeouts = this.target.timeouts();
 		Process process = this.target.process();
 		RuntimeException failed = null;
+		long waitEnd;
+		this.cohort.join();
 		try {
-			this.steps.entering(Step.DRAIN);
-			if (wasRunning) {
-				this.target.drain(begin + timeouts.drain().toNanos());
+			try {
+				this.steps.entering(Step.DRAIN);
+				if (wasRunning) {
+					this.target.drain(begin + timeouts.drain().toNanos());
+				}
+			}
+			catch (RuntimeException ex) {
+				failed = ex;
+			}
+			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
+			try {
+				this.steps.entering(Step.CLOSE_STDIN);
+				closeStdinAndWait(process, timeouts.stdinClose());
+			}
+			catch (RuntimeException ex) {
+				failed = add(failed, ex);
 			}
 		}
-		catch (RuntimeException ex) {
-			failed = ex;
+		finally {
+			this.cohort.leave();
 		}
-		try {
-			this.steps.entering(Step.CLOSE_STDIN);
-			closeStdinAndWait(process, timeouts.stdinClose());
-		}
-		catch (RuntimeException ex) {
-			failed = add(failed, ex);
-		}
-		if (!process.isAlive()) {
+		boolean exited = !process.isAlive();
+		// A snapshot that began after this moment shows what the root left behind
+		long exitSeen = System.nanoTime();
+		if (exited) {
 			// Seen here first: the exit is handled while the tree is looked at
 			this.target.exited();
+			// Within step 3's bound: the stops that run together share one snapshot
+			this.cohort.awaitOthers(waitEnd);
 		}
-		String why = process.isAlive()
-				? "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed"
-				: "left processes behind after its root process exited";
+		String why = exited ? "left processes behind after its root process exited"
+				: "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed";
 		try {
 			this.steps.entering(Step.TERMINATE);
-			this.target.terminateTree(why);
+			this.target.terminateTree(why, exited ? exitSeen : System.nanoTime());
 		}
 		catch (RuntimeException ex) {
 			failed = add(failed, ex);
 			// The tree must not outlive a failed step: try once more, then at least
 			// the root and the descendants the JDK sees go
 			try {
-				this.target.terminateTree(why);
+				this.target.terminateTree(why, System.nanoTime());
 			}
 			catch (RuntimeException again) {
 				failed.addSuppressed(again);
@@ -180,8 +195,11 @@ final class StopSequence {
 		/**
 		 * Step 4: SIGTERM, wait, SIGKILL, to every process of the tree.
 		 * @param why what led here, for the log line
+		 * @param freshSince the {@link System#nanoTime()} after which the first snapshot
+		 * of the tree must have begun: once the root was seen exited, a snapshot begun
+		 * after that shows all it left behind
 		 */
-		void terminateTree(String why);
+		void terminateTree(String why, long freshSince);
 
 		/**
 		 * Say that the process has been seen to end, so that its exit is handled now.

@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 import dev.mcpstdio.McpServerNotRunningException;
 
@@ -48,14 +48,17 @@ final class StopTarget implements StopSequence.Target {
 
 	private final ProcessExit exit;
 
-	/** Ends the process tree, for the reason given. */
-	private final Consumer<String> terminateTree;
+	/**
+	 * Ends the process tree, for the reason given, from a snapshot begun after the time
+	 * given.
+	 */
+	private final ObjLongConsumer<String> terminateTree;
 
 	/** How long the client waits for a response: the drain does not wait longer. */
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	StopTarget(String name, Process process, ShutdownTimeouts timeouts, PendingRequests pending, StdinWriter writer,
-			ExitClassifier classifier, ExitWatcher exits, ProcessExit exit, Consumer<String> terminateTree) {
+			ExitClassifier classifier, ExitWatcher exits, ProcessExit exit, ObjLongConsumer<String> terminateTree) {
 		this.name = name;
 		this.process = process;
 		this.timeouts = timeouts;
@@ -114,8 +117,8 @@ final class StopTarget implements StopSequence.Target {
 	}
 
 	@Override
-	public void terminateTree(String why) {
-		this.terminateTree.accept(why);
+	public void terminateTree(String why, long freshSince) {
+		this.terminateTree.accept(why, freshSince);
 	}
 
 	@Override

@@ -63,12 +63,14 @@ final class TreeTerminator {
 	 * @param tree the tree
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @param why what led here, for the log line
+	 * @param freshSince the {@link System#nanoTime()} after which the first snapshot must
+	 * have begun
 	 * @param rootSignal receives the signal sent to the root, if it was alive
 	 * @return what was done
 	 */
-	Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why,
+	Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why, long freshSince,
 			SignalRecorder rootSignal) {
-		return escalate(tree::members, tree.rootStartTime(), terminateTimeout, new Escalation() {
+		return escalate(tree::members, tree.rootStartTime(), freshSince, terminateTimeout, new Escalation() {
 
 			@Override
 			public void signalling(long pid, boolean kill) {
@@ -124,9 +126,14 @@ final class TreeTerminator {
 	 */
 	Result escalate(Function<ProcessTable, List<Proc>> members, long since, Duration terminateTimeout,
 			Escalation escalation) {
+		return escalate(members, since, System.nanoTime(), terminateTimeout, escalation);
+	}
+
+	private Result escalate(Function<ProcessTable, List<Proc>> members, long since, long freshSince,
+			Duration terminateTimeout, Escalation escalation) {
 		long begin = System.nanoTime();
 		long deadline = begin + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
-		ProcessTable table = this.source.scan();
+		ProcessTable table = this.source.scan(freshSince);
 		List<Proc> found = members.apply(table);
 		long pause = POLL_MIN_NANOS;
 		while (found.isEmpty()) {

@@ -363,7 +363,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public void stop() {
 		ServerState before = state();
 		try {
-			StopResult result = stopServer();
+			// The lifecycle stops every server at once: their last looks at the
+			// processes are shared
+			StopResult result = this.controller.stopServer(true);
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
 					&& before != ServerState.DISABLED && before != ServerState.IDLE) {
 				// One line per server at shutdown, also for one that had ended before

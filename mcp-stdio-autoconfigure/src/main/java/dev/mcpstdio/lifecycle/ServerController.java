@@ -326,6 +326,16 @@ final class ServerController implements ServerStarts.Machine, PolicyRestarts.Mac
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	@Nullable StopResult stopServer() {
+		return stopServer(false);
+	}
+
+	/**
+	 * Stop the server: the contract's four bounded steps. No restart follows.
+	 * @param withOthers whether the application's shutdown stops it together with the
+	 * other servers ({@link StdioServerProcess#stopWithOthers()})
+	 * @return how the stop went, or {@code null} when nothing was running
+	 */
+	@Nullable StopResult stopServer(boolean withOthers) {
 		StdioServerProcess current;
 		boolean first;
 		synchronized (this.lock) {
@@ -350,7 +360,7 @@ final class ServerController implements ServerStarts.Machine, PolicyRestarts.Mac
 				setState(ServerState.STOPPING);
 			}
 		}
-		StopResult result = current.stop();
+		StopResult result = withOthers ? current.stopWithOthers() : current.stop();
 		if (!first) {
 			return result;
 		}

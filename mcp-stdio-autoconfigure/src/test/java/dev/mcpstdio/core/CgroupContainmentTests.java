@@ -168,6 +168,28 @@ class CgroupContainmentTests {
 	}
 
 	@Test
+	void aGroupIsEmptyOnlyWhenNoProcessIsLeftInItOrInTheGroupsBelowIt() throws Exception {
+		ServerCgroup group = group();
+		assertThat(group.isEmpty()).isTrue();
+		Path below = group.path().resolve("below");
+		// a process of the server that moved itself into a group of its own below
+		Process server = start(group, "mkdir " + below + " && sh -c 'echo $$ > " + below
+				+ "/cgroup.procs && echo $$ && exec sleep 60' & exec cat");
+		long moved = Long.parseLong(readLine(server));
+		assertThat(group.isEmpty()).isFalse();
+		assertThat(group.pids()).contains(server.pid(), moved);
+		ProcessHandle.of(server.pid()).ifPresent(ProcessHandle::destroyForcibly);
+		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(group.isEmpty()).as("the process below is still running").isFalse();
+		assertThat(group.pids()).containsExactly(moved);
+		assertThat(group.terminate(Duration.ofSeconds(5)).signalled()).isEqualTo(1);
+		assertThat(group.isEmpty()).isTrue();
+		assertThat(this.containment.remove(group)).isTrue();
+		assertThat(below).doesNotExist();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
 	void aDaemonThatLeftTheSessionAndClearedItsEnvironmentIsEndedWithTheGroup() throws Exception {
 		ServerCgroup group = group();
 		Path pidFile = this.directory.resolve("daemon.pid");

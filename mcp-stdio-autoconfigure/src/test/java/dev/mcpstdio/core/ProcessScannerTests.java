@@ -166,6 +166,21 @@ class ProcessScannerTests {
 	}
 
 	@Test
+	void aSnapshotBegunAfterTheTimeGivenServesWithoutAnotherRead() {
+		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		long before = System.nanoTime();
+		ProcessTable taken = scanner.scan();
+		long reads = scanner.reads();
+		assertThat(scanner.scan(before)).isSameAs(taken);
+		assertThat(scanner.reads()).isEqualTo(reads);
+		long after = System.nanoTime();
+		ProcessTable fresh = scanner.scan(after);
+		assertThat(fresh).isNotSameAs(taken);
+		assertThat(fresh.takenAt() - after).as("began after the time given").isNotNegative();
+		assertThat(scanner.reads()).isEqualTo(reads + 1);
+	}
+
+	@Test
 	void withoutProcTheScanFindsProcessesThroughProcessHandle() throws Exception {
 		ProcessScanner scanner = new ProcessScanner(Platform.current().withoutProcFileSystem());
 		this.process = sleeper();

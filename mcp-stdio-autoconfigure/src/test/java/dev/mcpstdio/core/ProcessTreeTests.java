@@ -65,7 +65,7 @@ class ProcessTreeTests {
 		FakeSource source = new FakeSource(table(proc(ROOT, 1, ROOT, ROOT, 5000, null),
 				proc(4100, ROOT, ROOT, ROOT, 5001, null), proc(4101, 1, ROOT, ROOT, 5002, null)));
 		TreeTerminator.Result result = new TreeTerminator(source).terminate("files", tree,
-				java.time.Duration.ofMillis(50), "test", (kill) -> {
+				java.time.Duration.ofMillis(50), "test", System.nanoTime(), (kill) -> {
 				});
 		assertThat(result.terminated()).isZero();
 		assertThat(source.signalled).isEmpty();
