@@ -123,7 +123,7 @@ public class TransportBenchmark {
 	private void roundTrip() throws Exception {
 		int warmup = Integer.getInteger("bench.rt.warmup", 5000);
 		int calls = Integer.getInteger("bench.rt.calls", 20000);
-		int rounds = Integer.getInteger("bench.rt.rounds", 10);
+		int rounds = Integer.getInteger("bench.rt.rounds", 20);
 		int perThread = Integer.getInteger("bench.rt.parallelCalls", 1000);
 		String text = "x".repeat(100);
 		Markers markers = new Markers();
@@ -248,7 +248,7 @@ public class TransportBenchmark {
 	private void throughput() throws Exception {
 		int warmup = Integer.getInteger("bench.tp.warmup", 10);
 		int iterations = Integer.getInteger("bench.tp.iterations", 48);
-		int rounds = Integer.getInteger("bench.rt.rounds", 10);
+		int rounds = Integer.getInteger("bench.tp.rounds", 8);
 		String text = "y".repeat(MIB);
 		Map<Side, Double> figures = new EnumMap<>(Side.class);
 		Markers markers = new Markers();
@@ -259,7 +259,8 @@ public class TransportBenchmark {
 				connections.put(side, connection);
 				connection.client().initialize();
 			}
-			// warm both, then alternate, as for the round trip
+			// warm both, then alternate, each side first in every other round, as for the
+			// round trip
 			for (Side side : Side.values()) {
 				for (int i = 0; i < warmup; i++) {
 					echoCall(connections.get(side), text);
@@ -267,7 +268,8 @@ public class TransportBenchmark {
 			}
 			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
 			for (int round = 0; round < rounds; round++) {
-				for (Side side : Side.values()) {
+				for (int turn = 0; turn < 2; turn++) {
+					Side side = Side.values()[(round + turn) % 2];
 					long begin = System.nanoTime();
 					for (int i = 0; i < iterations / rounds; i++) {
 						echoCall(connections.get(side), text);
@@ -295,7 +297,7 @@ public class TransportBenchmark {
 		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s, node MCP server %.1f MiB/s%n",
 				nodeFloor, catFloor, mcpFloor);
 		String group = "2. throughput, 1 MiB echo";
-		this.results.rate(group, "MiB/s echoed (n=" + iterations + ")", figures.get(Side.OURS),
+		this.results.rate(group, "MiB/s echoed (n=" + (iterations / rounds) * rounds + ")", figures.get(Side.OURS),
 				figures.get(Side.THEIRS), "MiB/s", ">= 1.0");
 		this.results.floor(group, "raw pipe floor: same node server echoing lines, no MCP", nodeFloor,
 				figures.get(Side.OURS), figures.get(Side.THEIRS));
