@@ -19,7 +19,6 @@ package dev.mcpstdio.bench.transport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -140,8 +139,7 @@ public class TransportBenchmark {
 			// rounds, each side first in every other round: the machine's load drift
 			// hits both alike
 			int warmed = warmUp(connections, text, minWarmup, maxWarmup);
-			CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-			long compilingBefore = compiler.getTotalCompilationTime();
+			long compilingBefore = JitCpu.millis();
 			Map<Side, long[]> nanos = new EnumMap<>(Side.class);
 			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
 			for (Side side : Side.values()) {
@@ -164,8 +162,8 @@ public class TransportBenchmark {
 				}
 			}
 			System.out.printf(Locale.ROOT,
-					"round trip: %d warm-up calls per side; the JIT compiled for %d ms during the %d measured calls%n",
-					warmed, compiler.getTotalCompilationTime() - compilingBefore, 2 * perRound * rounds);
+					"round trip: %d warm-up calls per side; the JIT compiler threads used %d ms of CPU during the %d measured calls%n",
+					warmed, JitCpu.millis() - compilingBefore, 2 * perRound * rounds);
 			Map<Side, double[]> figures = new EnumMap<>(Side.class);
 			for (Side side : Side.values()) {
 				Connection connection = connections.get(side);
@@ -190,14 +188,15 @@ public class TransportBenchmark {
 	 * Call both sides in alternating batches until the JIT compiler is done with the call
 	 * path. After 5 000 calls a side, C2 still took 2.4 s of CPU while 20 000 more calls
 	 * took 3.7 s, so a tail measured then was the compiler's share of the 2 cores, not
-	 * the transport's.
+	 * the transport's. Quiet means two batches in a row in which the compiler threads
+	 * used at most one clock tick of CPU: one long compilation can span a batch.
 	 * @return the calls made per side
 	 */
 	private static int warmUp(Map<Side, Connection> connections, String text, int min, int max) {
-		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
 		int batch = 1000;
 		int calls = 0;
-		long compiled = compiler.getTotalCompilationTime();
+		int quietBatches = 0;
+		long compiled = JitCpu.millis();
 		while (calls < max) {
 			for (Side side : Side.values()) {
 				for (int i = 0; i < batch; i++) {
@@ -205,12 +204,12 @@ public class TransportBenchmark {
 				}
 			}
 			calls += batch;
-			long now = compiler.getTotalCompilationTime();
-			// quiet: under 10 ms of compiling while both sides made 1 000 calls each
-			if (calls >= min && now - compiled < 10) {
+			long now = JitCpu.millis();
+			quietBatches = (now - compiled <= 10) ? quietBatches + 1 : 0;
+			compiled = now;
+			if (calls >= min && quietBatches >= 2) {
 				break;
 			}
-			compiled = now;
 		}
 		return calls;
 	}
