@@ -33,7 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.mcpstdio.core.ProcessTableProbe;
+import dev.mcpstdio.core.process.ProcessTableProbe;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

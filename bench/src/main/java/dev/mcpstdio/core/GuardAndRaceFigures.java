@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import dev.mcpstdio.core.guard.GuardedJvm;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.guard.OrphanGuardTests;
 import dev.mcpstdio.test.Fixtures;
 
 /**

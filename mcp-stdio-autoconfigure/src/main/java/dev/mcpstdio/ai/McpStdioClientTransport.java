@@ -27,9 +27,9 @@ import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.SecretSanitizer;
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.json.McpJsonMapper;

@@ -23,8 +23,8 @@ import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.SecretSanitizer;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;

@@ -20,11 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.mcpstdio.core.OrphanGuard;
-import dev.mcpstdio.core.OrphanSweep;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.guard.OrphanSweep;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.mcpstdio.core.process.Platform;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -28,11 +28,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.mcpstdio.core.ProcessTable.Proc;
+import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.cgroup.ServerCgroup;
 import dev.mcpstdio.core.containers.ContainerEngine;
 import dev.mcpstdio.core.containers.ContainerLaunch;
 import dev.mcpstdio.core.containers.ContainerStats;
 import dev.mcpstdio.core.containers.ContainerStop;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.support.Durations;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class Containment {
+public final class Containment {
 
 	private static final Log logger = LogFactory.getLog(Containment.class);
 

@@ -26,6 +26,8 @@ import java.util.concurrent.Executor;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.cgroup.ServerCgroup;
 import dev.mcpstdio.core.containers.ContainerEngine;
 import dev.mcpstdio.core.containers.ContainerEngineException;
 import dev.mcpstdio.core.containers.ContainerLaunch;
@@ -33,6 +35,8 @@ import dev.mcpstdio.core.containers.ContainerReaper;
 import dev.mcpstdio.core.containers.ContainerRun;
 import dev.mcpstdio.core.containers.ContainerSweep;
 import dev.mcpstdio.core.containers.InvalidContainerCommandException;
+import dev.mcpstdio.core.guard.GuardReapers;
+import dev.mcpstdio.core.guard.OrphanGuard;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

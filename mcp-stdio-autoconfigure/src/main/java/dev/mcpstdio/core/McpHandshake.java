@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.support.Futures;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -21,8 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.mcpstdio.core.ProcessTable.Proc;
 import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.TreeStats;
 
 /**
  * Counts the live processes of a server: every process carrying its markers from this
@@ -93,16 +97,6 @@ public final class ProcessCensus {
 			memory += container.memoryBytes();
 		}
 		return new TreeStats(processes, memory);
-	}
-
-	/**
-	 * Live processes and their memory.
-	 *
-	 * @param liveProcesses how many processes are alive
-	 * @param memoryBytes their resident memory together, 0 where the OS does not tell
-	 */
-	public record TreeStats(int liveProcesses, long memoryBytes) {
-
 	}
 
 	private record Counted(ProcessTable table, List<StdioServerProcess> current, TreeStats stats) {

@@ -28,6 +28,11 @@ import java.util.function.Consumer;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.PendingRequests.Pending;
+import dev.mcpstdio.core.io.StderrTail;
+import dev.mcpstdio.core.io.StdinWriter;
+import dev.mcpstdio.core.io.StdoutReader;
+import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.process.TreeTerminator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

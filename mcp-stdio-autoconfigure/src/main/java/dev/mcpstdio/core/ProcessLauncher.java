@@ -26,6 +26,10 @@ import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessScanner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

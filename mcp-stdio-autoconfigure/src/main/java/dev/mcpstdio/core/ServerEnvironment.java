@@ -21,6 +21,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcessMarkers;
+
 /**
  * Builds the environment a server gets: a safe allow-list of the JVM's own variables (so
  * that the application's secrets do not reach servers), the configured variables, and the

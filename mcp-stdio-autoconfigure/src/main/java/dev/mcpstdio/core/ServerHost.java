@@ -30,6 +30,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.guard.OrphanSweep;
+import dev.mcpstdio.core.io.StderrLog;
+import dev.mcpstdio.core.io.StderrPoller;
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.process.TreeTerminator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

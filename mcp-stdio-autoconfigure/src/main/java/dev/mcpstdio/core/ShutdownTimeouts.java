@@ -18,6 +18,8 @@ package dev.mcpstdio.core;
 
 import java.time.Duration;
 
+import dev.mcpstdio.core.process.TreeTerminator;
+
 /**
  * The bounds of the shutdown steps of one MCP server.
  *

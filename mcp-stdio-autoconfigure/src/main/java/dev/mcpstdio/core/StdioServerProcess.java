@@ -26,6 +26,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.io.JsonRpcPeek;
+import dev.mcpstdio.core.io.StderrTail;
+import dev.mcpstdio.core.io.StdinWriter;
+import dev.mcpstdio.core.io.StdoutReader;
+import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.core.support.Futures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -204,7 +213,7 @@ public final class StdioServerProcess {
 	 * Count the live processes of this start of the server and their memory.
 	 * @return the figures
 	 */
-	public ProcessCensus.TreeStats treeStats() {
+	public TreeStats treeStats() {
 		return this.host.census().count(this.spec.name(), List.of(this));
 	}
 

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.io.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.core.PendingRequests.Pending;
+import dev.mcpstdio.core.io.JsonRpcPeek;
+import dev.mcpstdio.core.io.StdoutReader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.ObjLongConsumer;
 
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.core.io.StdinWriter;
 
 /**
  * What the stop sequence does to one server process: drain its sends and requests, close

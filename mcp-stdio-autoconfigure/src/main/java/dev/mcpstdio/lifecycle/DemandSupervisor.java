@@ -26,8 +26,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import dev.mcpstdio.McpServerNotRunningException;
-import dev.mcpstdio.core.Durations;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ProcessCensus.TreeStats;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -22,8 +22,8 @@ import java.util.concurrent.Executor;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.Futures;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.support.Futures;
 import org.jspecify.annotations.Nullable;
 
 /**

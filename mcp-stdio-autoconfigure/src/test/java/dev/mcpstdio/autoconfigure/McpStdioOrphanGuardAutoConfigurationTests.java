@@ -19,7 +19,7 @@ package dev.mcpstdio.autoconfigure;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
-import dev.mcpstdio.core.OrphanGuard;
+import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +77,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 
 	private long leftover(String ignored) throws Exception {
 		// the helper lives with the core tests
-		Class<?> tests = Class.forName("dev.mcpstdio.core.OrphanSweepTests");
+		Class<?> tests = Class.forName("dev.mcpstdio.core.guard.OrphanSweepTests");
 		Method method = tests.getDeclaredMethod("leftover", Fixtures.class, String.class);
 		method.setAccessible(true);
 		return (long) method.invoke(null, this.fixtures, ignored);

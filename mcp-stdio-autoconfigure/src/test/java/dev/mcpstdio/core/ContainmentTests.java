@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containers.ContainerLaunch;
 import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import org.jspecify.annotations.Nullable;

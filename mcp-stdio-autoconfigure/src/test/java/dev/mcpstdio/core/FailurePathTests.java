@@ -22,6 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

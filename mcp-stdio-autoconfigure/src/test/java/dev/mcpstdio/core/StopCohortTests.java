@@ -24,6 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

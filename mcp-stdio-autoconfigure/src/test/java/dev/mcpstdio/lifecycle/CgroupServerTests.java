@@ -26,10 +26,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.CgroupContainment;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.cgroup.CgroupContainment;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;

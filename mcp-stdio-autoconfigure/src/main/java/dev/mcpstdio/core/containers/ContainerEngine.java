@@ -28,8 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.mcpstdio.core.ProcessMarkers;
 import dev.mcpstdio.core.containers.EngineCommand.Output;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**

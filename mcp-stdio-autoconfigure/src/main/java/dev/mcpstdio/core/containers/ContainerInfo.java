@@ -16,7 +16,7 @@
 
 package dev.mcpstdio.core.containers;
 
-import dev.mcpstdio.core.JvmOwner;
+import dev.mcpstdio.core.process.JvmOwner;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -34,7 +34,7 @@ public final class ContainerLabels {
 	/** The start that made the container, as in {@code MCP_STDIO_INSTANCE}. */
 	public static final String INSTANCE = PREFIX + "instance";
 
-	/** The JVM that started it: {@link dev.mcpstdio.core.JvmOwner#id()}. */
+	/** The JVM that started it: {@link dev.mcpstdio.core.process.JvmOwner#id()}. */
 	public static final String OWNER = PREFIX + "owner";
 
 	/** The host of that JVM: a pid means nothing on another host. */

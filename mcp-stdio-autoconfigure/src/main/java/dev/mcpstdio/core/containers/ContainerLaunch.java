@@ -25,8 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.ProcessMarkers;
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -30,7 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import dev.mcpstdio.core.JvmOwner;
+import dev.mcpstdio.core.process.JvmOwner;
 
 /**
  * Writes the shell script that the orphan guard runs once this JVM is gone, to end its

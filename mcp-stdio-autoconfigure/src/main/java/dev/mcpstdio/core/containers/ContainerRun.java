@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import dev.mcpstdio.core.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**

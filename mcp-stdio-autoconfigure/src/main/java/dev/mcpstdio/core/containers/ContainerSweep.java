@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-import dev.mcpstdio.core.JvmOwner;
+import dev.mcpstdio.core.process.JvmOwner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

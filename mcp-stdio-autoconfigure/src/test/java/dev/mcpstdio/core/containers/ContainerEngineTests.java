@@ -25,9 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.ProcessMarkers;
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import org.jspecify.annotations.Nullable;

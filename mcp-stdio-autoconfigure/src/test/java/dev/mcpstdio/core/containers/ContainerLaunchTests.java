@@ -23,9 +23,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.ProcessMarkers;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.JvmOwner;
+import dev.mcpstdio.core.process.JvmOwner;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

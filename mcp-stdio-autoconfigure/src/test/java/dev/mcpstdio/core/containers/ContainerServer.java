@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.JvmOwner;
-import dev.mcpstdio.core.ProcessMarkers;
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 

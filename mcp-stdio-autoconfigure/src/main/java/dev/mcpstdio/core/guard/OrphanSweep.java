@@ -1,0 +1,164 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.guard;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.TreeTerminator;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Ends, at start-up, the server processes that earlier JVMs left behind: processes of
+ * this user that carry the mcp-stdio markers and whose owner JVM is gone (its pid is not
+ * alive, or is alive but was started after the marked process, so it is another process
+ * that reused the pid). A marked process whose owner is alive (another running
+ * application) is never touched, and nothing without the markers is.
+ *
+ * @author mcp-stdio authors
+ */
+public final class OrphanSweep {
+
+	private static final Log logger = LogFactory.getLog(OrphanSweep.class);
+
+	private final ProcessScanner scanner;
+
+	private final TreeTerminator terminator;
+
+	public OrphanSweep(ProcessScanner scanner, TreeTerminator terminator) {
+		this.scanner = scanner;
+		this.terminator = terminator;
+	}
+
+	/**
+	 * Find and end the orphans: SIGTERM, a bounded wait, SIGKILL to what is left.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return what was found and done
+	 */
+	public Result sweep(Duration terminateTimeout) {
+		// Without /proc there are no markers to find orphans by
+		List<Proc> orphans = findOrphans(this.scanner.scanAll());
+		if (orphans.isEmpty()) {
+			logger.debug("No orphaned MCP server processes found");
+			return new Result(0, 0, 0, List.of());
+		}
+		TreeSet<Long> owners = new TreeSet<>();
+		for (Proc orphan : orphans) {
+			owners.add(orphan.markers().ownerPid());
+		}
+		TreeTerminator.Result ended = this.terminator.escalate((table) -> stillAlive(orphans, table), terminateTimeout,
+				new TreeTerminator.Escalation() {
+				});
+		int killed = ended.killed();
+		this.scanner.invalidate();
+		List<Long> pids = new ArrayList<>();
+		for (Proc orphan : orphans) {
+			pids.add(orphan.pid());
+		}
+		logger.warn("Ended " + orphans.size() + " orphaned MCP server "
+				+ ((orphans.size() == 1) ? "process" : "processes") + " left by dead JVMs (owner pids " + owners
+				+ "; pids " + pids + "): " + (orphans.size() - killed) + " ended by SIGTERM, " + killed
+				+ " needed SIGKILL" + ((ended.survivors() == 0) ? "" : ", " + ended.survivors() + " survived"));
+		return new Result(orphans.size(), killed, ended.survivors(), pids);
+	}
+
+	/**
+	 * Return the marked processes of this user whose owner JVM is gone.
+	 * @param table the processes
+	 * @return the orphans
+	 */
+	static List<Proc> findOrphans(ProcessTable table) {
+		UserPrincipal me = owner(ProcessMarkers.CURRENT_PID);
+		List<Proc> orphans = new ArrayList<>();
+		if (me == null) {
+			return orphans;
+		}
+		for (Proc proc : table.all()) {
+			ProcessMarkers markers = proc.markers();
+			if (markers == null || proc.pid() == ProcessMarkers.CURRENT_PID || markers.ownerPid() == proc.pid()) {
+				continue;
+			}
+			if (!ownerAlive(markers, proc, table.get(markers.ownerPid())) && me.equals(owner(proc.pid()))) {
+				orphans.add(proc);
+			}
+		}
+		return orphans;
+	}
+
+	/**
+	 * Return whether the JVM that started a marked process still runs: its pid runs the
+	 * process whose start time the instance marker names; for a marker without it, a
+	 * process that was already there when the marked one started (a younger one just
+	 * reused the pid).
+	 */
+	private static boolean ownerAlive(ProcessMarkers markers, Proc proc, @Nullable Proc owner) {
+		if (owner == null) {
+			return false;
+		}
+		long ownerStart = markers.ownerStart();
+		return (ownerStart >= 0) ? owner.startTime() == ownerStart : owner.startTime() <= proc.startTime();
+	}
+
+	private static @Nullable UserPrincipal owner(long pid) {
+		try {
+			return Files.getOwner(Path.of("/proc", Long.toString(pid)));
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return the orphans still running in a snapshot, the same processes and not others
+	 * that reused their pids.
+	 */
+	private static List<Proc> stillAlive(List<Proc> orphans, ProcessTable table) {
+		List<Proc> alive = new ArrayList<>();
+		for (Proc orphan : orphans) {
+			Proc now = table.get(orphan.pid());
+			if (now != null && now.startTime() == orphan.startTime()) {
+				alive.add(now);
+			}
+		}
+		return alive;
+	}
+
+	/**
+	 * What a sweep did.
+	 *
+	 * @param found orphans found
+	 * @param killed orphans that needed SIGKILL
+	 * @param survivors orphans still alive at the end
+	 * @param pids the orphans' pids
+	 */
+	public record Result(int found, int killed, int survivors, List<Long> pids) {
+
+	}
+
+}

@@ -1,0 +1,398 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.io;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one sanitizer of mcp-stdio: masks what looks like a secret in a command line or in
+ * free text (a stderr line, an exception message) before it reaches a log, an exception,
+ * a JSON-RPC error or the actuator endpoint. A value is replaced by {@value #MASK}; a
+ * well-known token keeps the prefix that names its kind ({@code ghp_******}), and text
+ * around a secret stays as it was ({@code boom: token=******}).
+ * <p>
+ * What is masked:
+ * <ul>
+ * <li>the value of a secret-looking name: {@code name=value}, {@code name: value},
+ * {@code "name": "value"}, {@code --name=value}, {@code --name:value}, the argument after
+ * a {@code --name} flag, wherever the name appears (a query string, a header, JSON);</li>
+ * <li>the password of a URI's user information, also when it holds {@code @} or
+ * {@code /}, and an Oracle {@code user/password@} connect string;</li>
+ * <li>the credentials after {@code Bearer}, a JWT, and well-known token shapes (GitHub,
+ * OpenAI/Anthropic, Slack, AWS, Google, Stripe, GitLab, npm, Hugging Face).</li>
+ * </ul>
+ * A name is secret-looking when one of its words (split at punctuation and camel case) is
+ * {@code key}, {@code token}, {@code secret}, {@code password}, {@code pass},
+ * {@code pwd}, {@code auth}, {@code bearer}, {@code sig}, {@code credential} and the
+ * like, or it contains {@code password}, {@code secret}, {@code apikey} or ends with
+ * {@code token}; but not when its last word says it names something else ({@code -file},
+ * {@code -path}, {@code -id}, {@code -url}, ...) or its first word makes it a switch
+ * ({@code --no-auth}). A positional secret with no name and no known shape cannot be
+ * recognized: that is why the endpoint withholds arguments unless told to show them.
+ *
+ * @author mcp-stdio authors
+ */
+public final class SecretSanitizer {
+
+	/** What a secret is replaced by. */
+	public static final String MASK = "******";
+
+	private static final Set<String> SECRET_WORDS = Set.of("key", "keys", "apikey", "pass", "passwd", "password",
+			"passwords", "passphrase", "pwd", "pw", "secret", "secrets", "token", "auth", "authorization", "bearer",
+			"credential", "credentials", "sig", "signature", "cookie", "jwt", "privatekey", "accesskey", "secretkey");
+
+	private static final List<String> SECRET_PARTS = List.of("password", "passwd", "passphrase", "secret", "credential",
+			"apikey", "accesskey", "privatekey", "authtoken", "accesstoken");
+
+	/** Last words of names that name where or what a secret is, not the secret. */
+	private static final Set<String> NEUTRAL_LAST_WORDS = Set.of("file", "files", "path", "dir", "directory", "id",
+			"ids", "name", "names", "type", "kind", "size", "length", "limit", "count", "env", "var", "url", "uri",
+			"host", "port", "timeout", "ttl", "expiry", "expires", "alg", "algorithm", "format", "mode", "store",
+			"location", "prefix");
+
+	/** Variables every shell sets whose names only look like secrets. */
+	private static final Set<String> WELL_KNOWN_NAMES = Set.of("PWD", "OLDPWD");
+
+	/** First words of names that make them switches: {@code --no-auth}. */
+	private static final Set<String> SWITCH_FIRST_WORDS = Set.of("no", "enable", "disable", "skip", "without");
+
+	/** Words that introduce the credentials of an HTTP authorization. */
+	private static final Set<String> AUTH_SCHEMES = Set.of("bearer", "basic", "digest", "token", "bot", "negotiate");
+
+	private static final int LONG_CLASS_PATH = 160;
+
+	private static final List<String> CLASS_PATH_FLAGS = List.of("-cp", "-classpath", "--class-path");
+
+	/** A name and its separator; the value after it is found by hand. */
+	private static final Pattern NAME_AND_SEPARATOR = Pattern
+		.compile("(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*[A-Za-z0-9])(\"?\\s*[=:]\\s*)");
+
+	/** A whole argument of the form {@code name=value} or {@code name:value}. */
+	private static final Pattern NAMED_ARGUMENT = Pattern.compile("([A-Za-z0-9_.-]*[A-Za-z0-9])(\\s*[=:]\\s*)(.*)",
+			Pattern.DOTALL);
+
+	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
+
+	/**
+	 * The password of a URI's user information runs to the last {@code @} before the
+	 * host.
+	 */
+	private static final Pattern URI_PASSWORD = Pattern.compile(
+			"(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@\"']{0,256}):(\\S{1,512})@(?=[^\\s@/?#]*(?:[/?#\\s]|$))");
+
+	private static final Pattern ORACLE_PASSWORD = Pattern
+		.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^\\s/@:\"']{1,256}/)([^\\s@]{1,512})@");
+
+	private static final Pattern BEARER = Pattern
+		.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}");
+
+	private static final Pattern JWT = Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*");
+
+	/** Well-known token shapes; group 1 is the prefix that names the kind and stays. */
+	private static final List<Pattern> TOKEN_SHAPES = List.of(Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"),
+			Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
+			Pattern.compile("\\b(sk-)(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{16,}"),
+			Pattern.compile("\\b(xox[abposr]-)[A-Za-z0-9-]{8,}"), Pattern.compile("\\b(AKIA|ASIA)[A-Z0-9]{16}\\b"),
+			Pattern.compile("\\b(AIza)[A-Za-z0-9_-]{35}"), Pattern.compile("\\b([rs]k_(?:live|test)_)[A-Za-z0-9]{10,}"),
+			Pattern.compile("\\b(glpat-)[A-Za-z0-9_-]{20,}"), Pattern.compile("\\b(npm_)[A-Za-z0-9]{36}"),
+			Pattern.compile("\\b(hf_)[A-Za-z0-9]{30,}"));
+
+	private SecretSanitizer() {
+	}
+
+	/**
+	 * Return a command line fit to show: its parts joined by spaces, secrets masked, a
+	 * long Java class path ({@code -cp}) shortened to its first entry and its length.
+	 * @param command the executable
+	 * @param args its arguments
+	 * @return the sanitized command line
+	 */
+	public static String commandLine(String command, List<String> args) {
+		List<String> parts = new ArrayList<>(args.size() + 1);
+		parts.add(text(command));
+		boolean maskNext = false;
+		boolean classPathNext = false;
+		for (String arg : args) {
+			if (classPathNext) {
+				parts.add(abbreviateClassPath(arg));
+				classPathNext = false;
+				continue;
+			}
+			if (maskNext) {
+				if (AUTH_SCHEMES.contains(arg.toLowerCase(Locale.ROOT))) {
+					// Authorization: Bearer <token> as three arguments
+					parts.add(arg);
+					continue;
+				}
+				maskNext = false;
+				if (!isFlag(arg)) {
+					parts.add(MASK);
+					continue;
+				}
+			}
+			if (CLASS_PATH_FLAGS.contains(arg)) {
+				parts.add(arg);
+				classPathNext = true;
+				continue;
+			}
+			Matcher named = NAMED_ARGUMENT.matcher(arg);
+			if (named.matches()) {
+				String value = named.group(3);
+				if (isSecretName(named.group(1))) {
+					parts.add(named.group(1) + named.group(2) + (value.isEmpty() ? "" : maskAfterScheme(value)));
+					// Authorization: <token>, as two arguments
+					maskNext = value.isEmpty();
+				}
+				else {
+					// --header=X-Api-Key: <secret>, --url=https://user:<secret>@host
+					parts.add(text(arg));
+				}
+			}
+			else if ((arg.startsWith("-") && isSecretName(arg)) || arg.equalsIgnoreCase("bearer")) {
+				// --api-key <secret>, Bearer <secret>
+				parts.add(arg);
+				maskNext = true;
+			}
+			else {
+				parts.add(text(arg));
+			}
+		}
+		return String.join(" ", parts);
+	}
+
+	/**
+	 * Return free text (a stderr line, an exception message) with what looks like a
+	 * secret masked and every other word kept.
+	 * @param text the text
+	 * @return the sanitized text
+	 */
+	public static String text(String text) {
+		String result = text;
+		// Cheap checks first: most lines (a flood of them too) hold none of these
+		if (result.contains("://")) {
+			result = maskGroup(URI_PASSWORD, result, 2);
+		}
+		if (result.contains("@")) {
+			result = maskGroup(ORACLE_PASSWORD, result, 2);
+		}
+		if (result.indexOf('=') >= 0 || result.indexOf(':') >= 0) {
+			result = maskNamedValues(result);
+		}
+		result = maskAfterPrefix(BEARER, result);
+		result = maskAfterPrefix(JWT, result);
+		for (Pattern shape : TOKEN_SHAPES) {
+			result = maskAfterPrefix(shape, result);
+		}
+		return result;
+	}
+
+	/**
+	 * Return the start of a long text, sanitized, to quote in a log line. The text is
+	 * sanitized before it is cut, so that a secret cut in two is still recognized.
+	 * @param text the text
+	 * @param maxLength the longest quote, without the {@code ...} that marks a cut
+	 * @return the sanitized quote
+	 */
+	public static String quote(String text, int maxLength) {
+		if (text.length() <= maxLength) {
+			return text(text);
+		}
+		String sanitized = text(text.substring(0, Math.min(text.length(), maxLength * 2)));
+		return sanitized.substring(0, Math.min(sanitized.length(), maxLength)) + "...";
+	}
+
+	/**
+	 * Return lines of free text, each sanitized as by {@link #text(String)}.
+	 * @param lines the lines
+	 * @return the sanitized lines
+	 */
+	public static List<String> lines(List<String> lines) {
+		List<String> sanitized = new ArrayList<>(lines.size());
+		for (String line : lines) {
+			sanitized.add(text(line));
+		}
+		return sanitized;
+	}
+
+	/**
+	 * Return whether a name (of a flag, a variable, a header, a query parameter) looks
+	 * like it names a secret.
+	 * @param name the name, with or without leading dashes
+	 * @return whether its value is to be masked
+	 */
+	static boolean isSecretName(String name) {
+		if (WELL_KNOWN_NAMES.contains(name)) {
+			return false;
+		}
+		List<String> words = words(name);
+		if (words.isEmpty() || NEUTRAL_LAST_WORDS.contains(words.get(words.size() - 1))
+				|| (words.size() > 1 && SWITCH_FIRST_WORDS.contains(words.get(0)))) {
+			return false;
+		}
+		for (String word : words) {
+			if (SECRET_WORDS.contains(word)) {
+				return true;
+			}
+		}
+		String joined = String.join("", words);
+		for (String part : SECRET_PARTS) {
+			if (joined.contains(part)) {
+				return true;
+			}
+		}
+		return joined.endsWith("token");
+	}
+
+	/**
+	 * Split a name into lower-case words at punctuation and camel case:
+	 * {@code X-Api-Key}, {@code apiKey} and {@code API_KEY} all give {@code api},
+	 * {@code key}.
+	 */
+	private static List<String> words(String name) {
+		List<String> words = new ArrayList<>();
+		StringBuilder word = new StringBuilder();
+		char previous = 0;
+		for (int i = 0; i < name.length(); i++) {
+			char ch = name.charAt(i);
+			if (!Character.isLetterOrDigit(ch)) {
+				flush(word, words);
+			}
+			else {
+				if (Character.isUpperCase(ch) && (Character.isLowerCase(previous) || Character.isDigit(previous))) {
+					flush(word, words);
+				}
+				word.append(Character.toLowerCase(ch));
+			}
+			previous = ch;
+		}
+		flush(word, words);
+		return words;
+	}
+
+	private static void flush(StringBuilder word, List<String> words) {
+		if (!word.isEmpty()) {
+			words.add(word.toString());
+			word.setLength(0);
+		}
+	}
+
+	/** A flag, not the value of the flag before it: {@code --verbose}, {@code -y}. */
+	private static boolean isFlag(String arg) {
+		return (arg.length() > 2 && arg.startsWith("--"))
+				|| (arg.length() == 2 && arg.charAt(0) == '-' && Character.isLetter(arg.charAt(1)));
+	}
+
+	private static String abbreviateClassPath(String classPath) {
+		String[] entries = classPath.split(File.pathSeparator);
+		if (classPath.length() <= LONG_CLASS_PATH || entries.length < 2) {
+			return classPath;
+		}
+		return entries[0] + File.pathSeparator + "...(" + entries.length + " entries)";
+	}
+
+	/** Mask a whole value, keeping an authorization scheme before it: Bearer ******. */
+	private static String maskAfterScheme(String value) {
+		Matcher scheme = AUTH_SCHEME.matcher(value);
+		if (scheme.lookingAt() && scheme.end() < value.length()) {
+			return value.substring(0, scheme.end()) + MASK;
+		}
+		return MASK;
+	}
+
+	private static String maskNamedValues(String text) {
+		Matcher matcher = NAME_AND_SEPARATOR.matcher(text);
+		StringBuilder result = null;
+		int copied = 0;
+		int from = 0;
+		while (from < text.length() && matcher.find(from)) {
+			from = matcher.end();
+			if (!isSecretName(matcher.group(1))) {
+				continue;
+			}
+			int start = matcher.end();
+			Matcher scheme = AUTH_SCHEME.matcher(text).region(start, text.length());
+			if (scheme.lookingAt()) {
+				start = scheme.end();
+			}
+			int[] value = value(text, start);
+			if (value[0] == value[1]) {
+				continue;
+			}
+			if (result == null) {
+				result = new StringBuilder(text.length());
+			}
+			result.append(text, copied, value[0]).append(MASK);
+			copied = value[1];
+			from = Math.max(from, value[1]);
+		}
+		if (result == null) {
+			return text;
+		}
+		return result.append(text, copied, text.length()).toString();
+	}
+
+	/**
+	 * Find the value that starts at {@code start}: inside quotes when it is quoted, else
+	 * up to white space, a quote or a separator of query strings and lists.
+	 * @return the start and the end of the value
+	 */
+	private static int[] value(String text, int start) {
+		if (start < text.length() && (text.charAt(start) == '"' || text.charAt(start) == '\'')) {
+			int close = text.indexOf(text.charAt(start), start + 1);
+			return new int[] { start + 1, (close < 0) ? text.length() : close };
+		}
+		int end = start;
+		while (end < text.length() && " \t\r\n\"'&;,".indexOf(text.charAt(end)) < 0) {
+			end++;
+		}
+		return new int[] { start, end };
+	}
+
+	private static String maskGroup(Pattern pattern, String text, int group) {
+		return mask(pattern, text, (matcher) -> matcher.start(group), (matcher) -> matcher.end(group));
+	}
+
+	/** Mask a whole match but its group 1, when it has one. */
+	private static String maskAfterPrefix(Pattern pattern, String text) {
+		return mask(pattern, text,
+				(matcher) -> (matcher.groupCount() > 0 && matcher.group(1) != null) ? matcher.end(1) : matcher.start(),
+				Matcher::end);
+	}
+
+	private static String mask(Pattern pattern, String text, ToIntFunction<Matcher> from, ToIntFunction<Matcher> to) {
+		Matcher matcher = pattern.matcher(text);
+		if (!matcher.find()) {
+			return text;
+		}
+		StringBuilder result = new StringBuilder(text.length());
+		int copied = 0;
+		do {
+			result.append(text, copied, from.applyAsInt(matcher)).append(MASK);
+			copied = to.applyAsInt(matcher);
+		}
+		while (matcher.find());
+		return result.append(text, copied, text.length()).toString();
+	}
+
+}

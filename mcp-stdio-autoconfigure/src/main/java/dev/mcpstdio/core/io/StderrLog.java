@@ -1,0 +1,208 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.io;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Logs the stderr lines of MCP servers, each under {@code dev.mcpstdio.server.<name>} at
+ * INFO, sanitized, at a bounded rate per server, and never on the thread that reads
+ * stderr: a line is handed to one logging thread through a bounded queue, or counted as
+ * not logged when its server is over its rate or the queue is full (a stuck appender).
+ * Every {@link #REPORT_INTERVAL} the logging thread says at WARN how many lines of a
+ * server were not logged, so a flood costs a few lines a second and a count.
+ *
+ * @author mcp-stdio authors
+ */
+public final class StderrLog {
+
+	/** Lines a second each server may log once its burst is spent. */
+	static final int LINES_PER_SECOND = 100;
+
+	/** Lines a server may log at once: a start-up banner, a stack trace. */
+	static final int BURST = 200;
+
+	/** How often the count of lines not logged is reported. */
+	static final Duration REPORT_INTERVAL = Duration.ofSeconds(5);
+
+	/** Lines waiting for the logging thread, all servers together. */
+	static final int QUEUE_CAPACITY = 1024;
+
+	private final int linesPerSecond;
+
+	private final double linesPerNano;
+
+	private final int burst;
+
+	private final long reportIntervalNanos;
+
+	private final BlockingQueue<Line> queue;
+
+	private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+
+	private final Thread thread;
+
+	StderrLog(int linesPerSecond, int burst, Duration reportInterval, int queueCapacity) {
+		this.linesPerSecond = linesPerSecond;
+		this.linesPerNano = linesPerSecond / 1e9;
+		this.burst = burst;
+		this.reportIntervalNanos = reportInterval.toNanos();
+		this.queue = new ArrayBlockingQueue<>(queueCapacity);
+		this.thread = new Thread(this::run, "mcp-stdio-stderr-log");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	/**
+	 * Create the log with the default rates.
+	 * @return a new log, whose thread runs until the JVM ends
+	 */
+	public static StderrLog withDefaults() {
+		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY);
+	}
+
+	/**
+	 * Open the channel of one server's stderr.
+	 * @param serverName the server
+	 * @return its channel, to be closed when its stderr ends
+	 */
+	public Channel open(String serverName) {
+		Channel channel = new Channel(LogFactory.getLog("dev.mcpstdio.server." + serverName), serverName);
+		this.channels.add(channel);
+		return channel;
+	}
+
+	/**
+	 * Stop the logging thread: for tests that use their own log.
+	 */
+	void shutdown() {
+		this.thread.interrupt();
+	}
+
+	private void run() {
+		long nextReport = System.nanoTime() + this.reportIntervalNanos;
+		try {
+			while (!Thread.currentThread().isInterrupted()) {
+				Line line = this.queue.poll(Math.max(0, nextReport - System.nanoTime()), TimeUnit.NANOSECONDS);
+				try {
+					if (line != null) {
+						line.channel.log.info(SecretSanitizer.text(line.text));
+					}
+					if (System.nanoTime() - nextReport >= 0) {
+						nextReport = System.nanoTime() + this.reportIntervalNanos;
+						report();
+					}
+				}
+				catch (RuntimeException ex) {
+					// A failing appender must not end the one thread that logs stderr
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void report() {
+		for (Channel channel : this.channels) {
+			// A closed channel gets no more lines: its count is final once read
+			boolean closed = channel.closed;
+			long skipped = channel.skipped.getAndSet(0);
+			if (skipped > 0) {
+				channel.log.warn(
+						skipped + " stderr lines of MCP server '" + channel.serverName + "' were not logged (more than "
+								+ this.linesPerSecond + " lines a second, or the log could not"
+								+ " keep up); its last lines are still kept for errors and the endpoint");
+			}
+			if (closed) {
+				this.channels.remove(channel);
+			}
+		}
+	}
+
+	/**
+	 * The stderr of one server: {@link #line(String)} is called by its reader thread only
+	 * and never blocks.
+	 */
+	final class Channel {
+
+		private final Log log;
+
+		private final String serverName;
+
+		private final AtomicLong skipped = new AtomicLong();
+
+		private double permits = StderrLog.this.burst;
+
+		private long refilledAt = System.nanoTime();
+
+		private volatile boolean closed;
+
+		private Channel(Log log, String serverName) {
+			this.log = log;
+			this.serverName = serverName;
+		}
+
+		/**
+		 * Log a line, or count it as not logged.
+		 * @param text the line as the server wrote it (it is sanitized before it is
+		 * logged)
+		 */
+		void line(String text) {
+			if (!this.log.isInfoEnabled()) {
+				return;
+			}
+			if (!takePermit() || !StderrLog.this.queue.offer(new Line(this, text))) {
+				this.skipped.incrementAndGet();
+			}
+		}
+
+		private boolean takePermit() {
+			long now = System.nanoTime();
+			this.permits = Math.min(StderrLog.this.burst,
+					this.permits + (now - this.refilledAt) * StderrLog.this.linesPerNano);
+			this.refilledAt = now;
+			if (this.permits < 1) {
+				return false;
+			}
+			this.permits--;
+			return true;
+		}
+
+		/**
+		 * Say that the server's stderr ended: the next report is this channel's last.
+		 */
+		void close() {
+			this.closed = true;
+		}
+
+	}
+
+	private record Line(Channel channel, String text) {
+
+	}
+
+}

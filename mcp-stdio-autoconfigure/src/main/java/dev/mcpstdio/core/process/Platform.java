@@ -1,0 +1,184 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.process;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this operating system offers mcp-stdio, found out once: whether servers can get a
+ * session of their own ({@code setsid}), whether live processes can be read from
+ * {@code /proc}, and whether a POSIX shell can run the orphan guard. Every other class
+ * asks a {@code Platform} instead of probing for itself.
+ *
+ * @author mcp-stdio authors
+ */
+public final class Platform {
+
+	private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
+
+	private static final Path SHELL = Path.of("/bin/sh");
+
+	private static final Path PROC = Path.of("/proc");
+
+	private static volatile @Nullable Platform current;
+
+	private final String osName;
+
+	private final @Nullable String setsid;
+
+	private final boolean procFileSystem;
+
+	private final @Nullable String shell;
+
+	Platform(String osName, @Nullable String setsid, boolean procFileSystem, @Nullable String shell) {
+		this.osName = osName.toLowerCase(Locale.ROOT);
+		this.setsid = setsid;
+		this.procFileSystem = procFileSystem;
+		this.shell = shell;
+	}
+
+	/**
+	 * Return the platform this JVM runs on, probed on first use.
+	 * @return the platform
+	 */
+	public static Platform current() {
+		Platform platform = current;
+		if (platform == null) {
+			platform = detect();
+			current = platform;
+		}
+		return platform;
+	}
+
+	static Platform detect() {
+		String os = System.getProperty("os.name", "");
+		boolean windows = os.toLowerCase(Locale.ROOT).startsWith("windows");
+		String setsid = null;
+		if (!windows) {
+			for (String candidate : SETSID_CANDIDATES) {
+				if (Files.isExecutable(Path.of(candidate))) {
+					setsid = candidate;
+					break;
+				}
+			}
+		}
+		boolean proc = Files.isReadable(PROC.resolve("self/stat"));
+		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
+		return new Platform(os, setsid, proc, shell);
+	}
+
+	/**
+	 * Return this platform without {@code setsid}: servers share the JVM's session, as on
+	 * stock macOS.
+	 * @return a copy without setsid
+	 */
+	public Platform withoutSetsid() {
+		return new Platform(this.osName, null, this.procFileSystem, this.shell);
+	}
+
+	/**
+	 * Return this platform without {@code /proc}: processes are found through
+	 * {@link ProcessHandle}, without markers, groups or memory.
+	 * @return a copy without /proc
+	 */
+	public Platform withoutProcFileSystem() {
+		return new Platform(this.osName, this.setsid, false, this.shell);
+	}
+
+	public boolean isWindows() {
+		return this.osName.startsWith("windows");
+	}
+
+	/**
+	 * Return the {@code setsid} executable that starts each server as the leader of its
+	 * own session and process group.
+	 * @return the path or {@code null} where there is none
+	 */
+	public @Nullable String setsid() {
+		return this.setsid;
+	}
+
+	/**
+	 * Return whether servers lead their own session and process group.
+	 * @return whether {@link #setsid()} exists
+	 */
+	public boolean ownSessions() {
+		return this.setsid != null;
+	}
+
+	/**
+	 * Return whether {@code /proc} tells every process's parent, group, session, start
+	 * time, memory and environment.
+	 * @return whether /proc is readable
+	 */
+	public boolean hasProcFileSystem() {
+		return this.procFileSystem;
+	}
+
+	/**
+	 * Return the POSIX shell the orphan guard runs in.
+	 * @return the shell or {@code null}
+	 */
+	public @Nullable String shell() {
+		return this.shell;
+	}
+
+	/**
+	 * Return whether the orphan guard can run: a POSIX shell on Linux or macOS.
+	 * @return whether the guard is supported
+	 */
+	public boolean supportsOrphanGuard() {
+		return this.shell != null && (this.osName.contains("linux") || this.osName.contains("mac"));
+	}
+
+	/**
+	 * Return the protections this platform lacks, each as a sentence for a start-up
+	 * warning; empty where everything is in place (or on Windows, which has none of them
+	 * and where nobody expects them).
+	 * @return the missing protections
+	 */
+	public List<String> missingProtections() {
+		List<String> missing = new ArrayList<>();
+		if (isWindows()) {
+			return missing;
+		}
+		if (this.setsid == null) {
+			missing.add("no setsid: servers share the application's process group and session, so only their "
+					+ "descendants and marked processes are ended with them");
+		}
+		if (!this.procFileSystem) {
+			missing.add("no /proc: process trees are read through ProcessHandle, without markers, groups or memory");
+		}
+		if (!supportsOrphanGuard()) {
+			missing.add("no /bin/sh: the orphan guard cannot run, so servers may outlive a killed JVM");
+		}
+		return missing;
+	}
+
+	@Override
+	public String toString() {
+		return "Platform[" + this.osName + ", setsid=" + this.setsid + ", /proc=" + this.procFileSystem + ", shell="
+				+ this.shell + "]";
+	}
+
+}

@@ -1,0 +1,202 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.process;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A snapshot of the live processes of this machine, as a {@link ProcessScanner} read
+ * them: zombies are not in it.
+ *
+ * @author mcp-stdio authors
+ */
+public final class ProcessTable {
+
+	private final Map<Long, Proc> processes;
+
+	private final long takenAt;
+
+	private final long generation;
+
+	private final List<Proc> unread;
+
+	/**
+	 * Create a snapshot.
+	 * @param processes the live processes by pid
+	 * @param takenAt the {@link System#nanoTime()} at which reading them began
+	 * @param generation the scanner's generation then
+	 * @param unread the processes whose environment read empty, as one does during exec
+	 */
+	ProcessTable(Map<Long, Proc> processes, long takenAt, long generation, List<Proc> unread) {
+		this.processes = processes;
+		this.takenAt = takenAt;
+		this.generation = generation;
+		this.unread = unread;
+	}
+
+	/**
+	 * Return a snapshot of exactly these processes, for tests.
+	 * @param processes the processes
+	 * @return the snapshot
+	 */
+	static ProcessTable of(Collection<Proc> processes) {
+		Map<Long, Proc> byPid = new HashMap<>();
+		for (Proc proc : processes) {
+			byPid.put(proc.pid(), proc);
+		}
+		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
+	}
+
+	/**
+	 * Return when reading this snapshot began.
+	 * @return a {@link System#nanoTime()}
+	 */
+	long takenAt() {
+		return this.takenAt;
+	}
+
+	long generation() {
+		return this.generation;
+	}
+
+	/**
+	 * Return how many user processes showed an empty environment, as one does while it
+	 * execs: their markers are not known yet.
+	 * @return the count
+	 */
+	int unread() {
+		return this.unread.size();
+	}
+
+	/**
+	 * Return the user processes that showed an empty environment, as one does while it
+	 * execs: their markers are not known yet.
+	 * @return the processes
+	 */
+	List<Proc> unreadProcesses() {
+		return this.unread;
+	}
+
+	/**
+	 * Return whether a process that started at or after the given time showed an empty
+	 * environment: only such a process can be a member caught in exec.
+	 * @param since a start time
+	 * @return whether one did
+	 */
+	boolean hasUnreadSince(long since) {
+		for (Proc proc : this.unread) {
+			if (proc.startTime() >= since) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return this snapshot with some processes read again, for their environment.
+	 * @param reread the processes read again, or {@code null} for those now gone
+	 * @param unread those whose environment still read empty
+	 * @return the new snapshot
+	 */
+	ProcessTable with(Map<Long, @Nullable Proc> reread, List<Proc> unread) {
+		Map<Long, Proc> processes = new HashMap<>(this.processes);
+		reread.forEach((pid, proc) -> {
+			if (proc != null) {
+				processes.put(pid, proc);
+			}
+			else {
+				processes.remove(pid);
+			}
+		});
+		return new ProcessTable(processes, this.takenAt, this.generation, unread);
+	}
+
+	public Collection<Proc> all() {
+		return this.processes.values();
+	}
+
+	public @Nullable Proc get(long pid) {
+		return this.processes.get(pid);
+	}
+
+	/**
+	 * Return the same process in this snapshot: the pid with the same start time, not
+	 * another process that reused the pid.
+	 * @param proc a process seen earlier
+	 * @return the process now, or {@code null} when it is gone
+	 */
+	@Nullable Proc find(Proc proc) {
+		Proc now = this.processes.get(proc.pid());
+		return (now != null && now.startTime() == proc.startTime()) ? now : null;
+	}
+
+	/**
+	 * Return the processes whose parent chain leads to one of the given roots, the roots
+	 * excluded. A child is only counted when it started no earlier than its parent, so a
+	 * pid reused by a stranger whose parent pid matches by chance is not.
+	 * @param roots the roots
+	 * @return the descendants
+	 */
+	List<Proc> descendantsOf(Collection<Proc> roots) {
+		Map<Long, List<Proc>> children = new HashMap<>();
+		for (Proc proc : this.processes.values()) {
+			children.computeIfAbsent(proc.ppid(), (k) -> new ArrayList<>()).add(proc);
+		}
+		Map<Long, Proc> seen = new HashMap<>();
+		for (Proc root : roots) {
+			seen.put(root.pid(), root);
+		}
+		List<Proc> result = new ArrayList<>();
+		List<Proc> queue = new ArrayList<>(roots);
+		for (int i = 0; i < queue.size() && i < 100_000; i++) {
+			Proc parent = queue.get(i);
+			for (Proc child : children.getOrDefault(parent.pid(), List.of())) {
+				if (!seen.containsKey(child.pid()) && child.startTime() >= parent.startTime()) {
+					seen.put(child.pid(), child);
+					result.add(child);
+					queue.add(child);
+				}
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * One live process.
+	 *
+	 * @param pid its id
+	 * @param ppid its parent's id
+	 * @param pgid its process group, -1 when unknown
+	 * @param sid its session, -1 when unknown
+	 * @param state its state letter
+	 * @param startTime when it started: clock ticks since boot from {@code /proc}, else
+	 * epoch milliseconds; 0 when unknown
+	 * @param rssBytes its resident memory
+	 * @param markers its mcp-stdio markers, when it has them and they are readable
+	 */
+	public record Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
+			@Nullable ProcessMarkers markers) {
+
+	}
+
+}

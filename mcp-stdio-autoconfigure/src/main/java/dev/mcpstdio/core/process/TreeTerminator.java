@@ -1,0 +1,277 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.process;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.core.support.Waits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Step 4 of a stop: SIGTERM to every process of a tree, a bounded wait, then SIGKILL to
+ * whatever is left, re-reading the tree each time so that processes forked meanwhile are
+ * caught too.
+ *
+ * @author mcp-stdio authors
+ */
+public final class TreeTerminator {
+
+	private static final Log logger = LogFactory.getLog(TreeTerminator.class);
+
+	/** How long SIGKILLed processes may take to vanish before we give up waiting. */
+	public static final Duration KILL_WAIT = Duration.ofSeconds(2);
+
+	private static final long POLL_MIN_NANOS = 2_000_000L;
+
+	private static final long POLL_MAX_NANOS = 25_000_000L;
+
+	/**
+	 * How long an environment that read empty is read again: a process shows none only
+	 * for the moment of an exec, even on a busy machine.
+	 */
+	private static final long EXEC_WINDOW_NANOS = 250_000_000L;
+
+	private final ProcessSource source;
+
+	public TreeTerminator(ProcessSource source) {
+		this.source = source;
+	}
+
+	/**
+	 * End every live process of a tree.
+	 * @param serverName the server, for logs
+	 * @param tree the tree
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param why what led here, for the log line
+	 * @param freshSince the {@link System#nanoTime()} after which the first snapshot must
+	 * have begun
+	 * @param rootSignal receives the signal sent to the root, if it was alive
+	 * @return what was done
+	 */
+	public Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why, long freshSince,
+			SignalRecorder rootSignal) {
+		return escalate(tree::members, tree.rootStartTime(), freshSince, terminateTimeout, new Escalation() {
+
+			@Override
+			public void signalling(long pid, boolean kill) {
+				if (pid == tree.rootPid()) {
+					rootSignal.sent(kill);
+				}
+			}
+
+			@Override
+			public void terminated(int count) {
+				logger.warn("MCP server '" + serverName + "' " + why + "; sent SIGTERM to " + count
+						+ ((count == 1) ? " process" : " processes"));
+			}
+
+			@Override
+			public void killed(int count) {
+				logger.warn("MCP server '" + serverName + "' did not exit within " + Durations.format(terminateTimeout)
+						+ " after SIGTERM; sent SIGKILL to " + count + ((count == 1) ? " process" : " processes"));
+			}
+
+			@Override
+			public void survived(List<Proc> survivors) {
+				logger.error("MCP server '" + serverName + "': " + survivors.size()
+						+ " processes survived SIGKILL (pids " + pids(survivors) + ")");
+			}
+
+		});
+	}
+
+	/**
+	 * SIGTERM every process that {@code members} finds, wait up to
+	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
+	 * processes again each time so that those forked meanwhile are caught too.
+	 * @param members finds the live processes to end in a snapshot
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param escalation learns what is done
+	 * @return what was done
+	 */
+	public Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout,
+			Escalation escalation) {
+		return escalate(members, 0, terminateTimeout, escalation);
+	}
+
+	/**
+	 * SIGTERM every process that {@code members} finds, wait up to
+	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
+	 * processes again each time so that those forked meanwhile are caught too.
+	 * @param members finds the live processes to end in a snapshot
+	 * @param since the earliest start time of a member, 0 when unknown: a process that
+	 * started before cannot be one, even while its environment is unreadable
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param escalation learns what is done
+	 * @return what was done
+	 */
+	public Result escalate(Function<ProcessTable, List<Proc>> members, long since, Duration terminateTimeout,
+			Escalation escalation) {
+		return escalate(members, since, System.nanoTime(), terminateTimeout, escalation);
+	}
+
+	private Result escalate(Function<ProcessTable, List<Proc>> members, long since, long freshSince,
+			Duration terminateTimeout, Escalation escalation) {
+		long begin = System.nanoTime();
+		long deadline = begin + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
+		ProcessTable table = this.source.scan(freshSince);
+		List<Proc> found = members.apply(table);
+		long pause = POLL_MIN_NANOS;
+		while (found.isEmpty()) {
+			// A process caught in exec shows no environment, so no marker: read those
+			// that could be members again, for as long as an exec may take. One that
+			// stays empty for longer has no environment at all, so no marker either
+			long now = System.nanoTime();
+			if (!table.hasUnreadSince(since) || now >= deadline) {
+				return new Result(0, 0, 0);
+			}
+			Waits.sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, POLL_MAX_NANOS);
+			table = this.source.reread(table);
+			found = members.apply(table);
+		}
+		Map<Long, Long> signalled = new HashMap<>();
+		int termed = signal(found, signalled, false, escalation);
+		escalation.terminated(termed);
+		deadline = System.nanoTime() + terminateTimeout.toNanos();
+		List<Proc> left = waitForEnd(members, signalled, deadline, false, escalation);
+		if (left.isEmpty()) {
+			return new Result(termed, 0, 0);
+		}
+		int killed = signal(left, signalled, true, escalation);
+		escalation.killed(killed);
+		List<Proc> survivors = waitForEnd(members, signalled, System.nanoTime() + KILL_WAIT.toNanos(), true,
+				escalation);
+		if (!survivors.isEmpty()) {
+			escalation.survived(survivors);
+		}
+		return new Result(termed, killed, survivors.size());
+	}
+
+	private List<Proc> waitForEnd(Function<ProcessTable, List<Proc>> members, Map<Long, Long> signalled, long deadline,
+			boolean kill, Escalation escalation) {
+		long pause = POLL_MIN_NANOS;
+		while (true) {
+			ProcessTable table = this.source.scan();
+			List<Proc> left = new ArrayList<>(members.apply(table));
+			for (Map.Entry<Long, Long> entry : signalled.entrySet()) {
+				Proc proc = table.get(entry.getKey());
+				if (proc != null && proc.startTime() == entry.getValue() && !contains(left, proc.pid())) {
+					left.add(proc);
+				}
+			}
+			if (left.isEmpty()) {
+				return left;
+			}
+			// A process forked after the last signal gets the same treatment
+			List<Proc> fresh = new ArrayList<>();
+			for (Proc proc : left) {
+				if (!signalled.containsKey(proc.pid())) {
+					fresh.add(proc);
+				}
+			}
+			signal(fresh, signalled, kill, escalation);
+			long now = System.nanoTime();
+			if (now >= deadline) {
+				return left;
+			}
+			Waits.sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, POLL_MAX_NANOS);
+		}
+	}
+
+	private static boolean contains(List<Proc> procs, long pid) {
+		for (Proc proc : procs) {
+			if (proc.pid() == pid) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, Escalation escalation) {
+		int count = 0;
+		for (Proc proc : procs) {
+			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
+				continue;
+			}
+			escalation.signalling(proc.pid(), kill);
+			if (this.source.signal(proc, kill)) {
+				count++;
+				signalled.put(proc.pid(), proc.startTime());
+			}
+		}
+		return count;
+	}
+
+	private static String pids(List<Proc> procs) {
+		List<String> pids = new ArrayList<>();
+		for (Proc proc : procs) {
+			pids.add(Long.toString(proc.pid()));
+		}
+		return String.join(", ", pids);
+	}
+
+	/** Learns what an escalation does, for logs and the classification of an exit. */
+	public interface Escalation {
+
+		/**
+		 * Called just before a process is signalled.
+		 * @param pid the process
+		 * @param kill SIGKILL, else SIGTERM
+		 */
+		default void signalling(long pid, boolean kill) {
+		}
+
+		default void terminated(int count) {
+		}
+
+		default void killed(int count) {
+		}
+
+		default void survived(List<Proc> survivors) {
+		}
+
+	}
+
+	/** Learns which signal went to the root, so its exit can be classified. */
+	public interface SignalRecorder {
+
+		void sent(boolean kill);
+
+	}
+
+	/**
+	 * What a termination did.
+	 *
+	 * @param terminated processes sent SIGTERM
+	 * @param killed processes sent SIGKILL
+	 * @param survivors processes still alive at the end
+	 */
+	public record Result(int terminated, int killed, int survivors) {
+
+	}
+
+}

@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.support;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.mcpstdio.McpStdioException;
+
+/**
+ * The one bounded wait for something an MCP server does: every wait of mcp-stdio on a
+ * future goes through here, so that each ends within its bound and each failure says
+ * which server did not do what.
+ *
+ * @author mcp-stdio authors
+ */
+public final class Futures {
+
+	private Futures() {
+	}
+
+	/**
+	 * Wait for a future, bounded.
+	 * @param <T> the result type
+	 * @param future what to wait for
+	 * @param timeout the longest wait
+	 * @param serverName the server, for messages
+	 * @param what what the server is to do, completing "MCP server 'x' did not ...", such
+	 * as {@code start} or {@code answer initialize}
+	 * @return the result
+	 * @throws McpStdioException if the wait timed out or was interrupted (the interrupt
+	 * is restored), or the future failed with a checked exception; an unchecked failure
+	 * is rethrown as it is
+	 */
+	public static <T> T await(CompletableFuture<T> future, Duration timeout, String serverName, String what) {
+		return await(future, timeout, serverName, what, "");
+	}
+
+	/**
+	 * Wait for a future, bounded.
+	 * @param <T> the result type
+	 * @param future what to wait for
+	 * @param timeout the longest wait
+	 * @param serverName the server, for messages
+	 * @param what what the server is to do, completing "MCP server 'x' did not ..."
+	 * @param timeoutHint appended to the message of a timeout, such as how to raise the
+	 * bound
+	 * @return the result
+	 * @throws McpStdioException if the wait timed out or was interrupted (the interrupt
+	 * is restored), or the future failed with a checked exception; an unchecked failure
+	 * is rethrown as it is
+	 */
+	public static <T> T await(CompletableFuture<T> future, Duration timeout, String serverName, String what,
+			String timeoutHint) {
+		try {
+			return future.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(serverName,
+					"Interrupted while waiting for MCP server '" + serverName + "' to " + what, ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new McpStdioException(serverName, "MCP server '" + serverName + "' failed to " + what, ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(serverName, "MCP server '" + serverName + "' did not " + what + " within "
+					+ Durations.format(timeout) + timeoutHint, ex);
+		}
+	}
+
+}

@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.io;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import ch.qos.logback.classic.Level;
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.test.Fixtures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Tests for {@link StderrLog} and the stderr path of {@link StdioServerProcess}: each
+ * line is logged sanitized, a flood is logged at a bounded rate with a count of the rest,
+ * and a stuck appender never holds the thread that reads stderr.
+ *
+ * @author mcp-stdio authors
+ */
+class StderrLogTests {
+
+	/**
+	 * What stderr-flood.sh writes: 10,000,000 bytes in lines of 99, then "flood done".
+	 */
+	private static final long FLOOD_LINES = (10_000_000 + 98) / 99 + 1;
+
+	private final Fixtures fixtures = new Fixtures();
+
+	@AfterEach
+	void noProcessLeftBehind() {
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void secretsOnStderrAreMaskedInTheLogTheTailAndTheException() throws Exception {
+		List<String> sanitized = List.of("boom: token=******", "connecting to postgres://bob:******@db:5432/app failed",
+				"Authorization: Bearer ******");
+		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.leaky")) {
+			StdioServerProcess process = ServerHost.shared()
+				.start(this.fixtures.spec("leaky", "leaks-secrets.sh"), MessageListener.NONE);
+			try {
+				Throwable failure = failureOf(process, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}");
+				assertThat(failure).isInstanceOf(McpServerExitedException.class);
+				McpServerExitedException exited = (McpServerExitedException) failure;
+				assertThat(exited.stderrTail()).containsExactlyElementsOf(sanitized);
+				assertThat(exited.getMessage())
+					.isEqualTo("MCP server 'leaky' process exited unexpectedly with exit code 3; stderr: "
+							+ String.join("\n", sanitized));
+				assertThat(process.stderrTail()).containsExactlyElementsOf(sanitized);
+				assertThat(process.exitInfo().message()).isEqualTo(exited.getMessage());
+				await(Duration.ofSeconds(10), "the three lines logged", () -> log.messages(Level.INFO).size() == 3);
+				assertThat(log.messages(Level.INFO)).containsExactlyElementsOf(sanitized);
+				assertThat(String.join("\n", log.messages(Level.INFO)) + exited.getMessage())
+					.doesNotContain("abc123secret", "hunter2", "ghp_0123");
+			}
+			finally {
+				process.stop();
+			}
+		}
+	}
+
+	@Test
+	void floodIsLoggedAtABoundedRateAndEveryOtherLineIsCounted() throws Exception {
+		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.flood-log")) {
+			long begin = System.nanoTime();
+			StdioServerProcess process = ServerHost.shared()
+				.start(this.fixtures.spec("flood-log", "stderr-flood.sh"), MessageListener.NONE);
+			try {
+				// the fixture answers only after its 10 MB of stderr were read
+				assertThat(process.request(1, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"after-flood\"}")
+					.get(60, TimeUnit.SECONDS)).contains("after-flood");
+				process.stop();
+				// every line is logged or counted, within a report interval or two
+				await(StderrLog.REPORT_INTERVAL.multipliedBy(4), "every line logged or counted",
+						() -> logged(log) + skipped(log) == FLOOD_LINES);
+				double seconds = (System.nanoTime() - begin) / 1e9;
+				assertThat(logged(log)).as("lines logged in %.1f s", seconds)
+					.isPositive()
+					.isLessThanOrEqualTo(StderrLog.BURST + (long) Math.ceil(StderrLog.LINES_PER_SECOND * seconds));
+				assertThat(log.messages(Level.WARN))
+					.allSatisfy((warning) -> assertThat(warning).matches("\\d+ stderr lines of MCP server 'flood-log' "
+							+ "were not logged \\(more than 100 lines a second, or the log could not keep up\\).*"));
+			}
+			finally {
+				process.stop();
+			}
+		}
+	}
+
+	@Test
+	void stuckAppenderNeverHoldsTheReader() throws Exception {
+		StderrLog stderrLog = new StderrLog(100, 200, Duration.ofMillis(200), 16);
+		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.stuck-log")) {
+			ProcessBuilder builder = new ProcessBuilder("sh", Fixtures.script("stderr-flood.sh"))
+				.redirectInput(new File("/dev/null"))
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+			builder.environment().put(Fixtures.MARKER, this.fixtures.id());
+			Process process = builder.start();
+			StderrTail tail = new StderrTail(stderrLog.open("stuck-log"), process.getErrorStream(), 3);
+			new Thread(tail, "test-stuck-log-stderr").start();
+			assertThat(log.awaitEntered(30)).as("the logging thread is stuck in the appender").isTrue();
+			assertThat(tail.awaitEnd(60_000)).as("stderr read to its end while the appender is stuck").isTrue();
+			assertThat(tail.lines()).last().isEqualTo("flood done");
+			assertThat(log.messages(Level.INFO)).isEmpty();
+			log.release();
+			await(Duration.ofSeconds(30), "every line logged or counted",
+					() -> logged(log) + skipped(log) == FLOOD_LINES);
+			// the line the appender held and those the bounded queue took meanwhile
+			assertThat(logged(log)).isLessThanOrEqualTo(1 + 16);
+			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			stderrLog.shutdown();
+		}
+	}
+
+	private static long logged(LogCapture log) {
+		return log.messages(Level.INFO).size();
+	}
+
+	private static long skipped(LogCapture log) {
+		return log.messages(Level.WARN)
+			.stream()
+			.mapToLong((warning) -> Long.parseLong(warning.substring(0, warning.indexOf(' '))))
+			.sum();
+	}
+
+	private static Throwable failureOf(StdioServerProcess process, String request) throws Exception {
+		try {
+			process.request(1, request).get(10, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			return ex.getCause();
+		}
+		return fail("Expected the request to fail");
+	}
+
+	private static void await(Duration bound, String what, java.util.function.BooleanSupplier condition) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				fail("Not within " + bound + ": " + what);
+			}
+			Fixtures.sleep(20);
+		}
+	}
+
+}
