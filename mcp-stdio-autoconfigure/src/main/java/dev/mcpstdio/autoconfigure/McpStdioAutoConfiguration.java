@@ -16,9 +16,13 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.util.List;
+
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -43,6 +47,8 @@ import org.springframework.core.env.Environment;
 @Import(McpStdioServersRegistrar.class)
 public class McpStdioAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(McpStdioAutoConfiguration.class);
+
 	// Before any bean exists: Spring AI's transports must not even be created
 	@Bean
 	static SpringAiStdioTransportRemover mcpStdioSpringAiStdioTransportRemover(Environment environment) {
@@ -51,8 +57,17 @@ public class McpStdioAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ServerHost mcpStdioServerHost() {
-		return ServerHost.shared();
+	ServerHost mcpStdioServerHost(McpStdioProperties properties, Environment environment) {
+		ServerHost host = ServerHost.builder()
+			.orphanGuard(properties.getOrphanGuard().isEnabled())
+			.cgroups(properties.getCgroup().isEnabled())
+			.application(environment.getProperty("spring.application.name", ""))
+			.build();
+		List<String> missing = host.platform().missingProtections();
+		if (!missing.isEmpty()) {
+			logger.warn("MCP server processes are less protected on this platform: " + String.join("; ", missing));
+		}
+		return host;
 	}
 
 	@Bean

@@ -20,16 +20,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.mcpstdio.autoconfigure.McpStdioProperties.OrphanGuard.SweepScope;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.guard.OrphanSweep;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -38,12 +37,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Auto-configuration of the orphan guard and of containment: applies
- * {@code mcp.stdio.orphan-guard.enabled} to {@link OrphanGuard} and
- * {@code mcp.stdio.cgroup.enabled} to the {@link ServerHost}, says which containment is
- * in use, and runs the start-up sweeps before any server bean exists, so that what dead
- * JVMs left is gone before new servers start: their containers, their cgroups, then their
- * marked processes ({@link OrphanSweep}).
+ * Auto-configuration of the start-up sweep: once the {@link ServerHost} exists (ours or
+ * one of the application's own), and so before any server starts, it ends what dead JVMs
+ * left (their containers, their cgroups, then their marked processes, of this application
+ * unless {@code mcp.stdio.orphan-guard.sweep-scope=user}) and says which containment is
+ * in use.
  *
  * @author mcp-stdio authors
  */
@@ -53,28 +51,31 @@ public class McpStdioOrphanGuardAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(McpStdioOrphanGuardAutoConfiguration.class);
 
-	// A bean factory post-processor runs before any bean is created, so before any
+	// A post-processor of the host: every server needs the host, so it runs before any
 	// server starts, even one a client starts while it is being created
 	@Bean
-	static BeanFactoryPostProcessor mcpStdioOrphanGuard(Environment environment, ResourceLoader resourceLoader) {
+	static BeanPostProcessor mcpStdioStartupSweep(Environment environment, ResourceLoader resourceLoader) {
 		Binder binder = Binder.get(environment);
 		boolean enabled = binder.bind(McpStdioProperties.PREFIX + ".orphan-guard.enabled", Boolean.class).orElse(true);
-		boolean cgroups = binder.bind(McpStdioProperties.PREFIX + ".cgroup.enabled", Boolean.class).orElse(true);
+		SweepScope scope = binder.bind(McpStdioProperties.PREFIX + ".orphan-guard.sweep-scope", SweepScope.class)
+			.orElse(SweepScope.APPLICATION);
 		Duration terminate = binder
 			.bind(McpStdioProperties.PREFIX + ".defaults.shutdown.terminate-timeout", Duration.class)
 			.orElse(ShutdownTimeouts.DEFAULTS.terminate());
-		return (beanFactory) -> {
-			OrphanGuard.shared().setEnabled(enabled);
-			ServerHost host = ServerHost.shared();
-			host.setCgroupsEnabled(cgroups);
-			if (enabled) {
-				// containers first: the process sweep would end their marked processes
-				// and leave them stopped but not removed
-				host.sweepContainers(configuredServers(environment, resourceLoader));
-				host.sweepCgroups(terminate);
-				host.orphanSweep().sweep(terminate);
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof ServerHost host) {
+					if (enabled) {
+						host.sweepLeftovers(configuredServers(environment, resourceLoader), terminate,
+								scope == SweepScope.USER);
+					}
+					host.describeContainment();
+				}
+				return bean;
 			}
-			host.describeContainment();
+
 		};
 	}
 

@@ -23,8 +23,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -156,12 +156,44 @@ public class McpStdioProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Whose leftovers the start-up sweep ends: those of this application (named by
+		 * spring.application.name, else by its main class and working directory), or
+		 * those of every application of this user.
+		 */
+		private SweepScope sweepScope = SweepScope.APPLICATION;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public SweepScope getSweepScope() {
+			return this.sweepScope;
+		}
+
+		public void setSweepScope(SweepScope sweepScope) {
+			this.sweepScope = sweepScope;
+		}
+
+		/**
+		 * Whose leftovers the start-up sweep ends.
+		 */
+		public enum SweepScope {
+
+			/**
+			 * The processes left by dead JVMs of this application only.
+			 */
+			APPLICATION,
+
+			/**
+			 * The processes left by dead JVMs of every application of this user.
+			 */
+			USER
+
 		}
 
 	}

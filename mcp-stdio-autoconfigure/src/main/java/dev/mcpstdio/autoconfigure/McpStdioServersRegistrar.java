@@ -33,6 +33,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -95,13 +96,28 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 		problems.throwIfAny();
 		for (McpStdioServerDefinition definition : configured.definitions()) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			bean.setInstanceSupplier(() -> new McpStdioServer(definition, this.beanFactory.getBean(ServerHost.class)));
-			registry.registerBeanDefinition(BEAN_NAME_PREFIX + definition.name(), bean);
+			String beanName = BEAN_NAME_PREFIX + definition.name();
+			bean.setInstanceSupplier(() -> new McpStdioServer(definition, host(beanName)));
+			registry.registerBeanDefinition(beanName, bean);
 		}
 		if (configured.springAiStdio() && !configured.adopting()) {
 			warnAboutDuplicates(configured.properties(), configured.springAi());
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
+	}
+
+	/**
+	 * Return the host for a server bean, recorded as a dependency so that the host is
+	 * closed only after the server was destroyed.
+	 */
+	private ServerHost host(String serverBeanName) {
+		ServerHost host = this.beanFactory.getBean(ServerHost.class);
+		if (this.beanFactory instanceof ConfigurableListableBeanFactory configurable) {
+			for (String hostName : configurable.getBeanNamesForType(ServerHost.class)) {
+				configurable.registerDependentBean(hostName, serverBeanName);
+			}
+		}
+		return host;
 	}
 
 	/**

@@ -34,6 +34,7 @@ import dev.mcpstdio.core.containers.ContainerEngine;
 import dev.mcpstdio.core.containers.ContainerLaunch;
 import dev.mcpstdio.core.containers.ContainerStats;
 import dev.mcpstdio.core.containers.ContainerStop;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
@@ -55,7 +56,8 @@ public final class Containment {
 	private static final Log logger = LogFactory.getLog(Containment.class);
 
 	/** A start with neither container nor cgroup. */
-	static final Containment NONE = new Containment("", null, null, CgroupContainment.none("not used"), Runnable::run);
+	static final Containment NONE = new Containment("", null, null, CgroupContainment.none("not used"), Runnable::run,
+			ProcReader.system());
 
 	/** How long the engine's figures of a container are reused. */
 	private static final long ENGINE_COUNT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -71,6 +73,8 @@ public final class Containment {
 	private final CgroupContainment cgroups;
 
 	private final Executor tasks;
+
+	private final ProcReader proc;
 
 	/** Whether the container is known to be gone: a later step 4 skips the engine. */
 	private volatile boolean containerEnded;
@@ -96,7 +100,8 @@ public final class Containment {
 	private final AtomicBoolean counting = new AtomicBoolean();
 
 	Containment(String serverName, @Nullable ContainerLaunch container, @Nullable ServerCgroup cgroup,
-			CgroupContainment cgroups, Executor tasks) {
+			CgroupContainment cgroups, Executor tasks, ProcReader proc) {
+		this.proc = proc;
 		this.serverName = serverName;
 		this.container = container;
 		this.cgroup = cgroup;
@@ -288,7 +293,7 @@ public final class Containment {
 					// not running (yet): ask again later
 					return;
 				}
-				this.visibleOnHost = engine.processesVisibleOnHost(id, launch.instance());
+				this.visibleOnHost = engine.processesVisibleOnHost(id, launch.instance(), this.proc);
 				if (this.visibleOnHost) {
 					return;
 				}

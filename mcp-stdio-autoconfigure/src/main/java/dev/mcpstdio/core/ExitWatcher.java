@@ -54,6 +54,8 @@ final class ExitWatcher {
 
 	private @Nullable Thread thread;
 
+	private volatile boolean closed;
+
 	ExitWatcher(Executor tasks) {
 		this.tasks = tasks;
 	}
@@ -92,8 +94,20 @@ final class ExitWatcher {
 		}
 	}
 
+	/**
+	 * Stop watching: the host closed after its servers stopped.
+	 */
+	void close() {
+		synchronized (this.lock) {
+			this.closed = true;
+			if (this.thread != null) {
+				this.thread.interrupt();
+			}
+		}
+	}
+
 	private void run() {
-		while (true) {
+		while (!Thread.currentThread().isInterrupted() && !this.closed) {
 			if (this.watched.isEmpty()) {
 				// Nothing to watch: wait for the next process, without polling
 				LockSupport.park(this);

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
@@ -46,8 +47,11 @@ public final class ProcessCensus {
 	 */
 	private final Map<String, Counted> lastCounts = new ConcurrentHashMap<>();
 
-	ProcessCensus(ProcessScanner scanner) {
+	private final Membership membership;
+
+	ProcessCensus(ProcessScanner scanner, Membership membership) {
 		this.scanner = scanner;
+		this.membership = membership;
 	}
 
 	/**
@@ -70,7 +74,7 @@ public final class ProcessCensus {
 		return stats;
 	}
 
-	private static TreeStats count(String serverName, List<StdioServerProcess> current, ProcessTable table) {
+	private TreeStats count(String serverName, List<StdioServerProcess> current, ProcessTable table) {
 		Map<Long, Proc> found = new HashMap<>();
 		for (StdioServerProcess process : current) {
 			for (Proc proc : process.tree().members(table)) {
@@ -79,9 +83,8 @@ public final class ProcessCensus {
 			process.containment().addMembers(found, table);
 		}
 		for (Proc proc : table.all()) {
-			ProcessMarkers markers = proc.markers();
-			if (markers != null && markers.isOwnedByThisJvm() && serverName.equals(markers.server())
-					&& proc.pid() != ProcessMarkers.CURRENT_PID) {
+			if (proc.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(proc,
+					(markers) -> markers.isOwnedByThisJvm() && serverName.equals(markers.server()))) {
 				found.put(proc.pid(), proc);
 			}
 		}

@@ -67,7 +67,7 @@ final class ProcessExit {
 
 	private final ProcessTree tree;
 
-	private final ServerHost host;
+	private final ServerRuntime runtime;
 
 	private final StderrTail stderr;
 
@@ -88,13 +88,13 @@ final class ProcessExit {
 
 	private final long startNanos = System.nanoTime();
 
-	ProcessExit(String name, Process process, ProcessTree tree, ServerHost host, StderrTail stderr, StdoutReader stdout,
-			StdinWriter writer, PendingRequests pending, ExitClassifier classifier, MessageListener listener,
-			CompletableFuture<ExitInfo> exit, Consumer<String> terminateTree) {
+	ProcessExit(String name, Process process, ProcessTree tree, ServerRuntime runtime, StderrTail stderr,
+			StdoutReader stdout, StdinWriter writer, PendingRequests pending, ExitClassifier classifier,
+			MessageListener listener, CompletableFuture<ExitInfo> exit, Consumer<String> terminateTree) {
 		this.name = name;
 		this.process = process;
 		this.tree = tree;
-		this.host = host;
+		this.runtime = runtime;
 		this.stderr = stderr;
 		this.stdout = stdout;
 		this.writer = writer;
@@ -109,16 +109,15 @@ final class ProcessExit {
 	 * Tell everyone that the process ended: called once, by whoever saw the exit first.
 	 */
 	void handle() {
-		// From now on the root's pid may be reused: remember when it was reaped, and
-		// make the guard forget it before anyone learns of the exit
-		this.tree.rootReaped();
-		this.host.scanner().invalidate();
-		this.host.guard().ended(pid());
+		// From now on the root's pid may be reused: the guard forgets it before anyone
+		// learns of the exit
+		this.runtime.scanner().invalidate();
+		this.runtime.guard().ended(pid());
 		int code = this.process.exitValue();
 		// The rest of stderr, read to its end on a thread of its own: a child may hold
 		// it open
-		this.host.stderrPoller().remove(this.stderr);
-		this.stderr.finish(this.host.tasks());
+		this.runtime.stderrPoller().remove(this.stderr);
+		this.stderr.finish(this.runtime.tasks());
 		awaitStreams();
 		List<String> stderrTail = this.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(this.name, pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
@@ -166,7 +165,7 @@ final class ProcessExit {
 	 * @return the exit
 	 */
 	ExitInfo awaitAfterStop() {
-		this.host.exits().check(this.process);
+		this.runtime.exits().check(this.process);
 		ExitInfo exitInfo = await(FINAL_EXIT_WAIT.toMillis());
 		if (exitInfo != null) {
 			return exitInfo;
@@ -203,7 +202,7 @@ final class ProcessExit {
 	 */
 	private void awaitStreams() {
 		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
-		if (!ended && this.tree.members(this.host.scanner().scan()).isEmpty()) {
+		if (!ended && this.tree.members(this.runtime.scanner().scan()).isEmpty()) {
 			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
 			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
 		}

@@ -28,8 +28,10 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -53,15 +55,21 @@ final class ProcessLauncher {
 
 	private final OrphanGuard guard;
 
-	private final Containments containments;
+	private final ContainmentFactory containments;
+
+	private final ProcReader proc;
+
+	private final String application;
 
 	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard,
-			Containments containments) {
+			ContainmentFactory containments, ProcReader proc, String application) {
 		this.platform = platform;
 		this.jvmEnvironment = jvmEnvironment;
 		this.scanner = scanner;
 		this.guard = guard;
 		this.containments = containments;
+		this.proc = proc;
+		this.application = application;
 	}
 
 	/**
@@ -72,7 +80,7 @@ final class ProcessLauncher {
 	 */
 	Launched launch(StdioServerSpec spec) {
 		String instance = ProcessMarkers.newInstance();
-		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance);
+		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance, this.application);
 		Path executable;
 		try {
 			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
@@ -107,11 +115,12 @@ final class ProcessLauncher {
 					ex);
 		}
 		this.scanner.invalidate();
-		// An unreaped child keeps its pid: its start time read now is surely its own
-		long startTime = ProcessScanner.startTimeOf(this.platform, process.pid());
-		this.guard.started(process.pid(), Math.max(0, startTime), this.platform.ownSessions(), spec.shutdown());
+		long startTime = this.platform.hasProcFileSystem() ? ProcessTree.startTimeOfChild(process, this.proc)
+				: Math.max(0, this.scanner.startTimeOf(process.pid()));
+		this.guard.started(process.pid(), startTime, this.platform.ownSessions(), spec.shutdown().stdinClose(),
+				spec.shutdown().terminate());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, Math.max(0, startTime), containment, withheld(env));
+		return new Launched(process, instance, startTime, containment, withheld(env));
 	}
 
 	/** The names of the application's variables that the server did not get. */

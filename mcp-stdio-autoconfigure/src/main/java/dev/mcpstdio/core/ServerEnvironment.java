@@ -48,9 +48,11 @@ final class ServerEnvironment {
 	 * @param spec the server
 	 * @param jvmEnvironment the JVM's environment
 	 * @param instance the id of this start
+	 * @param application the id of the application, for the start-up sweep
 	 * @return the complete environment
 	 */
-	static Map<String, String> build(StdioServerSpec spec, Map<String, String> jvmEnvironment, String instance) {
+	static Map<String, String> build(StdioServerSpec spec, Map<String, String> jvmEnvironment, String instance,
+			String application) {
 		Map<String, String> env = new LinkedHashMap<>();
 		for (Map.Entry<String, String> entry : jvmEnvironment.entrySet()) {
 			if (spec.inheritEnv() || isAllowed(entry.getKey())) {
@@ -62,6 +64,7 @@ final class ServerEnvironment {
 		env.put(ProcessMarkers.SERVER, spec.name());
 		env.put(ProcessMarkers.OWNER_PID, Long.toString(ProcessMarkers.CURRENT_PID));
 		env.put(ProcessMarkers.INSTANCE, instance);
+		env.put(ProcessMarkers.APPLICATION, application);
 		return env;
 	}
 

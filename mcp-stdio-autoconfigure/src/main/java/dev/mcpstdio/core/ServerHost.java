@@ -16,9 +16,10 @@
 
 package dev.mcpstdio.core;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -32,110 +33,92 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.core.guard.OrphanSweep;
+import dev.mcpstdio.core.guard.ReaperRegistrar;
 import dev.mcpstdio.core.io.StderrLog;
 import dev.mcpstdio.core.io.StderrPoller;
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeTerminator;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the server processes of one application share: the {@link Platform}, the process
- * scanner and census, the orphan guard, the containment of servers in containers and
- * cgroups, the launcher, and the threads that observe exits and run starts, stops and
- * restarts. Every server receives its host instead of reaching for statics, so a test can
- * give it another one.
+ * What the server processes of one application share: the reader of its processes and the
+ * rule of which are a server's, the orphan guard, containers and cgroups, and the threads
+ * that observe exits and run starts, stops and restarts. Built once, by the
+ * auto-configuration or with {@link #builder()}, and closed after its servers stopped.
  *
  * @author mcp-stdio authors
  */
-public final class ServerHost {
+public final class ServerHost implements AutoCloseable {
 
 	/**
 	 * Threads for exits, starts and stops: at most this many at once, then the caller.
 	 */
 	private static final int MAX_TASK_THREADS = 512;
 
-	private static final Log logger = LogFactory.getLog(ServerHost.class);
-
-	private static volatile @Nullable ServerHost shared;
-
 	private final Platform platform;
+
+	private final ProcReader proc;
+
+	private final Membership membership;
 
 	private final ProcessScanner scanner;
 
-	private final ProcessCensus census;
-
-	private final TreeTerminator terminator;
-
 	private final OrphanGuard guard;
 
-	private final Containments containments;
+	private final ReaperRegistrar reapers;
+
+	private final ContainmentFactory containments;
 
 	private final ProcessLauncher launcher;
-
-	private final StderrLog stderrLog = StderrLog.withDefaults();
-
-	private final StderrPoller stderrPoller = new StderrPoller();
 
 	private final ExecutorService tasks;
 
 	private final ScheduledExecutorService scheduler;
 
-	/**
-	 * The stops of an application's shutdown, which share their last looks at the
-	 * processes.
-	 */
-	private final StopCohort shutdownCohort = StopCohort.together();
-
 	private final ExitWatcher exits;
 
-	/**
-	 * Create a host.
-	 * @param platform what the OS offers
-	 * @param guard the orphan guard of this JVM
-	 * @param jvmEnvironment the application's environment, that servers get an allow-list
-	 * of
-	 */
-	public ServerHost(Platform platform, OrphanGuard guard, Map<String, String> jvmEnvironment) {
-		this.platform = platform;
-		this.scanner = new ProcessScanner(platform);
-		this.census = new ProcessCensus(this.scanner);
-		this.terminator = new TreeTerminator(this.scanner);
-		this.guard = guard;
+	private final StderrLog stderrLog;
+
+	private final ServerRuntime runtime;
+
+	private final String application;
+
+	private ServerHost(Builder builder) {
+		this.platform = builder.platform;
+		this.proc = builder.proc;
+		this.application = builder.application;
+		this.membership = Membership.ofCurrentUser();
+		this.scanner = new ProcessScanner(this.platform, this.proc);
+		TreeTerminator terminator = new TreeTerminator(this.scanner);
+		this.guard = new OrphanGuard(this.platform, builder.orphanGuard);
+		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
-		this.containments = new Containments(guard, jvmEnvironment, this.tasks);
-		this.launcher = new ProcessLauncher(platform, jvmEnvironment, this.scanner, guard, this.containments);
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
+		this.containments = new ContainmentFactory(this.reapers, builder.environment, this.tasks, this.proc,
+				builder.cgroups);
+		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.guard,
+				this.containments, this.proc, this.application);
 		this.exits = new ExitWatcher(this.tasks);
+		this.stderrLog = StderrLog.withDefaults();
+		this.runtime = new ServerRuntime(this.scanner, terminator, this.guard,
+				new ProcessCensus(this.scanner, this.membership), this.exits, this.stderrLog, new StderrPoller(),
+				this.tasks, this.scheduler, StopCohort.together());
 	}
 
 	/**
-	 * Return the host of this JVM's platform, its orphan guard and its environment.
-	 * @return the shared host
+	 * Start building a host: by default for this JVM's platform and environment, with the
+	 * orphan guard and cgroups on where the platform has them.
+	 * @return a builder
 	 */
-	public static ServerHost shared() {
-		ServerHost host = shared;
-		if (host == null) {
-			synchronized (ServerHost.class) {
-				host = shared;
-				if (host == null) {
-					host = new ServerHost(Platform.current(), OrphanGuard.shared(), System.getenv());
-					List<String> missing = host.platform.missingProtections();
-					if (!missing.isEmpty()) {
-						logger.warn("MCP server processes are less protected on this platform: "
-								+ String.join("; ", missing));
-					}
-					shared = host;
-				}
-			}
-		}
-		return host;
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	private static Thread daemon(Runnable runnable, String name) {
@@ -154,7 +137,7 @@ public final class ServerHost {
 	public StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
 		ProcessLauncher.Launched launched = this.launcher.launch(spec);
 		try {
-			return StdioServerProcess.run(spec, listener, launched, this);
+			return StdioServerProcess.run(spec, listener, launched, treeOf(launched), this.runtime);
 		}
 		catch (RuntimeException | Error ex) {
 			// Spawned but not run: end it now, or it would run untracked
@@ -167,16 +150,20 @@ public final class ServerHost {
 		}
 	}
 
+	private ProcessTree treeOf(ProcessLauncher.Launched launched) {
+		return ProcessTree.ofChild(launched.process(), launched.startTime(), launched.instance(),
+				this.platform.ownSessions(), this.platform.hasProcFileSystem() ? this.proc : null, this.membership);
+	}
+
 	private void abandon(StdioServerSpec spec, ProcessLauncher.Launched launched) {
-		Process process = launched.process();
-		ProcessTree tree = new ProcessTree(process.pid(), launched.startTime(), launched.instance(),
-				this.platform.ownSessions(), process::isAlive, this.scanner::now);
+		ProcessTree tree = treeOf(launched);
+		Duration terminate = spec.shutdown().terminate();
 		launched.containment()
-			.terminate(spec.shutdown().terminate(), () -> this.terminator.escalate(tree::members, launched.startTime(),
-					spec.shutdown().terminate(), new TreeTerminator.Escalation() {
-					}));
+			.terminate(terminate, () -> this.runtime.terminator()
+				.escalate(tree::members, launched.startTime(), terminate, new TreeTerminator.Escalation() {
+				}));
 		launched.containment().release();
-		this.guard.ended(process.pid());
+		this.guard.ended(launched.process().pid());
 	}
 
 	public Platform platform() {
@@ -188,7 +175,7 @@ public final class ServerHost {
 	 * @return the census
 	 */
 	public ProcessCensus census() {
-		return this.census;
+		return this.runtime.census();
 	}
 
 	/**
@@ -197,14 +184,6 @@ public final class ServerHost {
 	 */
 	public Executor tasks() {
 		return this.tasks;
-	}
-
-	/**
-	 * Return the stops of an application's shutdown, which run together.
-	 * @return the cohort
-	 */
-	StopCohort shutdownCohort() {
-		return this.shutdownCohort;
 	}
 
 	/**
@@ -217,31 +196,43 @@ public final class ServerHost {
 	}
 
 	/**
-	 * Return the sweep that ends the processes earlier JVMs left behind.
-	 * @return a sweep over this host's processes
+	 * Return the orphan guard of this host's servers.
+	 * @return the guard
 	 */
-	public OrphanSweep orphanSweep() {
-		return new OrphanSweep(this.scanner, this.terminator);
-	}
-
-	ExitWatcher exits() {
-		return this.exits;
+	public OrphanGuard orphanGuard() {
+		return this.guard;
 	}
 
 	/**
-	 * Turn the containment of servers in their own cgroups on or off for the servers
-	 * started from now on. It is on by default where this JVM may write the cgroup v2
-	 * hierarchy; the system property {@code mcp.stdio.cgroup.enabled=false} turns the
-	 * default off.
-	 * @param enabled whether to use cgroups where possible
+	 * Return the name this host's servers carry as their application, so that a start-up
+	 * sweep of the same application finds what they left.
+	 * @return the application's id
 	 */
-	public void setCgroupsEnabled(boolean enabled) {
-		this.containments.setCgroupsEnabled(enabled);
+	public String application() {
+		return this.application;
 	}
 
 	/**
-	 * Say which cgroup containment servers started from now on get, at INFO the first
-	 * time.
+	 * End what dead JVMs left behind, at start-up: their containers through the engines
+	 * of the given servers (first: the process sweep would leave them stopped but not
+	 * removed), their cgroups, then their marked processes.
+	 * @param specs the configured servers
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @param allApplications whether to end what every application of this user left, not
+	 * only this one's
+	 * @return what the process sweep did
+	 */
+	public OrphanSweep.Result sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
+			boolean allApplications) {
+		this.containments.sweepContainers(specs);
+		this.containments.sweepCgroups(terminateTimeout);
+		return new OrphanSweep(this.scanner, this.runtime.terminator(), this.membership,
+				allApplications ? null : this.application)
+			.sweep(terminateTimeout);
+	}
+
+	/**
+	 * Say which cgroup containment servers get, at INFO the first time.
 	 * @return the description
 	 */
 	public String describeContainment() {
@@ -249,43 +240,108 @@ public final class ServerHost {
 	}
 
 	/**
-	 * Remove the containers that dead JVMs of this host left, through the engines of the
-	 * given servers; run it before {@link #orphanSweep()}, which would end the marked
-	 * processes of such containers and leave the containers stopped but not removed.
-	 * @param specs the configured servers
-	 * @return how many containers were removed
+	 * Release what the host holds once its servers stopped: its threads, and its orphan
+	 * guard (which stays while a server it knows still runs).
 	 */
-	public int sweepContainers(Collection<StdioServerSpec> specs) {
-		return this.containments.sweepContainers(specs);
+	@Override
+	public void close() {
+		this.guard.close();
+		this.reapers.close();
+		this.scheduler.shutdownNow();
+		this.tasks.shutdown();
+		this.exits.close();
+		this.stderrLog.shutdown();
 	}
 
-	/**
-	 * End and remove the cgroups that dead JVMs of this host left.
-	 * @param terminateTimeout how long to wait after SIGTERM
-	 * @return how many processes were in them
-	 */
-	public int sweepCgroups(Duration terminateTimeout) {
-		return this.containments.sweepCgroups(terminateTimeout);
-	}
+	/** Builds a {@link ServerHost}. */
+	public static final class Builder {
 
-	StderrLog stderrLog() {
-		return this.stderrLog;
-	}
+		private Platform platform = Platform.current();
 
-	StderrPoller stderrPoller() {
-		return this.stderrPoller;
-	}
+		private ProcReader proc = ProcReader.system();
 
-	ProcessScanner scanner() {
-		return this.scanner;
-	}
+		private Map<String, String> environment = System.getenv();
 
-	TreeTerminator terminator() {
-		return this.terminator;
-	}
+		private boolean orphanGuard = true;
 
-	OrphanGuard guard() {
-		return this.guard;
+		private boolean cgroups = true;
+
+		private String application = defaultApplication(null);
+
+		private Builder() {
+		}
+
+		/**
+		 * Use another platform, as tests do to run without {@code setsid} or
+		 * {@code /proc}.
+		 * @param platform the platform
+		 * @return this builder
+		 */
+		public Builder platform(Platform platform) {
+			this.platform = platform;
+			return this;
+		}
+
+		/**
+		 * Use the application's environment, of which servers get an allow-list.
+		 * @param environment the environment
+		 * @return this builder
+		 */
+		public Builder environment(Map<String, String> environment) {
+			this.environment = Map.copyOf(environment);
+			return this;
+		}
+
+		/**
+		 * Guard the servers against a killed JVM, where the platform can (the default).
+		 * @param enabled whether to guard
+		 * @return this builder
+		 */
+		public Builder orphanGuard(boolean enabled) {
+			this.orphanGuard = enabled;
+			return this;
+		}
+
+		/**
+		 * Run each server in a cgroup of its own, where this JVM may write the cgroup v2
+		 * hierarchy (the default).
+		 * @param enabled whether to use cgroups
+		 * @return this builder
+		 */
+		public Builder cgroups(boolean enabled) {
+			this.cgroups = enabled;
+			return this;
+		}
+
+		/**
+		 * Name the application, so that a start-up sweep claims only its own leftovers.
+		 * By default its main class and working directory.
+		 * @param application the name, such as {@code spring.application.name}
+		 * @return this builder
+		 */
+		public Builder application(String application) {
+			this.application = defaultApplication(application);
+			return this;
+		}
+
+		/**
+		 * Return the host.
+		 * @return a new host
+		 */
+		public ServerHost build() {
+			return new ServerHost(this);
+		}
+
+		private static String defaultApplication(@Nullable String name) {
+			if (name != null && !name.isBlank()) {
+				return name.strip().replaceAll("[^A-Za-z0-9._@:/-]", "_");
+			}
+			String command = System.getProperty("sun.java.command", "");
+			String main = command.isBlank() ? "java" : command.split(" ", 2)[0];
+			String directory = Path.of("").toAbsolutePath().toString();
+			return (main + "@" + directory).replaceAll("[^A-Za-z0-9._@:/-]", "_").toLowerCase(Locale.ROOT);
+		}
+
 	}
 
 }

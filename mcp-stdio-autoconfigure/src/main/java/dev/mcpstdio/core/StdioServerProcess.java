@@ -68,7 +68,7 @@ public final class StdioServerProcess {
 
 	private final StdioServerSpec spec;
 
-	private final ServerHost host;
+	private final ServerRuntime runtime;
 
 	private final Process process;
 
@@ -106,26 +106,25 @@ public final class StdioServerProcess {
 	};
 
 	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
-			ServerHost host) {
+			ProcessTree tree, ServerRuntime runtime) {
 		this.spec = spec;
-		this.host = host;
+		this.runtime = runtime;
 		this.process = launched.process();
 		this.classifier = new ExitClassifier(launched.withheldVariables());
-		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
-				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
+		this.tree = tree;
 		this.containment = launched.containment();
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
-				host.scheduler());
-		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), runtime.tasks(),
+				runtime.scheduler());
+		this.stderr = new StderrTail(runtime.stderrLog().open(spec.name()), this.process.getErrorStream(),
 				spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(),
-				new StdoutSink(spec.name(), this.process, this.pending, listener, this.classifier, host.exits(),
+				new StdoutSink(spec.name(), this.process, this.pending, listener, this.classifier, runtime.exits(),
 						this.exit, this::fail));
-		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, host, this.stderr, this.stdout,
+		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, runtime, this.stderr, this.stdout,
 				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
 		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,
-				this.classifier, host.exits(), this.processExit, this::terminateTree);
+				this.classifier, runtime.exits(), this.processExit, this::terminateTree);
 	}
 
 	/**
@@ -133,15 +132,16 @@ public final class StdioServerProcess {
 	 * @param spec what was started
 	 * @param listener receives its messages and its end
 	 * @param launched the started process
-	 * @param host what it shares with the other servers
+	 * @param tree its process tree
+	 * @param runtime what it shares with the other servers
 	 * @return the running process
 	 */
 	static StdioServerProcess run(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
-			ServerHost host) {
-		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, host);
+			ProcessTree tree, ServerRuntime runtime) {
+		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, tree, runtime);
 		server.thread(server.stdout, "stdout").start();
-		host.stderrPoller().add(server.stderr);
-		host.exits().watch(server.process, server.processExit::handle);
+		runtime.stderrPoller().add(server.stderr);
+		runtime.exits().watch(server.process, server.processExit::handle);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
 	}
@@ -214,7 +214,7 @@ public final class StdioServerProcess {
 	 * @return the figures
 	 */
 	public TreeStats treeStats() {
-		return this.host.census().count(this.spec.name(), List.of(this));
+		return this.runtime.census().count(this.spec.name(), List.of(this));
 	}
 
 	/**
@@ -401,7 +401,7 @@ public final class StdioServerProcess {
 	 * @return how it went
 	 */
 	public StopResult stop() {
-		return stop(this.host.shutdownCohort());
+		return stop(this.runtime.shutdownCohort());
 	}
 
 	/**
@@ -411,7 +411,7 @@ public final class StdioServerProcess {
 	 * @return how it went
 	 */
 	public StopResult stopWithOthers() {
-		return stop(this.host.shutdownCohort());
+		return stop(this.runtime.shutdownCohort());
 	}
 
 	private StopResult stop(StopCohort cohort) {
@@ -445,10 +445,10 @@ public final class StdioServerProcess {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
 			this.containment.terminate(this.spec.shutdown().terminate(),
-					() -> this.host.terminator()
+					() -> this.runtime.terminator()
 						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
 								this.classifier::signalled));
-			this.host.scanner().invalidate();
+			this.runtime.scanner().invalidate();
 			this.containment.release();
 		}
 	}
@@ -464,7 +464,7 @@ public final class StdioServerProcess {
 		this.classifier.failed(reason);
 		logger.warn(
 				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
-		this.host.tasks().execute(() -> terminateTree("failed: " + reason));
+		this.runtime.tasks().execute(() -> terminateTree("failed: " + reason));
 	}
 
 	@Override

@@ -16,10 +16,9 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 
-import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,28 +42,59 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 
 	@AfterEach
 	void cleanUp() {
-		OrphanGuard.shared().setEnabled(true);
 		this.fixtures.killLeftovers();
 	}
 
 	@Test
-	void startUpSweepsLeftoversOfDeadOwners() throws Exception {
-		long leftover = leftover("TERM");
-		this.runner.withPropertyValues("mcp.stdio.defaults.shutdown.terminate-timeout=300ms").run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(this.fixtures.alive()).doesNotContain(leftover);
-		});
+	void startUpSweepsLeftoversOfDeadOwnersOfTheApplication() throws Exception {
+		long ours = this.fixtures.leftover("TERM", this.fixtures.id());
+		long another = this.fixtures.leftover("HUP", this.fixtures.id() + "-another");
+		this.runner
+			.withPropertyValues("spring.application.name=" + this.fixtures.id(),
+					"mcp.stdio.defaults.shutdown.terminate-timeout=300ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ServerHost.class).application()).isEqualTo(this.fixtures.id());
+				assertThat(this.fixtures.alive()).doesNotContain(ours).contains(another);
+			});
+		ProcessHandle.of(another).ifPresent(ProcessHandle::destroyForcibly);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void sweepScopeUserSweepsEveryApplicationsLeftovers() throws Exception {
+		long another = this.fixtures.leftover("HUP", this.fixtures.id() + "-another");
+		this.runner
+			.withPropertyValues("spring.application.name=" + this.fixtures.id(),
+					"mcp.stdio.orphan-guard.sweep-scope=user")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(this.fixtures.alive()).doesNotContain(another);
+			});
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void anApplicationsOwnHostIsSweptToo() throws Exception {
+		long ours = this.fixtures.leftover("HUP", this.fixtures.id());
+		this.runner.withBean(ServerHost.class, () -> ServerHost.builder().application(this.fixtures.id()).build())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(this.fixtures.alive()).doesNotContain(ours);
+			});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
 	}
 
 	@Test
 	void disabledGuardNeitherSweepsNorGuards() throws Exception {
-		long leftover = leftover("HUP");
-		this.runner.withPropertyValues("mcp.stdio.orphan-guard.enabled=false").run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(OrphanGuard.shared().isEnabled()).isFalse();
-			assertThat(this.fixtures.alive()).contains(leftover);
-		});
+		long leftover = this.fixtures.leftover("HUP", this.fixtures.id());
+		this.runner
+			.withPropertyValues("spring.application.name=" + this.fixtures.id(), "mcp.stdio.orphan-guard.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ServerHost.class).orphanGuard().isEnabled()).isFalse();
+				assertThat(this.fixtures.alive()).contains(leftover);
+			});
 		ProcessHandle.of(leftover).ifPresent(ProcessHandle::destroyForcibly);
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
 	}
@@ -72,15 +102,7 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 	@Test
 	void nothingWhenMcpStdioIsDisabled() {
 		this.runner.withPropertyValues("mcp.stdio.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean("mcpStdioOrphanGuard"));
-	}
-
-	private long leftover(String ignored) throws Exception {
-		// the helper lives with the core tests
-		Class<?> tests = Class.forName("dev.mcpstdio.core.guard.OrphanSweepTests");
-		Method method = tests.getDeclaredMethod("leftover", Fixtures.class, String.class);
-		method.setAccessible(true);
-		return (long) method.invoke(null, this.fixtures, ignored);
+			.run((context) -> assertThat(context).doesNotHaveBean("mcpStdioStartupSweep"));
 	}
 
 }

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +70,7 @@ class ConcurrentSendTests {
 		Set<String> received = ConcurrentHashMap.newKeySet();
 		List<String> duplicates = new ArrayList<>();
 		CountDownLatch all = new CountDownLatch(THREADS * MESSAGES);
-		StdioServerProcess process = ServerHost.shared().start(catServer("cat-many"), (message) -> {
+		StdioServerProcess process = TestHost.shared().start(catServer("cat-many"), (message) -> {
 			if (!received.add(message)) {
 				synchronized (duplicates) {
 					duplicates.add(message);
@@ -113,7 +114,7 @@ class ConcurrentSendTests {
 		for (int round = 0; round < 10; round++) {
 			Set<String> sent = ConcurrentHashMap.newKeySet();
 			Set<String> received = ConcurrentHashMap.newKeySet();
-			StdioServerProcess process = ServerHost.shared().start(catServer("cat-stop"), received::add);
+			StdioServerProcess process = TestHost.shared().start(catServer("cat-stop"), received::add);
 			ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 			try {
 				sendersStopped += stopWhileSending(process, pool, sent, round);

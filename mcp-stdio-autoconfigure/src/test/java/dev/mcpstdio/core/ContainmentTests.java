@@ -30,10 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containers.ContainerLaunch;
 import dev.mcpstdio.core.containers.ContainerStats;
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,8 +64,7 @@ class ContainmentTests {
 	static synchronized ServerHost withoutCgroups() {
 		ServerHost host = withoutCgroups;
 		if (host == null) {
-			host = new ServerHost(Platform.current(), OrphanGuard.shared(), System.getenv());
-			host.setCgroupsEnabled(false);
+			host = ServerHost.builder().cgroups(false).build();
 			withoutCgroups = host;
 		}
 		return host;
@@ -89,7 +87,7 @@ class ContainmentTests {
 		StdioServerSpec spec = StdioServerSpec.of("tty", docker.toString(), "run", "-it", "image")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()));
 		assertThatExceptionOfType(McpStdioException.class)
-			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
+			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageStartingWith("Could not start MCP server 'tty': args[1]: -t (--tty)");
 	}
 
@@ -102,7 +100,7 @@ class ContainmentTests {
 					Fixtures.MARKER + "=" + this.fixtures.id(), ContainerEngines.IMAGE, "sh", "/srv/family.sh")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(Fixtures.FAST);
-		StdioServerProcess process = ServerHost.shared().start(spec, MessageListener.NONE);
+		StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);
 		this.started.add(process);
 		Containment containment = process.containment();
 		ContainerLaunch launch = containment.container();

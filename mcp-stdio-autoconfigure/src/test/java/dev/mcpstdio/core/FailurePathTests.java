@@ -22,11 +22,12 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,7 +57,7 @@ class FailurePathTests {
 	@ParameterizedTest
 	@EnumSource(StopSequence.Step.class)
 	void aStepThatFailsStillEndsTheWholeTree(StopSequence.Step failing) throws Exception {
-		StdioServerProcess process = ServerHost.shared()
+		StdioServerProcess process = TestHost.shared()
 			.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
 		this.started.add(process);
 		awaitAlive(4);
@@ -78,18 +79,18 @@ class FailurePathTests {
 		// A send timeout too long for nanoseconds fails the setup after the spawn
 		StdioServerSpec spec = this.fixtures.spec("overflow", "echo.sh").withSendTimeout(Duration.ofDays(200_000));
 		assertThatExceptionOfType(McpStdioException.class)
-			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
+			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("overflow");
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
 	void withoutSetsidAServerSharesTheJvmsSessionAndItsTreeIsStillEnded() throws Exception {
-		ServerHost host = new ServerHost(Platform.current().withoutSetsid(), OrphanGuard.shared(), System.getenv());
+		ServerHost host = ServerHost.builder().platform(Platform.current().withoutSetsid()).build();
 		StdioServerProcess process = host.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
 		this.started.add(process);
 		awaitAlive(4);
-		ProcessTable table = new ProcessScanner(Platform.current()).scan();
+		ProcessTable table = new ProcessScanner(Platform.current(), ProcReader.system()).scan();
 		assertThat(table.get(process.pid()).sid()).as("not a session of its own").isNotEqualTo(process.pid());
 		assertThat(process.treeStats().liveProcesses()).isEqualTo(4);
 		StopResult result = process.stop();
@@ -100,7 +101,7 @@ class FailurePathTests {
 	@Test
 	void inheritEnvGivesTheServerTheApplicationsWholeEnvironment() throws Exception {
 		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_SETTING", "setting-value", "HOME", "/tmp");
-		ServerHost host = new ServerHost(Platform.current(), OrphanGuard.shared(), jvm);
+		ServerHost host = ServerHost.builder().environment(jvm).build();
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
 		StdioServerSpec inherit = new StdioServerSpec("inherit", allowList.command(), allowList.args(), allowList.env(),
 				true, null, allowList.maxMessageSize(), allowList.stderrTailLines(), allowList.sendTimeout(),

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 
 /**
  * The race from the field: threads that each start a server which exits at once, send it
@@ -40,7 +41,7 @@ import dev.mcpstdio.test.Fixtures;
  *
  * @author mcp-stdio authors
  */
-final class StartSendStopRace {
+public final class StartSendStopRace {
 
 	private StartSendStopRace() {
 	}
@@ -53,7 +54,7 @@ final class StartSendStopRace {
 	 * @return what came of it
 	 * @throws InterruptedException if interrupted
 	 */
-	static Outcome run(Fixtures fixtures, int threads, int rounds) throws InterruptedException {
+	public static Outcome run(Fixtures fixtures, int threads, int rounds) throws InterruptedException {
 		AtomicInteger exitedWithCode3 = new AtomicInteger();
 		AtomicLong slowestStopNanos = new AtomicLong();
 		AtomicLong totalStopNanos = new AtomicLong();
@@ -70,7 +71,7 @@ final class StartSendStopRace {
 						StdioServerSpec spec = StdioServerSpec.of("race", "sh", Fixtures.script("instant-exit.sh"))
 							.withEnv(Map.of(Fixtures.MARKER, fixtures.id()))
 							.withShutdown(Fixtures.FAST);
-						StdioServerProcess process = ServerHost.shared().start(spec, MessageListener.NONE);
+						StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);
 						String id = thread + "-" + round;
 						try {
 							process.request(id, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\"}")

@@ -33,6 +33,7 @@ import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,7 +68,7 @@ class StdioServerProcessTests {
 	}
 
 	private StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		StdioServerProcess process = ServerHost.shared().start(spec, listener);
+		StdioServerProcess process = TestHost.shared().start(spec, listener);
 		this.started.add(process);
 		return process;
 	}
@@ -455,7 +456,7 @@ class StdioServerProcessTests {
 	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
 		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
 		assertThatExceptionOfType(McpStdioException.class)
-			.isThrownBy(() -> ServerHost.shared().start(spec, MessageListener.NONE))
+			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");
 	}
 

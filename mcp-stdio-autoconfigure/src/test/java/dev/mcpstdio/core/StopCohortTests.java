@@ -24,9 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -107,7 +105,7 @@ class StopCohortTests {
 
 	@Test
 	void aServerWhoseRootExitedFirstHasItsTreeEndedOnceTheOthersRootsHaveExitedToo() throws Exception {
-		ServerHost host = new ServerHost(Platform.current(), OrphanGuard.shared(), System.getenv());
+		ServerHost host = ServerHost.builder().build();
 		// Exits at once on EOF, leaving a child that only a signal ends
 		StdioServerProcess early = start(host, "early", "0", "child", Duration.ofSeconds(10));
 		// Exits 1.5 s after EOF
@@ -128,7 +126,7 @@ class StopCohortTests {
 
 	@Test
 	void theWaitForTheOthersEndsWithTheStopsOwnStdinCloseTimeout() throws Exception {
-		ServerHost host = new ServerHost(Platform.current(), OrphanGuard.shared(), System.getenv());
+		ServerHost host = ServerHost.builder().build();
 		StdioServerProcess early = start(host, "early", "0", "child", Duration.ofMillis(500));
 		// Ignores EOF: only the SIGTERM 8 s after its stdin closed ends it
 		StdioServerProcess deaf = host.start(this.fixtures.spec("deaf", "ignores-eof.sh")
@@ -175,7 +173,8 @@ class StopCohortTests {
 	}
 
 	private static boolean isAlive(long pid) {
-		return ProcessScanner.startTimeOf(Platform.current(), pid) > 0;
+		ProcReader.Stat stat = ProcReader.system().stat(pid);
+		return stat != null && !stat.isZombie();
 	}
 
 	private StdioServerProcess start(ServerHost host, String name, String delay, String child, Duration stdinClose) {

@@ -27,9 +27,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
@@ -68,7 +68,7 @@ class CgroupServerTests {
 
 	@BeforeEach
 	void cgroups() {
-		CgroupContainment containment = CgroupContainment.detect();
+		CgroupContainment containment = CgroupContainment.detect(ProcReader.system());
 		if (!containment.isAvailable()) {
 			String required = System.getenv(REQUIRE);
 			if (required != null && !required.isBlank()) {
@@ -83,8 +83,6 @@ class CgroupServerTests {
 		// by pid and start time: the daemon carries no marker
 		this.daemons.forEach(Daemon::kill);
 		this.fixtures.killLeftovers();
-		// the default for the tests that follow
-		ServerHost.shared().setCgroupsEnabled(true);
 	}
 
 	private String[] server(String name, Path pidFile) {

@@ -22,7 +22,6 @@ import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
-import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 
@@ -77,7 +76,7 @@ final class ContainmentContexts {
 	 * @return {@code stdin-close + terminate + 1s}
 	 */
 	static Duration guardBound() {
-		return OrphanGuard.bound(new ShutdownTimeouts(Duration.ofMillis(500), STDIN_CLOSE, TERMINATE));
+		return OrphanGuard.bound(STDIN_CLOSE, TERMINATE);
 	}
 
 }

@@ -29,10 +29,10 @@ import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -174,7 +174,7 @@ class McpStdioServerDemandTests {
 
 	private McpStdioServer server(Demand demand) {
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(this.fixtures.spec("demand", "echo.sh"),
-				true, false, Duration.ofSeconds(20), RestartPolicy.NEVER, demand, Limits.NONE), ServerHost.shared());
+				true, false, Duration.ofSeconds(20), RestartPolicy.NEVER, demand, Limits.NONE), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

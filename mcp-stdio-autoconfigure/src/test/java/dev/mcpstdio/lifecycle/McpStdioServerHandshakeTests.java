@@ -22,9 +22,9 @@ import java.util.List;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -99,7 +99,7 @@ class McpStdioServerHandshakeTests {
 		McpStdioServer server = new McpStdioServer(
 				new McpStdioServerDefinition(this.fixtures.spec(name, script).withShutdown(LONG_DRAIN), true, false,
 						startupTimeout, RestartPolicy.NEVER),
-				ServerHost.shared());
+				TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

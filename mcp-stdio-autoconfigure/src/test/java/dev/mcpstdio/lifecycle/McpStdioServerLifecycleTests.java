@@ -23,12 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -271,7 +271,7 @@ class McpStdioServerLifecycleTests {
 		McpStdioServer broken = new McpStdioServer(
 				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh"), true, false,
 						Duration.ofSeconds(20), RestartPolicy.NEVER),
-				ServerHost.shared());
+				TestHost.shared());
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
 		try {
 			registry.start();
@@ -303,7 +303,7 @@ class McpStdioServerLifecycleTests {
 			McpStdioServer server = new McpStdioServer(
 					new McpStdioServerDefinition(this.fixtures.spec("pending", "echo.sh"), true, false,
 							Duration.ofSeconds(20), RestartPolicy.NEVER),
-					ServerHost.shared());
+					TestHost.shared());
 			java.util.concurrent.CompletableFuture<Void> start = server.startInBackground();
 			try {
 				server.stopServer();

@@ -26,11 +26,11 @@ import java.util.regex.Pattern;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -144,7 +144,7 @@ class McpStdioServerLimitsTests {
 		McpStdioServer server = new McpStdioServer(
 				new McpStdioServerDefinition(this.fixtures.spec("limited", "echo.sh"), true, false,
 						Duration.ofSeconds(20), policy, Demand.EAGER, limits),
-				ServerHost.shared());
+				TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

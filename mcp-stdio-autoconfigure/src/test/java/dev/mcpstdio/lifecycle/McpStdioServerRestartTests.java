@@ -26,12 +26,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -257,7 +257,7 @@ class McpStdioServerRestartTests {
 
 	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy), ServerHost.shared());
+				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

@@ -28,10 +28,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +55,7 @@ class PolicyRestartsTests {
 
 	private final ServerEvents events = new ServerEvents(
 			new McpStdioServer(new McpStdioServerDefinition(StdioServerSpec.of("files", "true"), true, false,
-					Duration.ofSeconds(5), RestartPolicy.NEVER), ServerHost.shared()));
+					Duration.ofSeconds(5), RestartPolicy.NEVER), TestHost.shared()));
 
 	@AfterEach
 	void shutDown() {

@@ -32,11 +32,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.process.ProcReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -328,6 +330,45 @@ public final class Fixtures {
 		}
 		first.addSuppressed(next);
 		return first;
+	}
+
+	/**
+	 * Leave a marked process whose owner is gone.
+	 * @param ignored the signal it ignores
+	 * @param application the application it names
+	 * @return its pid
+	 */
+	public long leftover(String ignored, String application) throws IOException, InterruptedException {
+		ProcessBuilder builder = new ProcessBuilder("sh", Fixtures.script("leftover.sh"), ignored, application);
+		builder.environment().put(MARKER, this.id);
+		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+		Process shell = builder.start();
+		String out = new String(shell.getInputStream().readNBytes(64), StandardCharsets.US_ASCII).trim();
+		assertThat(shell.waitFor(5, TimeUnit.SECONDS)).isTrue();
+		long pid = Long.parseLong(out);
+		awaitMarked(pid);
+		// Its loop runs (so its trap is set) once it has had a child
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		boolean looping = false;
+		while (!looping && System.nanoTime() < deadline) {
+			looping = ProcessHandle.of(pid).map((h) -> h.children().findAny().isPresent()).orElse(false);
+			sleep(10);
+		}
+		assertThat(looping).as("loop of %s running", pid).isTrue();
+		return pid;
+	}
+
+	/**
+	 * Wait, bounded, until a process shows mcp-stdio markers.
+	 * @param pid the process
+	 */
+	public static void awaitMarked(long pid) {
+		ProcReader proc = ProcReader.system();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (proc.markers(pid) == null && System.nanoTime() < deadline) {
+			sleep(10);
+		}
+		assertThat(proc.markers(pid)).as("markers of %s", pid).isNotNull();
 	}
 
 	/** Kill what a failed test left, by pid, so that it does not disturb the next. */

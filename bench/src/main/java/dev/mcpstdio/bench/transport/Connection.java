@@ -25,10 +25,10 @@ import java.util.Map;
 
 import dev.mcpstdio.ai.McpStdioClientTransport;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.test.TestHost;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -66,7 +66,7 @@ public final class Connection implements AutoCloseable {
 					StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
 					dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
 			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
-					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), ServerHost.shared());
+					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
 			server.setSelfInitialize(false);
 			McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
 				.requestTimeout(REQUEST_TIMEOUT)

@@ -25,7 +25,7 @@ package dev.mcpstdio.core.process;
  */
 public final class ProcessTableProbe {
 
-	private static final ProcessScanner scanner = new ProcessScanner(Platform.current());
+	private static final ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 
 	private ProcessTableProbe() {
 	}

@@ -28,8 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.Containment;
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcReader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -57,9 +57,11 @@ public final class CgroupContainment {
 	/** The name of every JVM group starts with this, followed by its owner. */
 	static final String GROUP_PREFIX = "mcp-stdio-";
 
-	private static final Path PROC_SELF = Path.of("/proc/self");
-
-	private static volatile @Nullable CgroupContainment detected;
+	/**
+	 * Guards this JVM's group, which every host of the JVM shares: no probe, creation or
+	 * removal of it runs beside another.
+	 */
+	private static final Object JVM_GROUP_LOCK = new Object();
 
 	private final @Nullable Path base;
 
@@ -69,34 +71,28 @@ public final class CgroupContainment {
 
 	private final String description;
 
-	private final Object lock = new Object();
+	private final @Nullable ProcReader proc;
 
-	private CgroupContainment(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description) {
+	private CgroupContainment(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description,
+			@Nullable ProcReader proc) {
 		this.base = base;
+		this.proc = proc;
 		this.jvmGroup = jvmGroup;
 		this.hasKill = hasKill;
 		this.description = description;
 	}
 
 	/**
-	 * Return the containment this JVM can use, detected once.
+	 * Probe which containment this JVM can use: a group of its own under its cgroup,
+	 * where cgroup v2 is mounted and writable.
+	 * @param proc the reader of {@code /proc}, for memory where the group does not count
+	 * it
 	 * @return the containment, possibly none
 	 */
-	public static CgroupContainment detect() {
-		CgroupContainment containment = detected;
-		if (containment == null) {
-			// one probe at a time: two would create and remove the same group under
-			// each other
-			synchronized (CgroupContainment.class) {
-				containment = detected;
-				if (containment == null) {
-					containment = detect(PROC_SELF.resolve("mountinfo"), PROC_SELF.resolve("cgroup"),
-							JvmOwner.current());
-					detected = containment;
-				}
-			}
+	public static CgroupContainment detect(ProcReader proc) {
+		synchronized (JVM_GROUP_LOCK) {
+			return detect(proc.path("self/mountinfo"), proc.path("self/cgroup"), JvmOwner.current(), proc);
 		}
-		return containment;
 	}
 
 	/**
@@ -106,10 +102,10 @@ public final class CgroupContainment {
 	 */
 	public static CgroupContainment none(String why) {
 		return new CgroupContainment(null, null, false,
-				"none (" + why + "); servers are followed by process tree, session and markers");
+				"none (" + why + "); servers are followed by process tree, session and markers", null);
 	}
 
-	static CgroupContainment detect(Path mountinfo, Path ownCgroup, JvmOwner owner) {
+	static CgroupContainment detect(Path mountinfo, Path ownCgroup, JvmOwner owner, ProcReader proc) {
 		if (!Files.isReadable(mountinfo) || !Files.isReadable(ownCgroup)) {
 			return none("no /proc: not Linux");
 		}
@@ -146,7 +142,8 @@ public final class CgroupContainment {
 		removeQuietly(jvmGroup);
 		return new CgroupContainment(own, jvmGroup, hasKill,
 				"cgroup v2: each server in its own group under " + jvmGroup + ", ended " + (hasKill ? "with cgroup.kill"
-						: "by signalling every process in it (no cgroup.kill before Linux 5.14)"));
+						: "by signalling every process in it (no cgroup.kill before Linux 5.14)"),
+				proc);
 	}
 
 	/**
@@ -237,7 +234,7 @@ public final class CgroupContainment {
 			return "interrupted";
 		}
 		finally {
-			new ServerCgroup(child, false).awaitEmptyAndRemove();
+			new ServerCgroup(child, false, null).awaitEmptyAndRemove();
 		}
 	}
 
@@ -280,14 +277,14 @@ public final class CgroupContainment {
 		if (!instance.matches("[A-Za-z0-9_@-]+")) {
 			throw new IllegalArgumentException("Not a group name: " + instance);
 		}
-		synchronized (this.lock) {
+		synchronized (JVM_GROUP_LOCK) {
 			try {
 				if (!Files.isDirectory(parent)) {
 					Files.createDirectories(parent);
 					enableMemoryController(parent);
 				}
 				Path group = Files.createDirectories(parent.resolve(instance));
-				return new ServerCgroup(group, this.hasKill);
+				return new ServerCgroup(group, this.hasKill, this.proc);
 			}
 			catch (IOException | RuntimeException ex) {
 				logger.warn("Could not create the cgroup of MCP server start " + instance + " under " + parent
@@ -334,7 +331,7 @@ public final class CgroupContainment {
 		// group must not go while a server group is being created in it
 		boolean removed = group.awaitEmptyAndRemove();
 		if (removed && this.jvmGroup != null) {
-			synchronized (this.lock) {
+			synchronized (JVM_GROUP_LOCK) {
 				try {
 					Files.deleteIfExists(this.jvmGroup);
 				}
@@ -346,106 +343,12 @@ public final class CgroupContainment {
 		return removed;
 	}
 
-	/**
-	 * End the groups that JVMs of this host left behind (their owner is gone): every
-	 * process in them (SIGTERM, a bounded wait, then the kill) and the groups themselves.
-	 * @param terminateTimeout how long to wait after SIGTERM
-	 * @return how many processes were in them
-	 */
-	public int sweep(Duration terminateTimeout) {
-		Path own = this.base;
-		if (own == null) {
-			return 0;
-		}
-		int processes = 0;
-		List<Path> swept = new ArrayList<>();
-		try (DirectoryStream<Path> groups = Files.newDirectoryStream(own, GROUP_PREFIX + "*")) {
-			for (Path group : groups) {
-				JvmOwner owner = ownerOf(group.getFileName().toString());
-				if (owner == null || owner.equals(JvmOwner.current()) || owner.isAlive()) {
-					continue;
-				}
-				ServerCgroup whole = new ServerCgroup(group, this.hasKill);
-				processes += whole.terminate(terminateTimeout).signalled();
-				whole.awaitEmptyAndRemove();
-				swept.add(group);
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not sweep cgroups under " + own + ": " + ex.getMessage());
-		}
-		if (processes > 0) {
-			logger.warn("Ended " + processes + " processes left in the cgroups of dead JVMs " + swept);
-		}
-		return processes;
+	Path base() {
+		return this.base;
 	}
 
-	/** Read {@code mcp-stdio-<pid>-<start>}. */
-	static @Nullable JvmOwner ownerOf(String groupName) {
-		if (!groupName.startsWith(GROUP_PREFIX)) {
-			return null;
-		}
-		String rest = groupName.substring(GROUP_PREFIX.length());
-		int dash = rest.indexOf('-');
-		if (dash < 0) {
-			return null;
-		}
-		return JvmOwner.parse(rest.substring(0, dash) + "@" + rest.substring(dash + 1), JvmOwner.current().host());
-	}
-
-	/**
-	 * Write the script that the orphan guard runs once this JVM is gone:
-	 * {@code sh <script> <graceMillis> <termMillis>} waits up to the grace for the JVM's
-	 * group to empty, sends SIGTERM to every process left in it (frozen while they are
-	 * read, so that no pid is reused under us), waits up to the second bound, kills the
-	 * whole group and removes it.
-	 * @param file where to write it
-	 * @return the file, or {@code null} without containment
-	 * @throws IOException if it cannot be written
-	 */
-	public @Nullable Path writeReaper(Path file) throws IOException {
-		Path group = this.jvmGroup;
-		if (group == null) {
-			return null;
-		}
-		Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-		Files.writeString(temporary, reaperScript(group, this.hasKill), StandardCharsets.UTF_8);
-		Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwx------"));
-		return Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-	}
-
-	static String reaperScript(Path group, boolean hasKill) {
-		String quoted = "'" + group.toString().replace("'", "'\\''") + "'";
-		return "# mcp-stdio: ends every process in the cgroup of a JVM that is gone; run by its orphan guard\n"
-				+ "trap '' INT HUP TERM QUIT PIPE\n" + "g=" + quoted + "; grace=${1:-0}; term=${2:-0}; ms=0\n"
-				+ """
-						[ -d "$g" ] || exit 0
-						now() {
-						  if [ -r /proc/uptime ]; then read u r < /proc/uptime; ms=$(( ${u%.*} * 1000 + 1${u#*.} * 10 - 1000 )); fi
-						}
-						procs() { cat "$g"/cgroup.procs "$g"/*/cgroup.procs 2>/dev/null; }
-						await() {
-						  now; until=$((ms + $1))
-						  while [ -n "$(procs)" ]; do
-						    now; [ "$ms" -ge "$until" ] && return 1
-						    sleep 0.05; [ -r /proc/uptime ] || ms=$((ms + 50))
-						  done
-						}
-						signal() {
-						  echo 1 > "$g/cgroup.freeze" 2>/dev/null
-						  for p in $(procs); do kill -"$1" "$p" 2>/dev/null; done
-						  echo 0 > "$g/cgroup.freeze" 2>/dev/null
-						}
-						await "$grace" || { signal TERM; await "$term"; } || {
-						"""
-				+ (hasKill ? "  echo 1 > \"$g/cgroup.kill\" 2>/dev/null\n" : "  signal KILL\n") + """
-						  await 1000 || signal KILL
-						  await 1000
-						}
-						for d in "$g"/*/; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
-						rmdir "$g" 2>/dev/null
-						exit 0
-						""";
+	boolean hasKill() {
+		return this.hasKill;
 	}
 
 }

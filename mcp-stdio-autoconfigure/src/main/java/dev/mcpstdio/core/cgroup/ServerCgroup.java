@@ -28,10 +28,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.mcpstdio.core.ProcessCensus;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.support.Waits;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cgroup (v2) of one server start: the server joins it before its command is
@@ -60,9 +61,15 @@ public final class ServerCgroup {
 
 	private final boolean hasKill;
 
-	ServerCgroup(Path path, boolean hasKill) {
+	private final @Nullable ProcReader proc;
+
+	private final long pageSize;
+
+	ServerCgroup(Path path, boolean hasKill, @Nullable ProcReader proc) {
 		this.path = path;
 		this.hasKill = hasKill;
+		this.proc = proc;
+		this.pageSize = (proc != null) ? proc.pageSize() : 4096;
 	}
 
 	/**
@@ -202,19 +209,9 @@ public final class ServerCgroup {
 		return new TreeStats(pids.size(), memory);
 	}
 
-	private static long residentBytes(long pid) {
-		try {
-			for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"),
-					StandardCharsets.ISO_8859_1)) {
-				if (line.startsWith("VmRSS:")) {
-					return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// gone
-		}
-		return 0;
+	private long residentBytes(long pid) {
+		ProcReader.Stat stat = (this.proc != null) ? this.proc.stat(pid) : null;
+		return (stat != null) ? stat.rssPages() * this.pageSize : 0;
 	}
 
 	/**

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.mcpstdio.core.containers.EngineCommand.Output;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
@@ -78,6 +79,7 @@ public final class ContainerEngine {
 		env.remove(ProcessMarkers.SERVER);
 		env.remove(ProcessMarkers.OWNER_PID);
 		env.remove(ProcessMarkers.INSTANCE);
+		env.remove(ProcessMarkers.APPLICATION);
 		this.environment = Map.copyOf(env);
 		this.timeout = Objects.requireNonNull(timeout, "timeout");
 	}
@@ -315,38 +317,12 @@ public final class ContainerEngine {
 	 * readable, false for an engine in a VM (Docker Desktop, podman machine).
 	 * @param id the container
 	 * @param instance the {@code MCP_STDIO_INSTANCE} it was given
+	 * @param proc where this host's processes are read
 	 * @return whether its processes can be counted from {@code /proc} by marker
 	 */
-	public boolean processesVisibleOnHost(String id, String instance) {
+	public boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
 		long pid = mainPid(id);
-		if (pid <= 0) {
-			return false;
-		}
-		byte[] needle = (ProcessMarkers.INSTANCE + "=" + instance).getBytes(StandardCharsets.UTF_8);
-		try (InputStream in = Files.newInputStream(Path.of("/proc", Long.toString(pid), "environ"))) {
-			byte[] env = in.readNBytes(1024 * 1024);
-			return indexOf(env, needle) >= 0;
-		}
-		catch (IOException | RuntimeException ex) {
-			return false;
-		}
-	}
-
-	private static int indexOf(byte[] haystack, byte[] needle) {
-		outer: for (int i = 0; i + needle.length <= haystack.length; i++) {
-			if (i > 0 && haystack[i - 1] != 0) {
-				continue;
-			}
-			for (int j = 0; j < needle.length; j++) {
-				if (haystack[i + j] != needle[j]) {
-					continue outer;
-				}
-			}
-			if (i + needle.length == haystack.length || haystack[i + needle.length] == 0) {
-				return i;
-			}
-		}
-		return -1;
+		return pid > 0 && proc.environContains(pid, ProcessMarkers.INSTANCE + "=" + instance);
 	}
 
 	/**

@@ -17,7 +17,9 @@
 package dev.mcpstdio.core.guard;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +33,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import org.apache.commons.logging.Log;
@@ -39,135 +40,24 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Makes sure that no server outlives this JVM, however it dies (SIGKILL and
- * {@code Runtime.halt} included): one small {@code sh} watcher per JVM, started on the
- * first server start, learns each server's root (pid and start time) through its stdin.
- * When that stdin reaches its end, the JVM is gone; the watcher then waits up to the
- * largest {@code stdin-close-timeout} for the servers to exit by themselves, sends
- * SIGTERM to what is left, waits up to the largest {@code terminate-timeout}, sends
- * SIGKILL, and exits, each phase ending at a deadline counted from the JVM's death.
- * <p>
- * Why this class is longer than the others: about 80 of its lines are the watcher's
- * {@code sh} script, which reads best next to the Java that starts it and feeds it.
- * <p>
- * What the watcher signals is only what it can prove is a server's: a process carrying
- * the instance marker of this JVM (which names it by pid and start time, so a later JVM
- * that reuses the pid is not taken for it), a root that still has the start time it was
- * announced with, and a member of a root's process group or session that is either
- * younger than a live root or started between the root's start and the JVM's death.
- * Zombies count as gone. Without {@code /proc} (macOS) the watcher can only check that a
- * pid or group exists.
- * <p>
- * While the JVM lives the watcher is blocked in a read and costs nothing but its memory.
- * It runs in its own session and ignores SIGINT, SIGHUP, SIGTERM and SIGQUIT, so a Ctrl-C
- * in the terminal does not take it down before it has done its work; one that is killed
- * anyway is noticed and replaced, and learns every server still running. Lines reach it
- * through a bounded queue and a thread of its own, so a watcher that stops reading never
- * blocks the JVM. It carries no markers, so it is never counted as a server process.
+ * Makes sure that no server outlives its JVM, however it dies (SIGKILL and
+ * {@code Runtime.halt} included): one small {@code sh} watcher per host, started on its
+ * first server start, learns each server's root through its stdin; when that stdin
+ * reaches its end, it ends what is left of the servers, bounded by their shutdown
+ * timeouts. What it ends is what {@link dev.mcpstdio.core.process.Membership} proves is
+ * theirs; its script ({@code orphan-guard.sh}) repeats that rule.
  *
  * @author mcp-stdio authors
  */
-public final class OrphanGuard {
+public final class OrphanGuard implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(OrphanGuard.class);
 
-	/**
-	 * The watcher. Arguments: the owner's pid and start time. Lines:
-	 * {@code S <pid> g|p <startTime> <stdinCloseMillis> <terminateMillis>} for a server
-	 * started as process group leader (g) or plain process (p), {@code E <pid>} when it
-	 * ended, {@code R <script>} for a script to run once the JVM is gone (as
-	 * {@code sh <script> <stdinCloseMillis> <terminateMillis>}, in the background, then
-	 * deleted with the cidfiles beside it and the directory) that ends what the process
-	 * scan cannot: containers, cgroups. Times come from {@code /proc/uptime} where it
-	 * exists, else from counting sleeps.
-	 */
-	static final String SCRIPT = """
-			trap '' INT HUP TERM QUIT PIPE
-			opid=$1; ostart=$2; groups=' '; pids=' '; grace=0; term=0; reapers=
-			drop() { r=' '; for e in $1; do [ "${e%%:*}" = "$2" ] || r="$r$e "; done; }
-			while IFS=' ' read -r op id kind st a b; do
-			  case "$op" in
-			    S) if [ "$kind" = g ]; then groups="$groups$id:$st "; else pids="$pids$id:$st "; fi
-			       [ "$a" -gt "$grace" ] && grace=$a
-			       [ "$b" -gt "$term" ] && term=$b ;;
-			    E) drop "$groups" "$id"; groups=$r; drop "$pids" "$id"; pids=$r ;;
-			    R) reapers="$reapers $id" ;;
-			  esac
-			done
-			for r in $reapers; do
-			  [ -f "$r" ] && { sh "$r" "$grace" "$term"; d=${r%/*}; rm -f "$r" "$d"/mcp-stdio-*/cid; rmdir "$d"/mcp-stdio-*/ "$d"; } >/dev/null 2>&1 &
-			done
-			finish() { wait; exit 0; }
-			ms=0; tick=0
-			now() {
-			  if [ -r /proc/uptime ]; then
-			    read -r u rest < /proc/uptime; ms=$(( ${u%.*} * 1000 + 1${u#*.} * 10 - 1000 )); tick=$((ms / 10))
-			  fi
-			}
-			stat_of() {
-			  read -r line < "/proc/$1/stat" 2>/dev/null || return 1
-			  set -- ${line##*) }; zs=$1; st=${20}
-			}
-			now; eof=$((tick + 1)); t0=$ms
-			alive() {
-			  left=
-			  if [ ! -d /proc/self ]; then
-			    for e in $groups; do kill -0 -"${e%%:*}" 2>/dev/null && left="$left -${e%%:*}:0"; done
-			    for e in $pids; do kill -0 "${e%%:*}" 2>/dev/null && left="$left ${e%%:*}:0"; done
-			    return
-			  fi
-			  live=' '
-			  for e in $groups; do stat_of "${e%%:*}" && [ "$st" = "${e#*:}" ] && live="$live${e%%:*} "; done
-			  for f in /proc/[0-9]*/stat; do
-			    read -r line < "$f" 2>/dev/null || continue
-			    set -- ${line##*) }
-			    [ "$1" = Z ] && continue
-			    p=${f#/proc/}; p=${p%/stat}; pg=$3; sid=$4; ps=${20}
-			    for e in $groups; do
-			      g=${e%%:*}
-			      [ "$pg" = "$g" ] || [ "$sid" = "$g" ] || continue
-			      case "$live" in *" $g "*) left="$left $p:$ps"; break ;; esac
-			      if [ "$ps" -ge "${e#*:}" ] && [ "$ps" -le "$eof" ]; then left="$left $p:$ps"; break; fi
-			    done
-			  done
-			  for e in $pids; do
-			    stat_of "${e%%:*}" && [ "$st" = "${e#*:}" ] && [ "$zs" != Z ] && left="$left $e"
-			  done
-			  for f in $(grep -l -s -z -x "MCP_STDIO_INSTANCE=$opid[.]$ostart[.][0-9]*" /proc/[0-9]*/environ 2>/dev/null); do
-			    p=${f#/proc/}; p=${p%/environ}
-			    [ "$p" != "$$" ] && stat_of "$p" && [ "$zs" != Z ] && left="$left $p:$st"
-			  done
-			}
-			signal() {
-			  for e in $left; do
-			    p=${e%%:*}
-			    if [ "${e#*:}" = 0 ]; then kill -"$1" "$p" 2>/dev/null
-			    elif stat_of "$p" && [ "$st" = "${e#*:}" ]; then kill -"$1" "$p" 2>/dev/null
-			    fi
-			  done
-			}
-			await() {
-			  while :; do
-			    alive
-			    # a process caught in exec shows no markers: only two empty looks in a row count
-			    if [ -z "$left" ]; then sleep 0.1; alive; [ -z "$left" ] && return 0; fi
-			    [ -n "$2" ] && signal "$2"
-			    now; [ "$ms" -ge "$1" ] && return 1
-			    sleep 0.1; [ -r /proc/uptime ] || ms=$((ms + 100))
-			  done
-			}
-			await $((t0 + grace)) && finish
-			signal TERM
-			await $((t0 + grace + term)) && finish
-			signal KILL
-			await $((t0 + grace + term + 1000)) KILL
-			finish
-			""";
+	/** The watcher's script, {@code orphan-guard.sh} beside this class. */
+	static final String SCRIPT = script();
 
 	/** How many lines may wait for the watcher before new ones are dropped. */
 	private static final int QUEUE_CAPACITY = 4096;
-
-	private static volatile @Nullable OrphanGuard shared;
 
 	private final Platform platform;
 
@@ -191,38 +81,29 @@ public final class OrphanGuard {
 
 	private boolean overflowReported;
 
-	OrphanGuard(Platform platform) {
+	/** Whether the host closed: the writer ends once it handed over what is queued. */
+	private volatile boolean closed;
+
+	/**
+	 * Create a guard.
+	 * @param platform what the OS offers
+	 * @param enabled whether to guard the servers, where the platform can
+	 */
+	public OrphanGuard(Platform platform, boolean enabled) {
 		this.platform = platform;
-		this.enabled = platform.supportsOrphanGuard()
-				&& !"false".equalsIgnoreCase(System.getProperty("mcp.stdio.orphan-guard.enabled"));
+		this.enabled = enabled && platform.supportsOrphanGuard();
 	}
 
-	/**
-	 * Return the guard of this JVM.
-	 * @return the guard
-	 */
-	public static OrphanGuard shared() {
-		OrphanGuard guard = shared;
-		if (guard == null) {
-			synchronized (OrphanGuard.class) {
-				guard = shared;
-				if (guard == null) {
-					guard = new OrphanGuard(Platform.current());
-					shared = guard;
-				}
+	private static String script() {
+		try (InputStream in = OrphanGuard.class.getResourceAsStream("orphan-guard.sh")) {
+			if (in == null) {
+				throw new IllegalStateException("orphan-guard.sh is missing beside " + OrphanGuard.class.getName());
 			}
+			return new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
 		}
-		return guard;
-	}
-
-	/**
-	 * Turn the guard on or off for the servers started from now on. It is on by default
-	 * where supported; the system property {@code mcp.stdio.orphan-guard.enabled=false}
-	 * turns the default off.
-	 * @param on whether to guard
-	 */
-	public void setEnabled(boolean on) {
-		this.enabled = on && this.platform.supportsOrphanGuard();
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/**
@@ -249,14 +130,17 @@ public final class OrphanGuard {
 	 * @param pid the server's root pid
 	 * @param startTime the root's start time, 0 when unknown
 	 * @param ownGroup whether the root leads its own process group
-	 * @param timeouts the server's shutdown bounds
+	 * @param stdinClose how long the server may take to exit by itself
+	 * @param terminate how long it may take to exit after SIGTERM
 	 */
-	public void started(long pid, long startTime, boolean ownGroup, ShutdownTimeouts timeouts) {
-		if (!this.enabled) {
+	public void started(long pid, long startTime, boolean ownGroup, Duration stdinClose, Duration terminate) {
+		if (!this.enabled || (startTime == 0 && this.platform.hasProcFileSystem())) {
+			// a root whose start time is unknown was reaped before it was read: its pid
+			// proves nothing
 			return;
 		}
-		String line = "S " + pid + " " + (ownGroup ? "g" : "p") + " " + startTime + " "
-				+ timeouts.stdinClose().toMillis() + " " + timeouts.terminate().toMillis() + "\n";
+		String line = "S " + pid + " " + (ownGroup ? "g" : "p") + " " + startTime + " " + stdinClose.toMillis() + " "
+				+ terminate.toMillis() + "\n";
 		synchronized (this.lock) {
 			this.known.put(pid, line);
 			if (this.writer == null) {
@@ -336,6 +220,9 @@ public final class OrphanGuard {
 			catch (InterruptedException ex) {
 				return;
 			}
+			if (line == null && this.closed) {
+				return;
+			}
 			OutputStream current;
 			synchronized (this.lock) {
 				if (this.watcher != null && !this.watcher.isAlive()) {
@@ -412,12 +299,34 @@ public final class OrphanGuard {
 	}
 
 	/**
-	 * Return the largest time the guard needs after the JVM died to end every server.
-	 * @param timeouts the servers' shutdown bounds
+	 * Let the watcher go without ending anything, when the host closes after its servers
+	 * stopped. A watcher that still knows a running server stays, so that it still ends
+	 * it if the JVM dies.
+	 */
+	@Override
+	public void close() {
+		synchronized (this.lock) {
+			if (!this.known.isEmpty()) {
+				logger.warn("The MCP server orphan guard keeps watching " + this.known.size()
+						+ " servers that still run after their host closed");
+				return;
+			}
+			this.enabled = false;
+			this.closed = true;
+			if (this.watcher != null && this.watcher.isAlive()) {
+				offer("Q\n");
+			}
+		}
+	}
+
+	/**
+	 * Return the longest the guard needs after the JVM died to end a server.
+	 * @param stdinClose the server's {@code stdin-close-timeout}
+	 * @param terminate its {@code terminate-timeout}
 	 * @return {@code stdin-close-timeout + terminate-timeout + 1s}
 	 */
-	public static Duration bound(ShutdownTimeouts timeouts) {
-		return timeouts.stdinClose().plus(timeouts.terminate()).plusSeconds(1);
+	public static Duration bound(Duration stdinClose, Duration terminate) {
+		return stdinClose.plus(terminate).plusSeconds(1);
 	}
 
 }

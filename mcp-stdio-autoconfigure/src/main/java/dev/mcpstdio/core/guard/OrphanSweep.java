@@ -16,15 +16,13 @@
 
 package dev.mcpstdio.core.guard;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
@@ -35,11 +33,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Ends, at start-up, the server processes that earlier JVMs left behind: processes of
- * this user that carry the mcp-stdio markers and whose owner JVM is gone (its pid is not
- * alive, or is alive but was started after the marked process, so it is another process
- * that reused the pid). A marked process whose owner is alive (another running
- * application) is never touched, and nothing without the markers is.
+ * Ends, at start-up, the server processes that earlier JVMs left behind: processes that
+ * {@link Membership} proves were started by a JVM that is gone (its pid is not alive, or
+ * runs a process that started at another time), of this application unless told to take
+ * every application's of this user. A marked process whose owner is alive (another
+ * running application) is never touched, and nothing without the markers is.
  *
  * @author mcp-stdio authors
  */
@@ -51,9 +49,24 @@ public final class OrphanSweep {
 
 	private final TreeTerminator terminator;
 
-	public OrphanSweep(ProcessScanner scanner, TreeTerminator terminator) {
+	private final Membership membership;
+
+	private final @Nullable String application;
+
+	/**
+	 * Create a sweep.
+	 * @param scanner reads the processes
+	 * @param terminator ends them
+	 * @param membership the rule of what a marked process is
+	 * @param application the application whose leftovers to end, or {@code null} for
+	 * every application's of this user
+	 */
+	public OrphanSweep(ProcessScanner scanner, TreeTerminator terminator, Membership membership,
+			@Nullable String application) {
 		this.scanner = scanner;
 		this.terminator = terminator;
+		this.membership = membership;
+		this.application = application;
 	}
 
 	/**
@@ -89,49 +102,26 @@ public final class OrphanSweep {
 	}
 
 	/**
-	 * Return the marked processes of this user whose owner JVM is gone.
+	 * Return the marked processes of this user and application whose owner JVM is gone.
 	 * @param table the processes
 	 * @return the orphans
 	 */
-	static List<Proc> findOrphans(ProcessTable table) {
-		UserPrincipal me = owner(ProcessMarkers.CURRENT_PID);
+	List<Proc> findOrphans(ProcessTable table) {
 		List<Proc> orphans = new ArrayList<>();
-		if (me == null) {
-			return orphans;
-		}
 		for (Proc proc : table.all()) {
-			ProcessMarkers markers = proc.markers();
-			if (markers == null || proc.pid() == ProcessMarkers.CURRENT_PID || markers.ownerPid() == proc.pid()) {
-				continue;
-			}
-			if (!ownerAlive(markers, proc, table.get(markers.ownerPid())) && me.equals(owner(proc.pid()))) {
+			if (proc.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(proc, this::isOrphan)) {
 				orphans.add(proc);
 			}
 		}
 		return orphans;
 	}
 
-	/**
-	 * Return whether the JVM that started a marked process still runs: its pid runs the
-	 * process whose start time the instance marker names; for a marker without it, a
-	 * process that was already there when the marked one started (a younger one just
-	 * reused the pid).
-	 */
-	private static boolean ownerAlive(ProcessMarkers markers, Proc proc, @Nullable Proc owner) {
-		if (owner == null) {
+	private boolean isOrphan(ProcessMarkers markers) {
+		if (this.application != null && !this.application.equals(markers.application())) {
 			return false;
 		}
-		long ownerStart = markers.ownerStart();
-		return (ownerStart >= 0) ? owner.startTime() == ownerStart : owner.startTime() <= proc.startTime();
-	}
-
-	private static @Nullable UserPrincipal owner(long pid) {
-		try {
-			return Files.getOwner(Path.of("/proc", Long.toString(pid)));
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
+		JvmOwner owner = markers.owner();
+		return owner != null && !owner.isAlive();
 	}
 
 	/**
@@ -141,8 +131,8 @@ public final class OrphanSweep {
 	private static List<Proc> stillAlive(List<Proc> orphans, ProcessTable table) {
 		List<Proc> alive = new ArrayList<>();
 		for (Proc orphan : orphans) {
-			Proc now = table.get(orphan.pid());
-			if (now != null && now.startTime() == orphan.startTime()) {
+			Proc now = table.find(orphan);
+			if (now != null) {
 				alive.add(now);
 			}
 		}

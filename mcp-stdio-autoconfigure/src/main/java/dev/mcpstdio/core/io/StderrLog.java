@@ -96,9 +96,9 @@ public final class StderrLog {
 	}
 
 	/**
-	 * Stop the logging thread: for tests that use their own log.
+	 * Stop the logging thread, once no server of its host runs.
 	 */
-	void shutdown() {
+	public void shutdown() {
 		this.thread.interrupt();
 	}
 

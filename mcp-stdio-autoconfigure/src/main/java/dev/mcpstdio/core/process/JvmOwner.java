@@ -40,8 +40,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record JvmOwner(long pid, String start, String host) {
 
-	private static final Path PROC = Path.of("/proc");
-
 	/** How far two readings of one process's start instant may differ. */
 	private static final long START_TOLERANCE_MILLIS = 2000;
 
@@ -53,6 +51,16 @@ public record JvmOwner(long pid, String start, String host) {
 	 */
 	public static JvmOwner current() {
 		return CURRENT;
+	}
+
+	/**
+	 * Return an owner of this host.
+	 * @param pid its pid
+	 * @param start its start time, as described above
+	 * @return the owner
+	 */
+	public static JvmOwner local(long pid, String start) {
+		return new JvmOwner(pid, start, CURRENT.host);
 	}
 
 	/**
@@ -151,28 +159,16 @@ public record JvmOwner(long pid, String start, String host) {
 			.orElse(null);
 	}
 
-	/** The start time in clock ticks since boot, field 22 of {@code /proc/PID/stat}. */
+	/** The start time in clock ticks since boot, from {@code /proc}. */
 	private static @Nullable String startTicks(long pid) {
-		try {
-			String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"),
-					StandardCharsets.ISO_8859_1);
-			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			return (fields.length > 19) ? fields[19] : null;
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
+		ProcReader.Stat stat = ProcReader.system().stat(pid);
+		return (stat != null && !stat.isZombie()) ? Long.toString(stat.startTime()) : null;
 	}
 
 	private static String hostName() {
-		try {
-			String name = Files.readString(PROC.resolve("sys/kernel/hostname"), StandardCharsets.UTF_8).trim();
-			if (!name.isEmpty()) {
-				return name;
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// not Linux
+		String name = ProcReader.system().hostName();
+		if (name != null) {
+			return name;
 		}
 		String env = System.getenv("HOSTNAME");
 		if (env != null && !env.isBlank()) {

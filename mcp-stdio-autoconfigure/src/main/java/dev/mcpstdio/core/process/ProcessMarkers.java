@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.process;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -26,15 +27,17 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The instance marker reads {@code <owner pid>.<owner start time>.<start number>}: it
  * names the owner JVM by evidence that survives the reuse of its pid (its start time, in
- * the units of {@link ProcessScanner#startTimeOf(long)}) and tells one start of a server
- * from another.
+ * clock ticks since boot) and tells one start of a server from another. The application
+ * marker names the application, so that a start-up sweep claims only its own leftovers.
  *
  * @param server the server name ({@value #SERVER})
  * @param ownerPid the pid of the JVM that started it ({@value #OWNER_PID})
  * @param instance the id of the one start that made it ({@value #INSTANCE})
+ * @param application the application that started it ({@value #APPLICATION}), or
+ * {@code null} when the process carries none
  * @author mcp-stdio authors
  */
-public record ProcessMarkers(String server, long ownerPid, @Nullable String instance) {
+public record ProcessMarkers(String server, long ownerPid, @Nullable String instance, @Nullable String application) {
 
 	/** Names the server a process was started for. */
 	public static final String SERVER = "MCP_STDIO_SERVER";
@@ -45,18 +48,34 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	/** Tells one start of a server from another (a restart, a reconnect). */
 	public static final String INSTANCE = "MCP_STDIO_INSTANCE";
 
+	/** Names the application whose JVM started the process. */
+	public static final String APPLICATION = "MCP_STDIO_APPLICATION";
+
 	/** The pid of this JVM. */
 	public static final long CURRENT_PID = ProcessHandle.current().pid();
 
-	/**
-	 * When this JVM started, in the units of {@link ProcessScanner#startTimeOf(long)}.
-	 */
-	public static final long CURRENT_START = ProcessScanner.startTimeOf(Platform.current(), CURRENT_PID);
+	/** When this JVM started, in clock ticks since boot; 0 when unknown. */
+	public static final long CURRENT_START = startOfCurrent();
 
 	/** The prefix of every instance marker this JVM hands out. */
 	static final String CURRENT_OWNER = CURRENT_PID + "." + CURRENT_START;
 
 	private static final AtomicLong starts = new AtomicLong();
+
+	/**
+	 * Create markers of a process that names no application.
+	 * @param server the server name
+	 * @param ownerPid the pid of the JVM that started it
+	 * @param instance the id of the one start that made it
+	 */
+	public ProcessMarkers(String server, long ownerPid, @Nullable String instance) {
+		this(server, ownerPid, instance, null);
+	}
+
+	private static long startOfCurrent() {
+		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
+		return (stat != null) ? stat.startTime() : 0;
+	}
 
 	/**
 	 * Return a new instance marker value for one start of a server by this JVM.
@@ -67,18 +86,87 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	}
 
 	/**
+	 * Read the markers from the bytes of a process's environment. As {@code getenv}, the
+	 * first entry of a name counts. A process carries markers only when it has a
+	 * non-empty server name and a numeric owner pid.
+	 * @param environ the entries, each ended by a NUL byte
+	 * @param length how many bytes to read
+	 * @return the markers or {@code null}
+	 */
+	public static @Nullable ProcessMarkers parse(byte[] environ, int length) {
+		String server = null;
+		String owner = null;
+		String instance = null;
+		String application = null;
+		int start = 0;
+		for (int i = 0; i <= length; i++) {
+			if (i == length || environ[i] == 0) {
+				if (i - start > 11 && environ[start] == 'M' && environ[start + 1] == 'C') {
+					String entry = new String(environ, start, i - start, StandardCharsets.UTF_8);
+					if (server == null) {
+						server = valueOf(entry, SERVER);
+					}
+					if (owner == null) {
+						owner = valueOf(entry, OWNER_PID);
+					}
+					if (instance == null) {
+						instance = valueOf(entry, INSTANCE);
+					}
+					if (application == null) {
+						application = valueOf(entry, APPLICATION);
+					}
+				}
+				start = i + 1;
+			}
+		}
+		if (server == null || server.isEmpty() || owner == null || !digits(owner, 0, owner.length())) {
+			return null;
+		}
+		return new ProcessMarkers(server, Long.parseLong(owner), instance, application);
+	}
+
+	private static @Nullable String valueOf(String entry, String name) {
+		return (entry.length() > name.length() && entry.charAt(name.length()) == '=' && entry.startsWith(name))
+				? entry.substring(name.length() + 1) : null;
+	}
+
+	/**
+	 * Return whether the instance marker was handed out by the owner JVM these markers
+	 * name, and so tells that JVM's start time.
+	 * @return whether the instance reads {@code <owner pid>.<start>.<number>}
+	 */
+	public boolean hasOwnInstance() {
+		String value = this.instance;
+		String owner = this.ownerPid + ".";
+		if (value == null || !value.startsWith(owner)) {
+			return false;
+		}
+		int dot = value.indexOf('.', owner.length());
+		return dot > owner.length() && digits(value, owner.length(), dot) && digits(value, dot + 1, value.length());
+	}
+
+	private static boolean digits(String text, int from, int to) {
+		if (from >= to || to - from > 18) {
+			return false;
+		}
+		for (int i = from; i < to; i++) {
+			if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * Return the start time of the owner JVM, from the instance marker.
 	 * @return the start time, or -1 when the marker does not tell it
 	 */
 	public long ownerStart() {
-		if (this.instance == null) {
+		if (!hasOwnInstance()) {
 			return -1;
 		}
 		int first = this.instance.indexOf('.');
 		int second = this.instance.indexOf('.', first + 1);
-		if (first < 0 || second < 0) {
-			return -1;
-		}
 		try {
 			return Long.parseLong(this.instance, first + 1, second, 10);
 		}
@@ -88,12 +176,21 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	}
 
 	/**
+	 * Return the JVM that started the process, as its instance marker names it.
+	 * @return the owner, or {@code null} when the markers do not tell its start
+	 */
+	public @Nullable JvmOwner owner() {
+		long start = ownerStart();
+		return (start >= 0) ? JvmOwner.local(this.ownerPid, Long.toString(start)) : null;
+	}
+
+	/**
 	 * Return whether this JVM started the process: its pid and its start time match, so a
 	 * JVM that merely reuses the pid of a dead owner is not taken for it.
 	 * @return whether the process is this JVM's
 	 */
 	public boolean isOwnedByThisJvm() {
-		return this.ownerPid == CURRENT_PID && this.instance != null && this.instance.startsWith(CURRENT_OWNER + ".");
+		return this.ownerPid == CURRENT_PID && hasOwnInstance() && this.instance.startsWith(CURRENT_OWNER + ".");
 	}
 
 }

@@ -59,7 +59,7 @@ public final class ProcessTable {
 	 * @param processes the processes
 	 * @return the snapshot
 	 */
-	static ProcessTable of(Collection<Proc> processes) {
+	public static ProcessTable of(Collection<Proc> processes) {
 		Map<Long, Proc> byPid = new HashMap<>();
 		for (Proc proc : processes) {
 			byPid.put(proc.pid(), proc);
@@ -145,7 +145,7 @@ public final class ProcessTable {
 	 * @param proc a process seen earlier
 	 * @return the process now, or {@code null} when it is gone
 	 */
-	@Nullable Proc find(Proc proc) {
+	public @Nullable Proc find(Proc proc) {
 		Proc now = this.processes.get(proc.pid());
 		return (now != null && now.startTime() == proc.startTime()) ? now : null;
 	}
@@ -193,9 +193,27 @@ public final class ProcessTable {
 	 * epoch milliseconds; 0 when unknown
 	 * @param rssBytes its resident memory
 	 * @param markers its mcp-stdio markers, when it has them and they are readable
+	 * @param uid the user it runs as, read only for a process with markers; -1 when
+	 * unknown
 	 */
 	public record Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
-			@Nullable ProcessMarkers markers) {
+			@Nullable ProcessMarkers markers, long uid) {
+
+		/**
+		 * Create a process of this JVM's user.
+		 * @param pid its id
+		 * @param ppid its parent's id
+		 * @param pgid its process group
+		 * @param sid its session
+		 * @param state its state letter
+		 * @param startTime when it started
+		 * @param rssBytes its resident memory
+		 * @param markers its mcp-stdio markers
+		 */
+		public Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
+				@Nullable ProcessMarkers markers) {
+			this(pid, ppid, pgid, sid, state, startTime, rssBytes, markers, Membership.CURRENT_UID);
+		}
 
 	}
 

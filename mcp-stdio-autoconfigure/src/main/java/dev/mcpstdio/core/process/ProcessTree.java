@@ -16,26 +16,16 @@
 
 package dev.mcpstdio.core.process;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Every process that one start of a server made: the root, its descendants, the members
- * of its process group and session (the root leads both when started through
- * {@code setsid}), and the processes that escaped both but still carry its instance
- * marker, with their descendants.
- * <p>
- * A pid is reused once its process is reaped, so group and session ids count as evidence
- * only while they are surely the root's: while the root is unreaped (alive or a zombie,
- * its pid is still taken), and afterwards only for processes that started between the
- * root's start and its end (a stranger that later took the pid started after it). A
- * descendant counts only if it started no earlier than its parent.
+ * Every process that one start of a server made, as {@link Membership} proves it: the
+ * root, its process group and session while the root is unreaped, the processes that
+ * carry the start's instance marker, and their descendants.
  *
  * @author mcp-stdio authors
  */
@@ -51,10 +41,7 @@ public final class ProcessTree {
 
 	private final BooleanSupplier rootUnreaped;
 
-	private final LongSupplier clock;
-
-	/** When the root was first seen reaped, in start-time units; -1 before. */
-	private volatile long rootEndTime = -1;
+	private final Membership membership;
 
 	/**
 	 * Create the tree of one start.
@@ -64,19 +51,63 @@ public final class ProcessTree {
 	 * @param ownSession whether the root leads its own session and group
 	 * @param rootUnreaped tells whether the root's pid is still the root's: true while it
 	 * runs and while it is an unreaped zombie
-	 * @param clock the current time in start-time units
+	 * @param membership the rule
 	 */
 	public ProcessTree(long rootPid, long rootStartTime, String instance, boolean ownSession,
-			BooleanSupplier rootUnreaped, LongSupplier clock) {
+			BooleanSupplier rootUnreaped, Membership membership) {
 		this.rootPid = rootPid;
 		this.rootStartTime = rootStartTime;
 		this.instance = instance;
 		this.ownSession = ownSession;
 		this.rootUnreaped = rootUnreaped;
-		this.clock = clock;
+		this.membership = membership;
 	}
 
-	long rootPid() {
+	/**
+	 * Return the tree of a child of this JVM. Its root is unreaped while the JDK has not
+	 * reaped it and its pid shows this JVM as parent and the root's start time: read
+	 * after a snapshot, that proves its group and session were the root's while the
+	 * snapshot was read.
+	 * @param process the child
+	 * @param startTime its start time, 0 when unknown
+	 * @param instance the instance marker of this start
+	 * @param ownSession whether the root leads its own session and group
+	 * @param proc where its pid is read, or {@code null} without {@code /proc}
+	 * @param membership the rule
+	 * @return the tree
+	 */
+	public static ProcessTree ofChild(Process process, long startTime, String instance, boolean ownSession,
+			@Nullable ProcReader proc, Membership membership) {
+		BooleanSupplier unreaped = (proc != null) ? () -> isOwnChild(process, startTime, proc) : process::isAlive;
+		return new ProcessTree(process.pid(), startTime, instance, ownSession, unreaped, membership);
+	}
+
+	/**
+	 * Return the start time of a child this JVM has just started.
+	 * @param process the child
+	 * @param proc where its pid is read
+	 * @return its start time, or 0 when it was already reaped (its pid may be another's)
+	 */
+	public static long startTimeOfChild(Process process, ProcReader proc) {
+		ProcReader.Stat stat = proc.stat(process.pid());
+		// Read before the JDK is asked: alive afterwards, it was ours when read
+		if (stat == null || stat.ppid() != ProcessMarkers.CURRENT_PID || !process.isAlive()) {
+			return 0;
+		}
+		return stat.startTime();
+	}
+
+	private static boolean isOwnChild(Process process, long startTime, ProcReader proc) {
+		if (startTime == 0) {
+			return false;
+		}
+		ProcReader.Stat stat = proc.stat(process.pid());
+		// The JDK is asked last: alive then, the pid was the root's while it was read
+		return stat != null && stat.startTime() == startTime && stat.ppid() == ProcessMarkers.CURRENT_PID
+				&& process.isAlive();
+	}
+
+	public long rootPid() {
 		return this.rootPid;
 	}
 
@@ -84,75 +115,25 @@ public final class ProcessTree {
 	 * Return the root's start time: no member started earlier.
 	 * @return the start time, 0 when unknown
 	 */
-	long rootStartTime() {
+	public long rootStartTime() {
 		return this.rootStartTime;
 	}
 
-	String instance() {
+	public String instance() {
 		return this.instance;
 	}
 
 	/**
-	 * Return whether the root has been reaped, remembering when it was first seen so.
-	 * @return whether its pid may now belong to a stranger
-	 */
-	public boolean rootReaped() {
-		if (this.rootEndTime >= 0) {
-			return true;
-		}
-		if (this.rootUnreaped.getAsBoolean()) {
-			return false;
-		}
-		synchronized (this) {
-			if (this.rootEndTime < 0) {
-				this.rootEndTime = this.clock.getAsLong();
-			}
-		}
-		return true;
-	}
-
-	/**
-	 * Return the live members of the tree.
+	 * Return the live members of the tree. Whether the root is unreaped is asked after
+	 * the snapshot was read, so its group and session count only when they were surely
+	 * its.
 	 * @param table the snapshot to look in
 	 * @return the members, the root first when alive
 	 */
 	public List<Proc> members(ProcessTable table) {
-		boolean reaped = rootReaped();
-		long end = this.rootEndTime;
-		Map<Long, Proc> members = new LinkedHashMap<>();
-		if (!reaped) {
-			Proc root = table.get(this.rootPid);
-			if (root != null && (this.rootStartTime == 0 || root.startTime() == this.rootStartTime)) {
-				members.put(root.pid(), root);
-			}
-		}
-		for (Proc proc : table.all()) {
-			if (proc.pid() != ProcessMarkers.CURRENT_PID && (isMarked(proc) || inGroupOrSession(proc, reaped, end))) {
-				members.putIfAbsent(proc.pid(), proc);
-			}
-		}
-		for (Proc child : table.descendantsOf(new ArrayList<>(members.values()))) {
-			if (child.pid() != ProcessMarkers.CURRENT_PID) {
-				members.putIfAbsent(child.pid(), child);
-			}
-		}
-		return new ArrayList<>(members.values());
-	}
-
-	private boolean isMarked(Proc proc) {
-		ProcessMarkers markers = proc.markers();
-		// The instance names this JVM by pid and start time: it survives pid reuse
-		return markers != null && this.instance.equals(markers.instance());
-	}
-
-	private boolean inGroupOrSession(Proc proc, boolean reaped, long end) {
-		if (!this.ownSession || (proc.pgid() != this.rootPid && proc.sid() != this.rootPid)) {
-			return false;
-		}
-		if (!reaped) {
-			return true;
-		}
-		return this.rootStartTime > 0 && proc.startTime() >= this.rootStartTime && proc.startTime() <= end;
+		Membership.Root root = new Membership.Root(this.rootPid, this.rootStartTime, this.ownSession,
+				this.rootUnreaped.getAsBoolean());
+		return this.membership.members(table, List.of(root), (markers) -> this.instance.equals(markers.instance()));
 	}
 
 }

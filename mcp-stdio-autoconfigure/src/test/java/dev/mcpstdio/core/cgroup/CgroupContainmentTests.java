@@ -17,6 +17,7 @@
 package dev.mcpstdio.core.cgroup;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ProcessCensus;
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.test.Fixtures;
@@ -63,7 +64,7 @@ class CgroupContainmentTests {
 
 	@BeforeEach
 	void detect() throws IOException {
-		this.containment = CgroupContainment.detect();
+		this.containment = CgroupContainment.detect(ProcReader.system());
 		if (!this.containment.isAvailable()) {
 			String required = System.getenv(REQUIRE);
 			if (required != null && !required.isBlank()) {
@@ -116,13 +117,41 @@ class CgroupContainmentTests {
 		return process;
 	}
 
+	/**
+	 * Read a line, bounded: a server that says nothing fails the test, never hangs it.
+	 */
 	private static String readLine(Process process) throws IOException {
+		InputStream in = process.getInputStream();
 		StringBuilder line = new StringBuilder();
-		int c;
-		while ((c = process.getInputStream().read()) >= 0 && c != '\n') {
-			line.append((char) c);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (System.nanoTime() < deadline) {
+			if (in.available() > 0) {
+				int c = in.read();
+				if (c < 0 || c == '\n') {
+					return line.toString();
+				}
+				line.append((char) c);
+			}
+			else if (!process.isAlive()) {
+				return line.toString();
+			}
+			else {
+				Fixtures.sleep(5);
+			}
 		}
-		return line.toString();
+		throw new AssertionError("no whole line from " + process.pid() + " within 20s: " + line);
+	}
+
+	/** Wait until a process runs the given program: before, its memory may read 0. */
+	private static void awaitProgram(long pid, String program) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (System.nanoTime() < deadline) {
+			if (ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program)) {
+				return;
+			}
+			Fixtures.sleep(5);
+		}
+		throw new AssertionError(pid + " did not run " + program + " within 20s");
 	}
 
 	private long awaitPidFile(Path file) {
@@ -159,6 +188,9 @@ class CgroupContainmentTests {
 		long child = Long.parseLong(readLine(server));
 		assertThat(group.pids()).contains(server.pid(), child);
 		assertThat(group.contains(child)).isTrue();
+		// both in their programs, not in an exec whose memory reads 0
+		awaitProgram(child, "sleep");
+		awaitProgram(server.pid(), "cat");
 		TreeStats stats = group.stats();
 		assertThat(stats.liveProcesses()).isEqualTo(2);
 		assertThat(stats.memoryBytes()).isPositive();
@@ -229,7 +261,7 @@ class CgroupContainmentTests {
 	@Test
 	void withoutCgroupKillAGroupThatIgnoresSigtermIsKilledPidByPid() throws Exception {
 		ServerCgroup created = group();
-		ServerCgroup group = new ServerCgroup(created.path(), false);
+		ServerCgroup group = new ServerCgroup(created.path(), false, ProcReader.system());
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
 		ServerCgroup.Result result = group.terminate(Duration.ofMillis(300));
@@ -256,7 +288,7 @@ class CgroupContainmentTests {
 
 	@Test
 	void aGroupThatCannotBeJoinedRunsNothing() throws Exception {
-		ServerCgroup missing = new ServerCgroup(this.directory.resolve("not-a-group"), false);
+		ServerCgroup missing = new ServerCgroup(this.directory.resolve("not-a-group"), false, ProcReader.system());
 		Process server = start(missing, "echo ran");
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(server.exitValue()).isEqualTo(125);
@@ -270,7 +302,7 @@ class CgroupContainmentTests {
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
 		Path script = this.directory.resolve("cgroup.sh");
-		Files.writeString(script, CgroupContainment.reaperScript(group.path(), true));
+		Files.writeString(script, CgroupReaper.script(group.path(), true));
 		Process reaper = new ProcessBuilder("sh", script.toString(), "200", "300").start();
 		assertThat(reaper.waitFor(20, TimeUnit.SECONDS)).isTrue();
 		assertThat(reaper.exitValue()).isZero();
@@ -288,14 +320,15 @@ class CgroupContainmentTests {
 		assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
 		Path base = this.containment.jvmGroup().getParent();
 		Path deadGroup = base.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
-		ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true);
+		ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
+				ProcReader.system());
 		Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
 		assertThat(readLine(orphan)).isEqualTo("up");
 		ServerCgroup mine = group();
 		Process server = start(mine, "echo up; exec cat");
 		assertThat(readLine(server)).isEqualTo("up");
 		try {
-			int swept = this.containment.sweep(Duration.ofMillis(300));
+			int swept = new CgroupSweep(this.containment).sweep(Duration.ofMillis(300));
 			assertThat(swept).isGreaterThanOrEqualTo(1);
 			assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(deadGroup).doesNotExist();
@@ -304,7 +337,7 @@ class CgroupContainmentTests {
 		}
 		finally {
 			orphan.destroyForcibly();
-			new ServerCgroup(deadGroup, true).awaitEmptyAndRemove();
+			new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
 		}
 	}
 
@@ -318,10 +351,10 @@ class CgroupContainmentTests {
 		assertThat(CgroupContainment.ownPath(List.of("4:memory:/x", "0::/user.slice/app.scope")))
 			.isEqualTo("/user.slice/app.scope");
 		assertThat(CgroupContainment.ownPath(List.of("4:memory:/x"))).isNull();
-		assertThat(CgroupContainment.ownerOf("mcp-stdio-4242-123456"))
+		assertThat(CgroupSweep.ownerOf("mcp-stdio-4242-123456"))
 			.isEqualTo(new JvmOwner(4242, "123456", JvmOwner.current().host()));
-		assertThat(CgroupContainment.ownerOf("mcp-stdio-4242-1700000000000ms").start()).isEqualTo("1700000000000ms");
-		assertThat(CgroupContainment.ownerOf("other")).isNull();
+		assertThat(CgroupSweep.ownerOf("mcp-stdio-4242-1700000000000ms").start()).isEqualTo("1700000000000ms");
+		assertThat(CgroupSweep.ownerOf("other")).isNull();
 	}
 
 	private static long sessionOf(long pid) throws IOException {

@@ -25,11 +25,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -165,7 +166,7 @@ class ContainerEngineTests {
 			assertThat(server.request(1)).contains("ping");
 			String id = server.containerId();
 			ContainerEngine engine = server.launch.engine();
-			assertThat(engine.processesVisibleOnHost(id, instance)).isTrue();
+			assertThat(engine.processesVisibleOnHost(id, instance, ProcReader.system())).isTrue();
 			List<Long> inContainer = new ArrayList<>();
 			for (long pid : this.fixtures.alive()) {
 				boolean underCli = pid == server.cli.pid() || ProcessHandle.of(pid)
@@ -183,7 +184,7 @@ class ContainerEngineTests {
 			}
 			// the server and its two helpers (and their sleeps, which come and go)
 			assertThat(inContainer).hasSizeGreaterThanOrEqualTo(3);
-			assertThat(ServerHost.shared().census().count(name, List.of()).liveProcesses())
+			assertThat(TestHost.shared().census().count(name, List.of()).liveProcesses())
 				.as("the CLI and the container's")
 				.isGreaterThanOrEqualTo(4);
 			ContainerStats stats = engine.stats(id);

@@ -55,12 +55,14 @@ public final class OrphanGuardApp {
 		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
+		ServerHost host = ServerHost.builder().build();
+		OrphanGuard guard = host.orphanGuard();
 		if (args.length > 3) {
 			// a script the guard runs once this JVM is gone
-			OrphanGuard.shared().reaper(java.nio.file.Path.of(args[3]));
+			guard.reaper(java.nio.file.Path.of(args[3]));
 		}
-		StdioServerProcess server = ServerHost.shared().start(spec, MessageListener.NONE);
-		System.out.println("READY " + server.pid() + " " + OrphanGuard.shared().watcherPid());
+		StdioServerProcess server = host.start(spec, MessageListener.NONE);
+		System.out.println("READY " + server.pid() + " " + guard.watcherPid());
 		System.out.flush();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		// bounded: a test that forgot this JVM does not leave it for long
@@ -71,13 +73,13 @@ public final class OrphanGuardApp {
 				Runtime.getRuntime().halt(3);
 			}
 			if ("kill-guard".equals(line)) {
-				long old = OrphanGuard.shared().watcherPid();
+				long old = guard.watcherPid();
 				ProcessHandle.of(old).ifPresent(ProcessHandle::destroyForcibly);
-				Long replaced = OrphanGuard.shared().watcherPid();
+				Long replaced = guard.watcherPid();
 				long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 				while ((replaced == null || replaced == old) && System.nanoTime() < until) {
 					Thread.sleep(10);
-					replaced = OrphanGuard.shared().watcherPid();
+					replaced = guard.watcherPid();
 				}
 				System.out.println("GUARD " + replaced);
 				System.out.flush();

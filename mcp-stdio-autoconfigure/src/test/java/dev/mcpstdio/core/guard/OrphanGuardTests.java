@@ -23,8 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,8 +43,8 @@ class OrphanGuardTests {
 	static final long TERMINATE_MILLIS = 1000;
 
 	/** The guarantee: {@code stdin-close-timeout + terminate-timeout + 1s}. */
-	static final Duration BOUND = OrphanGuard.bound(new ShutdownTimeouts(Duration.ofSeconds(1),
-			Duration.ofMillis(STDIN_CLOSE_MILLIS), Duration.ofMillis(TERMINATE_MILLIS)));
+	static final Duration BOUND = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS),
+			Duration.ofMillis(TERMINATE_MILLIS));
 
 	private final Fixtures fixtures = new Fixtures();
 
@@ -132,7 +131,7 @@ class OrphanGuardTests {
 	void theGuardIsNotAServerProcess() throws Exception {
 		GuardedJvm forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid());
-		assertThat(ProcessScanner.readMarkers(Path.of("/proc", Long.toString(forked.guardPid()), "environ"))).isNull();
+		assertThat(ProcReader.system().markers(forked.guardPid())).isNull();
 		assertThat(Files.readString(Path.of("/proc", Long.toString(forked.guardPid()), "stat")))
 			.as("the guard sleeps in read while the JVM lives")
 			.matches("(?s)\\d+ \\(sh\\) S .*");

@@ -26,8 +26,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.process.Membership;
+import dev.mcpstdio.core.process.Platform;
+import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,16 +58,21 @@ class OrphanSweepTests {
 
 	@Test
 	void leftoversOfDeadOwnersAreEndedAndLiveOwnersAreNotTouched() throws Exception {
-		long polite = leftover(this.fixtures, "HUP");
-		long stubborn = leftover(this.fixtures, "TERM");
+		String application = this.fixtures.id();
+		long polite = this.fixtures.leftover("HUP", application);
+		long stubborn = this.fixtures.leftover("TERM", application);
 		Process owner = start("sleep", "60");
 		Process ofLiveOwner = start("env", ProcessMarkers.OWNER_PID + "=" + owner.pid(),
-				ProcessMarkers.SERVER + "=other", "sleep", "60");
-		awaitMarked(ofLiveOwner.pid());
-		OrphanSweep.Result result = ServerHost.shared().orphanSweep().sweep(Duration.ofMillis(500));
-		assertThat(result.pids()).contains(polite, stubborn).doesNotContain(ofLiveOwner.pid(), owner.pid());
-		assertThat(result.killed()).isGreaterThanOrEqualTo(1);
-		assertThat(result.survivors()).isZero();
+				ProcessMarkers.SERVER + "=other",
+				ProcessMarkers.INSTANCE + "=" + owner.pid() + "." + startOf(owner) + ".1",
+				ProcessMarkers.APPLICATION + "=" + application, "sleep", "60");
+		Fixtures.awaitMarked(ofLiveOwner.pid());
+		try (ServerHost host = ServerHost.builder().application(application).build()) {
+			OrphanSweep.Result result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
+			assertThat(result.pids()).contains(polite, stubborn).doesNotContain(ofLiveOwner.pid(), owner.pid());
+			assertThat(result.killed()).isGreaterThanOrEqualTo(1);
+			assertThat(result.survivors()).isZero();
+		}
 		assertThat(this.fixtures.alive()).doesNotContain(polite, stubborn).contains(ofLiveOwner.pid(), owner.pid());
 		ofLiveOwner.destroyForcibly();
 		owner.destroyForcibly();
@@ -73,13 +83,15 @@ class OrphanSweepTests {
 	void aLiveOwnerStartedAfterTheMarkedProcessIsAReusedPid() throws Exception {
 		Path handoff = Files.createTempFile("owner", ".pid");
 		try {
-			Process marked = start("sh", Fixtures.script("late-marked.sh"), handoff.toString());
+			Process marked = start("sh", Fixtures.script("late-marked.sh"), handoff.toString(), this.fixtures.id());
 			Fixtures.sleep(50);
 			Process owner = start("sleep", "60");
 			Files.writeString(handoff, owner.pid() + "\n", StandardCharsets.US_ASCII);
-			awaitMarked(marked.pid());
-			OrphanSweep.Result result = ServerHost.shared().orphanSweep().sweep(Duration.ofMillis(500));
-			assertThat(result.pids()).contains(marked.pid()).doesNotContain(owner.pid());
+			Fixtures.awaitMarked(marked.pid());
+			try (ServerHost host = ServerHost.builder().application(this.fixtures.id()).build()) {
+				OrphanSweep.Result result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
+				assertThat(result.pids()).contains(marked.pid()).doesNotContain(owner.pid());
+			}
 			assertThat(marked.waitFor(5, TimeUnit.SECONDS)).isTrue();
 			assertThat(owner.isAlive()).isTrue();
 			owner.destroyForcibly();
@@ -90,39 +102,34 @@ class OrphanSweepTests {
 		}
 	}
 
-	/**
-	 * Leave a marked process whose owner is gone.
-	 * @param fixtures the test's marker
-	 * @param ignored the signal it ignores
-	 * @return its pid
-	 */
-	static long leftover(Fixtures fixtures, String ignored) throws IOException, InterruptedException {
-		ProcessBuilder builder = new ProcessBuilder("sh", Fixtures.script("leftover.sh"), ignored);
-		builder.environment().put(Fixtures.MARKER, fixtures.id());
-		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		Process shell = builder.start();
-		String out = new String(shell.getInputStream().readNBytes(64), StandardCharsets.US_ASCII).trim();
-		assertThat(shell.waitFor(5, TimeUnit.SECONDS)).isTrue();
-		long pid = Long.parseLong(out);
-		awaitMarked(pid);
-		// Its loop runs (so its trap is set) once it has had a child
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		boolean looping = false;
-		while (!looping && System.nanoTime() < deadline) {
-			looping = ProcessHandle.of(pid).map((h) -> h.children().findAny().isPresent()).orElse(false);
-			Fixtures.sleep(10);
+	@Test
+	void anotherApplicationsLeftoversAreEndedOnlyWhenEveryApplicationsAreClaimed() throws Exception {
+		long ofAnother = this.fixtures.leftover("HUP", this.fixtures.id() + "-another");
+		try (ServerHost host = ServerHost.builder().application(this.fixtures.id()).build()) {
+			assertThat(host.sweepLeftovers(List.of(), Duration.ofMillis(500), false).pids()).doesNotContain(ofAnother);
+			assertThat(this.fixtures.alive()).contains(ofAnother);
+			assertThat(host.sweepLeftovers(List.of(), Duration.ofMillis(500), true).pids()).contains(ofAnother);
 		}
-		assertThat(looping).as("loop of %s running", pid).isTrue();
-		return pid;
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
-	static void awaitMarked(long pid) {
-		Path environ = Path.of("/proc", Long.toString(pid), "environ");
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (ProcessScanner.readMarkers(environ) == null && System.nanoTime() < deadline) {
-			Fixtures.sleep(10);
-		}
-		assertThat(ProcessScanner.readMarkers(environ)).as("markers of %s", pid).isNotNull();
+	@Test
+	void aMarkedProcessOfAnotherUserIsNeverEnded() throws Exception {
+		// what a sweep reads of a leftover, but as another user's
+		long pid = 4242;
+		ProcessMarkers markers = new ProcessMarkers("leftover", 999_999_999, "999999999.2.3", "app");
+		ProcessTable.Proc ofAnother = new ProcessTable.Proc(pid, 1, pid, pid, 'S', 100, 4096, markers,
+				Membership.CURRENT_UID + 1);
+		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers);
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
+		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner), Membership.ofCurrentUser(), "app");
+		assertThat(sweep.findOrphans(ProcessTable.of(List.of(ofAnother, ours)))).containsExactly(ours);
+	}
+
+	private static long startOf(Process process) {
+		ProcReader.Stat stat = ProcReader.system().stat(process.pid());
+		assertThat(stat).isNotNull();
+		return stat.startTime();
 	}
 
 	private Process start(String... command) throws IOException {

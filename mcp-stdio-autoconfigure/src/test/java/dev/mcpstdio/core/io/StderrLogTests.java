@@ -25,9 +25,9 @@ import java.util.concurrent.TimeUnit;
 import ch.qos.logback.classic.Level;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +60,7 @@ class StderrLogTests {
 		List<String> sanitized = List.of("boom: token=******", "connecting to postgres://bob:******@db:5432/app failed",
 				"Authorization: Bearer ******");
 		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.leaky")) {
-			StdioServerProcess process = ServerHost.shared()
+			StdioServerProcess process = TestHost.shared()
 				.start(this.fixtures.spec("leaky", "leaks-secrets.sh"), MessageListener.NONE);
 			try {
 				Throwable failure = failureOf(process, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}");
@@ -87,7 +87,7 @@ class StderrLogTests {
 	void floodIsLoggedAtABoundedRateAndEveryOtherLineIsCounted() throws Exception {
 		try (LogCapture log = LogCapture.of("dev.mcpstdio.server.flood-log")) {
 			long begin = System.nanoTime();
-			StdioServerProcess process = ServerHost.shared()
+			StdioServerProcess process = TestHost.shared()
 				.start(this.fixtures.spec("flood-log", "stderr-flood.sh"), MessageListener.NONE);
 			try {
 				// the fixture answers only after its 10 MB of stderr were read

@@ -58,16 +58,16 @@ class ProcessScannerTests {
 		// this process's own flags, as /proc shows them: not exiting
 		String stat = Files.readString(Path.of("/proc/self/stat"));
 		long flags = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[6]);
-		assertThat(ProcessScanner.isExiting(flags)).isFalse();
+		assertThat(stat(flags).isExiting()).isFalse();
 		// PF_EXITING (0x4) set, as in exit(): its empty environment is not an exec's
-		assertThat(ProcessScanner.isExiting(flags | 0x4)).isTrue();
-		assertThat(ProcessScanner.isExiting(0x4)).isTrue();
-		assertThat(ProcessScanner.isExiting(0x400040)).isFalse();
+		assertThat(stat(flags | 0x4).isExiting()).isTrue();
+		assertThat(stat(0x4).isExiting()).isTrue();
+		assertThat(stat(0x400040).isExiting()).isFalse();
 	}
 
 	@Test
 	void aProcessScannedBeforeItExecsIsReadAgainAfterwards() throws Exception {
-		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 		Path go = Files.createTempFile("exec", ".go");
 		Files.delete(go);
 		try {
@@ -104,7 +104,7 @@ class ProcessScannerTests {
 
 	@Test
 	void aProcessThatExecsIntoMarkersIsReadAgainThoughItsStartTimeStays() throws Exception {
-		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 		Path go = Files.createTempFile("exec", ".go");
 		Files.delete(go);
 		try {
@@ -138,7 +138,7 @@ class ProcessScannerTests {
 
 	@Test
 	void callersAtTheSameTimeShareReadsThatBeganAfterTheyAsked() throws Exception {
-		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 		int threads = 8;
 		int calls = 50;
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -167,7 +167,7 @@ class ProcessScannerTests {
 
 	@Test
 	void aSnapshotBegunAfterTheTimeGivenServesWithoutAnotherRead() {
-		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 		long before = System.nanoTime();
 		ProcessTable taken = scanner.scan();
 		long reads = scanner.reads();
@@ -182,7 +182,7 @@ class ProcessScannerTests {
 
 	@Test
 	void withoutProcTheScanFindsProcessesThroughProcessHandle() throws Exception {
-		ProcessScanner scanner = new ProcessScanner(Platform.current().withoutProcFileSystem());
+		ProcessScanner scanner = new ProcessScanner(Platform.current().withoutProcFileSystem(), ProcReader.system());
 		this.process = sleeper();
 		ProcessTable table = scanner.scan();
 		Proc child = table.get(this.process.pid());
@@ -197,7 +197,7 @@ class ProcessScannerTests {
 	@Test
 	void aProcessIsSignalledOnlyWhileItHasTheStartTimeOfTheSnapshot() throws Exception {
 		for (Platform platform : java.util.List.of(Platform.current(), Platform.current().withoutProcFileSystem())) {
-			ProcessScanner scanner = new ProcessScanner(platform);
+			ProcessScanner scanner = new ProcessScanner(platform, ProcReader.system());
 			this.process = sleeper();
 			Proc seen = scanner.scan().get(this.process.pid());
 			Proc reused = new Proc(seen.pid(), seen.ppid(), seen.pgid(), seen.sid(), seen.state(), seen.startTime() + 1,
@@ -211,9 +211,9 @@ class ProcessScannerTests {
 
 	@Test
 	void nowIsAfterTheStartOfAProcessStartedBefore() throws Exception {
-		ProcessScanner scanner = new ProcessScanner(Platform.current());
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
 		this.process = sleeper();
-		long start = ProcessScanner.startTimeOf(Platform.current(), this.process.pid());
+		long start = scanner.startTimeOf(this.process.pid());
 		assertThat(start).isPositive();
 		assertThat(scanner.now()).isGreaterThanOrEqualTo(start);
 	}
@@ -247,6 +247,10 @@ class ProcessScannerTests {
 			Fixtures.sleep(5);
 		}
 		throw new IllegalStateException("the shell did not start");
+	}
+
+	private static ProcReader.Stat stat(long flags) {
+		return new ProcReader.Stat(1, 0, 1, 1, 'S', flags, 1, 1);
 	}
 
 }

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.process;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,7 +43,7 @@ class ProcessTreeTests {
 
 	@Test
 	void whileTheRootLivesItsGroupSessionAndDescendantsAreMembers() {
-		ProcessTree tree = tree(true, 0);
+		ProcessTree tree = tree(true);
 		ProcessTable table = table(proc(ROOT, 1, ROOT, ROOT, ROOT_START, null),
 				proc(4001, ROOT, ROOT, ROOT, 1001, null), proc(4002, 4001, 4002, ROOT, 1002, null),
 				proc(4003, 1, 4003, 4003, 1003, null), proc(4004, 4003, 4003, 4003, 1004, null),
@@ -52,8 +53,8 @@ class ProcessTreeTests {
 
 	@Test
 	void aReapedRootsPidReusedByAStrangerGroupIsNeverAMember() {
-		// The root ended at tick 2000; a stranger took its pid later and leads a group
-		ProcessTree tree = tree(false, 2000);
+		// The root was reaped; a stranger took its pid and leads a group and session
+		ProcessTree tree = tree(false);
 		ProcessTable table = table(proc(ROOT, 1, ROOT, ROOT, 5000, null), proc(4100, ROOT, ROOT, ROOT, 5001, null),
 				proc(4101, 1, ROOT, ROOT, 5002, null));
 		assertThat(tree.members(table)).isEmpty();
@@ -61,7 +62,7 @@ class ProcessTreeTests {
 
 	@Test
 	void aReapedRootsStrangerIsNeverSignalled() {
-		ProcessTree tree = tree(false, 2000);
+		ProcessTree tree = tree(false);
 		FakeSource source = new FakeSource(table(proc(ROOT, 1, ROOT, ROOT, 5000, null),
 				proc(4100, ROOT, ROOT, ROOT, 5001, null), proc(4101, 1, ROOT, ROOT, 5002, null)));
 		TreeTerminator.Result result = new TreeTerminator(source).terminate("files", tree,
@@ -72,18 +73,74 @@ class ProcessTreeTests {
 	}
 
 	@Test
-	void afterTheRootWasReapedGroupMembersOlderThanItsEndAreStillMembers() {
-		ProcessTree tree = tree(false, 2000);
-		ProcessTable table = table(proc(4001, 1, ROOT, ROOT, 1500, null), proc(4002, 4001, ROOT, ROOT, 2500, null),
-				proc(4003, 1, ROOT, ROOT, 2600, null));
-		// 4001 was the server's; 4002 is its child (so ours, though younger than the
-		// end); 4003 joined a group of the pid later and is nobody's child of ours
+	void afterTheRootsReapItsGroupAloneProvesNothing() {
+		ProcessTree tree = tree(false);
+		// 4001 started while the root ran and stayed in its group; 4002 is its child;
+		// after the reap either could as well be a stranger's
+		ProcessTable table = table(proc(4001, 1, ROOT, 4001, ROOT_START + 10, null),
+				proc(4002, 4001, ROOT, 4001, ROOT_START + 20, null));
+		assertThat(tree.members(table)).isEmpty();
+	}
+
+	@Test
+	void afterTheRootsReapItsSessionAloneProvesNothing() {
+		ProcessTree tree = tree(false);
+		ProcessTable table = table(proc(4001, 1, 4001, ROOT, ROOT_START + 10, null),
+				proc(4002, 4001, 4001, ROOT, ROOT_START + 20, null));
+		assertThat(tree.members(table)).isEmpty();
+	}
+
+	@Test
+	void whileTheRootIsUnreapedItsGroupAloneAndItsSessionAloneAreEvidence() {
+		ProcessTree tree = tree(true);
+		// the root is a zombie (not in the table) but unreaped: its pid, so its group and
+		// session, are still its own
+		ProcessTable table = table(proc(4001, 1, ROOT, 4001, ROOT_START + 10, null),
+				proc(4002, 1, 4002, ROOT, ROOT_START + 20, null), proc(4003, 1, 4003, 4003, ROOT_START + 30, null));
 		assertThat(pids(tree.members(table))).containsExactlyInAnyOrder(4001L, 4002L);
 	}
 
 	@Test
+	void afterTheRootsReapMarkedProcessesAndTheirDescendantsAreMembers() {
+		ProcessTree tree = tree(false);
+		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
+		ProcessTable table = table(proc(4001, 1, ROOT, ROOT, ROOT_START + 10, ours),
+				proc(4002, 4001, 4002, 4002, ROOT_START + 20, null), proc(4003, 1, ROOT, ROOT, ROOT_START + 30, null));
+		assertThat(pids(tree.members(table))).containsExactlyInAnyOrder(4001L, 4002L);
+	}
+
+	@Test
+	void incompleteOrForeignMarkersAreNoEvidence() {
+		ProcessTree tree = tree(false);
+		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
+		ProcessMarkers noServer = new ProcessMarkers("", ProcessMarkers.CURRENT_PID, INSTANCE);
+		ProcessMarkers otherOwner = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID + 1, INSTANCE);
+		byte[] instanceAlone = (ProcessMarkers.INSTANCE + "=" + INSTANCE + "\0").getBytes(StandardCharsets.UTF_8);
+		assertThat(ProcessMarkers.parse(instanceAlone, instanceAlone.length)).isNull();
+		ProcessTable table = table(proc(5001, 1, 5001, 5001, 9001, noServer),
+				proc(5002, 1, 5002, 5002, 9002, otherOwner),
+				new Proc(5003, 1, 5003, 5003, 'S', 9003, 4096, ours, Membership.CURRENT_UID + 1),
+				new Proc(5004, 1, 5004, 5004, 'S', 9004, 4096, ours, -1));
+		assertThat(tree.members(table)).isEmpty();
+	}
+
+	@Test
+	void theFirstEntryOfANameCountsAsForGetenv() {
+		byte[] environ = (ProcessMarkers.SERVER + "=files\0" + ProcessMarkers.OWNER_PID + "=12\0"
+				+ ProcessMarkers.INSTANCE + "=12.5.1\0" + ProcessMarkers.INSTANCE + "=99.5.1\0" + ProcessMarkers.SERVER
+				+ "=other\0")
+			.getBytes(StandardCharsets.UTF_8);
+		ProcessMarkers markers = ProcessMarkers.parse(environ, environ.length);
+		assertThat(markers).isNotNull();
+		assertThat(markers.server()).isEqualTo("files");
+		assertThat(markers.instance()).isEqualTo("12.5.1");
+		assertThat(markers.hasOwnInstance()).isTrue();
+		assertThat(markers.ownerStart()).isEqualTo(5);
+	}
+
+	@Test
 	void processesCarryingTheInstanceMarkerAreMembersWhereverTheyWent() {
-		ProcessTree tree = tree(false, 2000);
+		ProcessTree tree = tree(false);
 		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
 		ProcessMarkers otherStart = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID,
 				ProcessMarkers.newInstance());
@@ -94,7 +151,7 @@ class ProcessTreeTests {
 
 	@Test
 	void aChildOlderThanItsParentIsAStrangerWhosePidMatchedByChance() {
-		ProcessTree tree = tree(true, 0);
+		ProcessTree tree = tree(true);
 		ProcessTable table = table(proc(ROOT, 1, ROOT, ROOT, ROOT_START, null),
 				proc(6000, ROOT, 6000, 6000, 900, null));
 		assertThat(pids(tree.members(table))).containsExactly(ROOT);
@@ -102,13 +159,13 @@ class ProcessTreeTests {
 
 	@Test
 	void aRootWithAnotherStartTimeIsNotTheRoot() {
-		ProcessTree tree = tree(true, 0);
+		ProcessTree tree = tree(true);
 		ProcessTable table = table(proc(ROOT, 1, 3, 3, 777, null));
 		assertThat(tree.members(table)).isEmpty();
 	}
 
-	static ProcessTree tree(boolean rootUnreaped, long endTime) {
-		return new ProcessTree(ROOT, ROOT_START, INSTANCE, true, () -> rootUnreaped, () -> endTime);
+	static ProcessTree tree(boolean rootUnreaped) {
+		return new ProcessTree(ROOT, ROOT_START, INSTANCE, true, () -> rootUnreaped, Membership.ofCurrentUser());
 	}
 
 	static Proc proc(long pid, long ppid, long pgid, long sid, long start, @Nullable ProcessMarkers markers) {

@@ -14,16 +14,14 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core;
+package dev.mcpstdio.core.guard;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import dev.mcpstdio.core.guard.GuardedJvm;
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.guard.OrphanGuardTests;
+import dev.mcpstdio.core.StartSendStopRace;
 import dev.mcpstdio.test.Fixtures;
 
 /**
@@ -52,8 +50,8 @@ public final class GuardAndRaceFigures {
 	 * @throws Exception if a JVM could not be forked
 	 */
 	public static List<String> killToLastProcessGone(int runs) throws Exception {
-		Duration bound = OrphanGuard.bound(new ShutdownTimeouts(Duration.ofSeconds(1),
-				Duration.ofMillis(STDIN_CLOSE_MILLIS), Duration.ofMillis(TERMINATE_MILLIS)));
+		Duration bound = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS),
+				Duration.ofMillis(TERMINATE_MILLIS));
 		List<Long> millis = new ArrayList<>();
 		for (int i = 0; i < runs; i++) {
 			Fixtures fixtures = new Fixtures();

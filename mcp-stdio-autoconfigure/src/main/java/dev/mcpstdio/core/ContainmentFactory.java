@@ -27,6 +27,7 @@ import java.util.concurrent.Executor;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.cgroup.CgroupSweep;
 import dev.mcpstdio.core.cgroup.ServerCgroup;
 import dev.mcpstdio.core.containers.ContainerEngine;
 import dev.mcpstdio.core.containers.ContainerEngineException;
@@ -35,58 +36,59 @@ import dev.mcpstdio.core.containers.ContainerReaper;
 import dev.mcpstdio.core.containers.ContainerRun;
 import dev.mcpstdio.core.containers.ContainerSweep;
 import dev.mcpstdio.core.containers.InvalidContainerCommandException;
-import dev.mcpstdio.core.guard.GuardReapers;
-import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.guard.ReaperRegistrar;
+import dev.mcpstdio.core.process.ProcReader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What contains the servers of one host besides their process trees: the cgroup
- * containment in use (detected once, and said once at INFO), the containers of
- * {@code docker run} and {@code podman run} servers, and the orphan guard's scripts for
- * both. Prepares the {@link Containment} of each start, and sweeps what dead JVMs left.
+ * Prepares what contains each server start besides its process tree: its container
+ * ({@code docker run} and {@code podman run} servers) and its cgroup, with the orphan
+ * guard's scripts for both. The cgroup containment in use is probed on first use and said
+ * once at INFO.
  *
  * @author mcp-stdio authors
  */
-final class Containments {
+final class ContainmentFactory {
 
-	private static final Log logger = LogFactory.getLog(Containments.class);
+	private static final Log logger = LogFactory.getLog(ContainmentFactory.class);
 
 	private final Map<String, String> jvmEnvironment;
 
 	private final Executor tasks;
 
-	private final GuardReapers reapers;
+	private final ReaperRegistrar reapers;
 
-	private volatile boolean cgroupsEnabled = !"false".equalsIgnoreCase(System.getProperty("mcp.stdio.cgroup.enabled"));
+	private final ProcReader proc;
 
-	private volatile @Nullable String said;
+	private final boolean cgroupsEnabled;
 
-	Containments(OrphanGuard guard, Map<String, String> jvmEnvironment, Executor tasks) {
+	private volatile @Nullable CgroupContainment cgroups;
+
+	ContainmentFactory(ReaperRegistrar reapers, Map<String, String> jvmEnvironment, Executor tasks, ProcReader proc,
+			boolean cgroupsEnabled) {
+		this.reapers = reapers;
 		this.jvmEnvironment = jvmEnvironment;
 		this.tasks = tasks;
-		this.reapers = new GuardReapers(guard);
-	}
-
-	void setCgroupsEnabled(boolean enabled) {
-		this.cgroupsEnabled = enabled;
+		this.proc = proc;
+		this.cgroupsEnabled = cgroupsEnabled;
 	}
 
 	/**
-	 * Return the cgroup containment for the servers started from now on, saying at INFO
-	 * which one it is the first time (and whenever it changes).
+	 * Return the cgroup containment servers get, probed on first use and said at INFO.
 	 * @return the containment, possibly none
 	 */
 	CgroupContainment cgroups() {
-		CgroupContainment cgroups = this.cgroupsEnabled ? CgroupContainment.detect()
-				: CgroupContainment.none("turned off by mcp.stdio.cgroup.enabled=false");
-		String description = cgroups.description();
-		if (!description.equals(this.said)) {
+		CgroupContainment cgroups = this.cgroups;
+		if (cgroups == null) {
 			synchronized (this) {
-				if (!description.equals(this.said)) {
-					this.said = description;
-					logger.info("MCP server containment: " + description);
+				cgroups = this.cgroups;
+				if (cgroups == null) {
+					cgroups = this.cgroupsEnabled ? CgroupContainment.detect(this.proc)
+							: CgroupContainment.none("turned off by mcp.stdio.cgroup.enabled=false");
+					logger.info("MCP server containment: " + cgroups.description());
+					this.cgroups = cgroups;
 				}
 			}
 		}
@@ -123,7 +125,7 @@ final class Containments {
 		if (container == null && group == null) {
 			return Containment.NONE;
 		}
-		return new Containment(spec.name(), container, group, cgroups, this.tasks);
+		return new Containment(spec.name(), container, group, cgroups, this.tasks, this.proc);
 	}
 
 	private static @Nullable ContainerRun recognise(StdioServerSpec spec) {
@@ -179,7 +181,7 @@ final class Containments {
 	 * @return how many processes were in them
 	 */
 	int sweepCgroups(Duration terminateTimeout) {
-		return cgroups().sweep(terminateTimeout);
+		return new CgroupSweep(cgroups()).sweep(terminateTimeout);
 	}
 
 	private @Nullable ContainerEngine engineOf(StdioServerSpec spec) {
@@ -194,7 +196,7 @@ final class Containments {
 		if (run == null) {
 			return null;
 		}
-		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, "sweep");
+		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, "sweep", "sweep");
 		try {
 			Path executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env),
 					spec.workingDirectory());

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.cgroup.CgroupReaper;
 import dev.mcpstdio.core.containers.ContainerEngine;
 import dev.mcpstdio.core.containers.ContainerReaper;
 import dev.mcpstdio.core.process.JvmOwner;
@@ -39,9 +40,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-public final class GuardReapers {
+public final class ReaperRegistrar {
 
-	private static final Log logger = LogFactory.getLog(GuardReapers.class);
+	private static final Log logger = LogFactory.getLog(ReaperRegistrar.class);
 
 	private final OrphanGuard guard;
 
@@ -51,7 +52,11 @@ public final class GuardReapers {
 
 	private boolean cgroupAnnounced;
 
-	public GuardReapers(OrphanGuard guard) {
+	/**
+	 * Create the registrar of a guard.
+	 * @param guard the guard that runs the scripts
+	 */
+	public ReaperRegistrar(OrphanGuard guard) {
 		this.guard = guard;
 	}
 
@@ -87,7 +92,7 @@ public final class GuardReapers {
 			return;
 		}
 		try {
-			Path script = cgroups.writeReaper(directory().resolve("cgroup.sh"));
+			Path script = CgroupReaper.write(cgroups, directory().resolve("cgroup.sh"));
 			if (script != null) {
 				this.guard.reaper(script);
 			}
@@ -117,7 +122,32 @@ public final class GuardReapers {
 		}
 	}
 
-	/** A directory of this user's only (created so on POSIX), once per JVM. */
+	/**
+	 * Remove the scripts once the host closed with its servers stopped: the guard, told
+	 * to quit, runs none of them. Cidfiles of containers still running stay with them.
+	 */
+	public synchronized void close() {
+		Path dir = this.directory;
+		if (dir == null) {
+			return;
+		}
+		for (String script : List.of("containers.sh", "cgroup.sh")) {
+			try {
+				Files.deleteIfExists(dir.resolve(script));
+			}
+			catch (IOException ex) {
+				// left for the temporary directory's own cleaning
+			}
+		}
+		try {
+			Files.deleteIfExists(dir);
+		}
+		catch (IOException ex) {
+			// not empty: a container's cidfile is still there
+		}
+	}
+
+	/** A directory of this user's only (created so on POSIX), once per host. */
 	private Path directory() throws IOException {
 		Path dir = this.directory;
 		if (dir == null) {
