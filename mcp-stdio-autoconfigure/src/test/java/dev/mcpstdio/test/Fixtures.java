@@ -151,6 +151,23 @@ public final class Fixtures {
 	}
 
 	/**
+	 * Return a fixture server with arguments, marked with this test's marker and with
+	 * short shutdown bounds.
+	 * @param name the server name
+	 * @param script the file name under {@code fixtures/}
+	 * @param args its arguments
+	 * @return the spec
+	 */
+	public StdioServerSpec spec(String name, String script, String... args) {
+		List<String> command = new ArrayList<>();
+		command.add(script(script));
+		command.addAll(List.of(args));
+		return StdioServerSpec.of(name, "sh", command.toArray(String[]::new))
+			.withEnv(Map.of(MARKER, this.id))
+			.withShutdown(FAST);
+	}
+
+	/**
 	 * Return the pids of the live processes that carry this test's marker.
 	 * @return the pids
 	 */

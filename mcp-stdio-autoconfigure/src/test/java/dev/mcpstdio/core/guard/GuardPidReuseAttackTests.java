@@ -1,0 +1,203 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.guard;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.PidThief;
+import dev.mcpstdio.test.PidThief.Stranger;
+import dev.mcpstdio.test.PidThief.Target;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The pid-reuse attack against the orphan guard, for real: the roots of a JVM's servers
+ * exit and the JVM dies before it could tell its guard (it is stopped, then killed with
+ * SIGKILL), and the instant each root is reaped a stranger takes its pid, leading a
+ * session and group of that id. The guard must end the servers' marked children and never
+ * signal a stranger.
+ *
+ * @author mcp-stdio authors
+ */
+class GuardPidReuseAttackTests {
+
+	private static final Log logger = LogFactory.getLog(GuardPidReuseAttackTests.class);
+
+	/** Attacks that must land (a stranger got a root's pid). */
+	private static final int LANDED = 20;
+
+	/** Servers per forked JVM, each one attack. */
+	private static final int SERVERS = 10;
+
+	private final Fixtures fixtures = new Fixtures();
+
+	private final List<Stranger> strangers = new ArrayList<>();
+
+	private final List<Process> jvms = new ArrayList<>();
+
+	@TempDir
+	Path exits;
+
+	@BeforeEach
+	void attackPossible() {
+		PidThief.requireCapability();
+	}
+
+	@AfterEach
+	void cleanUp() {
+		this.jvms.forEach(Process::destroyForcibly);
+		this.strangers.forEach(Stranger::end);
+		this.fixtures.killLeftovers();
+	}
+
+	@Test
+	void theGuardNeverSignalsAStrangerThatTookAServerRootsPid() throws Exception {
+		int landed = 0;
+		int signalled = 0;
+		for (int run = 0; run < 6 && landed < LANDED; run++) {
+			String[] ready = fork();
+			long[] roots = Arrays.stream(ready, 1, ready.length - 1).mapToLong(Long::parseLong).toArray();
+			long guard = Long.parseLong(ready[ready.length - 1]);
+			Process jvm = this.jvms.get(this.jvms.size() - 1);
+			List<ProcessHandle> children = new ArrayList<>();
+			for (long root : roots) {
+				children.addAll(childrenOf(root, 2));
+			}
+			List<Stranger> taken = new ArrayList<>();
+			List<Target> targets = Arrays.stream(roots).mapToObj((root) -> new Target(root, List.of())).toList();
+			try (PidThief thief = PidThief.lieInWait(this.fixtures, targets)) {
+				// The JVM cannot reap the roots nor tell its guard that they ended
+				signal("STOP", jvm.pid());
+				for (long root : roots) {
+					Files.createFile(this.exits.resolve(Long.toString(root)));
+				}
+				await(() -> Arrays.stream(roots).allMatch(GuardPidReuseAttackTests::isZombie));
+				// It dies: its guard learns so, and the roots are reaped at once
+				jvm.destroyForcibly();
+				for (int i = 0; i < roots.length; i++) {
+					thief.stranger(Duration.ofSeconds(20)).ifPresent(taken::add);
+				}
+			}
+			this.strangers.addAll(taken);
+			// the guard ends the servers' children, then exits itself
+			awaitGone(children);
+			await(() -> ProcessHandle.of(guard).map((h) -> !h.isAlive()).orElse(true));
+			landed += taken.size();
+			for (Stranger stranger : taken) {
+				signalled += stranger.isAlive() ? 0 : 1;
+				stranger.end();
+			}
+		}
+		logger
+			.info("pid-reuse attack on the orphan guard: " + landed + " landed, " + signalled + " strangers signalled");
+		assertThat(landed).as("attacks that landed").isGreaterThanOrEqualTo(LANDED);
+		assertThat(signalled).as("strangers signalled").isZero();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	/** Fork a JVM with its servers and return its READY line's words. */
+	private String[] fork() throws Exception {
+		String java = ProcessHandle.current().info().command().orElseThrow();
+		ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), AttackedJvmApp.class.getName(), this.fixtures.id(),
+				Integer.toString(SERVERS), this.exits.toString());
+		File log = File.createTempFile("attacked-jvm", ".log");
+		log.deleteOnExit();
+		builder.redirectError(log);
+		Process jvm = builder.start();
+		this.jvms.add(jvm);
+		BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
+		CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+			try {
+				for (String next = out.readLine(); next != null; next = out.readLine()) {
+					if (next.startsWith("READY ")) {
+						return next;
+					}
+				}
+				return "EOF";
+			}
+			catch (Exception ex) {
+				return ex.toString();
+			}
+		});
+		String ready = line.get(60, TimeUnit.SECONDS);
+		assertThat(ready).as(() -> "forked JVM; its log: " + read(log)).startsWith("READY ");
+		return ready.split(" ");
+	}
+
+	private static String read(File log) {
+		try {
+			return Files.readString(log.toPath());
+		}
+		catch (Exception ex) {
+			return ex.toString();
+		}
+	}
+
+	private static void signal(String signal, long pid) throws Exception {
+		Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+		assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(kill.exitValue()).isZero();
+	}
+
+	private static boolean isZombie(long pid) {
+		ProcReader.Stat stat = ProcReader.system().stat(pid);
+		return stat != null && stat.isZombie();
+	}
+
+	/**
+	 * The children of a process, as handles: each knows its start time, so a reused pid
+	 * is not taken for it.
+	 */
+	private static List<ProcessHandle> childrenOf(long pid, int count) {
+		await(() -> ProcessHandle.of(pid).map((h) -> h.children().count() >= count).orElse(false));
+		return ProcessHandle.of(pid).orElseThrow().children().toList();
+	}
+
+	private static void awaitGone(List<ProcessHandle> processes) {
+		await(() -> processes.stream().noneMatch(ProcessHandle::isAlive));
+	}
+
+	private static void await(BooleanSupplier condition) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+			Fixtures.sleep(5);
+		}
+		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
+	}
+
+}
