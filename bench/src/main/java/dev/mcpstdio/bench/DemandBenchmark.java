@@ -310,6 +310,10 @@ public class DemandBenchmark {
 		properties.put("logging.level.dev.mcpstdio", "ERROR");
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("spring.main.log-startup-info", "false");
+		// measured without Spring AI (mcp-stdio performs the handshake itself): the
+		// module's class path has Spring AI's MCP client for the lifecycle harness,
+		// and its clients, initialized at start-up, would start every lazy server
+		properties.put("spring.ai.mcp.client.enabled", "false");
 		return properties;
 	}
 
