@@ -62,11 +62,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 @EnableAutoConfiguration
 public class DemandBenchmark {
 
-	private static final int SERVERS = Integer.getInteger("bench.demand.servers", 20);
+	private static final int SERVERS = Knobs.integer("bench.demand.servers", 20);
 
-	private static final long SETTLE_MILLIS = Long.getLong("bench.demand.settle", 3000);
+	private static final long SETTLE_MILLIS = Knobs.longValue("bench.demand.settle", 3000);
 
-	private static final String IDLE_TIMEOUT = System.getProperty("bench.demand.idle-timeout", "15s");
+	private static final String IDLE_TIMEOUT = Knobs.string("bench.demand.idle-timeout", "15s");
 
 	private static final long MB = 1024 * 1024;
 
@@ -84,19 +84,20 @@ public class DemandBenchmark {
 			}
 			System.exit(0);
 		}
-		int runs = Integer.getInteger("bench.demand.runs", 3);
+		int runs = Knobs.integer("bench.demand.runs", 3);
 		Map<String, List<Double>> figures = new LinkedHashMap<>();
 		for (int run = 0; run < runs; run++) {
 			// alternating, so that the machine's drift hits both alike
 			child(figures, "eager");
 			child(figures, "lazy");
 		}
-		for (String interval : System.getProperty("bench.demand.cap-intervals", "5s,1s").split(",")) {
+		List<String> intervals = List.of(Knobs.string("bench.demand.cap-intervals", "5s,1s").split(","));
+		for (String interval : intervals) {
 			for (int run = 0; run < runs; run++) {
 				child(figures, "cap", interval);
 			}
 		}
-		String table = table(figures);
+		String table = table(figures, intervals);
 		System.out.println(table);
 		Path out = Path.of(System.getProperty("bench.demand.out", "target/demand-results.md"));
 		Files.createDirectories(out.toAbsolutePath().getParent());
@@ -137,7 +138,7 @@ public class DemandBenchmark {
 		}
 	}
 
-	private static String table(Map<String, List<Double>> figures) {
+	private static String table(Map<String, List<Double>> figures, List<String> intervals) {
 		StringBuilder table = new StringBuilder();
 		table.append("| measure | eager | lazy |\n| --- | --- | --- |\n");
 		row(table, figures, "ms to ready: SpringApplication.run() with " + SERVERS + " servers", "ready-ms", " ms");
@@ -161,7 +162,7 @@ public class DemandBenchmark {
 		}
 		table.append("\n| resource-check-interval | crossing 200 MB to stopped | of which the stop | peak RSS seen "
 				+ "| exit cause | processes left |\n| --- | --- | --- | --- | --- | --- |\n");
-		for (String interval : System.getProperty("bench.demand.cap-intervals", "5s,1s").split(",")) {
+		for (String interval : intervals) {
 			String prefix = "cap-" + interval + ".";
 			table.append("| ").append(interval).append(" | ");
 			table.append(summary(figures.get(prefix + "crossing-to-stopped-ms"), " ms")).append(" | ");
@@ -309,6 +310,10 @@ public class DemandBenchmark {
 		properties.put("logging.level.dev.mcpstdio", "ERROR");
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("spring.main.log-startup-info", "false");
+		// measured without Spring AI (mcp-stdio performs the handshake itself): the
+		// module's class path has Spring AI's MCP client for the lifecycle harness,
+		// and its clients, initialized at start-up, would start every lazy server
+		properties.put("spring.ai.mcp.client.enabled", "false");
 		return properties;
 	}
 

@@ -40,7 +40,7 @@ public final class LifecycleBenchmark {
 	}
 
 	public static void main(String[] args) throws Exception {
-		String scenarios = System.getProperty("bench.lifecycle.scenarios", "start,stop,sigterm,guard,race,death");
+		String scenarios = Knobs.string("bench.lifecycle.scenarios", "start,stop,sigterm,guard,race,death");
 		List<String> figures = new ArrayList<>();
 		for (String scenario : scenarios.split(",")) {
 			System.out.println("== " + scenario);
@@ -48,10 +48,10 @@ public final class LifecycleBenchmark {
 				case "start" -> LifecycleFigures.start();
 				case "stop" -> LifecycleFigures.stop();
 				case "sigterm" -> LifecycleFigures.sigterm();
-				case "guard" -> GuardAndRaceFigures.killToLastProcessGone(Integer.getInteger("bench.guard.runs", 10));
-				case "race" -> GuardAndRaceFigures.race(Integer.getInteger("bench.race.rounds", 200));
-				case "death" -> DeathToErrorFigures.measure(Integer.getInteger("bench.death.runs", 5),
-						Integer.getInteger("bench.death.sdkRuns", 3));
+				case "guard" -> GuardAndRaceFigures.killToLastProcessGone(Knobs.integer("bench.guard.runs", 10));
+				case "race" -> GuardAndRaceFigures.race(Knobs.integer("bench.race.rounds", 200));
+				case "death" -> DeathToErrorFigures.measure(Knobs.integer("bench.death.runs", 5),
+						Knobs.integer("bench.death.sdkRuns", 3));
 				default -> throw new IllegalArgumentException("unknown scenario " + scenario);
 			};
 			lines.forEach(System.out::println);

@@ -61,10 +61,10 @@ public class ObservabilityBenchmark {
 	private static final Duration COLD_SPACING = Duration.ofMillis(300);
 
 	public static void main(String[] args) throws Exception {
-		int servers = Integer.getInteger("bench.servers", 50);
-		int children = Integer.getInteger("bench.children", 3);
-		int iterations = Integer.getInteger("bench.iterations", 500);
-		int coldIterations = Integer.getInteger("bench.coldIterations", 150);
+		int servers = Knobs.integer("bench.servers", 50);
+		int children = Knobs.integer("bench.children", 3);
+		int iterations = Knobs.integer("bench.iterations", 500);
+		int coldIterations = Knobs.integer("bench.coldIterations", 150);
 		String markerValue = UUID.randomUUID().toString();
 		String script = Path.of(ObservabilityBenchmark.class.getResource("/bench-server.sh").toURI()).toString();
 		Map<String, Object> properties = new HashMap<>();

@@ -19,6 +19,8 @@ package dev.mcpstdio.autoconfigure;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown before any server starts when the {@code mcp.stdio} configuration has errors;
  * each error names the server and the property, and says how to fix it.
@@ -40,6 +42,46 @@ public class McpStdioConfigurationException extends RuntimeException {
 	}
 
 	/**
+	 * Return a text of the configuration as one line: a server's name (and the property
+	 * and problem that quote it) can hold any character, and a line break in it would
+	 * split the report and the log. Control and line-separator characters are escaped:
+	 * {@code \n}, {@code \r} and {@code \t} as in Java, the others as a backslash, a
+	 * {@code u} and four hex digits.
+	 * @param text the text, or {@code null}
+	 * @return the text on one line
+	 */
+	static String printable(@Nullable String text) {
+		if (text == null) {
+			return "null";
+		}
+		StringBuilder result = null;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			boolean escaped = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+			if (escaped && result == null) {
+				result = new StringBuilder(text.length() + 8).append(text, 0, i);
+			}
+			if (result == null) {
+				continue;
+			}
+			switch (c) {
+				case '\n' -> result.append("\\n");
+				case '\r' -> result.append("\\r");
+				case '\t' -> result.append("\\t");
+				default -> {
+					if (escaped) {
+						result.append(String.format("\\u%04x", (int) c));
+					}
+					else {
+						result.append(c);
+					}
+				}
+			}
+		}
+		return (result != null) ? result.toString() : text;
+	}
+
+	/**
 	 * One configuration error.
 	 *
 	 * @param server the server's name, or {@code null} when the error is not about one
@@ -50,7 +92,8 @@ public class McpStdioConfigurationException extends RuntimeException {
 	public record Problem(String server, String property, String problem, String action) {
 
 		String describe() {
-			return "server '" + this.server + "', property '" + this.property + "': " + this.problem;
+			return "server '" + printable(this.server) + "', property '" + printable(this.property) + "': "
+					+ printable(this.problem);
 		}
 
 	}

@@ -35,10 +35,17 @@ class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpSt
 				"The MCP server configuration is invalid; no server was started.\n");
 		StringBuilder action = new StringBuilder("Fix the configuration:\n");
 		for (Problem problem : cause.problems()) {
-			description.append("\n    Server: ").append(problem.server());
-			description.append("\n    Property: ").append(problem.property());
-			description.append("\n    Problem: ").append(problem.problem()).append('\n');
-			action.append("\n    - ").append(problem.property()).append(": ").append(problem.action());
+			// one line each, whatever a server's name holds
+			String property = McpStdioConfigurationException.printable(problem.property());
+			description.append("\n    Server: ").append(McpStdioConfigurationException.printable(problem.server()));
+			description.append("\n    Property: ").append(property);
+			description.append("\n    Problem: ")
+				.append(McpStdioConfigurationException.printable(problem.problem()))
+				.append('\n');
+			action.append("\n    - ")
+				.append(property)
+				.append(": ")
+				.append(McpStdioConfigurationException.printable(problem.action()));
 		}
 		return new FailureAnalysis(description.toString(), action.toString(), cause);
 	}

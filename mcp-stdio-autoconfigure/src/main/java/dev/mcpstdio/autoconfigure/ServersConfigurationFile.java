@@ -26,6 +26,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -46,7 +47,9 @@ import org.springframework.util.ResourceUtils;
 final class ServersConfigurationFile {
 
 	/** A larger file is not a servers configuration. */
-	private static final int MAX_SIZE = 4 * 1024 * 1024;
+	static final int MAX_SIZE = 4 * 1024 * 1024;
+
+	private static final JsonMapper MAPPER = JsonMapper.shared();
 
 	private ServersConfigurationFile() {
 	}
@@ -77,12 +80,15 @@ final class ServersConfigurationFile {
 		try (InputStream in = resource.getInputStream()) {
 			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
 			if (bytes.length > MAX_SIZE) {
-				throw new InvalidFileException("it is larger than " + MAX_SIZE + " bytes");
+				throw new InvalidFileException("it is larger than 4 MB (" + MAX_SIZE + " bytes)");
 			}
-			root = JsonMapper.shared().readTree(bytes);
+			root = MAPPER.readTree(bytes);
 		}
 		catch (IOException ex) {
 			throw new InvalidFileException("it cannot be read (" + ex.getClass().getSimpleName() + ")");
+		}
+		catch (StreamConstraintsException ex) {
+			throw new InvalidFileException(constraint(ex));
 		}
 		catch (JacksonException ex) {
 			// Jackson's own message quotes the offending text
@@ -107,6 +113,20 @@ final class ServersConfigurationFile {
 			return what;
 		}
 		return what + " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+	}
+
+	/**
+	 * Say which limit of the parser the file is over. Jackson's messages of these name
+	 * the limit and the size, never the text.
+	 */
+	private static String constraint(StreamConstraintsException ex) {
+		String message = String.valueOf(ex.getOriginalMessage());
+		if (message.contains("nesting depth")) {
+			return "it is nested too deeply: more than "
+					+ MAPPER.tokenStreamFactory().streamReadConstraints().getMaxNestingDepth()
+					+ " levels of objects and arrays";
+		}
+		return "it is over a limit of the JSON parser: " + message;
 	}
 
 	private static Entry entry(String name, JsonNode node) {

@@ -369,6 +369,42 @@ class McpStdioConfigurationTests {
 	}
 
 	@Test
+	void nameWithALineBreakStaysOnItsLineOfTheReport() throws IOException {
+		Path file = this.temp.resolve("mcp.json");
+		// JSON escapes: the name holds a line feed, a carriage return and a line
+		// separator
+		Files.writeString(file,
+				"{\"mcpServers\": {\"evil\\nServer: forged\\r\\u2028x\": {\"command\": \"sh\", \"env\": {\"%s\": \"%s\"}}}}"
+					.formatted(Fixtures.MARKER, this.fixtures.id()));
+		String shown = "evil\\nServer: forged\\r\\u2028x";
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:" + file).run((context) -> {
+			assertFailure(context, shown, "mcp.stdio.servers." + shown, "the name must be 1 to 64 letters",
+					"rename the server");
+			FailureAnalysis analysis = analyze(context);
+			// every line of the report is one of its own, none a piece of a name
+			assertThat(analysis.getDescription().split("\n", -1)).allSatisfy((line) -> assertThat(line).matches(
+					"|The MCP server configuration is invalid; no server was started\\.|    (Server|Property|Problem): .*"));
+			assertThat(analysis.getAction().split("\n", -1))
+				.allSatisfy((line) -> assertThat(line).matches("|Fix the configuration:|    - .*"));
+			assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain("\r", "\u2028");
+			McpStdioConfigurationException failure = findCause(context.getStartupFailure());
+			assertThat(failure.getMessage()).contains("server '" + shown + "'").doesNotContain("\n", "\r", "\u2028");
+			// the name itself is kept as configured
+			assertThat(failure.problems()).extracting(McpStdioConfigurationException.Problem::server)
+				.contains("evil\nServer: forged\r\u2028x");
+		});
+	}
+
+	private static McpStdioConfigurationException findCause(Throwable thrown) {
+		for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+			if (cause instanceof McpStdioConfigurationException configuration) {
+				return configuration;
+			}
+		}
+		throw new AssertionError("no McpStdioConfigurationException in " + thrown);
+	}
+
+	@Test
 	void missingServersFile() {
 		Path missing = this.temp.resolve("missing.json");
 		this.runner.withPropertyValues(echo("a"))

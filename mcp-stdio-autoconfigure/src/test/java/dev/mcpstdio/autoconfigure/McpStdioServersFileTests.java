@@ -238,6 +238,50 @@ class McpStdioServersFileTests {
 		});
 	}
 
+	@Test
+	void fileOfFourMegabytesIsReadALargerOneIsRefused() throws IOException {
+		String servers = "{\"mcpServers\": {\"big\": {\"command\": \"sh\"}}}";
+		Path atLimit = write(servers + " ".repeat(ServersConfigurationFile.MAX_SIZE - servers.length()));
+		assertThat(Files.size(atLimit)).isEqualTo(4L * 1024 * 1024);
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + atLimit, "mcp.stdio.defaults.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpStdioServers.class).get("big").definition().spec().command())
+					.isEqualTo("sh");
+			});
+		Path over = write(servers + " ".repeat(ServersConfigurationFile.MAX_SIZE - servers.length() + 1));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + over)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file " + over + " is unusable: it is larger than 4 MB (4194304 bytes)", "fix the file"));
+	}
+
+	@Test
+	void tooDeeplyNestedFileIsReportedAsSuchNeverAsBadText() throws IOException {
+		String deep = "[".repeat(600) + "\"sk-secret-value\"" + "]".repeat(600);
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": " + deep + "}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration", "the file " + file
+							+ " is unusable: it is nested too deeply: more than 500 levels of objects and " + "arrays",
+					"fix the file");
+			assertThat(analysis.getDescription()).doesNotContain("unexpected text", "sk-secret");
+		});
+	}
+
+	@Test
+	void fileOverAnotherLimitOfTheParserSaysWhichNeverTheValue() throws IOException {
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"port\": " + "7".repeat(1500) + "}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file " + file + " is unusable: it is over a limit of the JSON parser: Number value length "
+							+ "(1500) exceeds the maximum allowed (1000",
+					"fix the file");
+			assertThat(analysis.getDescription()).doesNotContain("7777");
+		});
+	}
+
 	private Path write(String content) throws IOException {
 		return Files.writeString(this.temp.resolve("mcp-" + System.nanoTime() + ".json"), content);
 	}

@@ -37,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -62,7 +63,7 @@ public class TransportBenchmark {
 
 	private static final int MIB = 1024 * 1024;
 
-	private static final int SERVERS = Integer.getInteger("bench.transport.servers", 20);
+	private static final int SERVERS = Knobs.integer("bench.transport.servers", 20);
 
 	/** Processes the harness had to kill by pid after a scenario. */
 	private static final AtomicLong leftovers = new AtomicLong();
@@ -86,8 +87,7 @@ public class TransportBenchmark {
 
 	public static void main(String[] args) throws Exception {
 		TransportBenchmark benchmark = new TransportBenchmark();
-		String only = System.getProperty("bench.transport.scenarios",
-				"roundtrip,throughput,shutdown,startup,rest,soak");
+		String only = Knobs.string("bench.transport.scenarios", "roundtrip,throughput,shutdown,startup,rest,soak");
 		for (String scenario : only.split(",")) {
 			System.out.println("== " + scenario);
 			switch (scenario.trim()) {
@@ -121,11 +121,11 @@ public class TransportBenchmark {
 	// 1. round trip
 
 	private void roundTrip() throws Exception {
-		int minWarmup = Integer.getInteger("bench.rt.warmup", 5000);
-		int maxWarmup = Integer.getInteger("bench.rt.maxWarmup", 80000);
-		int calls = Integer.getInteger("bench.rt.calls", 40000);
-		int rounds = Integer.getInteger("bench.rt.rounds", 40);
-		int perThread = Integer.getInteger("bench.rt.parallelCalls", 1000);
+		int minWarmup = Knobs.integer("bench.rt.warmup", 5000);
+		int maxWarmup = Knobs.integer("bench.rt.maxWarmup", 80000);
+		int calls = Knobs.integer("bench.rt.calls", 40000);
+		int rounds = Knobs.integer("bench.rt.rounds", 40);
+		int perThread = Knobs.integer("bench.rt.parallelCalls", 1000);
 		String text = "x".repeat(100);
 		Markers markers = new Markers();
 		Map<Side, Connection> connections = new EnumMap<>(Side.class);
@@ -277,9 +277,9 @@ public class TransportBenchmark {
 	// 2. throughput
 
 	private void throughput() throws Exception {
-		int warmup = Integer.getInteger("bench.tp.warmup", 10);
-		int iterations = Integer.getInteger("bench.tp.iterations", 48);
-		int rounds = Integer.getInteger("bench.tp.rounds", 8);
+		int warmup = Knobs.integer("bench.tp.warmup", 10);
+		int iterations = Knobs.integer("bench.tp.iterations", 48);
+		int rounds = Knobs.integer("bench.tp.rounds", 8);
 		String text = "y".repeat(MIB);
 		Map<Side, Double> figures = new EnumMap<>(Side.class);
 		Markers markers = new Markers();
@@ -398,7 +398,7 @@ public class TransportBenchmark {
 	// 3. shutdown
 
 	private void shutdown() throws Exception {
-		int rounds = Integer.getInteger("bench.shutdown.rounds", 5);
+		int rounds = Knobs.integer("bench.shutdown.rounds", 5);
 		for (String mode : List.of("mcp", "ignore-eof")) {
 			String group = "3. shutdown, " + SERVERS
 					+ (mode.equals("mcp") ? " servers exiting on stdin EOF" : " servers ignoring stdin EOF");
@@ -681,8 +681,8 @@ public class TransportBenchmark {
 	// 5. field soak
 
 	private void soak() throws Exception {
-		long seconds = Long.getLong("bench.soak.seconds", 180);
-		int workers = Integer.getInteger("bench.soak.workers", 16);
+		long seconds = Knobs.longValue("bench.soak.seconds", 180);
+		int workers = Knobs.integer("bench.soak.workers", 16);
 		Map<Side, Soak.Outcome> outcomes = new HashMap<>();
 		for (Side side : Side.values()) {
 			Markers markers = new Markers();
