@@ -24,6 +24,9 @@ import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.Connection;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.SpringAiServers;
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containers.ContainerRun;
+import dev.mcpstdio.core.containers.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
@@ -104,6 +107,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 			warnAboutDuplicates(configured.properties(), configured.springAi());
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
+		warnAboutHostAccess(configured.definitions());
 	}
 
 	/**
@@ -190,6 +194,50 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 						+ definition.name() + ".shutdown.*; the stop still completes before the context is destroyed");
 			}
 		}
+	}
+
+	/**
+	 * Warn once per option about containers that are given the host itself: the
+	 * configuration is trusted, but such an option is easy to copy without noticing.
+	 */
+	private void warnAboutHostAccess(List<McpStdioServerDefinition> definitions) {
+		for (McpStdioServerDefinition definition : definitions) {
+			StdioServerSpec spec = definition.spec();
+			if (!definition.enabled() || !spec.container().enabled()) {
+				continue;
+			}
+			ContainerRun run;
+			try {
+				run = ContainerRun.recognise(spec.command(), spec.args());
+			}
+			catch (InvalidContainerCommandException ex) {
+				// reported when the server starts
+				continue;
+			}
+			if (run == null) {
+				continue;
+			}
+			for (String option : run.hostAccess()) {
+				logger.warn("MCP server '" + definition.name() + "' runs its container with " + option + ", which "
+						+ reach(option) + "; mcp-stdio runs it as configured, but make sure the server " + "needs it");
+			}
+		}
+	}
+
+	private static String reach(String option) {
+		if (option.equals("--privileged")) {
+			return "gives it every capability and device of the host";
+		}
+		if (option.startsWith("--pid")) {
+			return "lets it see and signal every process of the host";
+		}
+		if (option.startsWith("--network") || option.startsWith("--net")) {
+			return "puts it on the host's network, its loopback services included";
+		}
+		if (option.endsWith("=host")) {
+			return "shares a namespace of the host with it";
+		}
+		return "mounts the host's whole file system into it";
 	}
 
 	/**

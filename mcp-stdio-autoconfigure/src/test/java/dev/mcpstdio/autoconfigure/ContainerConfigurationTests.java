@@ -24,9 +24,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import ch.qos.logback.classic.Level;
 import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,31 @@ class ContainerConfigurationTests {
 			properties.add(prefix + "args[" + i + "]=" + args[i]);
 		}
 		return properties.toArray(String[]::new);
+	}
+
+	@Test
+	void optionsThatGiveTheContainerTheHostAreWarnedAboutOnceEachAtStartUp() {
+		try (LogCapture log = LogCapture.of(McpStdioServersRegistrar.class.getName())) {
+			this.runner
+				.withPropertyValues(server("box", "run", "-i", "--rm", "--privileged", "--pid=host", "--network",
+						"host", "-v", "/:/host:ro", "--mount", "type=bind,source=/,target=/root-fs", "image"))
+				.withPropertyValues(server("tame", "run", "-i", "--rm", "--network=bridge", "-v", "/tmp:/tmp", "image"))
+				.run((context) -> assertThat(context).hasNotFailed());
+			assertThat(log.messages(Level.WARN).stream().filter((line) -> line.contains("runs its container with")))
+				.containsExactly(
+						"MCP server 'box' runs its container with --privileged, which gives it every capability and "
+								+ "device of the host; mcp-stdio runs it as configured, but make sure the server needs it",
+						"MCP server 'box' runs its container with --pid=host, which lets it see and signal every "
+								+ "process of the host; mcp-stdio runs it as configured, but make sure the server needs it",
+						"MCP server 'box' runs its container with --network=host, which puts it on the host's network, "
+								+ "its loopback services included; mcp-stdio runs it as configured, but make sure the "
+								+ "server needs it",
+						"MCP server 'box' runs its container with -v /:/host:ro, which mounts the host's whole file "
+								+ "system into it; mcp-stdio runs it as configured, but make sure the server needs it",
+						"MCP server 'box' runs its container with --mount type=bind,source=/,target=/root-fs, which "
+								+ "mounts the host's whole file system into it; mcp-stdio runs it as configured, but "
+								+ "make sure the server needs it");
+		}
 	}
 
 	@Test

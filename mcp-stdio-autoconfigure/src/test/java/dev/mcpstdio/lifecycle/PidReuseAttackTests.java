@@ -153,8 +153,14 @@ class PidReuseAttackTests {
 		return this.fixtures.spec(name, "exits-on-file.sh", this.exits.toString(), exitCode, children);
 	}
 
+	/** Tell a root to exit, and forget it once it did: its pid may come again. */
 	private void exit(long root) throws IOException {
-		Files.createFile(this.exits.resolve(Long.toString(root)));
+		// the handle knows the root's start time: another process with its pid is not it
+		ProcessHandle handle = ProcessHandle.of(root).orElseThrow();
+		Path file = this.exits.resolve(Long.toString(root));
+		Files.createFile(file);
+		await(() -> !handle.isAlive());
+		Files.delete(file);
 	}
 
 	/**

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.mcpstdio.core.process.ProcReader;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -54,10 +55,13 @@ public final class PidThief implements AutoCloseable {
 
 	private final Process thief;
 
+	private final List<Target> targets;
+
 	private final BufferedReader out;
 
-	private PidThief(Process thief) {
+	private PidThief(Process thief, List<Target> targets) {
 		this.thief = thief;
+		this.targets = targets;
 		this.out = new BufferedReader(new InputStreamReader(thief.getInputStream(), StandardCharsets.US_ASCII));
 	}
 
@@ -92,6 +96,22 @@ public final class PidThief implements AutoCloseable {
 	 * @throws IOException if it cannot start
 	 */
 	public static PidThief lieInWait(Fixtures fixtures, List<Target> targets) throws IOException {
+		return lieInWait(fixtures, targets, null);
+	}
+
+	/**
+	 * Start a thief that lies in wait until the pids of processes can be given out again,
+	 * takes them one after the other, then kills a process at once.
+	 * @param fixtures the test's marker, which the thief and its strangers carry (never
+	 * an mcp-stdio marker)
+	 * @param targets the processes whose pids to take
+	 * @param thenKill the process to send SIGKILL once the pids are taken (one the test
+	 * started), or {@code null}
+	 * @return the thief, waiting
+	 * @throws IOException if it cannot start
+	 */
+	public static PidThief lieInWait(Fixtures fixtures, List<Target> targets, @Nullable Long thenKill)
+			throws IOException {
 		List<String> command = new ArrayList<>(List.of("sh", Fixtures.script("pid-thief.sh")));
 		for (Target target : targets) {
 			StringBuilder arg = new StringBuilder(Long.toString(target.pid()));
@@ -102,8 +122,11 @@ public final class PidThief implements AutoCloseable {
 		builder.environment().clear();
 		builder.environment().put("PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
 		builder.environment().put(Fixtures.MARKER, fixtures.id());
+		if (thenKill != null) {
+			builder.environment().put("THEN_KILL", Long.toString(thenKill));
+		}
 		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		PidThief thief = new PidThief(builder.start());
+		PidThief thief = new PidThief(builder.start(), targets);
 		String first = thief.line(Duration.ofSeconds(20));
 		if (!"waiting".equals(first)) {
 			thief.close();
@@ -151,8 +174,21 @@ public final class PidThief implements AutoCloseable {
 		catch (ExecutionException | TimeoutException ex) {
 			// ending the thief ends the read
 			close();
-			throw new IllegalStateException("the thief said nothing within " + within);
+			throw new IllegalStateException(
+					"the thief said nothing within " + within + "; its targets now: " + state());
 		}
+	}
+
+	private String state() {
+		List<String> state = new ArrayList<>();
+		for (Target target : this.targets) {
+			ProcReader.Stat stat = ProcReader.system().stat(target.pid());
+			String command = ProcessHandle.of(target.pid())
+				.flatMap((handle) -> handle.info().commandLine())
+				.orElse("?");
+			state.add(target.pid() + ((stat != null) ? " " + stat + " " + command : " gone"));
+		}
+		return String.join("; ", state);
 	}
 
 	private static long startOf(long pid) {

@@ -92,6 +92,8 @@ public final class ContainerRun {
 
 	private final String image;
 
+	private final List<String> hostAccess;
+
 	private ContainerRun(Engine engine, String command, List<String> args, int runIndex, Options options,
 			String image) {
 		this.engine = engine;
@@ -103,6 +105,7 @@ public final class ContainerRun {
 		this.init = options.init;
 		this.autoRemove = options.autoRemove;
 		this.image = image;
+		this.hostAccess = List.copyOf(options.hostAccess);
 	}
 
 	/**
@@ -349,6 +352,16 @@ public final class ContainerRun {
 		return this.autoRemove;
 	}
 
+	/**
+	 * Return the options that give the container the host itself: {@code --privileged},
+	 * the host's pid or network namespace, a mount of the host's {@code /}. Each as the
+	 * configuration wrote it, for a warning: the configuration is trusted.
+	 * @return the options, in order, possibly none
+	 */
+	public List<String> hostAccess() {
+		return this.hostAccess;
+	}
+
 	public String image() {
 		return this.image;
 	}
@@ -378,6 +391,8 @@ public final class ContainerRun {
 
 		private int reservedIndex = -1;
 
+		private final List<String> hostAccess = new ArrayList<>();
+
 		private @Nullable String reserved;
 
 		void flag(String option, boolean on, int index) {
@@ -387,6 +402,11 @@ public final class ContainerRun {
 				case "--detach" -> this.detach = on ? index : -1;
 				case "--init" -> this.init = on;
 				case "--rm" -> this.autoRemove = on;
+				case "--privileged" -> {
+					if (on) {
+						this.hostAccess.add("--privileged");
+					}
+				}
 				default -> {
 				}
 			}
@@ -407,6 +427,21 @@ public final class ContainerRun {
 						reserve("-e " + variable, index);
 					}
 				}
+				case "--pid", "--network", "--net", "--uts", "--ipc", "--userns", "--cgroupns" -> {
+					if (value.equals("host")) {
+						this.hostAccess.add(option + "=host");
+					}
+				}
+				case "--volume", "-v" -> {
+					if (value.equals("/") || value.startsWith("/:")) {
+						this.hostAccess.add(option + " " + value);
+					}
+				}
+				case "--mount" -> {
+					if (mountsHostRoot(value)) {
+						this.hostAccess.add("--mount " + value);
+					}
+				}
 				case "--label" -> {
 					if (value.startsWith(ContainerLabels.PREFIX)) {
 						reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value),
@@ -416,6 +451,24 @@ public final class ContainerRun {
 				default -> {
 				}
 			}
+		}
+
+		/** A bind mount whose source is the host's {@code /}. */
+		private static boolean mountsHostRoot(String spec) {
+			boolean bind = false;
+			boolean root = false;
+			for (String field : spec.split(",")) {
+				String[] pair = field.split("=", 2);
+				String key = pair[0].strip().toLowerCase(Locale.ROOT);
+				String value = (pair.length > 1) ? pair[1].strip() : "";
+				if (key.equals("type")) {
+					bind = value.equals("bind");
+				}
+				else if (key.equals("source") || key.equals("src")) {
+					root = value.equals("/");
+				}
+			}
+			return bind && root;
 		}
 
 		private void reserve(String what, int index) {

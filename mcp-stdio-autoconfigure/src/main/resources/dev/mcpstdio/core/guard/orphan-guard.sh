@@ -21,7 +21,7 @@ while IFS=' ' read -r op id kind st a b; do
 done
 # the state, parent and start time of a process: false when it is gone
 stat_of() {
-  read -r line < "$proc/$1/stat" 2>/dev/null || return 1
+  read -r line 2>/dev/null < "$proc/$1/stat" || return 1
   set -- ${line##*) }; zs=$1; pp=$2; st=${20}
 }
 # whether a process of this user carries the markers of a start of the owner: a server
@@ -50,7 +50,7 @@ alive() {
   # one pass over the processes: pid:parent:group:session:start
   all=
   for f in "$proc"/[0-9]*/stat; do
-    read -r line < "$f" 2>/dev/null || continue
+    read -r line 2>/dev/null < "$f" || continue
     set -- ${line##*) }
     [ "$1" = Z ] && continue
     p=${f%/stat}; p=${p##*/}

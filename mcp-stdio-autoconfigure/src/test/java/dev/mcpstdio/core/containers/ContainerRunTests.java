@@ -49,6 +49,18 @@ class ContainerRunTests {
 	}
 
 	@Test
+	void optionsThatGiveTheHostAreFoundAsWritten() {
+		ContainerRun run = ContainerRun.recognise("docker",
+				List.of("run", "-i", "--privileged", "--pid", "host", "--net=host", "--ipc=private", "-v", "/srv:/srv",
+						"--volume=/:/host", "--mount", "type=bind,src=/,dst=/h", "--mount",
+						"type=volume,source=/,target=/v", "image"));
+		assertThat(run.hostAccess()).containsExactly("--privileged", "--pid=host", "--net=host", "--volume /:/host",
+				"--mount type=bind,src=/,dst=/h");
+		assertThat(ContainerRun.recognise("podman", List.of("run", "-i", "--privileged=false", "image")).hostAccess())
+			.isEmpty();
+	}
+
+	@Test
 	void dockerAndPodmanRunAreRecognisedByFileName() {
 		assertThat(recognise("docker", "run", "-i", "--rm", "mcp/fetch").engine()).isEqualTo(Engine.DOCKER);
 		assertThat(recognise("/usr/bin/podman", "run", "-i", "img").engine()).isEqualTo(Engine.PODMAN);

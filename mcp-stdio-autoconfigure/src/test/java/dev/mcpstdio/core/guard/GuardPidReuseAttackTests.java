@@ -30,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.PidThief;
 import dev.mcpstdio.test.PidThief.Stranger;
@@ -46,10 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The pid-reuse attack against the orphan guard, for real: the roots of a JVM's servers
- * exit and the JVM dies before it could tell its guard (it is stopped, then killed with
- * SIGKILL), and the instant each root is reaped a stranger takes its pid, leading a
- * session and group of that id. The guard must end the servers' marked children and never
- * signal a stranger.
+ * exit, the instant each is reaped a stranger takes its pid (leading a session and group
+ * of that id), and the JVM dies by SIGKILL before it could tell its guard that they
+ * ended. The guard must end the servers' marked children and never signal a stranger.
  *
  * @author mcp-stdio authors
  */
@@ -61,7 +59,7 @@ class GuardPidReuseAttackTests {
 	private static final int LANDED = 20;
 
 	/** Servers per forked JVM, each one attack. */
-	private static final int SERVERS = 10;
+	private static final int SERVERS = 5;
 
 	private final Fixtures fixtures = new Fixtures();
 
@@ -88,8 +86,10 @@ class GuardPidReuseAttackTests {
 	void theGuardNeverSignalsAStrangerThatTookAServerRootsPid() throws Exception {
 		int landed = 0;
 		int signalled = 0;
-		for (int run = 0; run < 6 && landed < LANDED; run++) {
-			String[] ready = fork();
+		for (int run = 0; run < 10 && landed < LANDED; run++) {
+			// a directory per JVM: a pid of an earlier run's root may come again
+			Path exits = Files.createTempDirectory(this.exits, "run");
+			String[] ready = fork(exits);
 			long[] roots = Arrays.stream(ready, 1, ready.length - 1).mapToLong(Long::parseLong).toArray();
 			long guard = Long.parseLong(ready[ready.length - 1]);
 			Process jvm = this.jvms.get(this.jvms.size() - 1);
@@ -99,19 +99,27 @@ class GuardPidReuseAttackTests {
 			}
 			List<Stranger> taken = new ArrayList<>();
 			List<Target> targets = Arrays.stream(roots).mapToObj((root) -> new Target(root, List.of())).toList();
-			try (PidThief thief = PidThief.lieInWait(this.fixtures, targets)) {
-				// The JVM cannot reap the roots nor tell its guard that they ended
-				signal("STOP", jvm.pid());
+			// the roots exit and are reaped by the JVM, the strangers take their pids,
+			// and
+			// the JVM is killed at once: before its next look at its servers' exits, so
+			// it
+			// never tells its guard that their roots ended
+			try (PidThief thief = PidThief.lieInWait(this.fixtures, targets, jvm.pid())) {
 				for (long root : roots) {
-					Files.createFile(this.exits.resolve(Long.toString(root)));
+					Files.createFile(exits.resolve(Long.toString(root)));
 				}
-				await(() -> Arrays.stream(roots).allMatch(GuardPidReuseAttackTests::isZombie));
-				// It dies: its guard learns so, and the roots are reaped at once
-				jvm.destroyForcibly();
 				for (int i = 0; i < roots.length; i++) {
-					thief.stranger(Duration.ofSeconds(20)).ifPresent(taken::add);
+					try {
+						thief.stranger(Duration.ofSeconds(20)).ifPresent(taken::add);
+					}
+					catch (IllegalStateException ex) {
+						throw new IllegalStateException("JVM " + jvm.pid() + " (alive: " + jvm.isAlive() + "), "
+								+ String.join(" ", ready) + ", exit files " + Arrays.toString(exits.toFile().list()),
+								ex);
+					}
 				}
 			}
+			assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			this.strangers.addAll(taken);
 			// the guard ends the servers' children, then exits itself
 			awaitGone(children);
@@ -130,11 +138,11 @@ class GuardPidReuseAttackTests {
 	}
 
 	/** Fork a JVM with its servers and return its READY line's words. */
-	private String[] fork() throws Exception {
+	private String[] fork(Path exits) throws Exception {
 		String java = ProcessHandle.current().info().command().orElseThrow();
 		ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), AttackedJvmApp.class.getName(), this.fixtures.id(),
-				Integer.toString(SERVERS), this.exits.toString());
+				Integer.toString(SERVERS), exits.toString());
 		File log = File.createTempFile("attacked-jvm", ".log");
 		log.deleteOnExit();
 		builder.redirectError(log);
@@ -168,21 +176,6 @@ class GuardPidReuseAttackTests {
 		}
 	}
 
-	private static void signal(String signal, long pid) throws Exception {
-		Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
-		assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(kill.exitValue()).isZero();
-	}
-
-	private static boolean isZombie(long pid) {
-		ProcReader.Stat stat = ProcReader.system().stat(pid);
-		return stat != null && stat.isZombie();
-	}
-
-	/**
-	 * The children of a process, as handles: each knows its start time, so a reused pid
-	 * is not taken for it.
-	 */
 	private static List<ProcessHandle> childrenOf(long pid, int count) {
 		await(() -> ProcessHandle.of(pid).map((h) -> h.children().count() >= count).orElse(false));
 		return ProcessHandle.of(pid).orElseThrow().children().toList();

@@ -27,6 +27,7 @@ import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

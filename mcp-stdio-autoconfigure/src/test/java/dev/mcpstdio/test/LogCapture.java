@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.test;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * @author mcp-stdio authors
  */
-final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+public final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
 
 	private final Logger logger;
 
@@ -56,7 +56,7 @@ final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoClosea
 	 * @param category the logger
 	 * @return the capture, to be closed
 	 */
-	static LogCapture of(String category) {
+	public static LogCapture of(String category) {
 		return new LogCapture(category, false);
 	}
 
@@ -66,7 +66,7 @@ final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoClosea
 	 * @param category the logger
 	 * @return the capture, to be closed
 	 */
-	static LogCapture stuck(String category) {
+	public static LogCapture stuck(String category) {
 		return new LogCapture(category, true);
 	}
 
@@ -83,15 +83,15 @@ final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoClosea
 		this.events.add(event);
 	}
 
-	boolean awaitEntered(long seconds) throws InterruptedException {
+	public boolean awaitEntered(long seconds) throws InterruptedException {
 		return this.entered.await(seconds, TimeUnit.SECONDS);
 	}
 
-	void release() {
+	public void release() {
 		this.release.countDown();
 	}
 
-	List<String> messages(Level level) {
+	public List<String> messages(Level level) {
 		return this.events.stream()
 			.filter((event) -> event.getLevel() == level)
 			.map(ILoggingEvent::getFormattedMessage)
