@@ -19,16 +19,22 @@ package dev.mcpstdio.actuate;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the {@link McpStdioMetrics Micrometer meters} of the MCP servers,
- * when Micrometer is present and a {@link MeterRegistry} is configured.
+ * Auto-configuration of the {@link McpStdioMetrics Micrometer meters} of the MCP servers
+ * and of {@link McpClientSessionMetrics mcp.client.session.duration}, when Micrometer is
+ * present and a {@link MeterRegistry} is configured; with the histogram buckets of the
+ * {@code mcp.client.*} timers, and, for Prometheus, the same label names on all of them.
  *
  * @author mcp-stdio authors
  */
@@ -43,6 +49,28 @@ public final class McpStdioMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpStdioMetrics mcpStdioMetrics(McpStdioServers servers) {
 		return new McpStdioMetrics(servers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientSessionMetrics mcpClientSessionMetrics(McpStdioServers servers) {
+		return new McpClientSessionMetrics(servers);
+	}
+
+	@Bean
+	MeterFilter mcpClientHistograms() {
+		return new McpClientHistograms();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(PrometheusMeterRegistry.class)
+	static class PrometheusLabelsConfiguration {
+
+		@Bean
+		MeterRegistryCustomizer<PrometheusMeterRegistry> mcpClientPrometheusLabels() {
+			return (registry) -> registry.config().meterFilter(new McpClientPrometheusLabels());
+		}
+
 	}
 
 }

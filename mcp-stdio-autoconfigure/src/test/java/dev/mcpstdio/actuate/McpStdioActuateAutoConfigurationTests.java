@@ -55,6 +55,9 @@ class McpStdioActuateAutoConfigurationTests {
 			assertThat(context).hasSingleBean(McpServersEndpoint.class)
 				.hasSingleBean(McpServersEndpointWebExtension.class)
 				.hasSingleBean(McpStdioMetrics.class)
+				.hasSingleBean(McpClientSessionMetrics.class)
+				.hasBean("mcpClientHistograms")
+				.hasBean("mcpClientPrometheusLabels")
 				.hasSingleBean(MeterRegistry.class)
 				.hasBean("mcpServersHealthIndicator");
 			assertThat(context.getBean(McpServersEndpoint.class).servers().servers()).isEmpty();
@@ -109,7 +112,17 @@ class McpStdioActuateAutoConfigurationTests {
 	@Test
 	void metricsBackOffWithoutMicrometer() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioMetrics.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(McpStdioMetrics.class)
+				.doesNotHaveBean(McpClientSessionMetrics.class));
+	}
+
+	@Test
+	void prometheusLabelsBackOffWithoutPrometheus() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.prometheusmetrics"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(McpClientSessionMetrics.class)
+				.doesNotHaveBean("mcpClientPrometheusLabels"));
 	}
 
 	@Test
