@@ -36,9 +36,10 @@ import org.jspecify.annotations.Nullable;
  * its end (the process's uptime), tagged {@code server}, {@code network.transport}
  * ({@code pipe}) and, when the process ended as a failure ({@code UNEXPECTED},
  * {@code MEMORY_LIMIT}, {@code PROCESS_LIMIT}), {@code error.type} with that cause. A
- * process that ended before it ran (its start failed) is no session. A timer rather than
- * an observation: a session lasts as long as its process, and a span that long helps no
- * trace.
+ * process that ended before it ran (its start failed) is no session. The timer of the
+ * sessions that ended without an error exists for every server from the start, at 0, so
+ * that a rate sees the first one. A timer rather than an observation: a session lasts as
+ * long as its process, and a span that long helps no trace.
  *
  * @author mcp-stdio authors
  */
@@ -47,9 +48,12 @@ public class McpClientSessionMetrics implements MeterBinder {
 	/** The timer's name. */
 	public static final String NAME = "mcp.client.session.duration";
 
+	private final McpStdioServers servers;
+
 	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
 	public McpClientSessionMetrics(McpStdioServers servers) {
+		this.servers = servers;
 		for (McpStdioServer server : servers.list()) {
 			server.addListener(new Sessions());
 		}
@@ -58,20 +62,30 @@ public class McpClientSessionMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
+		for (McpStdioServer server : this.servers.list()) {
+			timer(registry, tags(server.name()));
+		}
 	}
 
 	private void record(ExitInfo exit) {
-		Tags tags = Tags.of("server", exit.serverName(), "network.transport", "pipe");
+		Tags tags = tags(exit.serverName());
 		if (exit.cause().isFailure()) {
 			tags = tags.and("error.type", exit.cause().name());
 		}
 		for (MeterRegistry registry : this.registries) {
-			Timer.builder(NAME)
-				.tags(tags)
-				.description("One process generation of the MCP server, from its start to its end")
-				.register(registry)
-				.record(exit.uptime());
+			timer(registry, tags).record(exit.uptime());
 		}
+	}
+
+	private static Tags tags(String server) {
+		return Tags.of("server", server, "network.transport", "pipe");
+	}
+
+	private static Timer timer(MeterRegistry registry, Tags tags) {
+		return Timer.builder(NAME)
+			.tags(tags)
+			.description("One process generation of the MCP server, from its start to its end")
+			.register(registry);
 	}
 
 	/** Follows one server: every process that runs is a session, ended by its exit. */

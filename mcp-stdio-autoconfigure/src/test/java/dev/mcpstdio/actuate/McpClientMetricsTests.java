@@ -107,6 +107,12 @@ class McpClientMetricsTests {
 		assertThat(Prometheus.samples(scrape, OPERATION + "_count"))
 			.noneMatch((sample) -> "initialize".equals(sample.labels().get("mcp_method_name")));
 
+		// no process of cm-tools has ended yet: its session timer is there, at 0, for
+		// rates
+		Map<String, String> noSession = Map.of("server", "cm-tools", "network_transport", "pipe", "error_type", "");
+		assertThat(value(Prometheus.samples(scrape, "mcp_client_session_duration_seconds_count"), noSession, null))
+			.isZero();
+
 		// what the alert rules and the dashboard read
 		assertThat(Prometheus.value(scrape, "mcp_stdio_memory_max_bytes{server=\"cm-tools\"}"))
 			.isEqualTo(256.0 * 1024 * 1024);
