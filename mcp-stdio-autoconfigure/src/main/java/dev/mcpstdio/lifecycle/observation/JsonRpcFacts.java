@@ -17,23 +17,18 @@
 package dev.mcpstdio.lifecycle.observation;
 
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.json.JsonFactory;
 
 /**
- * Reads what telemetry needs out of a JSON-RPC message with Jackson's streaming parser,
+ * Reads what telemetry needs out of a JSON-RPC message with a {@link JsonCursor},
  * building nothing but those values and skipping the rest (a tool's arguments and results
  * are passed over, never built): a request's method and the tool or prompt it names, a
- * response's id and error. Never throws: a message that is not JSON, or not of the
- * expected shape, gives what could be read of it.
+ * response's id and error. Every request and response goes through here, so it is one
+ * pass over the characters and no parser to set up. Never throws: a message that is not
+ * JSON, or not of the expected shape, gives what could be read of it.
  *
  * @author mcp-stdio authors
  */
 final class JsonRpcFacts {
-
-	private static final JsonFactory JSON = new JsonFactory();
 
 	private JsonRpcFacts() {
 	}
@@ -45,33 +40,24 @@ final class JsonRpcFacts {
 	 * @return what it says
 	 */
 	static Request request(String message) {
+		JsonCursor json = new JsonCursor(message);
+		if (!json.enterObject()) {
+			return Request.UNKNOWN;
+		}
 		String method = null;
 		String name = null;
 		boolean paramsSeen = false;
-		try (JsonParser parser = JSON.createParser(message)) {
-			if (parser.nextToken() != JsonToken.START_OBJECT) {
-				return Request.UNKNOWN;
+		while ((method == null || !paramsSeen) && json.nextMember()) {
+			if (json.is("method")) {
+				method = json.string();
 			}
-			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-				String field = parser.currentName();
-				JsonToken value = parser.nextToken();
-				if ("method".equals(field) && value == JsonToken.VALUE_STRING) {
-					method = parser.getString();
-				}
-				else if ("params".equals(field) && value == JsonToken.START_OBJECT) {
-					paramsSeen = true;
-					name = stringProperty(parser, "name");
-				}
-				else {
-					parser.skipChildren();
-				}
-				if (method != null && paramsSeen) {
-					break;
-				}
+			else if (json.is("params") && json.peek() == '{') {
+				paramsSeen = true;
+				name = member(json, "name");
 			}
-		}
-		catch (JacksonException ex) {
-			// not JSON: what was read so far
+			else {
+				json.skip();
+			}
 		}
 		return new Request(method, name);
 	}
@@ -83,72 +69,61 @@ final class JsonRpcFacts {
 	 * notification of the server's, or no JSON)
 	 */
 	static @Nullable Response response(String message) {
+		JsonCursor json = new JsonCursor(message);
+		if (!json.enterObject()) {
+			return null;
+		}
 		String id = null;
 		String errorCode = null;
 		String errorMessage = null;
 		boolean error = false;
 		boolean isError = false;
 		boolean outcomeSeen = false;
-		try (JsonParser parser = JSON.createParser(message)) {
-			if (parser.nextToken() != JsonToken.START_OBJECT) {
+		while ((id == null || !outcomeSeen) && json.nextMember()) {
+			if (json.is("method")) {
+				// a request or a notification of the server's
 				return null;
 			}
-			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-				String field = parser.currentName();
-				JsonToken value = parser.nextToken();
-				switch (field) {
-					case "method" -> {
-						// a request or a notification of the server's
-						return null;
+			if (json.is("id")) {
+				id = json.stringOrInteger();
+			}
+			else if (json.is("error")) {
+				outcomeSeen = true;
+				error = json.enterObject();
+				while (error && json.nextMember()) {
+					if (json.is("code")) {
+						errorCode = json.integer();
 					}
-					case "id" -> {
-						if (value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NUMBER_INT) {
-							id = parser.getString();
-						}
-						else {
-							parser.skipChildren();
-						}
+					else if (json.is("message")) {
+						errorMessage = json.string();
 					}
-					case "error" -> {
-						outcomeSeen = true;
-						if (value == JsonToken.START_OBJECT) {
-							error = true;
-							while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-								String errorField = parser.currentName();
-								JsonToken errorValue = parser.nextToken();
-								if ("code".equals(errorField) && errorValue == JsonToken.VALUE_NUMBER_INT) {
-									errorCode = parser.getString();
-								}
-								else if ("message".equals(errorField) && errorValue == JsonToken.VALUE_STRING) {
-									errorMessage = parser.getString();
-								}
-								else {
-									parser.skipChildren();
-								}
-							}
-						}
-						else {
-							parser.skipChildren();
-						}
+					else {
+						json.skip();
 					}
-					case "result" -> {
-						outcomeSeen = true;
-						if (value == JsonToken.START_OBJECT) {
-							isError = isErrorResult(parser);
-						}
-						else {
-							parser.skipChildren();
-						}
-					}
-					default -> parser.skipChildren();
 				}
-				if (id != null && outcomeSeen) {
-					break;
+				if (!error) {
+					json.skip();
 				}
 			}
-		}
-		catch (JacksonException ex) {
-			// not JSON, or cut short: what was read so far
+			else if (json.is("result")) {
+				outcomeSeen = true;
+				if (json.enterObject()) {
+					while (json.nextMember()) {
+						if (json.is("isError")) {
+							isError = json.isTrue();
+						}
+						else {
+							json.skip();
+						}
+					}
+				}
+				else {
+					json.skip();
+				}
+			}
+			else {
+				json.skip();
+			}
 		}
 		return (id != null) ? new Response(id, error, errorCode, errorMessage, isError) : null;
 	}
@@ -160,66 +135,42 @@ final class JsonRpcFacts {
 	 * cancellation
 	 */
 	static @Nullable String cancelledRequestId(String message) {
+		JsonCursor json = new JsonCursor(message);
+		if (!json.enterObject()) {
+			return null;
+		}
 		boolean cancelled = false;
 		String requestId = null;
-		try (JsonParser parser = JSON.createParser(message)) {
-			if (parser.nextToken() != JsonToken.START_OBJECT) {
-				return null;
+		while (json.nextMember()) {
+			if (json.is("method")) {
+				cancelled = "notifications/cancelled".equals(json.string());
 			}
-			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-				String field = parser.currentName();
-				JsonToken value = parser.nextToken();
-				if ("method".equals(field) && value == JsonToken.VALUE_STRING) {
-					cancelled = "notifications/cancelled".equals(parser.getString());
-				}
-				else if ("params".equals(field) && value == JsonToken.START_OBJECT) {
-					requestId = stringProperty(parser, "requestId");
-				}
-				else {
-					parser.skipChildren();
-				}
+			else if (json.is("params") && json.peek() == '{') {
+				requestId = member(json, "requestId");
 			}
-		}
-		catch (JacksonException ex) {
-			return null;
+			else {
+				json.skip();
+			}
 		}
 		return cancelled ? requestId : null;
 	}
 
 	/**
-	 * Read one string or integer property of the object the parser is at the start of,
-	 * skipping the others, and leave the parser at its end.
+	 * Read one string or integer member of the object the cursor is at, skipping the
+	 * others, and leave the cursor after the object.
 	 */
-	private static @Nullable String stringProperty(JsonParser parser, String name) {
+	private static @Nullable String member(JsonCursor json, String name) {
 		String found = null;
-		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-			String field = parser.currentName();
-			JsonToken value = parser.nextToken();
-			if (found == null && name.equals(field)
-					&& (value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NUMBER_INT)) {
-				found = parser.getString();
+		json.enterObject();
+		while (json.nextMember()) {
+			if (found == null && json.is(name)) {
+				found = json.stringOrInteger();
 			}
 			else {
-				parser.skipChildren();
+				json.skip();
 			}
 		}
 		return found;
-	}
-
-	/** Whether the result object the parser is at the start of says isError: true. */
-	private static boolean isErrorResult(JsonParser parser) {
-		boolean isError = false;
-		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-			String field = parser.currentName();
-			JsonToken value = parser.nextToken();
-			if ("isError".equals(field)) {
-				isError = value == JsonToken.VALUE_TRUE;
-			}
-			else {
-				parser.skipChildren();
-			}
-		}
-		return isError;
 	}
 
 	/**

@@ -87,6 +87,33 @@ class JsonRpcFactsTests {
 	}
 
 	@Test
+	void escapesWhitespaceAndBracketsInStringsAreFollowed() {
+		assertThat(JsonRpcFacts.request("{ \"jsonrpc\" : \"2.0\" , \"method\" : \"tools\\/call\" , \"id\" : 1 ,"
+				+ " \"params\" : { \"arguments\" : { \"s\" : \"}{\\\"][\\\\\" , \"a\" : [ { } , [ ] ] } ,"
+				+ " \"na\\u006de\" : \"ech\\u006f\" } }"))
+			.isEqualTo(new JsonRpcFacts.Request("tools/call", "echo"));
+		assertThat(JsonRpcFacts.response(
+				"{ \"id\" : -5 , \"result\" : { \"content\" : [ \"}\" , \"\\\\\" ] ," + " \"isError\" : true } }"))
+			.isEqualTo(new JsonRpcFacts.Response("-5", false, null, null, true));
+		assertThat(JsonRpcFacts.response("{\"id\":2,\"error\":{\"code\":\"x\",\"message\":\"a\\nb \\\"q\\\"\"}}"))
+			.isEqualTo(new JsonRpcFacts.Response("2", true, null, "a\nb \"q\"", false));
+	}
+
+	@Test
+	void whatIsCutShortOrNotAnIdGivesWhatWasRead() {
+		assertThat(JsonRpcFacts.response("{\"id\":\"abc")).isNull();
+		assertThat(JsonRpcFacts.response("{\"id\":1.5,\"result\":{}}")).isNull();
+		assertThat(JsonRpcFacts.response("{\"id\":7,\"result\":{\"content\":[{\"text\":\"cut"))
+			.isEqualTo(new JsonRpcFacts.Response("7", false, null, null, false));
+		assertThat(JsonRpcFacts.request("{\"method\":\"x\",\"params\":{\"name\":\""))
+			.isEqualTo(new JsonRpcFacts.Request("x", null));
+		assertThat(JsonRpcFacts.request("{\"method\" \"x\"}")).isEqualTo(JsonRpcFacts.Request.UNKNOWN);
+		assertThat(JsonRpcFacts.request("")).isEqualTo(JsonRpcFacts.Request.UNKNOWN);
+		assertThat(JsonRpcFacts.request("{\"params\":{\"a\":[[[[\"]]]\"]]]]},\"method\":\"ping\"}"))
+			.isEqualTo(new JsonRpcFacts.Request("ping", null));
+	}
+
+	@Test
 	void aCancellationGivesTheIdItCancels() {
 		assertThat(JsonRpcFacts.cancelledRequestId("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
 				+ "\"params\":{\"requestId\":\"7-3\",\"reason\":\"timeout\"}}"))

@@ -67,7 +67,9 @@ class RequestObservationsTests {
 	private final ObservationRegistry registry = ObservationRegistry.create();
 
 	RequestObservationsTests() {
-		this.registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
+		// handlers learn of a stop in the reverse order of their registration: the timer
+		// is
+		// recorded before the test learns that the observation ended
 		this.registry.observationConfig().observationHandler(new ObservationHandler<McpOperationContext>() {
 
 			@Override
@@ -81,6 +83,7 @@ class RequestObservationsTests {
 			}
 
 		});
+		this.registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
 	}
 
 	@AfterEach
