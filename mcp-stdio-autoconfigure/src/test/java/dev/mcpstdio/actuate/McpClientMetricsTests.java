@@ -94,6 +94,11 @@ class McpClientMetricsTests {
 			.containsExactly("0.001", "0.0025", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1.0", "2.0",
 					"5.0", "10.0", "30.0", "60.0", "120.0", "300.0", "+Inf");
 		assertThat(value(buckets, echo, "+Inf")).isEqualTo(1.0);
+		// the same label names on every series, the conventions' and nothing else
+		assertThat(buckets)
+			.allSatisfy((sample) -> assertThat(sample.labels().keySet()).containsExactlyInAnyOrder("error_type",
+					"gen_ai_prompt_name", "gen_ai_tool_name", "mcp_method_name", "network_transport", "server", "le"));
+		assertThat(scrape).doesNotContain("mcp_client_operation_duration_active");
 		assertThat(value(Prometheus.samples(scrape, OPERATION + "_count"), echo, null)).isEqualTo(1.0);
 
 		Map<String, String> failedTool = Map.of("mcp_method_name", "tools/call", "gen_ai_tool_name", "fail", "server",

@@ -17,6 +17,7 @@
 package dev.mcpstdio.actuate;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,7 @@ class McpStdioActuateAutoConfigurationTests {
 				.hasSingleBean(McpServersEndpointWebExtension.class)
 				.hasSingleBean(McpStdioMetrics.class)
 				.hasSingleBean(McpClientSessionMetrics.class)
+				.hasSingleBean(McpOperationMeterHandler.class)
 				.hasBean("mcpClientHistograms")
 				.hasBean("mcpClientPrometheusLabels")
 				.hasSingleBean(MeterRegistry.class)
@@ -115,6 +117,14 @@ class McpStdioActuateAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(McpStdioMetrics.class)
 				.doesNotHaveBean(McpClientSessionMetrics.class));
+	}
+
+	@Test
+	void operationMeterHandlerBacksOffWhenObservationsAreOff() {
+		this.runner.withPropertyValues("mcp.stdio.observations.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(McpStdioMetrics.class)
+				.doesNotHaveBean(McpOperationMeterHandler.class));
 	}
 
 	@Test

@@ -40,8 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.actuate.BenchMeters;
 import dev.mcpstdio.bench.transport.Connection.Side;
+import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -252,7 +254,11 @@ public class TransportBenchmark {
 		String text = "x".repeat(100);
 		PrometheusMeterRegistry meters = BenchMeters.prometheus();
 		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+		// the meter handlers as Boot groups them: the first that supports a context
+		// records it
+		registry.observationConfig()
+			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new McpOperationMeterHandler(meters), new DefaultMeterObservationHandler(meters)));
 		Markers markers = new Markers();
 		// on first, off second: the order of the rounds alternates
 		List<Connection> connections = new ArrayList<>();

@@ -47,6 +47,8 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 
 	private @Nullable Map<String, String> propagated;
 
+	private volatile long startedNanos;
+
 	/**
 	 * Create the context of a request, for a convention's tests.
 	 * @param serverName the server's name
@@ -133,6 +135,14 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 
 	Operation operation() {
 		return this.operation;
+	}
+
+	void started(long monotonicNanos) {
+		this.startedNanos = monotonicNanos;
+	}
+
+	long startedNanos() {
+		return this.startedNanos;
 	}
 
 	/**

@@ -83,7 +83,10 @@ class RequestObservationsTests {
 			}
 
 		});
-		this.registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
+		// as Boot groups the meter handlers: the first that supports a context records it
+		this.registry.observationConfig()
+			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new McpOperationMeterHandler(this.meters), new DefaultMeterObservationHandler(this.meters)));
 	}
 
 	@AfterEach
@@ -107,7 +110,11 @@ class RequestObservationsTests {
 					"network.transport", "pipe")
 			.timer();
 		assertThat(timer.count()).isEqualTo(1);
-		assertThat(timer.getId().getTag("error.type")).isNull();
+		// the convention's key values, nothing else: no error tag, no long task timer
+		assertThat(timer.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
+			.containsExactlyInAnyOrder("server", "mcp.method.name", "gen_ai.tool.name", "network.transport");
+		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName())
+			.containsOnly("mcp.client.operation.duration");
 		assertThat(timer.totalTime(TimeUnit.NANOSECONDS)).isPositive();
 	}
 
