@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -84,7 +85,9 @@ class McpClientMetricsTests {
 		tools.request("m-1", toolCall("m-1", "echo")).get(10, TimeUnit.SECONDS);
 		tools.request("m-2", toolCall("m-2", "fail")).get(10, TimeUnit.SECONDS);
 		tools.request("m-3", "{\"jsonrpc\":\"2.0\",\"id\":\"m-3\",\"method\":\"broken\"}").get(10, TimeUnit.SECONDS);
-		String scrape = scrape();
+		// a request's observation ends right after its caller got the response
+		String scrape = scrapeWhen((text) -> text.contains("error_type=\"-32601\"")
+				&& text.contains("gen_ai_tool_name=\"fail\"") && text.contains("gen_ai_tool_name=\"echo\""));
 
 		List<Prometheus.Sample> buckets = Prometheus.samples(scrape, OPERATION + "_bucket");
 		Map<String, String> echo = Map.of("mcp_method_name", "tools/call", "gen_ai_tool_name", "echo",
@@ -143,7 +146,7 @@ class McpClientMetricsTests {
 			}
 			Fixtures.sleep(20);
 		}
-		String scrape = scrape();
+		String scrape = scrapeWhen((text) -> text.contains("mcp_method_name=\"crash\""));
 		Map<String, String> crashed = Map.of("server", "cm-phoenix", "network_transport", "pipe", "error_type",
 				"UNEXPECTED");
 		assertThat(value(Prometheus.samples(scrape, "mcp_client_session_duration_seconds_count"), crashed, null))
@@ -167,6 +170,16 @@ class McpClientMetricsTests {
 	private static String toolCall(String id, String tool) {
 		return "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
 				+ "\",\"arguments\":{}}}";
+	}
+
+	private String scrapeWhen(Predicate<String> ready) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		String scrape = scrape();
+		while (!ready.test(scrape) && System.nanoTime() < deadline) {
+			Fixtures.sleep(50);
+			scrape = scrape();
+		}
+		return scrape;
 	}
 
 	private String scrape() {

@@ -96,6 +96,9 @@ class RequestTracingTests {
 					.get(10, TimeUnit.SECONDS);
 			});
 			List<MutableSpan> spans = context.getBean(Spans.class).spans;
+			// a request's span ends right after its caller got the response
+			awaitSpans(spans, "parent", "tools/call echo", "tools/call fail", "prompts/get review",
+					"tools/list traced");
 			MutableSpan parent = span(spans, "parent");
 
 			MutableSpan call = span(spans, "tools/call echo");
@@ -157,6 +160,15 @@ class RequestTracingTests {
 				"mcp.stdio.servers.traced.args=" + Fixtures.script("tools.sh"),
 				"mcp.stdio.servers.traced.env." + Fixtures.MARKER + "=" + this.fixtures.id(),
 				"mcp.stdio.servers.traced.env.RECEIVED=" + received };
+	}
+
+	private static void awaitSpans(List<MutableSpan> spans, String... names) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (!spans.stream().map(MutableSpan::name).toList().containsAll(List.of(names))
+				&& System.nanoTime() < deadline) {
+			Fixtures.sleep(20);
+		}
+		assertThat(spans).extracting(MutableSpan::name).contains(names);
 	}
 
 	private static MutableSpan span(List<MutableSpan> spans, String name) {
