@@ -237,7 +237,7 @@ public class TransportBenchmark {
 				"%.0f".formatted(theirs[4]) + ((theirs[4] > 0) ? " (" + this.parallelError + ")" : ""));
 	}
 
-	// 6. the per-request observations, on and off
+	// 7. the per-request observations, on and off
 
 	/**
 	 * The round trip of mcp-stdio's transport with the per-request observations on (the
@@ -296,7 +296,7 @@ public class TransportBenchmark {
 							+ "p99 %.4f ms; median on/off %.3f; tools/call observed %.0f%n",
 					warmed, on.medianMillis(), on.p99Millis(), off.medianMillis(), off.p99Millis(),
 					on.medianMillis() / off.medianMillis(), observed);
-			String group = "6. observations on (ours column) / off (theirs column), 100 B echo, both mcp-stdio";
+			String group = "7. observations on (ours column) / off (theirs column), 100 B echo, both mcp-stdio";
 			this.results.time(group, "median latency (n=" + perRound * rounds + ")", on.medianMillis(),
 					off.medianMillis(), "ms", "<= 1.05");
 			this.results.time(group, "p99 latency", on.p99Millis(), off.p99Millis(), "ms", "info");
