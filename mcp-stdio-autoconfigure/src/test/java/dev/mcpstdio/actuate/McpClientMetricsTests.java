@@ -35,7 +35,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.http.MediaType;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -174,23 +173,12 @@ class McpClientMetricsTests {
 
 	private String scrapeWhen(Predicate<String> ready) {
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		String scrape = scrape();
+		String scrape = Prometheus.scrape(this.client);
 		while (!ready.test(scrape) && System.nanoTime() < deadline) {
 			Fixtures.sleep(50);
-			scrape = scrape();
+			scrape = Prometheus.scrape(this.client);
 		}
 		return scrape;
-	}
-
-	private String scrape() {
-		return this.client.get()
-			.uri("/actuator/prometheus")
-			.accept(MediaType.TEXT_PLAIN)
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.returnResult(String.class)
-			.getResponseBody();
 	}
 
 }

@@ -25,6 +25,9 @@ import java.util.function.Supplier;
 
 import dev.mcpstdio.test.Fixtures;
 
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -36,6 +39,22 @@ import static org.assertj.core.api.Assertions.fail;
 final class Prometheus {
 
 	private Prometheus() {
+	}
+
+	/**
+	 * Scrape the application's {@code /actuator/prometheus} over HTTP.
+	 * @param client the client of the application
+	 * @return the scrape, in the text format
+	 */
+	static String scrape(RestTestClient client) {
+		return client.get()
+			.uri("/actuator/prometheus")
+			.accept(MediaType.TEXT_PLAIN)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 	}
 
 	/**

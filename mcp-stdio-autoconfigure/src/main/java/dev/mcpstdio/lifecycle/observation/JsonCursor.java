@@ -192,12 +192,7 @@ final class JsonCursor {
 		}
 		char c = this.json.charAt(this.at);
 		if (c == '"') {
-			int close = stringEnd(this.at);
-			if (close < 0) {
-				stop();
-				return;
-			}
-			this.at = close + 1;
+			skipString();
 		}
 		else if (c == '{' || c == '[') {
 			skipNested();
@@ -219,12 +214,9 @@ final class JsonCursor {
 		while (this.at < this.end) {
 			char c = this.json.charAt(this.at);
 			if (c == '"') {
-				int close = stringEnd(this.at);
-				if (close < 0) {
-					stop();
+				if (!skipString()) {
 					return;
 				}
-				this.at = close + 1;
 				continue;
 			}
 			if (c == '{' || c == '[') {
@@ -240,6 +232,16 @@ final class JsonCursor {
 			this.at++;
 		}
 		stop();
+	}
+
+	/** Move past the string the cursor is at; stuck when it does not end. */
+	private boolean skipString() {
+		int close = stringEnd(this.at);
+		if (close < 0) {
+			return stop();
+		}
+		this.at = close + 1;
+		return true;
 	}
 
 	/** The index of the quote that closes the string opening at {@code quote}, or -1. */
