@@ -34,8 +34,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * {@link MeterBinder} of the MCP servers: for each configured server its live processes,
- * their memory, whether it is up, its restarts, its process exits by cause, its pending
- * requests, and the time each stop took by outcome.
+ * their memory (and its {@code max-memory}, where set), whether it is up, its state, its
+ * restarts, its process exits by cause, its pending requests, and the time each stop took
+ * by outcome.
  * <p>
  * The gauges and counters read the server when they are measured, so they stay right
  * through crashes, restarts and stops; the shutdown timer is recorded as each stop ends.
@@ -70,10 +71,26 @@ public class McpStdioMetrics implements MeterBinder {
 				.baseUnit(BaseUnits.BYTES)
 				.description("Resident memory of the MCP server's processes together")
 				.register(registry);
+			Long maxMemory = server.definition().limits().maxMemoryBytes();
+			if (maxMemory != null) {
+				// only where set: a ratio to an absent limit is no series, never a false
+				// alert
+				Gauge.builder("mcp.stdio.memory.max", () -> maxMemory)
+					.tags(tags)
+					.baseUnit(BaseUnits.BYTES)
+					.description("The MCP server's max-memory: above it, mcp-stdio stops the server")
+					.register(registry);
+			}
 			Gauge.builder("mcp.stdio.server.up", server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0)
 				.tags(tags)
 				.description("1 while the MCP server is running, else 0")
 				.register(registry);
+			for (ServerState state : ServerState.values()) {
+				Gauge.builder("mcp.stdio.server.state", server, (s) -> (s.state() == state) ? 1 : 0)
+					.tags(tags.and("state", state.name()))
+					.description("1 for the MCP server's current state, 0 for every other state")
+					.register(registry);
+			}
 			FunctionCounter.builder("mcp.stdio.server.restarts", server, McpStdioServer::restarts)
 				.tags(tags)
 				.description("Restarts of the MCP server, by its policy or the endpoint")

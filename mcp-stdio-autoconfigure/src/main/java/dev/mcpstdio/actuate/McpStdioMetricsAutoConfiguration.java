@@ -17,18 +17,29 @@
 package dev.mcpstdio.actuate;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.autoconfigure.McpStdioProperties;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
 /**
- * Auto-configuration of the {@link McpStdioMetrics Micrometer meters} of the MCP servers,
- * when Micrometer is present and a {@link MeterRegistry} is configured.
+ * Auto-configuration of the {@link McpStdioMetrics Micrometer meters} of the MCP servers
+ * and of {@link McpClientSessionMetrics mcp.client.session.duration}, when Micrometer is
+ * present and a {@link MeterRegistry} is configured; with the histogram buckets of the
+ * {@code mcp.client.*} timers, the meter handler of the request observations, and, for
+ * Prometheus, the same label names on all of them.
  *
  * @author mcp-stdio authors
  */
@@ -43,6 +54,45 @@ public final class McpStdioMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpStdioMetrics mcpStdioMetrics(McpStdioServers servers) {
 		return new McpStdioMetrics(servers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientSessionMetrics mcpClientSessionMetrics(McpStdioServers servers) {
+		return new McpClientSessionMetrics(servers);
+	}
+
+	@Bean
+	MeterFilter mcpClientHistograms() {
+		return new McpClientHistograms();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+	@ConditionalOnBooleanProperty(name = McpStdioProperties.PREFIX + ".observations.enabled", matchIfMissing = true)
+	static class OperationMeterConfiguration {
+
+		// ahead of Micrometer's default meter handler, which Boot groups with it: the
+		// first
+		// that supports a context records it
+		@Bean
+		@Order(0)
+		@ConditionalOnMissingBean
+		McpOperationMeterHandler mcpOperationMeterHandler(MeterRegistry registry) {
+			return new McpOperationMeterHandler(registry);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(PrometheusMeterRegistry.class)
+	static class PrometheusLabelsConfiguration {
+
+		@Bean
+		MeterRegistryCustomizer<PrometheusMeterRegistry> mcpClientPrometheusLabels() {
+			return (registry) -> registry.config().meterFilter(new McpClientPrometheusLabels());
+		}
+
 	}
 
 }

@@ -72,6 +72,11 @@ public class McpStdioProperties {
 	private final Cgroup cgroup = new Cgroup();
 
 	/**
+	 * Per-request telemetry.
+	 */
+	private final Observations observations = new Observations();
+
+	/**
 	 * A JSON file in the common "mcpServers" format (as used by Claude Desktop and Spring
 	 * AI) whose servers are added to those configured here: classpath:..., file:... or a
 	 * plain file-system path.
@@ -119,6 +124,10 @@ public class McpStdioProperties {
 
 	public Cgroup getCgroup() {
 		return this.cgroup;
+	}
+
+	public Observations getObservations() {
+		return this.observations;
 	}
 
 	public @Nullable String getServersConfiguration() {
@@ -208,6 +217,29 @@ public class McpStdioProperties {
 		 * v2 hierarchy (root, or a subtree delegated by systemd), so that a stop ends
 		 * every process it started, daemons that left its session and cleared their
 		 * environment included.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Per-request telemetry, after the OpenTelemetry MCP semantic conventions.
+	 */
+	public static class Observations {
+
+		/**
+		 * Whether every request sent to a server is observed (the
+		 * mcp.client.operation.duration observation, and a client span whose trace
+		 * context goes into the request's params._meta when a tracer is present), where
+		 * Micrometer's ObservationRegistry is available.
 		 */
 		private boolean enabled = true;
 

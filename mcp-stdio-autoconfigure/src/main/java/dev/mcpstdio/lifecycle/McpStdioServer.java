@@ -81,6 +81,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile MessageListener session = MessageListener.NONE;
 
+	private volatile RequestObserver requests = RequestObserver.NONE;
+
+	private volatile @Nullable Duration clientRequestTimeout;
+
 	/**
 	 * Create a server.
 	 * @param definition what to run and how
@@ -192,7 +196,26 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @param timeout the client's request timeout
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
+		this.clientRequestTimeout = timeout;
 		this.controller.setClientRequestTimeout(timeout);
+	}
+
+	/**
+	 * Return how long the client waits for a response, when it told
+	 * ({@link #setClientRequestTimeout(Duration)}).
+	 * @return the client's request timeout or {@code null}
+	 */
+	public @Nullable Duration clientRequestTimeout() {
+		return this.clientRequestTimeout;
+	}
+
+	/**
+	 * Let an observer learn of every request sent to this server and how it ended (the
+	 * per-request telemetry).
+	 * @param observer the observer, replacing any earlier one
+	 */
+	public void observeRequests(RequestObserver observer) {
+		this.requests = observer;
 	}
 
 	/**
@@ -225,10 +248,27 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
-		this.demand.send((process) -> {
-			process.send(message, requestId);
-			return null;
-		});
+		RequestObserver observer = this.requests;
+		RequestObserver.ObservedRequest observed = null;
+		if (requestId != null) {
+			observed = observer.sending(requestId, message);
+		}
+		else {
+			observer.notifying(message);
+		}
+		String line = (observed != null) ? observed.message() : message;
+		try {
+			this.demand.send((process) -> {
+				process.send(line, requestId);
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			if (observed != null) {
+				observed.sendFailed(ex);
+			}
+			throw ex;
+		}
 	}
 
 	/**
@@ -239,14 +279,28 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#request(Object, String)
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
+		RequestObserver.ObservedRequest observed = this.requests.sending(id, message);
+		String line = (observed != null) ? observed.message() : message;
+		CompletableFuture<String> response;
 		try {
-			CompletableFuture<String> response = this.demand.send((process) -> process.request(id, message));
-			response.whenComplete((answer, ex) -> this.demand.touch());
-			return response;
+			response = this.demand.send((process) -> process.request(id, line));
 		}
-		catch (McpStdioException ex) {
-			return CompletableFuture.failedFuture(ex);
+		catch (RuntimeException ex) {
+			if (observed != null) {
+				observed.sendFailed(ex);
+			}
+			if (ex instanceof McpStdioException) {
+				return CompletableFuture.failedFuture(ex);
+			}
+			throw ex;
 		}
+		response.whenComplete((answer, ex) -> {
+			this.demand.touch();
+			if (observed != null) {
+				observed.completed(answer, ex);
+			}
+		});
+		return response;
 	}
 
 	/**
@@ -454,17 +508,23 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	}
 
-	/** Hands every process's messages and end to the client session attached now. */
+	/**
+	 * Hands every process's messages and end to the request observer and the client
+	 * session attached now.
+	 */
 	private final class SessionRouter implements MessageListener {
 
 		@Override
 		public void onMessage(String message) {
 			McpStdioServer.this.demand.touch();
+			// before the session, which may send the next request at once
+			McpStdioServer.this.requests.received(message);
 			McpStdioServer.this.session.onMessage(message);
 		}
 
 		@Override
 		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+			McpStdioServer.this.requests.exited(exit, unansweredRequestIds);
 			McpStdioServer.this.session.onExit(exit, unansweredRequestIds);
 		}
 

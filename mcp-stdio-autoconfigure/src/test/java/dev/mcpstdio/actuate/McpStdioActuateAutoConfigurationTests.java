@@ -17,8 +17,8 @@
 package dev.mcpstdio.actuate;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -55,6 +55,10 @@ class McpStdioActuateAutoConfigurationTests {
 			assertThat(context).hasSingleBean(McpServersEndpoint.class)
 				.hasSingleBean(McpServersEndpointWebExtension.class)
 				.hasSingleBean(McpStdioMetrics.class)
+				.hasSingleBean(McpClientSessionMetrics.class)
+				.hasSingleBean(McpOperationMeterHandler.class)
+				.hasBean("mcpClientHistograms")
+				.hasBean("mcpClientPrometheusLabels")
 				.hasSingleBean(MeterRegistry.class)
 				.hasBean("mcpServersHealthIndicator");
 			assertThat(context.getBean(McpServersEndpoint.class).servers().servers()).isEmpty();
@@ -109,7 +113,25 @@ class McpStdioActuateAutoConfigurationTests {
 	@Test
 	void metricsBackOffWithoutMicrometer() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioMetrics.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(McpStdioMetrics.class)
+				.doesNotHaveBean(McpClientSessionMetrics.class));
+	}
+
+	@Test
+	void operationMeterHandlerBacksOffWhenObservationsAreOff() {
+		this.runner.withPropertyValues("mcp.stdio.observations.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(McpStdioMetrics.class)
+				.doesNotHaveBean(McpOperationMeterHandler.class));
+	}
+
+	@Test
+	void prometheusLabelsBackOffWithoutPrometheus() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.prometheusmetrics"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(McpClientSessionMetrics.class)
+				.doesNotHaveBean("mcpClientPrometheusLabels"));
 	}
 
 	@Test

@@ -17,9 +17,16 @@
 package dev.mcpstdio.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.test.Fixtures;
+
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -32,6 +39,22 @@ import static org.assertj.core.api.Assertions.fail;
 final class Prometheus {
 
 	private Prometheus() {
+	}
+
+	/**
+	 * Scrape the application's {@code /actuator/prometheus} over HTTP.
+	 * @param client the client of the application
+	 * @return the scrape, in the text format
+	 */
+	static String scrape(RestTestClient client) {
+		return client.get()
+			.uri("/actuator/prometheus")
+			.accept(MediaType.TEXT_PLAIN)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 	}
 
 	/**
@@ -64,6 +87,57 @@ final class Prometheus {
 			value = value(scrape.get(), series);
 		}
 		assertThat(value).as(series).isEqualTo(expected);
+	}
+
+	/**
+	 * Return the samples of one metric with their labels, in the order of the scrape.
+	 * @param scrape the scrape
+	 * @param metric the metric name, such as
+	 * {@code mcp_client_operation_duration_seconds_bucket}
+	 * @return its samples
+	 */
+	static List<Sample> samples(String scrape, String metric) {
+		List<Sample> samples = new ArrayList<>();
+		for (String line : scrape.split("\n")) {
+			if (!line.startsWith(metric + "{")) {
+				continue;
+			}
+			Map<String, String> labels = new LinkedHashMap<>();
+			int at = metric.length() + 1;
+			while (line.charAt(at) != '}') {
+				int equals = line.indexOf('=', at);
+				String name = line.substring(at, equals);
+				StringBuilder value = new StringBuilder();
+				int i = equals + 2;
+				while (line.charAt(i) != '"') {
+					if (line.charAt(i) == '\\') {
+						i++;
+					}
+					value.append(line.charAt(i++));
+				}
+				labels.put(name, value.toString());
+				at = i + 1;
+				if (line.charAt(at) == ',') {
+					at++;
+				}
+			}
+			samples.add(new Sample(labels, Double.parseDouble(line.substring(at + 1).trim().split(" ")[0])));
+		}
+		return samples;
+	}
+
+	/**
+	 * One sample of a scrape.
+	 *
+	 * @param labels its labels, empty values included
+	 * @param value its value
+	 */
+	record Sample(Map<String, String> labels, double value) {
+
+		boolean has(Map<String, String> wanted) {
+			return this.labels.entrySet().containsAll(wanted.entrySet());
+		}
+
 	}
 
 }

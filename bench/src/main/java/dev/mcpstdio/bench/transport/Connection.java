@@ -28,7 +28,9 @@ import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.observation.RequestObservations;
 import dev.mcpstdio.test.TestHost;
+import io.micrometer.observation.ObservationRegistry;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -61,17 +63,7 @@ public final class Connection implements AutoCloseable {
 		Map<String, String> env = Map.of(Markers.VARIABLE, markers.value());
 		JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.shared());
 		if (side == Side.OURS) {
-			StdioServerSpec spec = new StdioServerSpec(name, command.get(0), command.subList(1, command.size()), env,
-					false, null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
-					StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
-					dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
-			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
-					McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
-			server.setSelfInitialize(false);
-			McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
-				.requestTimeout(REQUEST_TIMEOUT)
-				.build();
-			return new Connection(client, server);
+			return ours(name, command, markers, null);
 		}
 		ServerParameters parameters = ServerParameters.builder(command.get(0))
 			.args(command.subList(1, command.size()))
@@ -81,6 +73,38 @@ public final class Connection implements AutoCloseable {
 			.requestTimeout(REQUEST_TIMEOUT)
 			.build();
 		return new Connection(client, null);
+	}
+
+	/**
+	 * Open a client over mcp-stdio's transport, its requests observed or not.
+	 * @param name the server's name
+	 * @param command the server's command
+	 * @param markers the markers of the scenario
+	 * @param observations where the requests are observed, or {@code null} for not at all
+	 * (mcp.stdio.observations.enabled=false)
+	 * @return the connection
+	 */
+	static Connection ours(String name, List<String> command, Markers markers,
+			@Nullable ObservationRegistry observations) {
+		Map<String, String> env = Map.of(Markers.VARIABLE, markers.value());
+		JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.shared());
+		StdioServerSpec spec = new StdioServerSpec(name, command.get(0), command.subList(1, command.size()), env, false,
+				null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
+				StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
+				dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
+				McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
+		server.setSelfInitialize(false);
+		if (observations != null) {
+			// as the auto-configuration does, and as Spring AI's integration tells the
+			// timeout
+			new RequestObservations(server, observations, null, TestHost.shared().scheduler()).attach();
+			server.setClientRequestTimeout(REQUEST_TIMEOUT);
+		}
+		McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
+			.requestTimeout(REQUEST_TIMEOUT)
+			.build();
+		return new Connection(client, server);
 	}
 
 	McpSyncClient client() {

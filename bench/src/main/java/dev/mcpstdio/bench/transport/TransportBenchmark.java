@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -37,9 +38,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.actuate.BenchMeters;
 import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
 import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -53,7 +60,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * mcp-stdio's transport against the MCP SDK's {@code StdioClientTransport}, in one run on
  * one machine: round trip, throughput (and the raw pipe floor), shutdown, start-up, the
- * field soak and the cost at rest. Prints a Markdown table; see docs/benchmarks.md.
+ * field soak and the cost at rest; and the round trip with the per-request observations
+ * on and off. Prints a Markdown table; see docs/benchmarks.md.
  *
  * @author mcp-stdio authors
  */
@@ -87,7 +95,8 @@ public class TransportBenchmark {
 
 	public static void main(String[] args) throws Exception {
 		TransportBenchmark benchmark = new TransportBenchmark();
-		String only = Knobs.string("bench.transport.scenarios", "roundtrip,throughput,shutdown,startup,rest,soak");
+		String only = Knobs.string("bench.transport.scenarios",
+				"roundtrip,throughput,shutdown,startup,rest,soak,observations");
 		for (String scenario : only.split(",")) {
 			System.out.println("== " + scenario);
 			switch (scenario.trim()) {
@@ -97,6 +106,7 @@ public class TransportBenchmark {
 				case "startup" -> benchmark.startup();
 				case "rest" -> benchmark.costAtRest();
 				case "soak" -> benchmark.soak();
+				case "observations" -> benchmark.observations();
 				default -> throw new IllegalArgumentException("unknown scenario " + scenario);
 			}
 		}
@@ -138,7 +148,7 @@ public class TransportBenchmark {
 			// both sides warm before either is measured, then measured in alternating
 			// rounds, each side first in every other round: the machine's load drift
 			// hits both alike
-			int warmed = warmUp(connections, text, minWarmup, maxWarmup);
+			int warmed = warmUp(connections.values(), text, minWarmup, maxWarmup);
 			long compilingBefore = JitCpu.millis();
 			Map<Side, long[]> nanos = new EnumMap<>(Side.class);
 			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
@@ -192,15 +202,15 @@ public class TransportBenchmark {
 	 * used at most one clock tick of CPU: one long compilation can span a batch.
 	 * @return the calls made per side
 	 */
-	private static int warmUp(Map<Side, Connection> connections, String text, int min, int max) {
+	private static int warmUp(Collection<Connection> connections, String text, int min, int max) {
 		int batch = 1000;
 		int calls = 0;
 		int quietBatches = 0;
 		long compiled = JitCpu.millis();
 		while (calls < max) {
-			for (Side side : Side.values()) {
+			for (Connection connection : connections) {
 				for (int i = 0; i < batch; i++) {
-					echoCall(connections.get(side), text);
+					echoCall(connection, text);
 				}
 			}
 			calls += batch;
@@ -226,6 +236,79 @@ public class TransportBenchmark {
 		this.results.counts("1. round trip, 100 B echo", "calls failed of " + 8 * perThread + ", 8 threads",
 				"%.0f".formatted(ours[4]),
 				"%.0f".formatted(theirs[4]) + ((theirs[4] > 0) ? " (" + this.parallelError + ")" : ""));
+	}
+
+	// 7. the per-request observations, on and off
+
+	/**
+	 * The round trip of mcp-stdio's transport with the per-request observations on (the
+	 * observation and a Prometheus registry with the mcp.client.* buckets, as the
+	 * auto-configuration sets them up) and off (mcp.stdio.observations.enabled=false),
+	 * measured like the round trip: both warmed until the JIT is quiet, then in
+	 * alternating rounds, each first in every other round.
+	 */
+	private void observations() throws Exception {
+		int minWarmup = Knobs.integer("bench.rt.warmup", 5000);
+		int maxWarmup = Knobs.integer("bench.rt.maxWarmup", 80000);
+		int calls = Knobs.integer("bench.rt.calls", 40000);
+		int rounds = Knobs.integer("bench.rt.rounds", 40);
+		String text = "x".repeat(100);
+		PrometheusMeterRegistry meters = BenchMeters.prometheus();
+		ObservationRegistry registry = ObservationRegistry.create();
+		// the meter handlers as Boot groups them: the first that supports a context
+		// records it
+		registry.observationConfig()
+			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new McpOperationMeterHandler(meters), new DefaultMeterObservationHandler(meters)));
+		Markers markers = new Markers();
+		// on first, off second: the order of the rounds alternates
+		List<Connection> connections = new ArrayList<>();
+		try {
+			connections.add(Connection.ours("echo-observed", echo("mcp"), markers, registry));
+			connections.add(Connection.ours("echo-plain", echo("mcp"), markers, null));
+			for (Connection connection : connections) {
+				connection.client().initialize();
+			}
+			int warmed = warmUp(connections, text, minWarmup, maxWarmup);
+			long[][] nanos = { new long[calls], new long[calls] };
+			int perRound = calls / rounds;
+			for (int round = 0; round < rounds; round++) {
+				for (int turn = 0; turn < 2; turn++) {
+					int which = (round + turn) % 2;
+					Connection connection = connections.get(which);
+					for (int i = round * perRound; i < (round + 1) * perRound; i++) {
+						long start = System.nanoTime();
+						echoCall(connection, text);
+						nanos[which][i] = System.nanoTime() - start;
+					}
+				}
+			}
+			Stats on = new Stats(Arrays.copyOf(nanos[0], perRound * rounds));
+			Stats off = new Stats(Arrays.copyOf(nanos[1], perRound * rounds));
+			// the observed side's calls are in its histogram: the observations were on
+			double observed = meters.find("mcp.client.operation.duration")
+				.tags("mcp.method.name", "tools/call", "gen_ai.tool.name", "echo")
+				.timers()
+				.stream()
+				.mapToDouble((timer) -> timer.count())
+				.sum();
+			System.out.printf(Locale.ROOT,
+					"observations: %d warm-up calls each; on: median %.4f ms, p99 %.4f ms; off: median %.4f ms, "
+							+ "p99 %.4f ms; median on/off %.3f; tools/call observed %.0f%n",
+					warmed, on.medianMillis(), on.p99Millis(), off.medianMillis(), off.p99Millis(),
+					on.medianMillis() / off.medianMillis(), observed);
+			String group = "7. observations on (ours column) / off (theirs column), 100 B echo, both mcp-stdio";
+			this.results.time(group, "median latency (n=" + perRound * rounds + ")", on.medianMillis(),
+					off.medianMillis(), "ms", "<= 1.05");
+			this.results.time(group, "p99 latency", on.p99Millis(), off.p99Millis(), "ms", "info");
+			this.results.counts(group, "tools/call in mcp_client_operation_duration_seconds",
+					"%.0f".formatted(observed), "-");
+		}
+		finally {
+			connections.forEach(Connection::close);
+			meters.close();
+		}
+		afterScenario(markers, "observations");
 	}
 
 	private static void echoCall(Connection connection, String text) {

@@ -50,8 +50,7 @@ public final class GuardAndRaceFigures {
 	 * @throws Exception if a JVM could not be forked
 	 */
 	public static List<String> killToLastProcessGone(int runs) throws Exception {
-		Duration bound = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS),
-				Duration.ofMillis(TERMINATE_MILLIS));
+		Duration bound = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS), Duration.ofMillis(TERMINATE_MILLIS));
 		List<Long> millis = new ArrayList<>();
 		for (int i = 0; i < runs; i++) {
 			Fixtures fixtures = new Fixtures();

@@ -34,9 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A small MCP server over stdio, bundled with the sample and started with the JDK that
  * runs it. {@code demo} offers {@code echo}, {@code spawn_children} (starts {@code sleep}
- * children, so that the server has a process tree) and {@code server_info}; {@code clock}
- * offers {@code now} and {@code uptime}. It exits when its stdin closes, as a
- * well-behaved stdio server does.
+ * children, so that the server has a process tree), {@code server_info} and {@code fail}
+ * (answers with a tool error, to show failures in the metrics); {@code clock} offers
+ * {@code now} and {@code uptime}. It exits when its stdin closes, as a well-behaved stdio
+ * server does.
  *
  * @author mcp-stdio authors
  */
@@ -97,10 +98,16 @@ public final class DemoMcpServer {
 		return List.of(tool("echo", "Echoes the given text", Map.of("text", "string")),
 				tool("spawn_children", "Starts `count` child processes (sleep) and returns their pids",
 						Map.of("count", "integer")),
-				tool("server_info", "Returns this server's pid and its live child processes", Map.of()));
+				tool("server_info", "Returns this server's pid and its live child processes", Map.of()), tool("fail",
+						"Always fails: answers with a tool error (isError), as a tool whose work failed", Map.of()));
 	}
 
 	private static Map<String, Object> call(String name, JsonNode arguments) {
+		if (name.equals("fail")) {
+			// a tool's own failure is a result, not a JSON-RPC error (MCP's tools/call)
+			return Map.of("content", List.of(Map.of("type", "text", "text", "the demo tool failed, as asked")),
+					"isError", true);
+		}
 		String text = switch (name) {
 			case "echo" -> arguments.path("text").asString("");
 			case "spawn_children" -> spawnChildren(Math.max(1, Math.min(10, arguments.path("count").asInt(2))));

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.observation.McpOperationObservationConvention;
+import dev.mcpstdio.lifecycle.observation.RequestObservations;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+
+/**
+ * Attaches a {@link RequestObservations} to every {@link McpStdioServer} bean as it is
+ * initialized: a client (Spring AI's, whose beans need the servers) cannot send a
+ * request, its {@code initialize} included, before the server is observed.
+ *
+ * @author mcp-stdio authors
+ */
+final class RequestObservationsPostProcessor implements BeanPostProcessor {
+
+	private final ObjectProvider<ObservationRegistry> registry;
+
+	private final ObjectProvider<McpOperationObservationConvention> convention;
+
+	private final ObjectProvider<ServerHost> host;
+
+	RequestObservationsPostProcessor(ObjectProvider<ObservationRegistry> registry,
+			ObjectProvider<McpOperationObservationConvention> convention, ObjectProvider<ServerHost> host) {
+		this.registry = registry;
+		this.convention = convention;
+		this.host = host;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof McpStdioServer server) {
+			new RequestObservations(server, this.registry.getObject(), this.convention.getIfUnique(),
+					this.host.getObject().scheduler())
+				.attach();
+		}
+		return bean;
+	}
+
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.util.List;
+
+import dev.mcpstdio.core.ExitInfo;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Learns of every JSON-RPC request sent to one server and of how each ended, whoever sent
+ * it: {@link McpStdioServer#send(String, Object)} and
+ * {@link McpStdioServer#request(Object, String)} are the one way requests reach a server,
+ * and its messages and its process's end come back through the server too. Calls come
+ * from the sending threads and the thread that reads the server's stdout: they must
+ * return quickly and never block.
+ *
+ * @author mcp-stdio authors
+ * @see McpStdioServer#observeRequests(RequestObserver)
+ */
+public interface RequestObserver {
+
+	/** An observer that observes nothing. */
+	RequestObserver NONE = (id, message) -> null;
+
+	/**
+	 * A request is about to be sent.
+	 * @param id its id
+	 * @param message the request, one line of JSON
+	 * @return the request under observation, or {@code null} when it is not observed
+	 */
+	@Nullable ObservedRequest sending(Object id, String message);
+
+	/**
+	 * A message that is not a request is about to be sent: a notification (such as
+	 * {@code notifications/cancelled}) or a response to a request of the server.
+	 * @param message the message
+	 */
+	default void notifying(String message) {
+	}
+
+	/**
+	 * The server sent a message that was not the answer to a
+	 * {@link McpStdioServer#request(Object, String)}: responses to requests sent with
+	 * {@link McpStdioServer#send(String, Object)} among them.
+	 * @param message the message, one line of JSON
+	 */
+	default void received(String message) {
+	}
+
+	/**
+	 * The server's process ended.
+	 * @param exit how it ended
+	 * @param unansweredRequestIds the requests sent with
+	 * {@link McpStdioServer#send(String, Object)} that got no response
+	 */
+	default void exited(ExitInfo exit, List<Object> unansweredRequestIds) {
+	}
+
+	/**
+	 * One request under observation, as its sender sees it.
+	 */
+	interface ObservedRequest {
+
+		/**
+		 * Return the line to write: the request, with trace context added where a tracer
+		 * asked for it.
+		 * @return the line
+		 */
+		String message();
+
+		/**
+		 * The request could not be sent: it never reached the server.
+		 * @param failure why
+		 */
+		void sendFailed(Throwable failure);
+
+		/**
+		 * The future of a {@link McpStdioServer#request(Object, String)} completed.
+		 * @param response the response, or {@code null} when it failed
+		 * @param failure why it failed (the process ended, the caller cancelled it), or
+		 * {@code null}
+		 */
+		void completed(@Nullable String response, @Nullable Throwable failure);
+
+	}
+
+}

@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle.observation;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+
+/**
+ * The default convention of {@code mcp.client.operation.duration}, after the
+ * OpenTelemetry MCP semantic conventions. Low-cardinality key values: {@code server},
+ * {@code mcp.method.name}, {@code gen_ai.tool.name} ({@code tools/call} only),
+ * {@code gen_ai.prompt.name} ({@code prompts/get} only), {@code network.transport}
+ * ({@code pipe}: stdio) and {@code error.type} (only when the request failed).
+ * High-cardinality: {@code jsonrpc.request.id}. Contextual name (the span's):
+ * {@code {mcp.method.name} {target}}, the target being the tool or prompt, else the
+ * server.
+ * <p>
+ * The key values of each kind of request (server, method, tool or prompt, error type) are
+ * built once and kept: a request allocates none. The kinds are bounded per server (see
+ * {@link McpOperationContext}), and so is what this convention keeps.
+ *
+ * @author mcp-stdio authors
+ */
+public class DefaultMcpOperationObservationConvention implements McpOperationObservationConvention {
+
+	/** The shared instance. */
+	public static final DefaultMcpOperationObservationConvention INSTANCE = new DefaultMcpOperationObservationConvention();
+
+	/** The observation's name, and so its timer's. */
+	public static final String NAME = "mcp.client.operation.duration";
+
+	/** The server's name, as configured. */
+	public static final String SERVER = "server";
+
+	/** The request's method. */
+	public static final String METHOD_NAME = "mcp.method.name";
+
+	/** The tool of a {@code tools/call}. */
+	public static final String TOOL_NAME = "gen_ai.tool.name";
+
+	/** The prompt of a {@code prompts/get}. */
+	public static final String PROMPT_NAME = "gen_ai.prompt.name";
+
+	/** The transport: {@value #PIPE} for stdio. */
+	public static final String NETWORK_TRANSPORT = "network.transport";
+
+	/** Why the request failed, absent when it did not. */
+	public static final String ERROR_TYPE = "error.type";
+
+	/** The request's id. */
+	public static final String REQUEST_ID = "jsonrpc.request.id";
+
+	/** The value of {@value #NETWORK_TRANSPORT} for stdio. */
+	public static final String PIPE = "pipe";
+
+	/** Kinds of requests kept at most (they are bounded per server already). */
+	private static final int MAX_CACHED = 10_000;
+
+	private final Map<Operation, Cached> cache = new ConcurrentHashMap<>();
+
+	@Override
+	public String getName() {
+		return NAME;
+	}
+
+	@Override
+	public String getContextualName(McpOperationContext context) {
+		return cached(context).contextualName;
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(McpOperationContext context) {
+		Cached cached = cached(context);
+		String errorType = context.getErrorType();
+		if (errorType == null) {
+			return cached.succeeded;
+		}
+		KeyValues failed = cached.failed.get(errorType);
+		if (failed == null) {
+			failed = cached.succeeded.and(KeyValue.of(ERROR_TYPE, errorType));
+			// error types are bounded per server (OperationNames)
+			cached.failed.putIfAbsent(errorType, failed);
+		}
+		return failed;
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(McpOperationContext context) {
+		return KeyValues.of(REQUEST_ID, context.getRequestId());
+	}
+
+	/**
+	 * Build the key values of a request that did not fail; called once per kind of
+	 * request.
+	 * @param context the request
+	 * @return its key values, {@code error.type} aside
+	 */
+	protected KeyValues keyValues(McpOperationContext context) {
+		KeyValues keyValues = KeyValues.of(KeyValue.of(SERVER, context.getServerName()),
+				KeyValue.of(METHOD_NAME, context.getMethod()), KeyValue.of(NETWORK_TRANSPORT, PIPE));
+		if (context.getToolName() != null) {
+			keyValues = keyValues.and(KeyValue.of(TOOL_NAME, context.getToolName()));
+		}
+		if (context.getPromptName() != null) {
+			keyValues = keyValues.and(KeyValue.of(PROMPT_NAME, context.getPromptName()));
+		}
+		return keyValues;
+	}
+
+	/**
+	 * Build the contextual name of a request; called once per kind of request.
+	 * @param context the request
+	 * @return {@code {mcp.method.name} {target}}
+	 */
+	protected String contextualName(McpOperationContext context) {
+		return context.getMethod() + " " + context.getTarget();
+	}
+
+	private Cached cached(McpOperationContext context) {
+		Operation operation = context.operation();
+		Cached cached = this.cache.get(operation);
+		if (cached == null) {
+			cached = new Cached(keyValues(context), contextualName(context));
+			if (this.cache.size() < MAX_CACHED) {
+				Cached raced = this.cache.putIfAbsent(operation, cached);
+				if (raced != null) {
+					cached = raced;
+				}
+			}
+		}
+		return cached;
+	}
+
+	/** What one kind of request gets. */
+	private static final class Cached {
+
+		private final KeyValues succeeded;
+
+		private final String contextualName;
+
+		private final Map<String, KeyValues> failed = new ConcurrentHashMap<>();
+
+		Cached(KeyValues succeeded, String contextualName) {
+			this.succeeded = succeeded;
+			this.contextualName = contextualName;
+		}
+
+	}
+
+	@Override
+	public String toString() {
+		return "DefaultMcpOperationObservationConvention";
+	}
+
+}

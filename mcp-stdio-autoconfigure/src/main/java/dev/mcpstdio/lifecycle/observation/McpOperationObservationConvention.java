@@ -1,0 +1,36 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle.observation;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+
+/**
+ * The {@link ObservationConvention} of the requests sent to MCP servers. Declare a bean
+ * of this type to replace {@link DefaultMcpOperationObservationConvention}, or extend
+ * that one to add key values.
+ *
+ * @author mcp-stdio authors
+ */
+public interface McpOperationObservationConvention extends ObservationConvention<McpOperationContext> {
+
+	@Override
+	default boolean supportsContext(Observation.Context context) {
+		return context instanceof McpOperationContext;
+	}
+
+}

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle.observation;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The names one server's telemetry uses, interned and bounded: methods, tool and prompt
+ * names and error types come from the requests and responses, so a client that calls
+ * made-up tools, or a server that invents error codes, must not grow the number of series
+ * without end. Past each bound a new name is folded into {@value #OTHER} (the
+ * OpenTelemetry conventions' fallback value); names seen before keep theirs.
+ *
+ * @author mcp-stdio authors
+ */
+final class OperationNames {
+
+	/** What a name past its bound is folded into. */
+	static final String OTHER = "_OTHER";
+
+	/** Distinct methods per server. */
+	static final int MAX_METHODS = 32;
+
+	/** Distinct tools, and distinct prompts, per server. */
+	static final int MAX_TARGETS = 100;
+
+	/** Distinct error types per server. */
+	static final int MAX_ERROR_TYPES = 32;
+
+	private static final String TOOLS_CALL = "tools/call";
+
+	private static final String PROMPTS_GET = "prompts/get";
+
+	private final String server;
+
+	private final Map<String, Method> methods = new ConcurrentHashMap<>();
+
+	private final Method otherMethod;
+
+	private final Map<String, String> errorTypes = new ConcurrentHashMap<>();
+
+	OperationNames(String server) {
+		this.server = server;
+		this.otherMethod = new Method(server, OTHER);
+	}
+
+	/**
+	 * Return the operation of a request.
+	 * @param method its method, or {@code null} when it has none
+	 * @param name the {@code name} of its params, or {@code null}
+	 * @return the interned operation
+	 */
+	Operation operation(@Nullable String method, @Nullable String name) {
+		Method entry = (method != null) ? this.methods.get(method) : this.otherMethod;
+		if (entry == null) {
+			entry = (this.methods.size() < MAX_METHODS)
+					? this.methods.computeIfAbsent(method, (key) -> new Method(this.server, key)) : this.otherMethod;
+		}
+		return entry.operation(name);
+	}
+
+	/**
+	 * Return the interned error type.
+	 * @param errorType an error type
+	 * @return the same text, or {@value #OTHER} past the bound
+	 */
+	String errorType(String errorType) {
+		String interned = this.errorTypes.get(errorType);
+		if (interned == null) {
+			interned = (this.errorTypes.size() < MAX_ERROR_TYPES)
+					? this.errorTypes.computeIfAbsent(errorType, (key) -> key) : OTHER;
+		}
+		return interned;
+	}
+
+	/** One method and the operations of its targets. */
+	private static final class Method {
+
+		private final String server;
+
+		private final String name;
+
+		private final Operation untargeted;
+
+		private final @Nullable Map<String, Operation> targets;
+
+		private final @Nullable Operation otherTarget;
+
+		Method(String server, String name) {
+			this.server = server;
+			this.name = name;
+			this.untargeted = new Operation(server, name, null, null);
+			boolean targeted = TOOLS_CALL.equals(name) || PROMPTS_GET.equals(name);
+			this.targets = targeted ? new ConcurrentHashMap<>() : null;
+			this.otherTarget = targeted ? create(OTHER) : null;
+		}
+
+		Operation operation(@Nullable String target) {
+			Map<String, Operation> byName = this.targets;
+			if (byName == null || target == null) {
+				return this.untargeted;
+			}
+			Operation operation = byName.get(target);
+			if (operation == null) {
+				operation = (byName.size() < MAX_TARGETS) ? byName.computeIfAbsent(target, this::create)
+						: this.otherTarget;
+			}
+			return operation;
+		}
+
+		private Operation create(String target) {
+			return TOOLS_CALL.equals(this.name) ? new Operation(this.server, this.name, target, null)
+					: new Operation(this.server, this.name, null, target);
+		}
+
+	}
+
+}

@@ -1,0 +1,391 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle.observation;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.RequestObserver;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Observes every JSON-RPC request sent to one server as
+ * {@code mcp.client.operation.duration} (see
+ * {@link DefaultMcpOperationObservationConvention}), from the send to its end: the
+ * response (an error response or a tool's {@code isError} make it a failure), the failure
+ * of the send, the end of the process, the client's cancellation, or no answer within the
+ * request timeout the client gave ({@link McpStdioServer#clientRequestTimeout()}). With a
+ * tracer, each request is a client span whose trace context goes into the request's
+ * {@code params._meta} ({@link TraceContextInjector}).
+ * <p>
+ * What a request costs: one streaming read of the request for its method and tool (the
+ * arguments are skipped, not built), one of its response for its id and error, the
+ * observation, and the key values the convention keeps per kind of request. Nothing is
+ * read while the registry has no handler, and no response is read while no request is in
+ * flight.
+ *
+ * @author mcp-stdio authors
+ */
+public class RequestObservations implements RequestObserver {
+
+	/**
+	 * Requests under observation at once, per server: past it, new ones are not observed.
+	 */
+	static final int MAX_IN_FLIGHT = 10_000;
+
+	private static final Log logger = LogFactory.getLog(RequestObservations.class);
+
+	private static final String TOOLS_CALL = "tools/call";
+
+	private static final String CANCELLED = "notifications/cancelled";
+
+	private final McpStdioServer server;
+
+	private final ObservationRegistry registry;
+
+	private final @Nullable McpOperationObservationConvention convention;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final OperationNames names;
+
+	private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+
+	private final AtomicBoolean sweepScheduled = new AtomicBoolean();
+
+	private final AtomicBoolean warned = new AtomicBoolean();
+
+	private final AtomicBoolean failureLogged = new AtomicBoolean();
+
+	/**
+	 * Create the observations of one server's requests; {@link #attach()} begins them.
+	 * @param server the server
+	 * @param registry where the observations go
+	 * @param convention a convention that replaces the default one, or {@code null}
+	 * @param scheduler ends the requests that the client gave up on
+	 */
+	public RequestObservations(McpStdioServer server, ObservationRegistry registry,
+			@Nullable McpOperationObservationConvention convention, ScheduledExecutorService scheduler) {
+		this.server = server;
+		this.registry = registry;
+		this.convention = convention;
+		this.scheduler = scheduler;
+		this.names = new OperationNames(server.name());
+	}
+
+	/** Observe the server's requests from now on. */
+	public void attach() {
+		this.server.observeRequests(this);
+	}
+
+	/** Stop observing the server's requests. */
+	public void detach() {
+		this.server.observeRequests(RequestObserver.NONE);
+	}
+
+	/**
+	 * Return how many requests are under observation now.
+	 * @return the requests in flight
+	 */
+	int inFlight() {
+		return this.inFlight.size();
+	}
+
+	@Override
+	public @Nullable ObservedRequest sending(Object id, String message) {
+		if (this.registry.isNoop()) {
+			return null;
+		}
+		try {
+			return begin(id.toString(), message);
+		}
+		catch (RuntimeException ex) {
+			failed("a request could not be observed", ex);
+			return null;
+		}
+	}
+
+	private @Nullable ObservedRequest begin(String key, String message) {
+		if (this.inFlight.size() >= MAX_IN_FLIGHT) {
+			if (this.warned.compareAndSet(false, true)) {
+				logger.warn(MAX_IN_FLIGHT + " requests to MCP server '" + this.server.name()
+						+ "' are in flight unanswered: further ones are not observed until some end");
+			}
+			return null;
+		}
+		JsonRpcFacts.Request facts = JsonRpcFacts.request(message);
+		McpOperationContext context = new McpOperationContext(this.names.operation(facts.method(), facts.name()), key);
+		Observation observation = Observation.createNotStarted(this.convention,
+				DefaultMcpOperationObservationConvention.INSTANCE, () -> context, this.registry);
+		if (observation.isNoop()) {
+			return null;
+		}
+		InFlight request = new InFlight(key, context, observation, message);
+		if (this.inFlight.putIfAbsent(key, request) != null) {
+			// the server refuses a second request under a pending id: the first one stays
+			return null;
+		}
+		observation.start();
+		Map<String, String> propagated = context.propagated();
+		if (!propagated.isEmpty()) {
+			request.line = TraceContextInjector.inject(message, propagated);
+		}
+		scheduleSweep();
+		return request;
+	}
+
+	@Override
+	public void notifying(String message) {
+		if (this.inFlight.isEmpty() || !message.contains(CANCELLED)) {
+			return;
+		}
+		try {
+			String id = JsonRpcFacts.cancelledRequestId(message);
+			InFlight request = (id != null) ? this.inFlight.get(id) : null;
+			if (request != null) {
+				end(request, "cancelled", new McpOperationFailure("cancelled", "Cancelled by the client"));
+			}
+		}
+		catch (RuntimeException ex) {
+			failed("a cancellation could not be observed", ex);
+		}
+	}
+
+	@Override
+	public void received(String message) {
+		if (this.inFlight.isEmpty()) {
+			return;
+		}
+		try {
+			JsonRpcFacts.Response response = JsonRpcFacts.response(message);
+			InFlight request = (response != null) ? this.inFlight.get(response.id()) : null;
+			if (request != null) {
+				answered(request, response);
+			}
+		}
+		catch (RuntimeException ex) {
+			failed("a response could not be observed", ex);
+		}
+	}
+
+	@Override
+	public void exited(ExitInfo exit, List<Object> unansweredRequestIds) {
+		if (this.inFlight.isEmpty() || unansweredRequestIds.isEmpty()) {
+			return;
+		}
+		try {
+			McpServerExitedException failure = exit.toException();
+			for (Object id : unansweredRequestIds) {
+				InFlight request = this.inFlight.get(id.toString());
+				if (request != null) {
+					end(request, failure.getClass().getName(), failure);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			failed("the end of requests could not be observed", ex);
+		}
+	}
+
+	private void answered(InFlight request, JsonRpcFacts.@Nullable Response response) {
+		if (response == null || (!response.error() && !response.isError())) {
+			end(request, null, null);
+		}
+		else if (response.error()) {
+			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
+			String message = (response.errorMessage() != null) ? SecretSanitizer.text(response.errorMessage())
+					: "JSON-RPC error " + code;
+			end(request, code, new McpOperationFailure(code, message));
+		}
+		else if (TOOLS_CALL.equals(request.context.getMethod())) {
+			end(request, "tool_error", new McpOperationFailure("tool_error",
+					"Tool '" + request.context.getTarget() + "' answered with isError: true"));
+		}
+		else {
+			end(request, null, null);
+		}
+	}
+
+	private void end(InFlight request, @Nullable String errorType, @Nullable Throwable error) {
+		if (!this.inFlight.remove(request.key, request)) {
+			// ended already: answered, timed out, cancelled or the process ended
+			return;
+		}
+		if (errorType != null) {
+			request.context.setErrorType(this.names.errorType(errorType));
+			if (error != null) {
+				request.observation.error(error);
+			}
+		}
+		request.observation.stop();
+	}
+
+	private static String errorType(Throwable failure) {
+		Throwable cause = failure;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		if (cause instanceof McpOperationFailure known) {
+			return known.errorType();
+		}
+		if (cause instanceof CancellationException) {
+			return "cancelled";
+		}
+		if (cause instanceof TimeoutException) {
+			return "timeout";
+		}
+		return cause.getClass().getName();
+	}
+
+	private void scheduleSweep() {
+		Duration timeout = this.server.clientRequestTimeout();
+		if (timeout != null && !this.sweepScheduled.get() && this.sweepScheduled.compareAndSet(false, true)) {
+			schedule(timeout.toNanos());
+		}
+	}
+
+	private void schedule(long delayNanos) {
+		try {
+			this.scheduler.schedule(this::sweep, delayNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// the host is shutting down: the processes' ends end the requests
+			this.sweepScheduled.set(false);
+		}
+	}
+
+	/**
+	 * End the requests older than the client's timeout; look again when the next is due.
+	 */
+	private void sweep() {
+		Duration timeout = this.server.clientRequestTimeout();
+		long next = Long.MAX_VALUE;
+		try {
+			if (timeout != null) {
+				long timeoutNanos = timeout.toNanos();
+				long now = System.nanoTime();
+				for (InFlight request : this.inFlight.values()) {
+					long age = now - request.sentAt;
+					if (age >= timeoutNanos) {
+						end(request, "timeout", new McpOperationFailure("timeout",
+								"No response within the client's request timeout of " + Durations.format(timeout)));
+					}
+					else {
+						next = Math.min(next, timeoutNanos - age);
+					}
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			failed("requests past their timeout could not be ended", ex);
+		}
+		finally {
+			this.sweepScheduled.set(false);
+		}
+		if (timeout != null && !this.inFlight.isEmpty() && this.sweepScheduled.compareAndSet(false, true)) {
+			schedule((next != Long.MAX_VALUE) ? next : timeout.toNanos());
+		}
+	}
+
+	private void failed(String what, RuntimeException ex) {
+		// telemetry must never break the traffic it observes: said once, then at DEBUG
+		if (this.failureLogged.compareAndSet(false, true)) {
+			logger.warn("MCP server '" + this.server.name() + "': " + what + " (said once; the rest at DEBUG)", ex);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("MCP server '" + this.server.name() + "': " + what, ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RequestObservations[" + this.server.name() + "]";
+	}
+
+	/** One request under observation. */
+	private final class InFlight implements ObservedRequest {
+
+		private final String key;
+
+		private final McpOperationContext context;
+
+		private final Observation observation;
+
+		private final long sentAt = System.nanoTime();
+
+		private volatile String line;
+
+		InFlight(String key, McpOperationContext context, Observation observation, String line) {
+			this.key = key;
+			this.context = context;
+			this.observation = observation;
+			this.line = line;
+		}
+
+		@Override
+		public String message() {
+			return this.line;
+		}
+
+		@Override
+		public void sendFailed(Throwable failure) {
+			try {
+				end(this, errorType(failure), failure);
+			}
+			catch (RuntimeException ex) {
+				failed("a failed send could not be observed", ex);
+			}
+		}
+
+		@Override
+		public void completed(@Nullable String response, @Nullable Throwable failure) {
+			try {
+				if (failure != null) {
+					end(this, errorType(failure), failure);
+				}
+				else {
+					answered(this, (response != null) ? JsonRpcFacts.response(response) : null);
+				}
+			}
+			catch (RuntimeException ex) {
+				failed("a response could not be observed", ex);
+			}
+		}
+
+	}
+
+}
