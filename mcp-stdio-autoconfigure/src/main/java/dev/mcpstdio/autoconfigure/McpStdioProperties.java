@@ -37,9 +37,6 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the stdio MCP servers that mcp-stdio runs.
- * <p>
- * Why this class is longer than the others: it is the getters and setters of the
- * contract's configuration tree, with a Javadoc line per property.
  *
  * @author mcp-stdio authors
  */

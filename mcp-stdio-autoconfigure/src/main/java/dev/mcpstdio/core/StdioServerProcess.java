@@ -45,14 +45,6 @@ import org.jspecify.annotations.Nullable;
  * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
  * <p>
  * Every method is safe to call from any thread, concurrently with the others.
- * <p>
- * Why this class is longer than the others: the send path and the start of a stop share
- * the facts that decide what a caller is told ({@code ExitClassifier}), and their races
- * are easiest to read in one place. Everything else is elsewhere: launching
- * ({@link ProcessLauncher}), the exit ({@code ProcessExit}), the stop's steps
- * ({@code StopSequence}, {@code StopTarget}), reading ({@code StdoutReader},
- * {@code StdoutSink}, {@code StderrTail}), writing ({@code StdinWriter}) and the tree
- * ({@code ProcessTree}, {@code TreeTerminator}).
  *
  * @author mcp-stdio authors
  */

@@ -42,9 +42,6 @@ import org.springframework.context.SmartLifecycle;
  * its policy, and stopped in the contract's bounded order when the application stops,
  * after the web server so that requests in flight can still use its tools.
  * <p>
- * Why this class is longer than the others: it is the public API of a server, each method
- * documented; the work is in {@link ServerController} and its collaborators.
- * <p>
  * Without the Spring AI integration the server performs the MCP {@code initialize}
  * handshake itself at start; with it, Spring AI's client does, through
  * {@link #startServer()}, {@link #attach(MessageListener)} and

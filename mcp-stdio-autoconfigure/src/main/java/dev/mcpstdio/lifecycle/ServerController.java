@@ -36,13 +36,6 @@ import org.jspecify.annotations.Nullable;
  * generation of the process replacing the previous one only once that one is gone. All
  * state changes happen under one lock; no process is stopped while the lock is held, so a
  * stop never waits behind a start.
- * <p>
- * Why this class is longer than the others: every transition of the server's state is
- * here, under its one lock, so that the races between start, stop, exit and restart can
- * be read in one place. Who starts and waits is in {@link ServerStarts}, the wait of a
- * send in {@link SettleWait}, what follows an exit in {@link PolicyRestarts} and
- * {@link RestartSupervisor}, what listeners learn in {@link ServerEvents}, the handshake
- * in {@link McpHandshake}, the Spring lifecycle in {@link McpStdioServer}.
  *
  * @author mcp-stdio authors
  */

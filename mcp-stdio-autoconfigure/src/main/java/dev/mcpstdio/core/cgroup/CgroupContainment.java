@@ -43,10 +43,6 @@ import org.jspecify.annotations.Nullable;
  * ({@code cgroup.kill}, or every pid in it until none is left); processes and memory are
  * counted from it. Where the hierarchy is not writable there is no containment, and
  * {@link #description()} says why.
- * <p>
- * Why this class is longer than the others: it is the one place that knows the cgroup
- * layout: finding a writable hierarchy, this JVM's group, the sweep of the groups of dead
- * JVMs and their reaper script.
  *
  * @author mcp-stdio authors
  */

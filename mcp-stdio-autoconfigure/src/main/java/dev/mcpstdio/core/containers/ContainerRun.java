@@ -32,10 +32,6 @@ import org.jspecify.annotations.Nullable;
  * that the user's arguments keep their meaning) and refuses what cannot serve MCP over
  * stdio: {@code -t}, {@code -d}, no {@code -i}, an {@code --attach} without stdout, and
  * the user setting our markers or labels.
- * <p>
- * Why this class is longer than the others: the option tables of {@code docker run} and
- * {@code podman run} (which options take a value) and the parsing that uses them belong
- * together.
  *
  * @author mcp-stdio authors
  */
@@ -94,7 +90,7 @@ public final class ContainerRun {
 
 	private final List<String> hostAccess;
 
-	private ContainerRun(Engine engine, String command, List<String> args, int runIndex, Options options,
+	private ContainerRun(Engine engine, String command, List<String> args, int runIndex, RunOptions options,
 			String image) {
 		this.engine = engine;
 		this.command = command;
@@ -126,7 +122,7 @@ public final class ContainerRun {
 		if (runIndex < 0) {
 			return null;
 		}
-		Options options = new Options();
+		RunOptions options = new RunOptions();
 		int imageIndex = parseRunOptions(copy, runIndex + 1, options);
 		if (imageIndex >= copy.size()) {
 			throw new InvalidContainerCommandException(
@@ -183,7 +179,7 @@ public final class ContainerRun {
 	 * Read the options of {@code run} from {@code start}.
 	 * @return the index of the image
 	 */
-	private static int parseRunOptions(List<String> args, int start, Options options) {
+	private static int parseRunOptions(List<String> args, int start, RunOptions options) {
 		int i = start;
 		while (i < args.size()) {
 			String arg = args.get(i);
@@ -222,7 +218,7 @@ public final class ContainerRun {
 	 * {@code -eNAME=value} or {@code -e NAME=value}.
 	 * @return how many arguments it used
 	 */
-	private static int parseShortGroup(List<String> args, int index, Options options) {
+	private static int parseShortGroup(List<String> args, int index, RunOptions options) {
 		String arg = args.get(index);
 		for (int j = 1; j < arg.length(); j++) {
 			char letter = arg.charAt(j);
@@ -369,143 +365,5 @@ public final class ContainerRun {
 	/**
 	 * The options of {@code run} that matter to us, last one winning like the engines.
 	 */
-	private static final class Options {
-
-		private boolean interactive;
-
-		private int tty = -1;
-
-		private int detach = -1;
-
-		private boolean init;
-
-		private boolean autoRemove;
-
-		private @Nullable String name;
-
-		private @Nullable String cidfile;
-
-		private final List<String> attach = new ArrayList<>();
-
-		private int attachIndex = -1;
-
-		private int reservedIndex = -1;
-
-		private final List<String> hostAccess = new ArrayList<>();
-
-		private @Nullable String reserved;
-
-		void flag(String option, boolean on, int index) {
-			switch (option) {
-				case "--interactive" -> this.interactive = on;
-				case "--tty" -> this.tty = on ? index : -1;
-				case "--detach" -> this.detach = on ? index : -1;
-				case "--init" -> this.init = on;
-				case "--rm" -> this.autoRemove = on;
-				case "--privileged" -> {
-					if (on) {
-						this.hostAccess.add("--privileged");
-					}
-				}
-				default -> {
-				}
-			}
-		}
-
-		void value(String option, String value, int index) {
-			switch (option) {
-				case "--name" -> this.name = value;
-				case "--cidfile" -> this.cidfile = value;
-				case "--attach" -> {
-					this.attach.add(value.toLowerCase(Locale.ROOT));
-					this.attachIndex = index;
-				}
-				case "--env" -> {
-					String variable = value.contains("=") ? value.substring(0, value.indexOf('=')) : value;
-					if (variable.equals(ProcessMarkers.SERVER) || variable.equals(ProcessMarkers.OWNER_PID)
-							|| variable.equals(ProcessMarkers.INSTANCE)) {
-						reserve("-e " + variable, index);
-					}
-				}
-				case "--pid", "--network", "--net", "--uts", "--ipc", "--userns", "--cgroupns" -> {
-					if (value.equals("host")) {
-						this.hostAccess.add(option + "=host");
-					}
-				}
-				case "--volume", "-v" -> {
-					if (value.equals("/") || value.startsWith("/:")) {
-						this.hostAccess.add(option + " " + value);
-					}
-				}
-				case "--mount" -> {
-					if (mountsHostRoot(value)) {
-						this.hostAccess.add("--mount " + value);
-					}
-				}
-				case "--label" -> {
-					if (value.startsWith(ContainerLabels.PREFIX)) {
-						reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value),
-								index);
-					}
-				}
-				default -> {
-				}
-			}
-		}
-
-		/** A bind mount whose source is the host's {@code /}. */
-		private static boolean mountsHostRoot(String spec) {
-			boolean bind = false;
-			boolean root = false;
-			for (String field : spec.split(",")) {
-				String[] pair = field.split("=", 2);
-				String key = pair[0].strip().toLowerCase(Locale.ROOT);
-				String value = (pair.length > 1) ? pair[1].strip() : "";
-				if (key.equals("type")) {
-					bind = value.equals("bind");
-				}
-				else if (key.equals("source") || key.equals("src")) {
-					root = value.equals("/");
-				}
-			}
-			return bind && root;
-		}
-
-		private void reserve(String what, int index) {
-			if (this.reserved == null) {
-				this.reserved = what;
-				this.reservedIndex = index;
-			}
-		}
-
-		void check() {
-			if (this.tty >= 0) {
-				throw new InvalidContainerCommandException(
-						"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
-						this.tty);
-			}
-			if (this.detach >= 0) {
-				throw new InvalidContainerCommandException(
-						"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
-						this.detach);
-			}
-			if (!this.interactive) {
-				throw new InvalidContainerCommandException(
-						"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
-						-1);
-			}
-			if (!this.attach.isEmpty() && !this.attach.contains("stdout")) {
-				throw new InvalidContainerCommandException(
-						"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
-						this.attachIndex);
-			}
-			if (this.reserved != null) {
-				throw new InvalidContainerCommandException(this.reserved
-						+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
-						this.reservedIndex);
-			}
-		}
-
-	}
 
 }

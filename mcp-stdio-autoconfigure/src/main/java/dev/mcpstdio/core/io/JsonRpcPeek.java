@@ -30,9 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
  * that builds nothing but the id: every message a server sends goes through here, on the
  * thread that reads its stdout, before the client parses it again.
  * <p>
- * Why this class is longer than the others: it is a hand-written one-pass JSON scanner,
- * whose states are easiest to check against the grammar in one place.
- * <p>
  * The grammar is strict JSON (RFC 8259), as Jackson reads it by default: no comments,
  * single quotes, leading zeros, control characters in strings or trailing commas; nesting
  * deeper than {@value #MAX_DEPTH} is not taken for JSON. Bytes of strings are not checked

@@ -44,9 +44,6 @@ import org.jspecify.annotations.Nullable;
  * of blocking forever. Stdin is closed only once no write is under way, by whoever holds
  * the write lock last, so a close can never cut a write in half.
  * <p>
- * Why this class is longer than the others: the direct write, the queue, the write
- * timeout and the close share one write lock, and their races read best together.
- * <p>
  * No thread waits here while nothing is written: a direct write that stays blocked longer
  * than the send timeout is noticed by one timed check on the shared scheduler, armed by a
  * write only when none is pending.
