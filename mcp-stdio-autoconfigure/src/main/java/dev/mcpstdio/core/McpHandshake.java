@@ -74,7 +74,7 @@ public final class McpHandshake {
 		}
 		if (error != null && !error.isNull()) {
 			throw new McpStdioException(name, "MCP server '" + name + "' refused initialize: "
-					+ SecretSanitizer.text(error.path("message").asString("")));
+					+ process.spec().sanitize(error.path("message").asString("")));
 		}
 		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
 	}

@@ -101,18 +101,19 @@ public final class StdioServerProcess {
 		this.spec = spec;
 		this.host = host;
 		this.process = launched.process();
-		this.classifier = new ExitClassifier(launched.withheldVariables());
+		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
 		this.tree = new ProcessTree(this.process.pid(), launched.startTime(), launched.instance(),
 				host.platform().ownSessions(), this.process::isAlive, host.scanner()::now);
 		this.containment = launched.containment();
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
 				host.scheduler());
-		this.stderr = new StderrTail(host.stderrLog().open(spec.name()), this.process.getErrorStream(),
+		this.stderr = new StderrTail(host.stderrLog().open(spec.name(), spec.secrets()), this.process.getErrorStream(),
 				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(),
-				new StdoutSink(spec.name(), this.process, this.pending, listener, this.classifier, host.exits(),
-						this.exit, this::fail));
+		this.stdout = new StdoutReader(
+				spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new StdoutSink(spec.name(),
+						this.process, this.pending, listener, this.classifier, host.exits(), this.exit, this::fail),
+				spec.secrets());
 		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, host, this.stderr, this.stdout,
 				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
 		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,

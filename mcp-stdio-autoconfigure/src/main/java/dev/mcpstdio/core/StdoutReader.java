@@ -50,6 +50,8 @@ final class StdoutReader implements Runnable {
 
 	private final Sink sink;
 
+	private final SecretValues secrets;
+
 	private final CountDownLatch done = new CountDownLatch(1);
 
 	/** The first size of the line buffer, and its size again after a huge message. */
@@ -74,11 +76,12 @@ final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink) {
+	StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink, SecretValues secrets) {
 		this.serverName = serverName;
 		this.stdout = stdout;
 		this.maxMessageSize = maxMessageSize;
 		this.sink = sink;
+		this.secrets = secrets;
 	}
 
 	@Override
@@ -193,7 +196,7 @@ final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH);
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.secrets);
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;
