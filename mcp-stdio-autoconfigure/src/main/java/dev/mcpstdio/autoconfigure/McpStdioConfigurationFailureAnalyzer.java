@@ -16,6 +16,9 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -33,14 +36,16 @@ class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpSt
 	protected FailureAnalysis analyze(Throwable rootFailure, McpStdioConfigurationException cause) {
 		StringBuilder description = new StringBuilder(
 				"The MCP server configuration is invalid; no server was started.\n");
-		StringBuilder action = new StringBuilder("Fix the configuration:\n");
+		// one line per thing to do: a variable used in three values is set once
+		Set<String> actions = new LinkedHashSet<>();
 		for (Problem problem : cause.problems()) {
 			description.append("\n    Server: ").append(problem.server());
 			description.append("\n    Property: ").append(problem.property());
 			description.append("\n    Problem: ").append(problem.problem()).append('\n');
-			action.append("\n    - ").append(problem.property()).append(": ").append(problem.action());
+			actions.add("\n    - " + problem.property() + ": " + problem.action());
 		}
-		return new FailureAnalysis(description.toString(), action.toString(), cause);
+		return new FailureAnalysis(description.toString(), "Fix the configuration:\n" + String.join("", actions),
+				cause);
 	}
 
 }
