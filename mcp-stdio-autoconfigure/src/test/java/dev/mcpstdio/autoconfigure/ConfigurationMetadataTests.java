@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.mcpstdio.actuate.McpServersHealthProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -81,7 +82,8 @@ class ConfigurationMetadataTests {
 	void everyKeyIsThere() {
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
 				"mcp.stdio.adopt-spring-ai-stdio", "mcp.stdio.cgroup.enabled", "mcp.stdio.servers-configuration",
-				"mcp.stdio.servers", "mcp.stdio.resource-check-interval");
+				"mcp.stdio.servers", "mcp.stdio.resource-check-interval", "management.endpoint.mcpservers.show-values",
+				"management.health.mcpservers.count-optional");
 		// every setting of a server, read from the class, is documented under defaults
 		for (String key : ServerKeys.values(McpStdioProperties.ServerSettings.builtIn()).keySet()) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + key);
@@ -121,6 +123,8 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(fresh.isAdoptSpringAiStdio()));
 		assertThat(defaultOf("mcp.stdio.resource-check-interval")).isEqualTo("5s");
 		assertThat(defaultOf("mcp.stdio.cgroup.enabled")).isEqualTo(String.valueOf(fresh.getCgroup().isEnabled()));
+		assertThat(defaultOf("management.health.mcpservers.count-optional"))
+			.isEqualTo(String.valueOf(new McpServersHealthProperties().isCountOptional()));
 		Map<String, Object> builtIn = ServerKeys.values(McpStdioProperties.ServerSettings.builtIn());
 		// every setting but working-directory, whose default is "the application's"
 		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");
