@@ -106,7 +106,9 @@ class SpringAiSecretsTests {
 		assertThat(applicationSecret).as("set by the surefire configuration").isNotNull();
 		List<String> properties = new ArrayList<>();
 		properties.addAll(adopted("upstream", "--say-env", "UPSTREAM_API_KEY", "40"));
-		properties.add("spring.ai.mcp.client.stdio.connections.upstream.env.UPSTREAM_API_KEY=" + UPSTREAM_VALUE);
+		// a placeholder resolved into the connection's entry
+		properties.add("spring.ai.mcp.client.stdio.connections.upstream.env.UPSTREAM_API_KEY=${upstream.key}");
+		properties.add("upstream.key=" + UPSTREAM_VALUE);
 		// adopted servers get the whole environment: the application's secrets too
 		properties.addAll(adopted("inheriting", "--say-env", "MCP_STDIO_TEST_SECRET", "1"));
 		AiTestSupport.runner().withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
