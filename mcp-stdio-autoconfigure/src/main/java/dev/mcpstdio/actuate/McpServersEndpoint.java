@@ -155,7 +155,7 @@ public class McpServersEndpoint {
 			}
 		}
 		catch (McpStdioException ex) {
-			return new ActionResult(ActionOutcome.FAILED, failureMessage(name, parsed, ex, showValues),
+			return new ActionResult(ActionOutcome.FAILED, failureMessage(server, parsed, ex, showValues),
 					describe(server, showValues));
 		}
 		return new ActionResult(ActionOutcome.DONE, null, describe(server, showValues));
@@ -174,13 +174,15 @@ public class McpServersEndpoint {
 
 	/** The executable, and a mask for its arguments: they may hold secrets. */
 	private static String withheldCommandLine(StdioServerSpec spec) {
-		String command = SecretSanitizer.text(spec.command());
+		String command = spec.sanitize(spec.command());
 		return spec.args().isEmpty() ? command : command + " " + SecretSanitizer.MASK;
 	}
 
-	private static String failureMessage(String name, Action action, McpStdioException ex, boolean showValues) {
+	private static String failureMessage(McpStdioServer server, Action action, McpStdioException ex,
+			boolean showValues) {
+		String name = server.name();
 		if (showValues) {
-			return SecretSanitizer.text(String.valueOf(ex.getMessage()));
+			return server.definition().spec().sanitize(String.valueOf(ex.getMessage()));
 		}
 		// The message may quote the command line or stderr
 		String exitCode = (ex instanceof McpServerExitedException exited) ? ", exit code " + exited.exitCode() : "";

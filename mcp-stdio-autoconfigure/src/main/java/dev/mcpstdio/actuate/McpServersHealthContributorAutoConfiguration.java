@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.context.annotation.Bean;
@@ -38,13 +39,15 @@ import org.springframework.context.annotation.Bean;
 		beforeName = "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
 @ConditionalOnClass({ Health.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnEnabledHealthIndicator("mcpServers")
+@EnableConfigurationProperties(McpServersHealthProperties.class)
 public final class McpServersHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(McpStdioServers.class)
 	@ConditionalOnMissingBean(name = "mcpServersHealthIndicator")
-	McpServersHealthIndicator mcpServersHealthIndicator(McpStdioServers servers) {
-		return new McpServersHealthIndicator(servers);
+	McpServersHealthIndicator mcpServersHealthIndicator(McpStdioServers servers,
+			McpServersHealthProperties properties) {
+		return new McpServersHealthIndicator(servers, properties.isCountOptional());
 	}
 
 }

@@ -38,8 +38,12 @@ import org.springframework.boot.health.contributor.Status;
  * server's state gives a status, and Boot's {@link StatusAggregator} picks the worst in
  * the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}. So it is
  * {@code UP} when every enabled server is running or idle (started on demand) and
- * {@code DOWN} when any is {@code FAILED}. Disabled servers do not count; no servers at
- * all is {@code UP}. Each server's state is in the details.
+ * {@code DOWN} when a required server is {@code FAILED}. A server that is not required
+ * cannot make it {@code DOWN} or {@code OUT_OF_SERVICE} (HTTP 503, which takes the
+ * instance out of a load balancer for one optional tool) unless
+ * {@code management.health.mcpservers.count-optional} is set. Disabled servers do not
+ * count; no servers at all is {@code UP}. Each server's state is in the details, whether
+ * it counts or not.
  *
  * @author mcp-stdio authors
  */
@@ -56,18 +60,39 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 
 	private final McpStdioServers servers;
 
+	private final boolean countOptional;
+
+	/**
+	 * Create the indicator that counts required servers only.
+	 * @param servers the servers
+	 */
 	public McpServersHealthIndicator(McpStdioServers servers) {
+		this(servers, false);
+	}
+
+	/**
+	 * Create the indicator.
+	 * @param servers the servers
+	 * @param countOptional whether servers that are not required count like required ones
+	 */
+	public McpServersHealthIndicator(McpStdioServers servers, boolean countOptional) {
 		super("MCP servers health check failed");
 		this.servers = servers;
+		this.countOptional = countOptional;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		Map<String, ServerState> states = new LinkedHashMap<>();
+		Set<Status> statuses = new HashSet<>();
+		// UP is always there: no servers at all is UP, not UNKNOWN
+		statuses.add(Status.UP);
 		for (McpStdioServer server : this.servers.list()) {
-			states.put(server.name(), server.state());
+			ServerState state = server.state();
+			states.put(server.name(), state);
+			statuses.add(status(state, this.countOptional || server.definition().required()));
 		}
-		builder.status(status(states.values()));
+		builder.status(AGGREGATOR.getAggregateStatus(statuses));
 		states.forEach((name, state) -> builder.withDetail(name, state.name()));
 	}
 
@@ -84,6 +109,22 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 			statuses.add(status(state));
 		}
 		return AGGREGATOR.getAggregateStatus(statuses);
+	}
+
+	/**
+	 * Return the status of one server's state.
+	 * @param state the state
+	 * @param counts whether the server can take the application out: it is required, or
+	 * optional servers count
+	 * @return its status; {@code UP} for a failed or stopped server that does not count
+	 */
+	static Status status(ServerState state, boolean counts) {
+		Status status = status(state);
+		if (!counts && (Status.DOWN.equals(status) || Status.OUT_OF_SERVICE.equals(status))) {
+			// shown as FAILED or STOPPED in the details only
+			return Status.UP;
+		}
+		return status;
 	}
 
 	/**

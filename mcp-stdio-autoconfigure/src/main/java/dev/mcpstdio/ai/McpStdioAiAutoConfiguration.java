@@ -26,6 +26,7 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
@@ -66,10 +67,13 @@ public class McpStdioAiAutoConfiguration {
 	 * @param servers the servers, those adopted from Spring AI's stdio configuration
 	 * included
 	 * @param environment where Spring AI's request timeout is read
+	 * @param window whether the application serves: only then is a server that does not
+	 * run answered for
 	 * @return the transports
 	 */
 	@Bean
-	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment) {
+	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment,
+			ServingWindow window) {
 		// A request older than this has been given up by Spring AI's client: it must not
 		// hold the drain step of a stop
 		Duration requestTimeout = Binder.get(environment)
@@ -84,10 +88,21 @@ public class McpStdioAiAutoConfiguration {
 			// Spring AI's client performs the handshake
 			server.setSelfInitialize(false);
 			server.setClientRequestTimeout(requestTimeout);
-			transports.add(new NamedClientMcpTransport(server.name(), new McpStdioClientTransport(server, jsonMapper)));
+			transports.add(new NamedClientMcpTransport(server.name(),
+					new McpStdioClientTransport(server, jsonMapper, Schedulers.boundedElastic(), window::isOpen)));
 		}
 		servers.startAllInBackground();
 		return transports;
+	}
+
+	/**
+	 * Whether the application serves: from just after the servers started until just
+	 * before they stop.
+	 * @return the window
+	 */
+	@Bean
+	ServingWindow mcpStdioServingWindow() {
+		return new ServingWindow();
 	}
 
 	/**
@@ -95,11 +110,13 @@ public class McpStdioAiAutoConfiguration {
 	 * cannot start is left out (or, when {@code required}, fails start-up with the
 	 * failure analysis) instead of aborting the application from within Spring AI.
 	 * @param servers the servers
+	 * @param window where giving up on a server left out waits for the servers' start
 	 * @return the post-processor of Spring AI's client beans
 	 */
 	@Bean
-	static StartupClientInitializer mcpStdioStartupClientInitializer(ObjectProvider<McpStdioServers> servers) {
-		return new StartupClientInitializer(servers);
+	static StartupClientInitializer mcpStdioStartupClientInitializer(ObjectProvider<McpStdioServers> servers,
+			ObjectProvider<ServingWindow> window) {
+		return new StartupClientInitializer(servers, window);
 	}
 
 }

@@ -21,14 +21,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -60,6 +66,15 @@ import reactor.core.scheduler.Schedulers;
  * {@code notifications/initialized} are replayed to the new process, so the client goes
  * on without being rebuilt; the same holds for a server stopped by its
  * {@code idle-timeout}, which the client's next message starts again.
+ * <p>
+ * While the application serves, one server's state never makes the client's lists fail:
+ * when the server is {@code FAILED} or stopped by an operator, its {@code initialize} and
+ * list requests are answered in its place ({@link AbsentServer}), and the client is told
+ * that its tools changed, so that Spring AI's tool callbacks leave them out until it runs
+ * again. The client's {@code initialize} is bounded by the server's
+ * {@code startup-timeout}; a response to an id the client never sent (or that was already
+ * answered) is dropped ({@link SentRequests}); the server's own JSON-RPC errors are
+ * sanitized before the client sees them ({@link ServerErrors}).
  *
  * @author mcp-stdio authors
  */
@@ -72,6 +87,18 @@ public class McpStdioClientTransport implements McpClientTransport {
 	/** Set while a thread delivers a server's message to the client. */
 	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
 
+	/**
+	 * The session of a client whose {@code initialize} was answered in the server's
+	 * place.
+	 */
+	private static final long STAND_IN_SESSION = -1;
+
+	/**
+	 * The key of the data of the JSON-RPC errors mcp-stdio makes itself: the server's
+	 * name.
+	 */
+	static final String OWN_ERROR_SERVER = "server";
+
 	private final McpStdioServer server;
 
 	private final McpJsonMapper jsonMapper;
@@ -82,6 +109,12 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private final Object replayLock = new Object();
 
+	private final SentRequests sent;
+
+	private final AbsentServer absent;
+
+	private final BooleanSupplier serving;
+
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
 	/** The client's initialize request, replayed to a restarted process. */
@@ -90,8 +123,14 @@ public class McpStdioClientTransport implements McpClientTransport {
 	/** The generation the client's initialize request was sent to. */
 	private volatile long initializeGeneration;
 
-	/** The generation whose process has answered initialize, 0 for none. */
+	/**
+	 * The generation whose process has answered initialize, 0 for none,
+	 * {@link #STAND_IN_SESSION} when it was answered in the server's place.
+	 */
 	private volatile long sessionGeneration;
+
+	/** Whether the session's server offers tools: the client lists them. */
+	private volatile boolean toolsOffered;
 
 	private volatile boolean closed;
 
@@ -104,20 +143,36 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * @param jsonMapper reads and writes the JSON-RPC messages
 	 */
 	public McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper) {
-		this(server, jsonMapper, Schedulers.boundedElastic());
+		this(server, jsonMapper, Schedulers.boundedElastic(), server::isRunning);
 	}
 
-	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler) {
+	/**
+	 * Create a transport over a server.
+	 * @param server the server, managed by mcp-stdio
+	 * @param jsonMapper reads and writes the JSON-RPC messages
+	 * @param scheduler where sends that must not block their thread, and deliveries, run
+	 * @param serving whether the application serves: only then is a server that does not
+	 * run answered for (see {@link ServingWindow})
+	 */
+	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler,
+			BooleanSupplier serving) {
 		this.server = server;
 		this.jsonMapper = jsonMapper;
 		this.scheduler = scheduler;
+		this.serving = serving;
+		this.sent = new SentRequests(server.name(), spec().secrets(), System::nanoTime);
+		this.absent = new AbsentServer(server, serving);
 		server.addListener(new McpStdioServer.Listener() {
 
 			@Override
 			public void stateChanged(McpStdioServer changed, ServerState state) {
+				// Called under the server's lock: act elsewhere
 				if (state == ServerState.RUNNING) {
-					// Called under the server's lock: resume the session elsewhere
+					McpStdioClientTransport.this.absent.present();
 					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::resumeQuietly);
+				}
+				else if (state == ServerState.FAILED || state == ServerState.STOPPED) {
+					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::toolsGone);
 				}
 			}
 
@@ -166,37 +221,166 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	private void send(JSONRPCMessage message) {
+		if (isInitialized(message) && this.sessionGeneration == STAND_IN_SESSION) {
+			// The stand-in answered initialize: the server gets its own with the replay
+			return;
+		}
+		JSONRPCRequest standIn = (message instanceof JSONRPCRequest request && AbsentServer.answers(request.method()))
+				? request : null;
+		if (standIn != null && this.absent.isAbsent()) {
+			answerInPlaceOfServer(standIn);
+			return;
+		}
+		try {
+			sendToServer(message);
+		}
+		catch (McpStdioException ex) {
+			if (standIn == null || !this.serving.getAsBoolean()) {
+				throw ex;
+			}
+			// The server could not run for it (its start failed, it exited): the
+			// client's lists must not fail for it
+			this.sent.answered(standIn.id());
+			answerInPlaceOfServer(standIn);
+		}
+	}
+
+	private void sendToServer(JSONRPCMessage message) {
 		awaitConnected();
 		// While the server restarts, wait for the new process, so that the session is
 		// resumed on it before this message
 		this.server.awaitSettled();
-		if (message instanceof JSONRPCNotification notification
-				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())
-				&& this.server.generation() != this.initializeGeneration) {
+		if (isInitialized(message) && this.server.generation() != this.initializeGeneration) {
 			// The process that answered initialize is gone (stopped for being idle, or
-			// restarted): the
-			// replay to the next one sends its own
+			// restarted): the replay to the next one sends its own
 			return;
 		}
 		// An idle server starts now, so that its new process gets the handshake first
 		this.server.startOnDemand();
-		Object requestId = null;
 		if (message instanceof JSONRPCRequest request) {
-			requestId = request.id();
 			if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 				// A new session: it is what a restarted process gets replayed
 				this.initializeRequest = request;
 				this.initializeGeneration = this.server.generation();
+				initialize(request);
+				return;
 			}
-			else {
-				resume();
+			resume();
+			this.sent.sent(request.id(), request.method());
+			try {
+				this.server.send(write(message), request.id());
 			}
+			catch (RuntimeException ex) {
+				this.sent.answered(request.id());
+				throw ex;
+			}
+			return;
 		}
-		else if (!(message instanceof JSONRPCNotification notification)
-				|| !McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+		if (!isInitialized(message)) {
 			resume();
 		}
-		this.server.send(write(message), requestId);
+		this.server.send(write(message), null);
+	}
+
+	private static boolean isInitialized(JSONRPCMessage message) {
+		return message instanceof JSONRPCNotification notification
+				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method());
+	}
+
+	/**
+	 * Send the client's {@code initialize}, its answer bounded by the server's
+	 * {@code startup-timeout} rather than by the client's own timeouts (Spring AI's are
+	 * 20 s): the answer, or the failure, reaches the client from another thread.
+	 */
+	private void initialize(JSONRPCRequest request) {
+		Duration timeout = this.server.definition().startupTimeout();
+		CompletableFuture<String> answer = this.server.request(request.id(), write(request));
+		// A request given up on does not hold the drain of a stop
+		answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+			.whenComplete((line, failure) -> this.scheduler
+				.schedule(() -> initializeAnswered(request, line, failure, timeout)));
+	}
+
+	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
+			Duration timeout) {
+		if (line != null) {
+			JSONRPCMessage answer = read(line);
+			if (answer instanceof JSONRPCResponse response) {
+				if (response.error() == null) {
+					this.server.markInitialized();
+					this.sessionGeneration = this.initializeGeneration;
+					this.toolsOffered = offersTools(response);
+				}
+				deliver(ServerErrors.sanitized(response, spec()));
+				return;
+			}
+			failure = new McpStdioException(this.server.name(),
+					"MCP server '" + this.server.name() + "' answered initialize with a message that is not JSON-RPC");
+		}
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		String message;
+		if (cause instanceof TimeoutException) {
+			message = "MCP server '" + this.server.name() + "' did not answer initialize within its startup-timeout ("
+					+ Durations.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
+					+ ".startup-timeout if it is just slow to start";
+			if (this.serving.getAsBoolean()) {
+				// While the application serves, the server is left out: the client gets
+				// the stand-in's answer, and the server is stopped and FAILED
+				this.absent.gaveUp(message);
+				giveUpInBackground(message);
+			}
+		}
+		else {
+			message = spec().sanitize(String.valueOf((cause != null) ? cause.getMessage() : null));
+		}
+		if (this.serving.getAsBoolean()) {
+			answerInPlaceOfServer(request);
+			return;
+		}
+		// At start-up: the initializer leaves the server out, or fails start-up
+		deliver(JSONRPCResponse.error(request.id(), new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message,
+				Map.of(OWN_ERROR_SERVER, this.server.name()))));
+	}
+
+	private void giveUpInBackground(String reason) {
+		// Its stop takes up to its shutdown bounds: the caller does not wait for them
+		Thread thread = new Thread(() -> this.server.giveUp(reason), "mcp-stdio-give-up-" + this.server.name());
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	/**
+	 * Answer the client in the place of the server that does not run (see
+	 * {@link AbsentServer}).
+	 */
+	private void answerInPlaceOfServer(JSONRPCRequest request) {
+		JSONRPCResponse answer = this.absent.answer(request);
+		if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+			// Resumed on the server with the replay when it runs again
+			this.initializeRequest = request;
+			this.initializeGeneration = STAND_IN_SESSION;
+			this.sessionGeneration = STAND_IN_SESSION;
+			this.toolsOffered = true;
+		}
+		// The client waits for it once this send returns: answered from elsewhere
+		this.scheduler.schedule(() -> deliver(answer));
+	}
+
+	/**
+	 * The server failed or was stopped: tell the client that its tools changed, so that
+	 * Spring AI lists them again (now answered in the server's place, with none) and
+	 * leaves them out of its tool callbacks.
+	 */
+	private void toolsGone() {
+		if (this.closed || this.sessionGeneration == 0 || !this.toolsOffered || !this.absent.isAbsent()) {
+			return;
+		}
+		deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
+	}
+
+	private StdioServerSpec spec() {
+		return this.server.definition().spec();
 	}
 
 	private void awaitConnected() {
@@ -260,12 +444,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
 				throw new McpStdioException(this.server.name(),
 						"MCP server '" + this.server.name() + "' refused the replayed initialize: "
-								+ SecretSanitizer.text(initializeResponse.error().message()));
+								+ spec().sanitize(initializeResponse.error().message()));
 			}
 			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
 			this.server.markInitialized();
 			this.sessionGeneration = generation;
 			boolean offersTools = offersTools(answer);
+			this.toolsOffered = offersTools;
 			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
 					+ this.server.pid() + "): replayed initialize"
 					+ (offersTools ? "; told the client that its tools may have changed" : ""));
@@ -296,8 +481,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		catch (Exception ex) {
 			// Invalid JSON, a message of no known kind, a response with a null id
 			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200) + "): "
-					+ SecretSanitizer.quote(line, 200));
+					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
+					+ SecretSanitizer.quote(line, 200, spec().secrets()));
 			return null;
 		}
 	}
@@ -311,7 +496,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		try {
 			current.apply(Mono.just(message)).subscribe((ignored) -> {
 			}, (ex) -> logger.warn("The MCP client of server '" + this.server.name() + "' failed on a message: "
-					+ SecretSanitizer.text(String.valueOf(ex.getMessage()))));
+					+ spec().sanitize(String.valueOf(ex.getMessage()))));
 		}
 		finally {
 			delivering.remove();
@@ -347,17 +532,16 @@ public class McpStdioClientTransport implements McpClientTransport {
 		@Override
 		public void onMessage(String line) {
 			JSONRPCMessage message = read(line);
-			if (message == null) {
-				return;
+			if (message instanceof JSONRPCResponse response) {
+				if (!McpStdioClientTransport.this.sent.accept(response.id())) {
+					// never sent or already answered: the client would warn for each
+					return;
+				}
+				message = ServerErrors.sanitized(response, spec());
 			}
-			JSONRPCRequest initialize = McpStdioClientTransport.this.initializeRequest;
-			if (message instanceof JSONRPCResponse response && initialize != null
-					&& String.valueOf(initialize.id()).equals(String.valueOf(response.id()))
-					&& response.error() == null) {
-				McpStdioClientTransport.this.server.markInitialized();
-				McpStdioClientTransport.this.sessionGeneration = McpStdioClientTransport.this.initializeGeneration;
+			if (message != null) {
+				deliver(message);
 			}
-			deliver(message);
 		}
 
 		@Override
@@ -369,11 +553,24 @@ public class McpStdioClientTransport implements McpClientTransport {
 			boolean stopped = state == ServerState.STOPPING || state == ServerState.STOPPED;
 			String message = stopped ? "MCP server '" + exit.serverName() + "' was stopped before it answered"
 					: exit.message();
-			Map<String, Object> data = Map.of("server", exit.serverName(), "exitCode", exit.exitCode(), "stderrTail",
-					exit.stderrTail());
+			Map<String, Object> data = Map.of(OWN_ERROR_SERVER, exit.serverName(), "exitCode", exit.exitCode(),
+					"stderrTail", exit.stderrTail());
+			boolean standIn = !stopped && McpStdioClientTransport.this.serving.getAsBoolean();
 			for (Object id : unansweredRequestIds) {
-				deliver(JSONRPCResponse.error(id,
-						new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
+				String method = McpStdioClientTransport.this.sent.answered(id);
+				if (method == null) {
+					// not the client's, or the client gave up on it long ago
+					continue;
+				}
+				if (standIn && AbsentServer.answers(method)) {
+					// the client's lists must not fail for one server
+					deliver(McpStdioClientTransport.this.absent
+						.answer(new JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, id, null)));
+				}
+				else {
+					deliver(JSONRPCResponse.error(id,
+							new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
+				}
 			}
 		}
 

@@ -17,20 +17,24 @@
 package dev.mcpstdio.ai;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,7 +62,12 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * <li>every other client (another transport's) is initialized as Spring AI does, its
  * failure ending start-up as before.</li>
  * </ul>
- * A server whose restart policy restarts it is retried while the policy does.
+ * A server whose restart policy restarts it is retried while the policy does. The clients
+ * of mcp-stdio servers are initialized in parallel, each bounded by its server's
+ * {@code startup-timeout}: the application is ready when the slowest has answered (or
+ * missed it), not after the sum. A server left out whose process still runs (it did not
+ * answer in time) is stopped in the background, so that its stop does not hold start-up
+ * either.
  *
  * @author mcp-stdio authors
  */
@@ -72,13 +81,16 @@ final class StartupClientInitializer implements BeanPostProcessor {
 
 	private final ObjectProvider<McpStdioServers> servers;
 
+	private final ObjectProvider<ServingWindow> window;
+
 	private @Nullable McpClientCommonProperties properties;
 
 	/** What {@code spring.ai.mcp.client.initialized} said, once its bean was seen. */
 	private @Nullable Boolean initializeAll;
 
-	StartupClientInitializer(ObjectProvider<McpStdioServers> servers) {
+	StartupClientInitializer(ObjectProvider<McpStdioServers> servers, ObjectProvider<ServingWindow> window) {
 		this.servers = servers;
+		this.window = window;
 	}
 
 	@Override
@@ -110,32 +122,61 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			return clients;
 		}
 		common.setInitialized(all);
-		List<Object> kept = new ArrayList<>(clients.size());
+		// mcp-stdio's clients first, all at once
+		Map<Object, CompletableFuture<Boolean>> initializing = new IdentityHashMap<>();
 		for (Object candidate : clients) {
+			if (type.isInstance(candidate)) {
+				C client = type.cast(candidate);
+				McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
+				if (server != null && (all || server.definition().required())) {
+					initializing.put(client, CompletableFuture
+						.supplyAsync(() -> initialized(server, client, initialize), (task) -> thread(server, task)));
+				}
+			}
+		}
+		List<Object> kept = new ArrayList<>(clients.size());
+		RuntimeException failure = null;
+		for (Object candidate : clients) {
+			CompletableFuture<Boolean> initialized = initializing.get(candidate);
 			if (!type.isInstance(candidate)) {
 				kept.add(candidate);
-				continue;
 			}
-			C client = type.cast(candidate);
-			McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
-			if (server == null) {
-				// another transport's client: as Spring AI would
-				if (all) {
+			else if (initialized == null) {
+				C client = type.cast(candidate);
+				if (all && serverOf(clientInfo.apply(client), common.getName()) == null) {
+					// another transport's client: as Spring AI would
 					initialize.accept(client);
 				}
 				kept.add(client);
 			}
-			else if (!all && !server.definition().required()) {
-				kept.add(client);
-			}
-			else if (initialized(server, client, initialize)) {
-				kept.add(client);
-			}
 			else {
-				close.accept(client);
+				try {
+					// each bounded by its server's startup-timeout and the client's own
+					if (initialized.join()) {
+						kept.add(candidate);
+					}
+					else {
+						close.accept(type.cast(candidate));
+					}
+				}
+				catch (CompletionException ex) {
+					// the first required server in Spring AI's order fails start-up,
+					// once every other initialize ended
+					RuntimeException cause = (ex.getCause() instanceof RuntimeException runtime) ? runtime : ex;
+					failure = (failure != null) ? failure : cause;
+				}
 			}
 		}
+		if (failure != null) {
+			throw failure;
+		}
 		return kept;
+	}
+
+	private static void thread(McpStdioServer server, Runnable task) {
+		Thread thread = new Thread(task, "mcp-stdio-initialize-" + server.name());
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	/**
@@ -178,10 +219,25 @@ final class StartupClientInitializer implements BeanPostProcessor {
 				}
 				logger.warn("MCP server '" + server.name() + "' could not start and is left out of Spring AI's "
 						+ "MCP clients (it is not required, so the application goes on without its tools): " + reason);
-				server.giveUp(reason);
+				giveUp(server, reason);
 				return false;
 			}
 		}
+	}
+
+	/**
+	 * Give up on a server: at once when it is {@code FAILED} already, else once the
+	 * servers' lifecycle has started, in the background: the stop of a process that did
+	 * not answer in time must neither hold start-up nor race with that start (whose
+	 * server, stopped before it, would be started again).
+	 */
+	private void giveUp(McpStdioServer server, String reason) {
+		ServingWindow opened = this.window.getIfAvailable();
+		if (server.state() == ServerState.FAILED || opened == null) {
+			server.giveUp(reason);
+			return;
+		}
+		opened.whenOpen(() -> thread(server, () -> server.giveUp(reason)));
 	}
 
 	private static boolean isRestarting(McpStdioServer server) {
@@ -205,10 +261,16 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			if (cause instanceof McpStdioException) {
 				return cause.getMessage();
 			}
+			if (cause instanceof McpError error && error.getJsonRpcError() != null
+					&& error.getJsonRpcError().data() instanceof Map<?, ?> data
+					&& server.name().equals(data.get(McpStdioClientTransport.OWN_ERROR_SERVER))) {
+				// the transport's own error, such as a startup-timeout missed
+				return error.getJsonRpcError().message();
+			}
 			root = cause;
 		}
 		return "Spring AI's MCP client could not initialize it: "
-				+ SecretSanitizer.text(String.valueOf(root.getMessage()));
+				+ server.definition().spec().sanitize(String.valueOf(root.getMessage()));
 	}
 
 }

@@ -19,14 +19,16 @@ package dev.mcpstdio.autoconfigure;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import dev.mcpstdio.core.io.SecretValues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.Resource;
@@ -36,7 +38,7 @@ import org.springframework.core.io.ResourceLoader;
  * Gathers the configured servers from every place: {@code mcp.stdio.servers}, the
  * {@code mcp.stdio.servers-configuration} file and, when adopted, Spring AI's stdio
  * connections and servers file. A name Spring AI and mcp-stdio both configure is one
- * server, and the log says which keys came from where.
+ * server, and a note for the log says which keys came from where.
  *
  * @author mcp-stdio authors
  */
@@ -46,24 +48,28 @@ final class ConfiguredServers {
 
 	private static final String SERVERS_CONFIGURATION = McpStdioProperties.PREFIX + ".servers-configuration";
 
-	private static final Log logger = LogFactory.getLog(ConfiguredServers.class);
-
 	private final ResourceLoader resourceLoader;
 
 	private final Function<String, @Nullable String> variables;
 
 	private final Problems problems;
 
+	private final Consumer<String> notes;
+
 	/**
 	 * Create an instance.
 	 * @param resourceLoader finds the servers files
 	 * @param variables the value of a placeholder's variable in a servers file
 	 * @param problems where errors go
+	 * @param notes where what is worth a line at INFO goes (what was adopted), once per
+	 * start-up
 	 */
-	ConfiguredServers(ResourceLoader resourceLoader, Function<String, @Nullable String> variables, Problems problems) {
+	ConfiguredServers(ResourceLoader resourceLoader, Function<String, @Nullable String> variables, Problems problems,
+			Consumer<String> notes) {
 		this.resourceLoader = resourceLoader;
 		this.variables = variables;
 		this.problems = problems;
+		this.notes = notes;
 	}
 
 	/**
@@ -76,7 +82,7 @@ final class ConfiguredServers {
 		Map<String, ConfiguredServer> servers = new LinkedHashMap<>();
 		properties.getServers()
 			.forEach((name, server) -> servers.put(name,
-					new ConfiguredServer(name, server, SERVERS + name + ".", null)));
+					new ConfiguredServer(name, server, SERVERS + name + ".", null, false, Set.of())));
 		String location = properties.getServersConfiguration();
 		if (location != null && !location.isBlank()) {
 			readFile(location, SERVERS_CONFIGURATION, (name, server) -> {
@@ -101,7 +107,8 @@ final class ConfiguredServers {
 		Map<String, ConfiguredServer> fromFile = new HashMap<>();
 		String location = springAi.serversConfiguration();
 		if (location != null && !location.isBlank()) {
-			readFile(location, SpringAiStdio.SERVERS_CONFIGURATION, fromFile::put);
+			readFile(location, SpringAiStdio.SERVERS_CONFIGURATION,
+					(name, server) -> fromFile.put(name, server.adoptedFromSpringAi()));
 		}
 		Map<String, Connection> connections = new HashMap<>();
 		connections.putAll(springAi.connections());
@@ -110,9 +117,9 @@ final class ConfiguredServers {
 		connections.forEach((name, connection) -> {
 			String prefix = SpringAiStdio.CONNECTIONS + "." + name + ".";
 			ConfiguredServer inFile = adopted.put(name,
-					new ConfiguredServer(name, connection.toServer(), prefix, null));
+					new ConfiguredServer(name, connection.toServer(), prefix, null, true, Set.of()));
 			if (inFile != null) {
-				logger.info("MCP server '" + name + "' is configured both in " + inFile.origin() + " and under "
+				this.notes.accept("MCP server '" + name + "' is configured both in " + inFile.origin() + " and under "
 						+ SpringAiStdio.CONNECTIONS + "." + name
 						+ ": the connection wins, as with Spring AI's own transport");
 			}
@@ -121,7 +128,7 @@ final class ConfiguredServers {
 			ConfiguredServer own = servers.get(name);
 			if (own == null) {
 				servers.put(name, server);
-				logger.info("Adopted MCP server '" + name + "' from " + server.origin()
+				this.notes.accept("Adopted MCP server '" + name + "' from " + server.origin()
 						+ ": mcp-stdio runs it, Spring AI's stdio transport starts no process for it");
 			}
 			else {
@@ -178,11 +185,14 @@ final class ConfiguredServers {
 				won.add("working-directory");
 			}
 		}
-		logger.info("Adopted MCP server '" + own.name() + "' from " + adopted.origin() + " (" + String.join(", ", taken)
-				+ ") together with " + own.origin() + " (" + String.join(", ", ownKeys) + "): one server, one process"
+		this.notes.accept("Adopted MCP server '" + own.name() + "' from " + adopted.origin() + " ("
+				+ String.join(", ", taken) + ") together with " + own.origin() + " (" + String.join(", ", ownKeys)
+				+ "): one server, one process"
 				+ (won.isEmpty() ? "" : "; " + own.origin() + " wins for " + String.join(", ", won))
 				+ "; Spring AI's stdio transport starts no process for it");
-		return new ConfiguredServer(own.name(), server, commandPrefix, file);
+		Set<String> placeholderValues = new LinkedHashSet<>(own.placeholderValues());
+		placeholderValues.addAll(adopted.placeholderValues());
+		return new ConfiguredServer(own.name(), server, commandPrefix, file, true, placeholderValues);
 	}
 
 	private void readFile(String location, String property, BiConsumer<String, ConfiguredServer> sink) {
@@ -210,7 +220,8 @@ final class ConfiguredServers {
 			return;
 		}
 		entries.forEach((name, entry) -> {
-			FileValues values = (key, value) -> resolve(name, location, property, key, value);
+			Set<String> secretValues = new LinkedHashSet<>();
+			FileValues values = (key, value) -> resolve(name, location, property, key, value, secretValues);
 			Server server = new Server();
 			server.setCommand(values.resolve("command", entry.command()));
 			List<String> args = new ArrayList<>();
@@ -222,8 +233,8 @@ final class ConfiguredServers {
 			entry.env().forEach((variable, value) -> env.put(variable, values.resolve("env." + variable, value)));
 			server.setEnv(env);
 			server.setWorkingDirectory(values.resolve("cwd", entry.cwd()));
-			sink.accept(name,
-					new ConfiguredServer(name, server, SERVERS + name + ".", location + " mcpServers." + name));
+			sink.accept(name, new ConfiguredServer(name, server, SERVERS + name + ".", location + " mcpServers." + name,
+					false, secretValues));
 		});
 	}
 
@@ -235,15 +246,24 @@ final class ConfiguredServers {
 	 * @param property the property that names the file
 	 * @param key where the value is in the server's entry
 	 * @param value the value
+	 * @param secretValues where the values of placeholders that are secrets go: those in
+	 * a secret-looking {@code env} entry, and those of variables whose names look secret
 	 * @return the value resolved, or as it is when it cannot be
 	 */
-	private @Nullable String resolve(String name, String location, String property, String key,
-			@Nullable String value) {
+	private @Nullable String resolve(String name, String location, String property, String key, @Nullable String value,
+			Set<String> secretValues) {
 		if (value == null) {
 			return null;
 		}
+		boolean secretEntry = key.startsWith("env.") && SecretValues.isSecretName(key.substring(4));
 		try {
-			return FilePlaceholders.resolve(value, this.variables);
+			return FilePlaceholders.resolve(value, (variable) -> {
+				String found = this.variables.apply(variable);
+				if (found != null && (secretEntry || SecretValues.isSecretName(variable))) {
+					secretValues.add(found);
+				}
+				return found;
+			});
 		}
 		catch (FilePlaceholders.UnresolvableException ex) {
 			String where = key + " of server '" + name + "' in " + location;
@@ -275,8 +295,17 @@ final class ConfiguredServers {
 	 * @param server its settings as configured, command line included
 	 * @param commandPrefix the prefix of the property its command came from
 	 * @param file where in a servers file its command line came from, or {@code null}
+	 * @param adopted whether it was configured for Spring AI's stdio transport
+	 * @param placeholderValues the values of placeholders of its servers file that are
+	 * secrets (see {@link PlaceholderSecrets} for those of properties)
 	 */
-	record ConfiguredServer(String name, Server server, String commandPrefix, @Nullable String file) {
+	record ConfiguredServer(String name, Server server, String commandPrefix, @Nullable String file, boolean adopted,
+			Set<String> placeholderValues) {
+
+		ConfiguredServer adoptedFromSpringAi() {
+			return new ConfiguredServer(this.name, this.server, this.commandPrefix, this.file, true,
+					this.placeholderValues);
+		}
 
 		/**
 		 * Return where its command line was configured, for messages.

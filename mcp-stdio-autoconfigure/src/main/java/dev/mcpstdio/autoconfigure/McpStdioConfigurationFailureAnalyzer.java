@@ -16,6 +16,9 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -33,7 +36,8 @@ class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpSt
 	protected FailureAnalysis analyze(Throwable rootFailure, McpStdioConfigurationException cause) {
 		StringBuilder description = new StringBuilder(
 				"The MCP server configuration is invalid; no server was started.\n");
-		StringBuilder action = new StringBuilder("Fix the configuration:\n");
+		// one line per thing to do: a variable used in three values is set once
+		Set<String> actions = new LinkedHashSet<>();
 		for (Problem problem : cause.problems()) {
 			// one line each, whatever a server's name holds
 			String property = McpStdioConfigurationException.printable(problem.property());
@@ -42,12 +46,10 @@ class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpSt
 			description.append("\n    Problem: ")
 				.append(McpStdioConfigurationException.printable(problem.problem()))
 				.append('\n');
-			action.append("\n    - ")
-				.append(property)
-				.append(": ")
-				.append(McpStdioConfigurationException.printable(problem.action()));
+			actions.add("\n    - " + property + ": " + McpStdioConfigurationException.printable(problem.action()));
 		}
-		return new FailureAnalysis(description.toString(), action.toString(), cause);
+		return new FailureAnalysis(description.toString(), "Fix the configuration:\n" + String.join("", actions),
+				cause);
 	}
 
 }

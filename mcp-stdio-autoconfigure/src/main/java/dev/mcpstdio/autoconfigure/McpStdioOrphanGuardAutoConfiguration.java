@@ -87,7 +87,8 @@ public class McpStdioOrphanGuardAutoConfiguration {
 		List<StdioServerSpec> specs = new ArrayList<>();
 		try {
 			for (McpStdioServerDefinition definition : McpStdioServersRegistrar
-				.configure(environment, resourceLoader, resourceLoader.getClassLoader(), new Problems())
+				.configure(environment, resourceLoader, resourceLoader.getClassLoader(), new Problems(), (note) -> {
+				})
 				.definitions()) {
 				if (definition.enabled()) {
 					specs.add(definition.spec());

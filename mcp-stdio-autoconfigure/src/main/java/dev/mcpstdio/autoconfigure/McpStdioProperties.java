@@ -299,7 +299,9 @@ public class McpStdioProperties {
 
 		/**
 		 * Whether the server gets the application's whole environment instead of a safe
-		 * allow-list (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_*, TMPDIR).
+		 * allow-list (HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_*, TMPDIR). A
+		 * server adopted from spring.ai.mcp.client.stdio inherits it unless this is set
+		 * for it or under defaults.
 		 */
 		private @Nullable Boolean inheritEnv;
 

@@ -19,6 +19,7 @@ package dev.mcpstdio.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
 import dev.mcpstdio.autoconfigure.ConfiguredServers.Connection;
@@ -95,7 +96,9 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 		Problems problems = new Problems();
-		Configured configured = configure(this.environment, this.resourceLoader, this.classLoader, problems);
+		// once per start-up: the orphan guard configures the servers too, silently
+		Configured configured = configure(this.environment, this.resourceLoader, this.classLoader, problems,
+				logger::info);
 		problems.throwIfAny();
 		for (McpStdioServerDefinition definition : configured.definitions()) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
@@ -131,10 +134,12 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 	 * @param resourceLoader loads a servers-configuration file
 	 * @param classLoader tells whether Spring AI's stdio transport is there
 	 * @param problems where configuration errors go
+	 * @param notes where what is worth a line at INFO goes (what was adopted, who
+	 * inherits the environment)
 	 * @return the servers without errors, and what they were resolved from
 	 */
 	static Configured configure(Environment environment, ResourceLoader resourceLoader,
-			@Nullable ClassLoader classLoader, Problems problems) {
+			@Nullable ClassLoader classLoader, Problems problems, Consumer<String> notes) {
 		Binder binder = Binder.get(environment);
 		McpStdioProperties properties = PropertiesBinding.bind(binder, problems);
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
@@ -142,9 +147,10 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 		new RawPropertyCheck(environment, adopting, problems).check();
 		SpringAiServers springAi = springAiServers(binder, environment);
 		Map<String, ConfiguredServer> servers = new ConfiguredServers(resourceLoader,
-				(name) -> variable(environment, name), problems)
+				(name) -> variable(environment, name), problems, notes)
 			.collect(properties, adopting ? springAi : null);
-		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties, System.getenv(), problems)
+		List<McpStdioServerDefinition> definitions = new ServerDefinitions(properties, System.getenv(),
+				PlaceholderSecrets.find(environment, adopting), problems, notes)
 			.resolve(servers.values());
 		return new Configured(properties, springAi, springAiStdio, adopting, definitions);
 	}

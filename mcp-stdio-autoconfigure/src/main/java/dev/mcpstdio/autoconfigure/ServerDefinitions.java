@@ -21,8 +21,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.autoconfigure.ConfiguredServers.ConfiguredServer;
@@ -30,11 +33,13 @@ import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.CommandLocator;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.ServerOrigin;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containers.ContainerRun;
 import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.core.containers.InvalidContainerCommandException;
+import dev.mcpstdio.core.io.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -47,7 +52,12 @@ import org.springframework.util.unit.DataSize;
  * Turns the configured servers into checked server definitions: each value from the
  * server, else from {@code defaults}, else {@link ServerSettings#builtIn() built in}.
  * Each value is checked against its bounds ({@link Limits}); every error is collected, so
- * one start-up report lists them all.
+ * one start-up report lists them all. A server adopted from Spring AI's stdio
+ * configuration inherits the application's environment unless {@code inherit-env} is set
+ * for it (or under {@code defaults}), as Spring AI's own transport gave it. Each server's
+ * secret values (see {@link SecretValues}) are registered with its spec: those of its
+ * secret-looking {@code env} entries, of the placeholders that are secrets, and, when it
+ * inherits the environment, those of the application's secret-looking variables.
  *
  * @author mcp-stdio authors
  */
@@ -65,10 +75,26 @@ final class ServerDefinitions {
 
 	private final Duration resourceCheckInterval;
 
-	ServerDefinitions(McpStdioProperties properties, Map<String, String> jvmEnvironment, Problems problems) {
+	private final Map<String, Set<String>> placeholderSecrets;
+
+	private final Consumer<String> notes;
+
+	/**
+	 * Create an instance.
+	 * @param properties the bound properties
+	 * @param jvmEnvironment the application's environment variables
+	 * @param placeholderSecrets the values of placeholders that are secrets, by server
+	 * (see {@link PlaceholderSecrets})
+	 * @param problems where errors go
+	 * @param notes where what is worth a line at INFO goes, once per start-up
+	 */
+	ServerDefinitions(McpStdioProperties properties, Map<String, String> jvmEnvironment,
+			Map<String, Set<String>> placeholderSecrets, Problems problems, Consumer<String> notes) {
 		this.defaults = properties.getDefaults();
 		this.jvmEnvironment = jvmEnvironment;
+		this.placeholderSecrets = placeholderSecrets;
 		this.problems = problems;
+		this.notes = notes;
 		this.resourceCheckInterval = resourceCheckInterval(properties.getResourceCheckInterval());
 	}
 
@@ -99,11 +125,22 @@ final class ServerDefinitions {
 	 */
 	List<McpStdioServerDefinition> resolve(Collection<ConfiguredServer> servers) {
 		List<McpStdioServerDefinition> definitions = new ArrayList<>();
+		List<String> inheriting = new ArrayList<>();
 		for (ConfiguredServer server : servers) {
-			McpStdioServerDefinition definition = new Resolution(server).resolve();
+			Resolution resolution = new Resolution(server);
+			McpStdioServerDefinition definition = resolution.resolve();
 			if (definition != null) {
 				definitions.add(definition);
+				if (server.adopted() && resolution.inheritEnvUnset() && definition.enabled()) {
+					inheriting.add(server.name());
+				}
 			}
+		}
+		if (!inheriting.isEmpty()) {
+			this.notes.accept("MCP servers adopted from spring.ai.mcp.client.stdio get the application's whole "
+					+ "environment, as Spring AI's own stdio transport gave it: " + String.join(", ", inheriting)
+					+ " (set " + McpStdioProperties.PREFIX + ".servers.<name>.inherit-env=false to give one only the "
+					+ "allow-list and its env)");
 		}
 		return definitions;
 	}
@@ -138,7 +175,9 @@ final class ServerDefinitions {
 			}
 			boolean enabled = pick(ServerSettings::getEnabled);
 			boolean required = pick(ServerSettings::getRequired);
-			boolean inheritEnv = pick(ServerSettings::getInheritEnv);
+			// what Spring AI's transport gave an adopted server, unless set for it
+			boolean inheritEnv = (this.configured.adopted() && inheritEnvUnset())
+					|| pick(ServerSettings::getInheritEnv);
 			Duration startupTimeout = duration(ServerSettings::getStartupTimeout, "startup-timeout",
 					Limits.STARTUP_TIMEOUT);
 			Duration sendTimeout = duration(ServerSettings::getSendTimeout, "send-timeout", Limits.SEND_TIMEOUT);
@@ -179,9 +218,32 @@ final class ServerDefinitions {
 			}
 			StdioServerSpec spec = new StdioServerSpec(this.name, command, this.server.getArgs(), this.server.getEnv(),
 					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown,
-					container);
+					container, secrets(inheritEnv), origin());
 			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart, demand,
 					resourceLimits);
+		}
+
+		/**
+		 * Return whether {@code inherit-env} is set neither for the server nor under
+		 * {@code defaults}.
+		 */
+		boolean inheritEnvUnset() {
+			return this.server.getInheritEnv() == null && ServerDefinitions.this.defaults.getInheritEnv() == null;
+		}
+
+		private SecretValues secrets(boolean inheritEnv) {
+			Set<String> values = new LinkedHashSet<>(this.configured.placeholderValues());
+			values.addAll(ServerDefinitions.this.placeholderSecrets.getOrDefault(this.name, Set.of()));
+			SecretValues secrets = SecretValues.of(values);
+			// it gets the application's secrets too: it may print them
+			return inheritEnv ? secrets.and(SecretValues.ofSecretNamed(ServerDefinitions.this.jvmEnvironment))
+					: secrets;
+		}
+
+		private ServerOrigin origin() {
+			String file = this.configured.file();
+			return (file != null) ? ServerOrigin.file(this.name, file)
+					: ServerOrigin.property(this.name, this.configured.commandPrefix() + "env");
 		}
 
 		private RestartPolicy restart() {

@@ -55,8 +55,16 @@ final class ExitClassifier {
 	/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
 	private volatile int rootSignal;
 
+	/** Where the server was configured, for the hint. */
+	private final ServerOrigin origin;
+
 	ExitClassifier(Set<String> withheldVariables) {
+		this(withheldVariables, ServerOrigin.of("server"));
+	}
+
+	ExitClassifier(Set<String> withheldVariables, ServerOrigin origin) {
 		this.withheldVariables = withheldVariables;
+		this.origin = origin;
 	}
 
 	boolean stopRequested() {
@@ -155,7 +163,7 @@ final class ExitClassifier {
 		if (this.stopRequested || this.spoke) {
 			return null;
 		}
-		return WithheldVariableHint.hint(this.withheldVariables, Set.of(), stderrTail).orElse(null);
+		return WithheldVariableHint.hint(this.withheldVariables, Set.of(), stderrTail, this.origin).orElse(null);
 	}
 
 }

@@ -21,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.support.Futures;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -76,7 +75,7 @@ public final class McpHandshake {
 		}
 		if (error != null && !error.isNull()) {
 			throw new McpStdioException(name, "MCP server '" + name + "' refused initialize: "
-					+ SecretSanitizer.text(error.path("message").asString("")));
+					+ process.spec().sanitize(error.path("message").asString("")));
 		}
 		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
 	}

@@ -32,7 +32,6 @@ import dev.mcpstdio.core.io.StdinWriter;
 import dev.mcpstdio.core.io.StdoutReader;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeStats;
-import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.core.support.Futures;
 import org.apache.commons.logging.Log;
@@ -102,17 +101,18 @@ public final class StdioServerProcess {
 		this.spec = spec;
 		this.runtime = runtime;
 		this.process = launched.process();
-		this.classifier = new ExitClassifier(launched.withheldVariables());
+		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
 		this.tree = tree;
 		this.containment = launched.containment();
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), runtime.tasks(),
 				runtime.scheduler());
-		this.stderr = new StderrTail(runtime.stderrLog().open(spec.name()), this.process.getErrorStream(),
-				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(),
-				new StdoutSink(spec.name(), this.process, this.pending, listener, this.classifier, runtime.exits(),
-						this.exit, this::fail));
+		this.stderr = new StderrTail(runtime.stderrLog().open(spec.name(), spec.secrets()),
+				this.process.getErrorStream(), spec.stderrTailLines());
+		this.stdout = new StdoutReader(
+				spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new StdoutSink(spec.name(),
+						this.process, this.pending, listener, this.classifier, runtime.exits(), this.exit, this::fail),
+				spec.secrets());
 		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, runtime, this.stderr, this.stdout,
 				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
 		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,

@@ -46,17 +46,18 @@ public final class WithheldVariableHint {
 	 * @param jvmVariables the names of the JVM's environment variables
 	 * @param serverVariables the names of the variables the server got
 	 * @param stderrTail the last lines of the server's stderr
+	 * @param origin where the server was configured: the hint names the user's own key
 	 * @return one sentence naming the variable and how to pass it, or empty
 	 */
-	public static Optional<String> hint(Set<String> jvmVariables, Set<String> serverVariables,
-			List<String> stderrTail) {
+	public static Optional<String> hint(Set<String> jvmVariables, Set<String> serverVariables, List<String> stderrTail,
+			ServerOrigin origin) {
 		for (String line : stderrTail) {
 			Matcher matcher = WORD.matcher(line);
 			while (matcher.find()) {
 				String word = matcher.group();
 				if (word.length() >= MIN_LENGTH && looksLikeVariable(word) && jvmVariables.contains(word)
 						&& !serverVariables.contains(word)) {
-					return Optional.of(sentence(word));
+					return Optional.of(sentence(word, origin));
 				}
 			}
 		}
@@ -68,10 +69,10 @@ public final class WithheldVariableHint {
 		return word.indexOf('_') >= 0 || word.chars().anyMatch(Character::isUpperCase);
 	}
 
-	private static String sentence(String variable) {
+	private static String sentence(String variable, ServerOrigin origin) {
 		return "Hint: the server's stderr names " + variable + ", a variable of the application that the server did "
-				+ "not get (a server gets only an allow-list of the application's environment); pass it with env: { "
-				+ variable + ": ${" + variable + "} } or set inherit-env: true";
+				+ "not get (a server gets only an allow-list of the application's environment); pass it with "
+				+ origin.passVariable(variable) + " or set " + origin.inheritEnvProperty() + "=true";
 	}
 
 }

@@ -70,7 +70,9 @@ class McpServersHealthAndMetricsTests {
 		// this test stops and starts a server through the endpoint
 		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
 		ActuateTestApplication.server(registry, fixtures, "hl-steady", "echo.sh");
-		ActuateTestApplication.server(registry, fixtures, "hl-fragile", "echo.sh");
+		// required: an optional server's failure does not turn the application's health
+		// DOWN
+		ActuateTestApplication.server(registry, fixtures, "hl-fragile", "echo.sh").accept("required", "true");
 		ActuateTestApplication.server(registry, fixtures, "hl-phoenix", "echo.sh");
 		registry.add("mcp.stdio.servers.hl-phoenix.restart.policy", () -> "on-failure");
 		registry.add("mcp.stdio.servers.hl-phoenix.restart.initial-backoff", () -> "100ms");
@@ -98,7 +100,7 @@ class McpServersHealthAndMetricsTests {
 			.isEqualTo(1.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_up{server=\"hl-phoenix\"}")).isEqualTo(1.0);
 
-		// A crash of a server with no restart: FAILED, health DOWN
+		// A crash of a required server with no restart: FAILED, health DOWN
 		McpStdioServer fragile = this.servers.get("hl-fragile");
 		crash(fragile);
 		await(() -> fragile.state() == ServerState.FAILED, "hl-fragile failed");

@@ -80,4 +80,19 @@ class McpServersHealthIndicatorTests {
 		assertThat(McpServersHealthIndicator.status(List.of(ServerState.RESTARTING))).isEqualTo(Status.UNKNOWN);
 	}
 
+	@Test
+	void aServerThatDoesNotCountIsNeverDownOrOutOfService() {
+		for (ServerState state : ServerState.values()) {
+			Status counted = McpServersHealthIndicator.status(state);
+			Status optional = McpServersHealthIndicator.status(state, false);
+			if (counted.equals(Status.DOWN) || counted.equals(Status.OUT_OF_SERVICE)) {
+				assertThat(optional).as(state.name()).isEqualTo(Status.UP);
+			}
+			else {
+				assertThat(optional).as(state.name()).isEqualTo(counted);
+			}
+			assertThat(McpServersHealthIndicator.status(state, true)).as(state.name()).isEqualTo(counted);
+		}
+	}
+
 }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * @author mcp-stdio authors
  */
-class NoneAliveAfterContext implements AfterAllCallback {
+public class NoneAliveAfterContext implements AfterAllCallback {
 
 	@Override
 	public void afterAll(ExtensionContext context) throws Exception {

@@ -45,8 +45,20 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code --starts}): exit like {@code --exit-now} on the first n starts, or on every
  * start after the n-th;</li>
  * <li>{@code --require-env <name>}: exit 2 with {@code Error: <name> is not set} when the
- * variable is missing.</li>
+ * variable is missing;</li>
+ * <li>{@code --say-env <name> <n>}: write {@code upstream said: <value of name>} to
+ * stderr n times before serving;</li>
+ * <li>{@code --stall <millis>}: say nothing for that long before reading stdin;</li>
+ * <li>{@code --tool-prefix <prefix>}: offer the listed tools under names with that
+ * prefix;</li>
+ * <li>{@code --refuse-init-after <n> <message>} (with {@code --starts}): answer
+ * {@code initialize} with a JSON-RPC error of that message on every start after the
+ * n-th.</li>
  * </ul>
+ * Tools that are not listed: {@code fail} (answers with a JSON-RPC error whose message is
+ * its {@code message}), {@code unsolicited} (writes {@code count} responses to ids never
+ * sent, then answers), {@code twice} (answers twice), {@code odd} (writes a JSON object
+ * that is no JSON-RPC message, holding its {@code text}, then answers).
  *
  * @author mcp-stdio authors
  */
@@ -58,6 +70,11 @@ public final class TestMcpServer {
 
 	/** Which start of the server this is, with {@code --starts}; else 0. */
 	private static int generation;
+
+	private static String toolPrefix = "";
+
+	/** The message initialize is refused with, or {@code null}. */
+	private static String initRefusal;
 
 	private TestMcpServer() {
 	}
@@ -76,6 +93,18 @@ public final class TestMcpServer {
 		if (required != null && System.getenv(required) == null) {
 			exit(2, "Error: " + required + " is not set");
 		}
+		String say = option(options, "--say-env", 1, null);
+		if (say != null) {
+			for (int i = 0; i < Integer.parseInt(option(options, "--say-env", 2, "1")); i++) {
+				System.err.println("upstream said: " + System.getenv(say));
+			}
+			System.err.flush();
+		}
+		toolPrefix = option(options, "--tool-prefix", 1, "");
+		String refuseAfter = option(options, "--refuse-init-after", 1, null);
+		if (refuseAfter != null && generation > Integer.parseInt(refuseAfter)) {
+			initRefusal = option(options, "--refuse-init-after", 2, "refused");
+		}
 		String exitNow = option(options, "--exit-now", 1, null);
 		if (exitNow != null) {
 			exit(Integer.parseInt(exitNow), stderr);
@@ -87,6 +116,10 @@ public final class TestMcpServer {
 		String after = option(options, "--exit-after", 1, null);
 		if (after != null && generation > Integer.parseInt(after)) {
 			exit(Integer.parseInt(option(options, "--exit-after", 2, "3")), stderr + " (start " + generation + ")");
+		}
+		String stall = option(options, "--stall", 1, null);
+		if (stall != null) {
+			Thread.sleep(Long.parseLong(stall));
 		}
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		String line;
@@ -115,17 +148,49 @@ public final class TestMcpServer {
 
 	private static void answer(JsonNode request) {
 		JsonNode params = request.path("params");
-		Object result = switch (request.path("method").asString()) {
+		String method = request.path("method").asString();
+		String tool = params.path("name").asString();
+		JsonNode arguments = params.path("arguments");
+		if ((method.equals("initialize") && initRefusal != null)
+				|| (method.equals("tools/call") && tool.equals("fail"))) {
+			ObjectNode error = json.createObjectNode();
+			error.put("code", -32000);
+			error.put("message", method.equals("initialize") ? initRefusal : arguments.path("message").asString());
+			write(request.get("id"), "error", error);
+			return;
+		}
+		if (method.equals("tools/call") && tool.equals("unsolicited")) {
+			for (int i = 0; i < arguments.path("count").asInt(1); i++) {
+				write(json.valueToTree("never-sent-" + i), "result", json.createObjectNode());
+			}
+		}
+		if (method.equals("tools/call") && tool.equals("odd")) {
+			ObjectNode odd = json.createObjectNode();
+			odd.put("jsonrpc", "2.0");
+			odd.put("note", arguments.path("text").asString());
+			synchronized (out) {
+				out.println(json.writeValueAsString(odd));
+			}
+		}
+		Object result = switch (method) {
 			case "initialize" -> Map.of("protocolVersion", params.path("protocolVersion").asString("2025-06-18"),
 					"capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "test", "version", "1.0"));
 			case "tools/list" -> Map.of("tools", tools());
-			case "tools/call" -> call(params.path("name").asString(), params.path("arguments"));
+			case "tools/call" ->
+				call(tool.startsWith(toolPrefix) ? tool.substring(toolPrefix.length()) : tool, arguments);
 			default -> Map.of();
 		};
+		write(request.get("id"), "result", json.valueToTree(result));
+		if (method.equals("tools/call") && tool.equals("twice")) {
+			write(request.get("id"), "result", json.valueToTree(result));
+		}
+	}
+
+	private static void write(JsonNode id, String kind, JsonNode value) {
 		ObjectNode response = json.createObjectNode();
 		response.put("jsonrpc", "2.0");
-		response.set("id", request.get("id"));
-		response.set("result", json.valueToTree(result));
+		response.set("id", id);
+		response.set(kind, value);
 		synchronized (out) {
 			out.println(json.writeValueAsString(response));
 		}
@@ -181,7 +246,7 @@ public final class TestMcpServer {
 
 	private static Map<String, Object> tool(String name, String description, String property, String type) {
 		Map<String, Object> properties = (property != null) ? Map.of(property, Map.of("type", type)) : Map.of();
-		return Map.of("name", name, "description", description, "inputSchema",
+		return Map.of("name", toolPrefix + name, "description", description, "inputSchema",
 				Map.of("type", "object", "properties", properties));
 	}
 

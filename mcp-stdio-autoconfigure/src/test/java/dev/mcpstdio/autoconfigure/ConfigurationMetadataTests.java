@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.mcpstdio.actuate.McpServersHealthProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -81,7 +82,8 @@ class ConfigurationMetadataTests {
 	void everyKeyIsThere() {
 		assertThat(properties).containsKeys("mcp.stdio.enabled", "mcp.stdio.orphan-guard.enabled",
 				"mcp.stdio.adopt-spring-ai-stdio", "mcp.stdio.cgroup.enabled", "mcp.stdio.servers-configuration",
-				"mcp.stdio.servers", "mcp.stdio.resource-check-interval", "mcp.stdio.observations.enabled");
+				"mcp.stdio.servers", "mcp.stdio.resource-check-interval", "mcp.stdio.observations.enabled",
+				"management.endpoint.mcpservers.show-values", "management.health.mcpservers.count-optional");
 		// every setting of a server, read from the class, is documented under defaults
 		for (String key : ServerKeys.values(McpStdioProperties.ServerSettings.builtIn()).keySet()) {
 			assertThat(properties).containsKey("mcp.stdio.defaults." + key);
@@ -124,6 +126,8 @@ class ConfigurationMetadataTests {
 		assertThat(defaultOf("mcp.stdio.observations.enabled"))
 			.isEqualTo(String.valueOf(fresh.getObservations().isEnabled()))
 			.isEqualTo("true");
+		assertThat(defaultOf("management.health.mcpservers.count-optional"))
+			.isEqualTo(String.valueOf(new McpServersHealthProperties().isCountOptional()));
 		Map<String, Object> builtIn = ServerKeys.values(McpStdioProperties.ServerSettings.builtIn());
 		// every setting but working-directory, whose default is "the application's"
 		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");

@@ -92,7 +92,9 @@ class McpStdioServersFileTests {
 				// the process got them
 				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 				awaitStderr(server, "env printed");
-				assertThat(server.process().stderrTail()).contains("FROM_ENV=" + SECRET_VALUE, "FROM_PROPERTY=debug",
+				// the value of a placeholder of a secret-looking variable is masked: seen
+				// masked, the server got the registered value
+				assertThat(server.process().stderrTail()).contains("FROM_ENV=******", "FROM_PROPERTY=debug",
 						"DEFAULTED=fallback", "LITERAL=${NOT_RESOLVED}");
 			});
 	}
@@ -117,6 +119,19 @@ class McpStdioServersFileTests {
 				assertThat(context.getStartupFailure().getMessage()).doesNotContain(SECRET_VALUE);
 				ConfigurationTestSupport.assertNeverStarted(started);
 			});
+	}
+
+	@Test
+	void aVariableMissingInSeveralValuesIsOneProblemEachButOneAction() throws IOException {
+		Path file = write("""
+				{"mcpServers": {"files": {"command": "sh", "args": ["--token", "${MY_TOKEN_NOT_SET_MCP}"],
+				  "env": {"API_TOKEN": "${MY_TOKEN_NOT_SET_MCP}", "OTHER_TOKEN": "${MY_TOKEN_NOT_SET_MCP}"}}}}
+				""");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.analyze(context);
+			assertThat(analysis.getDescription().split("Problem: ", -1)).hasSize(4);
+			assertThat(analysis.getAction().split("set MY_TOKEN_NOT_SET_MCP ", -1)).hasSize(2);
+		});
 	}
 
 	@Test

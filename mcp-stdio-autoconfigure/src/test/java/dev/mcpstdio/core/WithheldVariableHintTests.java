@@ -35,18 +35,20 @@ class WithheldVariableHintTests {
 
 	private static final Set<String> SERVER = Set.of("HOME", "PATH", "MCP_STDIO_SERVER");
 
+	private static final ServerOrigin ORIGIN = ServerOrigin.of("files");
+
 	@Test
 	void namesTheWithheldVariableAndHowToPassIt() {
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("starting", "Error: MY_TOKEN is not set")))
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("starting", "Error: MY_TOKEN is not set"), ORIGIN))
 			.hasValue("Hint: the server's stderr names MY_TOKEN, a variable of the application that the server did "
 					+ "not get (a server gets only an allow-list of the application's environment); pass it with "
-					+ "env: { MY_TOKEN: ${MY_TOKEN} } or set inherit-env: true");
+					+ "mcp.stdio.servers.files.env.MY_TOKEN=${MY_TOKEN} or set mcp.stdio.servers.files.inherit-env=true");
 	}
 
 	@Test
 	void oneHintForTheFirstNamed() {
 		assertThat(WithheldVariableHint.hint(JVM, SERVER,
-				List.of("missing GITHUB_TOKEN", "and also MY_TOKEN", "JAVA_HOME too")))
+				List.of("missing GITHUB_TOKEN", "and also MY_TOKEN", "JAVA_HOME too"), ORIGIN))
 			.hasValueSatisfying((hint) -> assertThat(hint).contains("names GITHUB_TOKEN,")
 				.doesNotContain("MY_TOKEN")
 				.doesNotContain("JAVA_HOME"));
@@ -54,38 +56,54 @@ class WithheldVariableHintTests {
 
 	@Test
 	void matchesWholeWordsInAnyPunctuation() {
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("env var 'JAVA_HOME' unset;")))
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("env var 'JAVA_HOME' unset;"), ORIGIN))
 			.hasValueSatisfying((hint) -> assertThat(hint).contains("names JAVA_HOME,"));
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("process.env.MY_TOKEN undefined")))
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("process.env.MY_TOKEN undefined"), ORIGIN))
 			.hasValueSatisfying((hint) -> assertThat(hint).contains("names MY_TOKEN,"));
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("no MY_TOKENS here", "nor XMY_TOKEN"))).isEmpty();
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("use http_proxy")))
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("no MY_TOKENS here", "nor XMY_TOKEN"), ORIGIN))
+			.isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("use http_proxy"), ORIGIN))
 			.hasValueSatisfying((hint) -> assertThat(hint).contains("names http_proxy,"));
 	}
 
 	@Test
 	void neverAValue() {
 		Set<String> jvm = Set.of("MY_TOKEN");
-		assertThat(WithheldVariableHint.hint(jvm, Set.of(), List.of("MY_TOKEN=abc123 rejected")))
+		assertThat(WithheldVariableHint.hint(jvm, Set.of(), List.of("MY_TOKEN=abc123 rejected"), ORIGIN))
 			.hasValueSatisfying((hint) -> assertThat(hint).doesNotContain("abc123"));
 	}
 
 	@Test
 	void noHintWhenTheServerGotTheVariable() {
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("bad HOME", "PATH is wrong"))).isEmpty();
-		assertThat(WithheldVariableHint.hint(JVM, Set.of("MY_TOKEN"), List.of("MY_TOKEN rejected"))).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("bad HOME", "PATH is wrong"), ORIGIN)).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, Set.of("MY_TOKEN"), List.of("MY_TOKEN rejected"), ORIGIN)).isEmpty();
 	}
 
 	@Test
 	void noHintForWordsTheApplicationDoesNotHave() {
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("OTHER_TOKEN is not set"))).isEmpty();
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of())).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("OTHER_TOKEN is not set"), ORIGIN)).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of(), ORIGIN)).isEmpty();
 	}
 
 	@Test
 	void noHintForShortOrProseWords() {
 		// "A" and "proxy" are variables of the application, but too ordinary as words
-		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("A proxy failed"))).isEmpty();
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, List.of("A proxy failed"), ORIGIN)).isEmpty();
+	}
+
+	@Test
+	void namesTheKeyWhereTheUserConfiguredTheServer() {
+		List<String> stderr = List.of("Error: MY_TOKEN is not set");
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, stderr,
+				ServerOrigin.property("brave", "spring.ai.mcp.client.stdio.connections.brave.env")))
+			.hasValueSatisfying((hint) -> assertThat(hint).endsWith(
+					"pass it with " + "spring.ai.mcp.client.stdio.connections.brave.env.MY_TOKEN=${MY_TOKEN} or set "
+							+ "mcp.stdio.servers.brave.inherit-env=true"));
+		assertThat(WithheldVariableHint.hint(JVM, SERVER, stderr,
+				ServerOrigin.file("files", "classpath:mcp-servers.json mcpServers.files")))
+			.hasValueSatisfying((hint) -> assertThat(hint).endsWith("pass it with \"env\": {\"MY_TOKEN\": "
+					+ "\"${MY_TOKEN}\"} in classpath:mcp-servers.json mcpServers.files or set "
+					+ "mcp.stdio.servers.files.inherit-env=true"));
 	}
 
 }

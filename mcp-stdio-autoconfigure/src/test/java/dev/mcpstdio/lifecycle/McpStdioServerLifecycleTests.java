@@ -206,7 +206,8 @@ class McpStdioServerLifecycleTests {
 		assertThat(startup).as("McpServerStartupException in %s", failure).isNotNull();
 		String hint = "Hint: the server's stderr names " + token + ", a variable of the application that the server "
 				+ "did not get (a server gets only an allow-list of the application's environment); pass it with "
-				+ "env: { " + token + ": ${" + token + "} } or set inherit-env: true";
+				+ "mcp.stdio.servers.needy.env." + token + "=${" + token + "} or set "
+				+ "mcp.stdio.servers.needy.inherit-env=true";
 		assertThat(startup.getMessage()).isEqualTo("MCP server 'needy' is required but could not start: MCP server "
 				+ "'needy' process exited unexpectedly with exit code 2; stderr: Error: " + token + " is not set\n"
 				+ hint);

@@ -49,7 +49,9 @@ import java.util.regex.Pattern;
  * {@code token}; but not when its last word says it names something else ({@code -file},
  * {@code -path}, {@code -id}, {@code -url}, ...) or its first word makes it a switch
  * ({@code --no-auth}). A positional secret with no name and no known shape cannot be
- * recognized: that is why the endpoint withholds arguments unless told to show them.
+ * recognized by its shape: that is why the endpoint withholds arguments unless told to
+ * show them, and why the overloads that take a server's {@link SecretValues} mask its
+ * registered values first, whatever their shape.
  *
  * @author mcp-stdio authors
  */
@@ -129,11 +131,24 @@ public final class SecretSanitizer {
 	 * @return the sanitized command line
 	 */
 	public static String commandLine(String command, List<String> args) {
+		return commandLine(command, args, SecretValues.NONE);
+	}
+
+	/**
+	 * Return a command line fit to show, as {@link #commandLine(String, List)}, with the
+	 * registered secret values of its server masked too.
+	 * @param command the executable
+	 * @param args its arguments
+	 * @param secrets the server's secret values
+	 * @return the sanitized command line
+	 */
+	public static String commandLine(String command, List<String> args, SecretValues secrets) {
 		List<String> parts = new ArrayList<>(args.size() + 1);
-		parts.add(text(command));
+		parts.add(text(command, secrets));
 		boolean maskNext = false;
 		boolean classPathNext = false;
-		for (String arg : args) {
+		for (String given : args) {
+			String arg = secrets.mask(given);
 			if (classPathNext) {
 				parts.add(abbreviateClassPath(arg));
 				classPathNext = false;
@@ -188,7 +203,18 @@ public final class SecretSanitizer {
 	 * @return the sanitized text
 	 */
 	public static String text(String text) {
-		String result = text;
+		return text(text, SecretValues.NONE);
+	}
+
+	/**
+	 * Return free text about one server with its registered secret values masked, then
+	 * what looks like a secret, as {@link #text(String)}.
+	 * @param text the text
+	 * @param secrets the server's secret values
+	 * @return the sanitized text
+	 */
+	public static String text(String text, SecretValues secrets) {
+		String result = secrets.mask(text);
 		// Cheap checks first: most lines (a flood of them too) hold none of these
 		if (result.contains("://")) {
 			result = maskGroup(URI_PASSWORD, result, 2);
@@ -215,10 +241,24 @@ public final class SecretSanitizer {
 	 * @return the sanitized quote
 	 */
 	public static String quote(String text, int maxLength) {
-		if (text.length() <= maxLength) {
-			return text(text);
+		return quote(text, maxLength, SecretValues.NONE);
+	}
+
+	/**
+	 * Return the start of a long text about one server, sanitized with its secret values,
+	 * as {@link #quote(String, int)}.
+	 * @param text the text
+	 * @param maxLength the longest quote, without the {@code ...} that marks a cut
+	 * @param secrets the server's secret values
+	 * @return the sanitized quote
+	 */
+	public static String quote(String text, int maxLength, SecretValues secrets) {
+		// masked whole before the cut: a value cut in two would not be recognized
+		String masked = secrets.mask(text);
+		if (masked.length() <= maxLength) {
+			return text(masked);
 		}
-		String sanitized = text(text.substring(0, Math.min(text.length(), maxLength * 2)));
+		String sanitized = text(masked.substring(0, Math.min(masked.length(), maxLength * 2)));
 		return sanitized.substring(0, Math.min(sanitized.length(), maxLength)) + "...";
 	}
 
@@ -228,9 +268,20 @@ public final class SecretSanitizer {
 	 * @return the sanitized lines
 	 */
 	public static List<String> lines(List<String> lines) {
+		return lines(lines, SecretValues.NONE);
+	}
+
+	/**
+	 * Return lines of free text about one server, each sanitized as by
+	 * {@link #text(String, SecretValues)}.
+	 * @param lines the lines
+	 * @param secrets the server's secret values
+	 * @return the sanitized lines
+	 */
+	public static List<String> lines(List<String> lines, SecretValues secrets) {
 		List<String> sanitized = new ArrayList<>(lines.size());
 		for (String line : lines) {
-			sanitized.add(text(line));
+			sanitized.add(text(line, secrets));
 		}
 		return sanitized;
 	}
@@ -241,7 +292,7 @@ public final class SecretSanitizer {
 	 * @param name the name, with or without leading dashes
 	 * @return whether its value is to be masked
 	 */
-	static boolean isSecretName(String name) {
+	public static boolean isSecretName(String name) {
 		if (WELL_KNOWN_NAMES.contains(name)) {
 			return false;
 		}

@@ -90,7 +90,17 @@ public final class StderrLog {
 	 * @return its channel, to be closed when its stderr ends
 	 */
 	public Channel open(String serverName) {
-		Channel channel = new Channel(LogFactory.getLog("dev.mcpstdio.server." + serverName), serverName);
+		return open(serverName, SecretValues.NONE);
+	}
+
+	/**
+	 * Open the channel of one server's stderr, whose secret values are masked.
+	 * @param serverName the server
+	 * @param secrets its secret values
+	 * @return its channel, to be closed when its stderr ends
+	 */
+	public Channel open(String serverName, SecretValues secrets) {
+		Channel channel = new Channel(LogFactory.getLog("dev.mcpstdio.server." + serverName), serverName, secrets);
 		this.channels.add(channel);
 		return channel;
 	}
@@ -109,7 +119,7 @@ public final class StderrLog {
 				Line line = this.queue.poll(Math.max(0, nextReport - System.nanoTime()), TimeUnit.NANOSECONDS);
 				try {
 					if (line != null) {
-						line.channel.log.info(SecretSanitizer.text(line.text));
+						line.channel.log.info(SecretSanitizer.text(line.text, line.channel.secrets));
 					}
 					if (System.nanoTime() - nextReport >= 0) {
 						nextReport = System.nanoTime() + this.reportIntervalNanos;
@@ -153,6 +163,8 @@ public final class StderrLog {
 
 		private final String serverName;
 
+		private final SecretValues secrets;
+
 		private final AtomicLong skipped = new AtomicLong();
 
 		private double permits = StderrLog.this.burst;
@@ -161,9 +173,18 @@ public final class StderrLog {
 
 		private volatile boolean closed;
 
-		private Channel(Log log, String serverName) {
+		private Channel(Log log, String serverName, SecretValues secrets) {
 			this.log = log;
 			this.serverName = serverName;
+			this.secrets = secrets;
+		}
+
+		/**
+		 * Return the server's secret values, masked in its stderr wherever it goes.
+		 * @return the values
+		 */
+		SecretValues secrets() {
+			return this.secrets;
 		}
 
 		/**

@@ -207,7 +207,7 @@ public final class StderrTail implements Runnable {
 		synchronized (this.tail) {
 			lines = new ArrayList<>(this.tail);
 		}
-		return SecretSanitizer.lines(lines);
+		return SecretSanitizer.lines(lines, this.log.secrets());
 	}
 
 }

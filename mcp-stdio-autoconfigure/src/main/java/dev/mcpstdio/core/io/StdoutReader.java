@@ -51,6 +51,8 @@ public final class StdoutReader implements Runnable {
 
 	private final Sink sink;
 
+	private final SecretValues secrets;
+
 	private final CountDownLatch done = new CountDownLatch(1);
 
 	/** The first size of the line buffer, and its size again after a huge message. */
@@ -75,11 +77,12 @@ public final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	public StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink) {
+	public StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink, SecretValues secrets) {
 		this.serverName = serverName;
 		this.stdout = stdout;
 		this.maxMessageSize = maxMessageSize;
 		this.sink = sink;
+		this.secrets = secrets;
 	}
 
 	@Override
@@ -194,7 +197,7 @@ public final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH);
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.secrets);
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;

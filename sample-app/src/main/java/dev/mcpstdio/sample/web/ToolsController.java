@@ -27,6 +27,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,7 +37,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Lists and calls every MCP tool through Spring AI's tool callbacks, as a
- * {@code ChatClient} would.
+ * {@code ChatClient} would. A tool that fails answers 502 with the server's message; a
+ * tool that is not offered (its server is not running: its tools are left out) 404.
  *
  * @author mcp-stdio authors
  */
@@ -61,6 +63,12 @@ class ToolsController {
 		}).toList();
 	}
 
+	@ExceptionHandler(RuntimeException.class)
+	ResponseEntity<Map<String, Object>> failed(RuntimeException ex) {
+		// what the servers said, not a generic 500
+		return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(Map.of("error", String.valueOf(ex.getMessage())));
+	}
+
 	@PostMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<Map<String, Object>> call(@PathVariable String name,
 			@RequestBody(required = false) String arguments) {
@@ -69,7 +77,9 @@ class ToolsController {
 			.findFirst()
 			.orElse(null);
 		if (callback == null) {
-			return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "No tool named '" + name + "'"));
+			return ResponseEntity.status(HttpStatus.NOT_FOUND)
+				.body(Map.of("error", "No tool named '" + name + "' (the tools of a server that is not running are "
+						+ "left out: see /actuator/mcpservers)"));
 		}
 		try {
 			String result = callback.call((arguments != null && !arguments.isBlank()) ? arguments : "{}");

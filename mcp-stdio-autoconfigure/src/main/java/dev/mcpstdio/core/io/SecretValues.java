@@ -1,0 +1,171 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.io;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The secret values of one server, masked wherever its output goes (as CI systems mask
+ * registered secrets): the values of its {@code env} entries whose names look secret
+ * ({@code UPSTREAM_API_KEY}, {@code GITHUB_TOKEN}, ...), and whatever else the
+ * configuration registers (placeholders resolved into them, the application's own secrets
+ * for a server that inherits its environment). Values shorter than {@value #MIN_LENGTH}
+ * characters and the words of a switch ({@code true}, {@code off}, ...) are not
+ * registered: masking them would garble every log line. Immutable; its
+ * {@link #toString()} never shows a value.
+ *
+ * @author mcp-stdio authors
+ */
+public final class SecretValues {
+
+	/** No values. */
+	public static final SecretValues NONE = new SecretValues(List.of());
+
+	/** Shorter values are not registered. */
+	public static final int MIN_LENGTH = 4;
+
+	private static final Set<String> SWITCH_WORDS = Set.of("true", "false", "yes", "no", "on", "off", "null", "none",
+			"enabled", "disabled");
+
+	/** Longest first, so that a value holding another is masked whole. */
+	private final List<String> values;
+
+	private SecretValues(List<String> values) {
+		this.values = values;
+	}
+
+	/**
+	 * Register values.
+	 * @param values the values; short ones and switch words are left out
+	 * @return the registered values
+	 */
+	public static SecretValues of(Collection<String> values) {
+		Set<String> kept = new LinkedHashSet<>();
+		for (String value : values) {
+			if (value != null && value.strip().length() >= MIN_LENGTH
+					&& !SWITCH_WORDS.contains(value.strip().toLowerCase(Locale.ROOT))) {
+				kept.add(value);
+			}
+		}
+		if (kept.isEmpty()) {
+			return NONE;
+		}
+		List<String> sorted = new ArrayList<>(kept);
+		sorted.sort(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
+		return new SecretValues(List.copyOf(sorted));
+	}
+
+	/**
+	 * Register the values of the variables whose names look secret.
+	 * @param environment variables and their values
+	 * @return the registered values
+	 */
+	public static SecretValues ofSecretNamed(Map<String, String> environment) {
+		List<String> values = new ArrayList<>();
+		environment.forEach((name, value) -> {
+			if (isSecretName(name)) {
+				values.add(value);
+			}
+		});
+		return of(values);
+	}
+
+	/**
+	 * Return whether the name of a variable (or of a flag, a header) looks like it names
+	 * a secret: the sanitizer's rule ({@code *TOKEN*}, {@code *KEY*}, {@code *SECRET*},
+	 * {@code *PASSWORD*}, {@code *CREDENTIAL*}, ..., but not {@code *_KEY_FILE} or
+	 * {@code *_TOKEN_URL}).
+	 * @param name the name
+	 * @return whether its value is a secret
+	 */
+	public static boolean isSecretName(String name) {
+		return SecretSanitizer.isSecretName(name);
+	}
+
+	/**
+	 * Return these values and those of another set.
+	 * @param other the other values
+	 * @return both together
+	 */
+	public SecretValues and(SecretValues other) {
+		if (other.values.isEmpty()) {
+			return this;
+		}
+		if (this.values.isEmpty()) {
+			return other;
+		}
+		List<String> both = new ArrayList<>(this.values);
+		both.addAll(other.values);
+		return of(both);
+	}
+
+	/**
+	 * Replace every occurrence of a registered value by {@link SecretSanitizer#MASK}.
+	 * @param text the text
+	 * @return the text with the values masked
+	 */
+	public String mask(String text) {
+		String result = text;
+		for (String value : this.values) {
+			if (result.contains(value)) {
+				result = result.replace(value, SecretSanitizer.MASK);
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Return whether no value is registered.
+	 * @return whether masking changes nothing
+	 */
+	public boolean isEmpty() {
+		return this.values.isEmpty();
+	}
+
+	/**
+	 * Return how many values are registered.
+	 * @return the count
+	 */
+	public int size() {
+		return this.values.size();
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return other instanceof SecretValues secrets && this.values.equals(secrets.values);
+	}
+
+	@Override
+	public int hashCode() {
+		return this.values.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return "SecretValues[" + this.values.size() + " values]";
+	}
+
+}
