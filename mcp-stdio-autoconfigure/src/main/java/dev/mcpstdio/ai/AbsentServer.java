@@ -90,7 +90,8 @@ final class AbsentServer {
 		}
 		ServerState state = this.server.state();
 		return state == ServerState.FAILED || state == ServerState.STOPPING || state == ServerState.STOPPED
-				|| (this.givenUpGeneration != 0 && this.givenUpGeneration == this.server.generation());
+				|| (this.givenUpGeneration != 0
+						&& this.givenUpGeneration == this.server.clientConnection().generation());
 	}
 
 	/**
@@ -122,7 +123,7 @@ final class AbsentServer {
 	 */
 	void gaveUp(String reason) {
 		this.givenUpReason = reason;
-		this.givenUpGeneration = this.server.generation();
+		this.givenUpGeneration = this.server.clientConnection().generation();
 	}
 
 	/**
@@ -149,7 +150,8 @@ final class AbsentServer {
 		if (!this.warned.compareAndSet(false, true)) {
 			return;
 		}
-		boolean givenUp = this.givenUpGeneration != 0 && this.givenUpGeneration == this.server.generation();
+		boolean givenUp = this.givenUpGeneration != 0
+				&& this.givenUpGeneration == this.server.clientConnection().generation();
 		String state = givenUp ? ServerState.FAILED.name() : this.server.state().name();
 		String reason = givenUp ? this.givenUpReason : reason();
 		logger.warn("MCP server '" + this.server.name() + "' is " + state + ": its tools are left out of Spring AI's "

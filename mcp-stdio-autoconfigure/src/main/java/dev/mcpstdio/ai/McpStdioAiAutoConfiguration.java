@@ -86,8 +86,8 @@ public class McpStdioAiAutoConfiguration {
 				continue;
 			}
 			// Spring AI's client performs the handshake
-			server.setSelfInitialize(false);
-			server.setClientRequestTimeout(requestTimeout);
+			server.clientConnection().setSelfInitialize(false);
+			server.clientConnection().setClientRequestTimeout(requestTimeout);
 			transports.add(new NamedClientMcpTransport(server.name(),
 					new McpStdioClientTransport(server, jsonMapper, Schedulers.boundedElastic(), window::isOpen)));
 		}

@@ -195,10 +195,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 			try {
 				this.handler = handler;
 				this.closed = false;
-				this.server.attach(this.session);
+				this.server.clientConnection().attach(this.session);
 				// Joins the start begun for all servers: a reconnect (after a failed
 				// initialize) reuses the process, and one that ended is not run again
-				this.server.joinStart();
+				this.server.clientConnection().joinStart();
 				connecting.complete(null);
 			}
 			catch (RuntimeException ex) {
@@ -249,19 +249,19 @@ public class McpStdioClientTransport implements McpClientTransport {
 		awaitConnected();
 		// While the server restarts, wait for the new process, so that the session is
 		// resumed on it before this message
-		this.server.awaitSettled();
-		if (isInitialized(message) && this.server.generation() != this.initializeGeneration) {
+		this.server.clientConnection().awaitSettled();
+		if (isInitialized(message) && this.server.clientConnection().generation() != this.initializeGeneration) {
 			// The process that answered initialize is gone (stopped for being idle, or
 			// restarted): the replay to the next one sends its own
 			return;
 		}
 		// An idle server starts now, so that its new process gets the handshake first
-		this.server.startOnDemand();
+		this.server.clientConnection().startOnDemand();
 		if (message instanceof JSONRPCRequest request) {
 			if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 				// A new session: it is what a restarted process gets replayed
 				this.initializeRequest = request;
-				this.initializeGeneration = this.server.generation();
+				this.initializeGeneration = this.server.clientConnection().generation();
 				initialize(request);
 				return;
 			}
@@ -307,7 +307,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 			JSONRPCMessage answer = read(line);
 			if (answer instanceof JSONRPCResponse response) {
 				if (response.error() == null) {
-					this.server.markInitialized();
+					this.server.clientConnection().markInitialized();
 					this.sessionGeneration = this.initializeGeneration;
 					this.toolsOffered = offersTools(response);
 				}
@@ -345,7 +345,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void giveUpInBackground(String reason) {
 		// Its stop takes up to its shutdown bounds: the caller does not wait for them
-		Thread thread = new Thread(() -> this.server.giveUp(reason), "mcp-stdio-give-up-" + this.server.name());
+		Thread thread = new Thread(() -> this.server.clientConnection().giveUp(reason),
+				"mcp-stdio-give-up-" + this.server.name());
 		thread.setDaemon(true);
 		thread.start();
 	}
@@ -408,7 +409,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private void resume() {
 		JSONRPCRequest initialize = this.initializeRequest;
 		if (this.closed || initialize == null || this.sessionGeneration == 0
-				|| this.sessionGeneration == this.server.generation()) {
+				|| this.sessionGeneration == this.server.clientConnection().generation()) {
 			return;
 		}
 		if (replay(initialize)) {
@@ -423,7 +424,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 */
 	private boolean replay(JSONRPCRequest initialize) {
 		synchronized (this.replayLock) {
-			long generation = this.server.generation();
+			long generation = this.server.clientConnection().generation();
 			if (this.closed || this.sessionGeneration == generation || this.server.state() != ServerState.RUNNING) {
 				return false;
 			}
@@ -447,7 +448,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 								+ spec().sanitize(initializeResponse.error().message()));
 			}
 			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
-			this.server.markInitialized();
+			this.server.clientConnection().markInitialized();
 			this.sessionGeneration = generation;
 			boolean offersTools = offersTools(answer);
 			this.toolsOffered = offersTools;
@@ -508,7 +509,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return Mono.fromRunnable(() -> {
 			// The server's lifecycle owns the process: closing the client only detaches
 			this.closed = true;
-			this.server.detach(this.session);
+			this.server.clientConnection().detach(this.session);
 		});
 	}
 

@@ -234,10 +234,10 @@ final class StartupClientInitializer implements BeanPostProcessor {
 	private void giveUp(McpStdioServer server, String reason) {
 		ServingWindow opened = this.window.getIfAvailable();
 		if (server.state() == ServerState.FAILED || opened == null) {
-			server.giveUp(reason);
+			server.clientConnection().giveUp(reason);
 			return;
 		}
-		opened.whenOpen(() -> thread(server, () -> server.giveUp(reason)));
+		opened.whenOpen(() -> thread(server, () -> server.clientConnection().giveUp(reason)));
 	}
 
 	private static boolean isRestarting(McpStdioServer server) {

@@ -52,7 +52,7 @@ final class ConfiguredServers {
 
 	private final Function<String, @Nullable String> variables;
 
-	private final Problems problems;
+	private final ProblemReport problems;
 
 	private final Consumer<String> notes;
 
@@ -64,8 +64,8 @@ final class ConfiguredServers {
 	 * @param notes where what is worth a line at INFO goes (what was adopted), once per
 	 * start-up
 	 */
-	ConfiguredServers(ResourceLoader resourceLoader, Function<String, @Nullable String> variables, Problems problems,
-			Consumer<String> notes) {
+	ConfiguredServers(ResourceLoader resourceLoader, Function<String, @Nullable String> variables,
+			ProblemReport problems, Consumer<String> notes) {
 		this.resourceLoader = resourceLoader;
 		this.variables = variables;
 		this.problems = problems;

@@ -86,9 +86,9 @@ public class McpStdioOrphanGuardAutoConfiguration {
 	private static List<StdioServerSpec> configuredServers(Environment environment, ResourceLoader resourceLoader) {
 		List<StdioServerSpec> specs = new ArrayList<>();
 		try {
-			for (McpStdioServerDefinition definition : McpStdioServersRegistrar
-				.configure(environment, resourceLoader, resourceLoader.getClassLoader(), new Problems(), (note) -> {
-				})
+			for (McpStdioServerDefinition definition : McpStdioServersRegistrar.configure(environment, resourceLoader,
+					resourceLoader.getClassLoader(), new ProblemReport(), (note) -> {
+					})
 				.definitions()) {
 				if (definition.enabled()) {
 					specs.add(definition.spec());

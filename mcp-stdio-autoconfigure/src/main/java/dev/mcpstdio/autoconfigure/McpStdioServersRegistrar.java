@@ -95,7 +95,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		Problems problems = new Problems();
+		ProblemReport problems = new ProblemReport();
 		// once per start-up: the orphan guard configures the servers too, silently
 		Configured configured = configure(this.environment, this.resourceLoader, this.classLoader, problems,
 				logger::info);
@@ -139,7 +139,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, Environ
 	 * @return the servers without errors, and what they were resolved from
 	 */
 	static Configured configure(Environment environment, ResourceLoader resourceLoader,
-			@Nullable ClassLoader classLoader, Problems problems, Consumer<String> notes) {
+			@Nullable ClassLoader classLoader, ProblemReport problems, Consumer<String> notes) {
 		Binder binder = Binder.get(environment);
 		McpStdioProperties properties = PropertiesBinding.bind(binder, problems);
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);

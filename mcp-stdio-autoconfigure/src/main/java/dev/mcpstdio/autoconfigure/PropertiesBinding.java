@@ -59,7 +59,7 @@ final class PropertiesBinding {
 	 * @param problems where a value that cannot be converted is reported
 	 * @return the properties, without the values that could not be converted
 	 */
-	static McpStdioProperties bind(Binder binder, Problems problems) {
+	static McpStdioProperties bind(Binder binder, ProblemReport problems) {
 		return binder
 			.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(new McpStdioProperties()), new AbstractBindHandler() {
 
@@ -76,7 +76,7 @@ final class PropertiesBinding {
 	}
 
 	private static void report(ConfigurationPropertyName name, Class<?> type, @Nullable ConfigurationProperty property,
-			Problems problems) {
+			ProblemReport problems) {
 		// only typed keys fail to convert; still, a value is quoted only when it is a
 		// short plain word, never what could be a secret pasted in the wrong place
 		Object value = (property != null) ? property.getValue() : null;

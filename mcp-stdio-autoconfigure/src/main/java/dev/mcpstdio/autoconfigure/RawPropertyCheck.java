@@ -56,9 +56,9 @@ final class RawPropertyCheck {
 
 	private final boolean adopting;
 
-	private final Problems problems;
+	private final ProblemReport problems;
 
-	RawPropertyCheck(Environment environment, boolean adopting, Problems problems) {
+	RawPropertyCheck(Environment environment, boolean adopting, ProblemReport problems) {
 		this.environment = environment;
 		this.adopting = adopting;
 		this.problems = problems;

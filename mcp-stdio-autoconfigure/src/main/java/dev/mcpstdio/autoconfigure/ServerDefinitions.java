@@ -51,13 +51,13 @@ import org.springframework.util.unit.DataSize;
 /**
  * Turns the configured servers into checked server definitions: each value from the
  * server, else from {@code defaults}, else {@link ServerSettings#builtIn() built in}.
- * Each value is checked against its bounds ({@link Limits}); every error is collected, so
- * one start-up report lists them all. A server adopted from Spring AI's stdio
- * configuration inherits the application's environment unless {@code inherit-env} is set
- * for it (or under {@code defaults}), as Spring AI's own transport gave it. Each server's
- * secret values (see {@link SecretValues}) are registered with its spec: those of its
- * secret-looking {@code env} entries, of the placeholders that are secrets, and, when it
- * inherits the environment, those of the application's secret-looking variables.
+ * Each value is checked against its bounds ({@link SettingBounds}); every error is
+ * collected, so one start-up report lists them all. A server adopted from Spring AI's
+ * stdio configuration inherits the application's environment unless {@code inherit-env}
+ * is set for it (or under {@code defaults}), as Spring AI's own transport gave it. Each
+ * server's secret values (see {@link SecretValues}) are registered with its spec: those
+ * of its secret-looking {@code env} entries, of the placeholders that are secrets, and,
+ * when it inherits the environment, those of the application's secret-looking variables.
  *
  * @author mcp-stdio authors
  */
@@ -71,7 +71,7 @@ final class ServerDefinitions {
 
 	private final Map<String, String> jvmEnvironment;
 
-	private final Problems problems;
+	private final ProblemReport problems;
 
 	private final Duration resourceCheckInterval;
 
@@ -89,7 +89,7 @@ final class ServerDefinitions {
 	 * @param notes where what is worth a line at INFO goes, once per start-up
 	 */
 	ServerDefinitions(McpStdioProperties properties, Map<String, String> jvmEnvironment,
-			Map<String, Set<String>> placeholderSecrets, Problems problems, Consumer<String> notes) {
+			Map<String, Set<String>> placeholderSecrets, ProblemReport problems, Consumer<String> notes) {
 		this.defaults = properties.getDefaults();
 		this.jvmEnvironment = jvmEnvironment;
 		this.placeholderSecrets = placeholderSecrets;
@@ -108,12 +108,12 @@ final class ServerDefinitions {
 					"set a duration such as 5s");
 			return McpStdioServerDefinition.Limits.DEFAULT_CHECK_INTERVAL;
 		}
-		if (interval.compareTo(Limits.RESOURCE_CHECK_INTERVAL) > 0) {
+		if (interval.compareTo(SettingBounds.RESOURCE_CHECK_INTERVAL) > 0) {
 			this.problems.add("(all servers)", property,
-					"must be at most " + Limits.format(Limits.RESOURCE_CHECK_INTERVAL) + ", was "
-							+ Limits.format(interval),
-					"set a duration up to " + Limits.format(Limits.RESOURCE_CHECK_INTERVAL));
-			return Limits.RESOURCE_CHECK_INTERVAL;
+					"must be at most " + SettingBounds.format(SettingBounds.RESOURCE_CHECK_INTERVAL) + ", was "
+							+ SettingBounds.format(interval),
+					"set a duration up to " + SettingBounds.format(SettingBounds.RESOURCE_CHECK_INTERVAL));
+			return SettingBounds.RESOURCE_CHECK_INTERVAL;
 		}
 		return interval;
 	}
@@ -167,7 +167,7 @@ final class ServerDefinitions {
 
 		@Nullable McpStdioServerDefinition resolve() {
 			int before = ServerDefinitions.this.problems.count();
-			if (!Limits.NAME.matcher(this.name).matches()) {
+			if (!SettingBounds.NAME.matcher(this.name).matches()) {
 				problem(ConfiguredServers.SERVERS + this.name,
 						"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or "
 								+ "digit, and have no '..'",
@@ -179,26 +179,27 @@ final class ServerDefinitions {
 			boolean inheritEnv = (this.configured.adopted() && inheritEnvUnset())
 					|| pick(ServerSettings::getInheritEnv);
 			Duration startupTimeout = duration(ServerSettings::getStartupTimeout, "startup-timeout",
-					Limits.STARTUP_TIMEOUT);
-			Duration sendTimeout = duration(ServerSettings::getSendTimeout, "send-timeout", Limits.SEND_TIMEOUT);
+					SettingBounds.STARTUP_TIMEOUT);
+			Duration sendTimeout = duration(ServerSettings::getSendTimeout, "send-timeout", SettingBounds.SEND_TIMEOUT);
 			DataSize maxMessageSize = pick(ServerSettings::getMaxMessageSize);
-			if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(Limits.MAX_MESSAGE_SIZE) > 0) {
-				problem(source(ServerSettings::getMaxMessageSize, "max-message-size"),
-						"must be between 1B and " + Limits.MAX_MESSAGE_SIZE.toMegabytes() + "MB, was " + maxMessageSize,
+			if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(SettingBounds.MAX_MESSAGE_SIZE) > 0) {
+				problem(source(ServerSettings::getMaxMessageSize, "max-message-size"), "must be between 1B and "
+						+ SettingBounds.MAX_MESSAGE_SIZE.toMegabytes() + "MB, was " + maxMessageSize,
 						"set a size such as 16MB");
 			}
 			int stderrTailLines = pick(ServerSettings::getStderrTailLines);
-			if (stderrTailLines < 0 || stderrTailLines > Limits.STDERR_TAIL_LINES) {
+			if (stderrTailLines < 0 || stderrTailLines > SettingBounds.STDERR_TAIL_LINES) {
 				problem(source(ServerSettings::getStderrTailLines, "stderr-tail-lines"),
-						"must be between 0 and " + Limits.STDERR_TAIL_LINES + ", was " + stderrTailLines,
+						"must be between 0 and " + SettingBounds.STDERR_TAIL_LINES + ", was " + stderrTailLines,
 						"set a small count such as 50");
 			}
 			ShutdownTimeouts shutdown = new ShutdownTimeouts(
-					duration((s) -> s.getShutdown().getDrainTimeout(), "shutdown.drain-timeout", Limits.SHUTDOWN_STEP),
+					duration((s) -> s.getShutdown().getDrainTimeout(), "shutdown.drain-timeout",
+							SettingBounds.SHUTDOWN_STEP),
 					duration((s) -> s.getShutdown().getStdinCloseTimeout(), "shutdown.stdin-close-timeout",
-							Limits.SHUTDOWN_STEP),
+							SettingBounds.SHUTDOWN_STEP),
 					duration((s) -> s.getShutdown().getTerminateTimeout(), "shutdown.terminate-timeout",
-							Limits.SHUTDOWN_STEP));
+							SettingBounds.SHUTDOWN_STEP));
 			RestartPolicy restart = restart();
 			ContainerSettings container = container();
 			Demand demand = demand();
@@ -248,15 +249,16 @@ final class ServerDefinitions {
 
 		private RestartPolicy restart() {
 			int maxRestarts = pick((s) -> s.getRestart().getMaxRestarts());
-			if (maxRestarts < 0 || maxRestarts > Limits.MAX_RESTARTS) {
+			if (maxRestarts < 0 || maxRestarts > SettingBounds.MAX_RESTARTS) {
 				problem(source((s) -> s.getRestart().getMaxRestarts(), "restart.max-restarts"),
-						"must be between 0 and " + Limits.MAX_RESTARTS + ", was " + maxRestarts,
+						"must be between 0 and " + SettingBounds.MAX_RESTARTS + ", was " + maxRestarts,
 						"set a small count such as 5");
 			}
 			return new RestartPolicy(pick((s) -> s.getRestart().getPolicy()), Math.max(0, maxRestarts),
-					duration((s) -> s.getRestart().getWindow(), "restart.window", Limits.RESTART_WINDOW),
-					duration((s) -> s.getRestart().getInitialBackoff(), "restart.initial-backoff", Limits.BACKOFF),
-					duration((s) -> s.getRestart().getMaxBackoff(), "restart.max-backoff", Limits.BACKOFF));
+					duration((s) -> s.getRestart().getWindow(), "restart.window", SettingBounds.RESTART_WINDOW),
+					duration((s) -> s.getRestart().getInitialBackoff(), "restart.initial-backoff",
+							SettingBounds.BACKOFF),
+					duration((s) -> s.getRestart().getMaxBackoff(), "restart.max-backoff", SettingBounds.BACKOFF));
 		}
 
 		private @Nullable Path workingDirectory() {
@@ -278,7 +280,7 @@ final class ServerDefinitions {
 			StartMode start = pick(ServerSettings::getStart);
 			Duration idleTimeout = pick(ServerSettings::getIdleTimeout);
 			if (idleTimeout != null) {
-				idleTimeout = duration(ServerSettings::getIdleTimeout, "idle-timeout", Limits.IDLE_TIMEOUT);
+				idleTimeout = duration(ServerSettings::getIdleTimeout, "idle-timeout", SettingBounds.IDLE_TIMEOUT);
 			}
 			return new Demand(start, idleTimeout);
 		}
@@ -323,7 +325,7 @@ final class ServerDefinitions {
 							? this.server.getContainer().getEngineCommand()
 							: ServerDefinitions.this.defaults.getContainer().getEngineCommand(),
 					pick((s) -> s.getContainer().getInit()), duration((s) -> s.getContainer().getEngineTimeout(),
-							"container.engine-timeout", Limits.ENGINE_TIMEOUT));
+							"container.engine-timeout", SettingBounds.ENGINE_TIMEOUT));
 		}
 
 		/**
@@ -366,8 +368,9 @@ final class ServerDefinitions {
 				return Duration.ofSeconds(1);
 			}
 			if (value.compareTo(max) > 0) {
-				problem(source(getter, key), "must be at most " + Limits.format(max) + ", was " + Limits.format(value),
-						"set a duration up to " + Limits.format(max));
+				problem(source(getter, key),
+						"must be at most " + SettingBounds.format(max) + ", was " + SettingBounds.format(value),
+						"set a duration up to " + SettingBounds.format(max));
 				return max;
 			}
 			return value;

@@ -55,7 +55,7 @@ public final class StdioServerProcess {
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
 	/** The last wait of a stop, for the exit to be observed once the tree was ended. */
-	static final Duration FINAL_EXIT_WAIT = ProcessExit.FINAL_EXIT_WAIT;
+	static final Duration FINAL_EXIT_WAIT = ExitHandler.FINAL_EXIT_WAIT;
 
 	private final StdioServerSpec spec;
 
@@ -79,7 +79,7 @@ public final class StdioServerProcess {
 
 	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
 
-	private final ProcessExit processExit;
+	private final ExitHandler processExit;
 
 	private final StopTarget stopTarget;
 
@@ -113,7 +113,7 @@ public final class StdioServerProcess {
 				spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new StdoutSink(spec.name(),
 						this.process, this.pending, listener, this.classifier, runtime.exits(), this.exit, this::fail),
 				spec.secrets());
-		this.processExit = new ProcessExit(spec.name(), this.process, this.tree, runtime, this.stderr, this.stdout,
+		this.processExit = new ExitHandler(spec.name(), this.process, this.tree, runtime, this.stderr, this.stdout,
 				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
 		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,
 				this.classifier, runtime.exits(), this.processExit, this::terminateTree);

@@ -47,7 +47,7 @@ final class StopTarget implements StopSequence.Target {
 
 	private final ExitWatcher exits;
 
-	private final ProcessExit exit;
+	private final ExitHandler exit;
 
 	/**
 	 * Ends the process tree, for the reason given, from a snapshot begun after the time
@@ -59,7 +59,7 @@ final class StopTarget implements StopSequence.Target {
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	StopTarget(String name, Process process, ShutdownTimeouts timeouts, PendingRequests pending, StdinWriter writer,
-			ExitClassifier classifier, ExitWatcher exits, ProcessExit exit, ObjLongConsumer<String> terminateTree) {
+			ExitClassifier classifier, ExitWatcher exits, ExitHandler exit, ObjLongConsumer<String> terminateTree) {
 		this.name = name;
 		this.process = process;
 		this.timeouts = timeouts;

@@ -78,6 +78,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile MessageListener session = MessageListener.NONE;
 
+	private final ClientConnection connection = new Connection();
+
 	private volatile RequestObserver requests = RequestObserver.NONE;
 
 	private volatile @Nullable Duration clientRequestTimeout;
@@ -102,6 +104,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	public String name() {
 		return this.definition.name();
+	}
+
+	/**
+	 * Return what a client integration is handed to run its session over this server (the
+	 * Spring AI transport, the per-request observations).
+	 * @return the connection
+	 */
+	public ClientConnection clientConnection() {
+		return this.connection;
 	}
 
 	public McpStdioServerDefinition definition() {
@@ -131,15 +142,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	public long restarts() {
 		return this.controller.events().restarts();
-	}
-
-	/**
-	 * Return the generation of the current process: 1 for the first start, one more for
-	 * every later one. A client session uses it to notice that it talks to a new process.
-	 * @return the generation, 0 before the first start
-	 */
-	public long generation() {
-		return this.controller.generation();
 	}
 
 	public long exits(ExitCause cause) {
@@ -175,67 +177,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	public void addListener(Listener listener) {
 		this.controller.addListener(listener);
-	}
-
-	/**
-	 * Choose who performs the MCP handshake: the server itself at start (the default), or
-	 * a client such as Spring AI's.
-	 * @param selfInitialize whether the server performs the handshake
-	 */
-	public void setSelfInitialize(boolean selfInitialize) {
-		this.controller.setSelfInitialize(selfInitialize);
-	}
-
-	/**
-	 * Tell how long the client waits for a response (Spring AI's
-	 * {@code spring.ai.mcp.client.request-timeout}): a request older than that does not
-	 * hold the drain step of a stop.
-	 * @param timeout the client's request timeout
-	 */
-	public void setClientRequestTimeout(Duration timeout) {
-		this.clientRequestTimeout = timeout;
-		this.controller.setClientRequestTimeout(timeout);
-	}
-
-	/**
-	 * Return how long the client waits for a response, when it told
-	 * ({@link #setClientRequestTimeout(Duration)}).
-	 * @return the client's request timeout or {@code null}
-	 */
-	public @Nullable Duration clientRequestTimeout() {
-		return this.clientRequestTimeout;
-	}
-
-	/**
-	 * Let an observer learn of every request sent to this server and how it ended (the
-	 * per-request telemetry).
-	 * @param observer the observer, replacing any earlier one
-	 */
-	public void observeRequests(RequestObserver observer) {
-		this.requests = observer;
-	}
-
-	/**
-	 * Route the process's messages and its end to a client session.
-	 * @param listener the session, replacing any earlier one
-	 */
-	public void attach(MessageListener listener) {
-		this.session = listener;
-	}
-
-	/**
-	 * Stop routing messages to a session.
-	 * @param listener the session to detach, if it is still attached
-	 */
-	public void detach(MessageListener listener) {
-		if (this.session == listener) {
-			this.session = MessageListener.NONE;
-		}
-	}
-
-	/** Record that the running process answered {@code initialize}. */
-	public void markInitialized() {
-		this.controller.markInitialized();
 	}
 
 	/**
@@ -309,51 +250,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public void startServer() {
 		this.controller.starts().startServer();
-	}
-
-	/**
-	 * Start the server if it is {@link ServerState#IDLE} (lazy and not used yet, or
-	 * stopped by its {@code idle-timeout}), or join its start under way, and wait until
-	 * it runs. Messages sent with {@link #send} and {@link #request} do this themselves;
-	 * a client that must prepare a new process before its message (replay its handshake)
-	 * calls it first. Does nothing for a server that is not started on demand.
-	 * @throws McpStdioException if it could not start
-	 */
-	public void startOnDemand() {
-		this.demand.startOnDemand();
-	}
-
-	/**
-	 * Join the server's start, for a client that connects: await the start the lifecycle
-	 * began (the Spring AI integration begins it for every server at once), else start
-	 * the server now. Never runs a second process for a start that was begun: when its
-	 * process has ended, the client's messages fail naming the exit until a restart (by
-	 * the policy or an operator) runs a new one.
-	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
-	 * @throws McpStdioException if the start the lifecycle began failed
-	 */
-	public void joinStart() {
-		this.controller.starts().joinStart();
-	}
-
-	/**
-	 * Wait while the server is between processes (a restart pending or under way) until
-	 * it runs again or reaches a state it does not leave by itself, bounded by the
-	 * restart's backoff plus {@code startup-timeout}. Every send does this; a client
-	 * calls it first to resume its session on the new process before its message.
-	 */
-	public void awaitSettled() {
-		this.controller.awaitSettled();
-	}
-
-	/**
-	 * Give up on the server: stop what runs of it, cancel a pending restart and leave it
-	 * {@link ServerState#FAILED FAILED}. For a client that could not initialize it at
-	 * start-up and goes on without it.
-	 * @param reason why, shown by the endpoint as the last failure
-	 */
-	public void giveUp(String reason) {
-		this.controller.giveUp(reason);
 	}
 
 	/**
@@ -487,6 +383,74 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	@Override
 	public String toString() {
 		return "McpStdioServer[" + name() + ", " + state() + "]";
+	}
+
+	/** The integration's side of this server. */
+	private final class Connection implements ClientConnection {
+
+		@Override
+		public void setSelfInitialize(boolean selfInitialize) {
+			McpStdioServer.this.controller.setSelfInitialize(selfInitialize);
+		}
+
+		@Override
+		public void markInitialized() {
+			McpStdioServer.this.controller.markInitialized();
+		}
+
+		@Override
+		public void attach(MessageListener listener) {
+			McpStdioServer.this.session = listener;
+		}
+
+		@Override
+		public void detach(MessageListener listener) {
+			if (McpStdioServer.this.session == listener) {
+				McpStdioServer.this.session = MessageListener.NONE;
+			}
+		}
+
+		@Override
+		public void setClientRequestTimeout(Duration timeout) {
+			McpStdioServer.this.clientRequestTimeout = timeout;
+			McpStdioServer.this.controller.setClientRequestTimeout(timeout);
+		}
+
+		@Override
+		public @Nullable Duration clientRequestTimeout() {
+			return McpStdioServer.this.clientRequestTimeout;
+		}
+
+		@Override
+		public void observeRequests(RequestObserver observer) {
+			McpStdioServer.this.requests = observer;
+		}
+
+		@Override
+		public void startOnDemand() {
+			McpStdioServer.this.demand.startOnDemand();
+		}
+
+		@Override
+		public void joinStart() {
+			McpStdioServer.this.controller.starts().joinStart();
+		}
+
+		@Override
+		public void awaitSettled() {
+			McpStdioServer.this.controller.awaitSettled();
+		}
+
+		@Override
+		public void giveUp(String reason) {
+			McpStdioServer.this.controller.giveUp(reason);
+		}
+
+		@Override
+		public long generation() {
+			return McpStdioServer.this.controller.generation();
+		}
+
 	}
 
 	/**

@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class ServerController implements ServerStarts.Machine, PolicyRestarts.Machine {
+final class ServerController implements ServerStarter.Machine, PolicyRestarter.Machine {
 
 	private final McpStdioServerDefinition definition;
 
@@ -51,13 +51,13 @@ final class ServerController implements ServerStarts.Machine, PolicyRestarts.Mac
 
 	private final SettleWait settle;
 
-	private final PolicyRestarts policyRestarts;
+	private final PolicyRestarter policyRestarts;
 
 	private final Object lock = new Object();
 
 	private final ServerEvents events;
 
-	private final ServerStarts starts;
+	private final ServerStarter starts;
 
 	private volatile ServerState state;
 
@@ -94,10 +94,10 @@ final class ServerController implements ServerStarts.Machine, PolicyRestarts.Mac
 		this.restartSupervisor = new RestartSupervisor(this.definition.name(), this.definition.restart(),
 				host.scheduler(), System::nanoTime);
 		this.events = new ServerEvents(server);
-		this.starts = new ServerStarts(this.lock, this.definition, host.tasks(), this);
+		this.starts = new ServerStarter(this.lock, this.definition, host.tasks(), this);
 		this.settle = new SettleWait(this.lock, this.definition.startupTimeout(), System::nanoTime, this::isSettling,
 				() -> this.state == ServerState.RESTARTING);
-		this.policyRestarts = new PolicyRestarts(name(), this.lock, this.restartSupervisor, host.tasks(), this.events,
+		this.policyRestarts = new PolicyRestarter(name(), this.lock, this.restartSupervisor, host.tasks(), this.events,
 				this.settle, this);
 		this.state = !this.definition.enabled() ? ServerState.DISABLED
 				: (this.definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
@@ -140,7 +140,7 @@ final class ServerController implements ServerStarts.Machine, PolicyRestarts.Mac
 		return this.events;
 	}
 
-	ServerStarts starts() {
+	ServerStarter starts() {
 		return this.starts;
 	}
 

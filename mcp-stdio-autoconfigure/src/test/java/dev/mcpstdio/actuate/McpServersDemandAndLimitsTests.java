@@ -122,7 +122,7 @@ class McpServersDemandAndLimitsTests {
 		assertThat(server.request("g1", "{\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"grow\"}").join())
 			.contains("\"echo\":\"grow\"");
 		await(() -> server.exits(ExitCause.MEMORY_LIMIT) == 1 && server.state() == ServerState.RUNNING
-				&& server.generation() == 2, "dl-capped stopped and restarted");
+				&& server.clientConnection().generation() == 2, "dl-capped stopped and restarted");
 		JsonNode capped = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-capped");
 		assertThat(capped.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(capped.get("restarts").asInt()).isEqualTo(1);

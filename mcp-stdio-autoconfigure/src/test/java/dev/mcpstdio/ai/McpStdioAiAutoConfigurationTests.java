@@ -286,7 +286,7 @@ class McpStdioAiAutoConfigurationTests {
 						.hasMessage("Client failed to initialize listing tools")
 						.hasRootCauseInstanceOf(TimeoutException.class);
 				}
-				assertThat(server.generation()).isEqualTo(1);
+				assertThat(server.clientConnection().generation()).isEqualTo(1);
 				assertThat(this.fixtures.alive()).hasSize(1);
 				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 			});
@@ -311,7 +311,7 @@ class McpStdioAiAutoConfigurationTests {
 				assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS))
 					.hasMessageContaining("exited unexpectedly with exit code 137");
 				AiTestSupport.await(Duration.ofSeconds(15), "restarted and initialized",
-						() -> server.generation() == 2 && server.isInitialized());
+						() -> server.clientConnection().generation() == 2 && server.isInitialized());
 				assertThat(server.restarts()).isEqualTo(1);
 				long newPid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
 				assertThat(newPid).isNotEqualTo(pid).isEqualTo(server.pid());

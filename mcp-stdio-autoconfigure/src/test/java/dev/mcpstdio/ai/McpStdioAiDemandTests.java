@@ -92,7 +92,7 @@ class McpStdioAiDemandTests {
 				// the same client and callback go on: the next call starts a new process
 				// and replays the client's initialize to it
 				assertThat(echo.call("{\"text\":\"after the idle stop\"}")).contains("after the idle stop");
-				assertThat(server.generation()).isEqualTo(2);
+				assertThat(server.clientConnection().generation()).isEqualTo(2);
 				assertThat(server.pid()).isNotEqualTo(firstPid);
 				assertThat(server.restarts()).isZero();
 				assertThat(output).contains("Resumed the MCP session with server 'demo'");
@@ -113,13 +113,13 @@ class McpStdioAiDemandTests {
 				// running and just used: no idle stop can be under way
 				long pid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
 				long idleStops = server.exits(ExitCause.IDLE);
-				long generation = server.generation();
+				long generation = server.clientConnection().generation();
 				// more than three idle timeouts long
 				CallToolResult slow = client
 					.callTool(CallToolRequest.builder("slow").arguments(Map.of("millis", 5000)).build());
 				assertThat(text(slow)).isEqualTo("slept");
 				assertThat(server.exits(ExitCause.IDLE)).isEqualTo(idleStops);
-				assertThat(server.generation()).isEqualTo(generation);
+				assertThat(server.clientConnection().generation()).isEqualTo(generation);
 				assertThat(server.pid()).isEqualTo(pid);
 				AiTestSupport.await(Duration.ofSeconds(15), "the idle stop after the call",
 						() -> server.state() == ServerState.IDLE && server.exits(ExitCause.IDLE) == idleStops + 1);

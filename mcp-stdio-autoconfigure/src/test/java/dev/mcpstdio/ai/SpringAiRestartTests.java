@@ -132,7 +132,7 @@ class SpringAiRestartTests {
 				String echoed = text(client
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "after the restart")).build()));
 				assertThat(echoed).isEqualTo("after the restart");
-				assertThat(server.generation()).isEqualTo(2);
+				assertThat(server.clientConnection().generation()).isEqualTo(2);
 				assertThat(server.pid()).isNotEqualTo(pid);
 			});
 		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(2);

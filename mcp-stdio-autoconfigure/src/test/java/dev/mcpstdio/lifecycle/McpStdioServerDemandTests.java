@@ -71,7 +71,7 @@ class McpStdioServerDemandTests {
 		assertThat(request(server, "first")).contains("\"echo\":\"first\"");
 		assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 		assertThat(server.isInitialized()).isTrue();
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		// (the sh fixture forks a sed for every line it reads: counted until it is
 		// reaped)
 		await(() -> this.fixtures.alive().equals(List.of(server.pid())));
@@ -80,7 +80,7 @@ class McpStdioServerDemandTests {
 		// stopped, not idle: a message does not start it again
 		assertThatExceptionOfType(McpServerNotRunningException.class)
 			.isThrownBy(() -> server.send("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}", null));
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 	}
 
 	@Test
@@ -90,7 +90,7 @@ class McpStdioServerDemandTests {
 		server.stop();
 		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
 		assertThat(server.lastExit()).isNull();
-		assertThat(server.generation()).isZero();
+		assertThat(server.clientConnection().generation()).isZero();
 	}
 
 	@Test
@@ -107,7 +107,7 @@ class McpStdioServerDemandTests {
 		assertThat(server.pid()).isNull();
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 		assertThat(request(server, "two")).contains("\"echo\":\"two\"");
-		assertThat(server.generation()).isEqualTo(2);
+		assertThat(server.clientConnection().generation()).isEqualTo(2);
 		assertThat(server.pid()).isNotEqualTo(first);
 		assertThat(server.isInitialized()).isTrue();
 		// and idle again
@@ -124,7 +124,7 @@ class McpStdioServerDemandTests {
 		assertThat(slow).succeedsWithin(Duration.ofSeconds(20)).asString().contains("\"echo\":\"slow\"");
 		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
 		assertThat(server.exits(ExitCause.IDLE)).isZero();
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		// once answered, the idle timeout runs from the answer
 		await(() -> server.state() == ServerState.IDLE && server.lastExit() != null);
 		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);

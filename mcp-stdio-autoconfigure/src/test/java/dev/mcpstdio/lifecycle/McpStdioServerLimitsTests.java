@@ -73,7 +73,7 @@ class McpStdioServerLimitsTests {
 		// a child holding 64 MB: the tree is over its 40 MB
 		assertThat(request(server, "grow")).contains("\"echo\":\"grow\"");
 		McpStdioServerDemandTests.await(() -> server.exits(ExitCause.MEMORY_LIMIT) == 1
-				&& server.state() == ServerState.RUNNING && server.generation() == 2);
+				&& server.state() == ServerState.RUNNING && server.clientConnection().generation() == 2);
 		ExitInfo exit = server.lastExit();
 		assertThat(exit.cause()).isEqualTo(ExitCause.MEMORY_LIMIT);
 		assertThat(exit.pid()).isEqualTo(first);
@@ -127,7 +127,7 @@ class McpStdioServerLimitsTests {
 		Fixtures.sleep(5 * INTERVAL.toMillis());
 		assertThat(request(server, "ping")).contains("\"echo\":\"ping\"");
 		assertThat(server.state()).isEqualTo(ServerState.RUNNING);
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		assertThat(server.lastExit()).isNull();
 	}
 

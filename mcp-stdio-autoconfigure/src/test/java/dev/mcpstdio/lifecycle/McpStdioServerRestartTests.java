@@ -88,7 +88,7 @@ class McpStdioServerRestartTests {
 			.succeedsWithin(Duration.ofSeconds(15))
 			.asString()
 			.contains("\"echo\":\"ping\"");
-		assertThat(server.generation()).isEqualTo(2);
+		assertThat(server.clientConnection().generation()).isEqualTo(2);
 		assertThat(server.isInitialized()).isTrue();
 		assertThat(server.pid()).isNotEqualTo(first);
 		server.stopServer();
@@ -114,7 +114,7 @@ class McpStdioServerRestartTests {
 				.withMessageContaining("exited unexpectedly with exit code 7; stderr: crashing at once");
 			assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(15));
 			assertThat(server.state()).isEqualTo(ServerState.FAILED);
-			assertThat(server.generation()).isEqualTo(2);
+			assertThat(server.clientConnection().generation()).isEqualTo(2);
 			this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 		}
 		finally {
@@ -178,11 +178,11 @@ class McpStdioServerRestartTests {
 		server.stopServer();
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
 		// The stop joined the end of the first process; no second process ever ran
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
 		assertThat(took).isLessThan(Duration.ofSeconds(10));
 		Fixtures.sleep(300);
-		assertThat(server.generation()).isEqualTo(1);
+		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 

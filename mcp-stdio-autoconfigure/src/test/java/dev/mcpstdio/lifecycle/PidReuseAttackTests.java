@@ -124,14 +124,14 @@ class PidReuseAttackTests {
 		int signalled = 0;
 		for (int i = 0; i < TRIES && landed < LANDED; i++) {
 			long root = server.pid();
-			long generation = server.generation();
+			long generation = server.clientConnection().generation();
 			List<ProcessHandle> children = childrenOf(root, 2);
 			Optional<Stranger> stranger;
 			try (PidThief thief = PidThief.lieInWait(this.fixtures, List.of(new Target(root, List.of())))) {
 				exit(root);
 				stranger = thief.stranger(Duration.ofSeconds(20));
 			}
-			await(() -> server.generation() > generation && server.state() == ServerState.RUNNING);
+			await(() -> server.clientConnection().generation() > generation && server.state() == ServerState.RUNNING);
 			awaitGone(children);
 			if (stranger.isPresent()) {
 				landed++;

@@ -94,12 +94,12 @@ public final class Connection implements AutoCloseable {
 				dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
 				McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
-		server.setSelfInitialize(false);
+		server.clientConnection().setSelfInitialize(false);
 		if (observations != null) {
 			// as the auto-configuration does, and as Spring AI's integration tells the
 			// timeout
 			new RequestObservations(server, observations, null, TestHost.shared().scheduler()).attach();
-			server.setClientRequestTimeout(REQUEST_TIMEOUT);
+			server.clientConnection().setClientRequestTimeout(REQUEST_TIMEOUT);
 		}
 		McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
 			.requestTimeout(REQUEST_TIMEOUT)

@@ -108,12 +108,12 @@ public class RequestObservations implements RequestObserver {
 
 	/** Observe the server's requests from now on. */
 	public void attach() {
-		this.server.observeRequests(this);
+		this.server.clientConnection().observeRequests(this);
 	}
 
 	/** Stop observing the server's requests. */
 	public void detach() {
-		this.server.observeRequests(RequestObserver.NONE);
+		this.server.clientConnection().observeRequests(RequestObserver.NONE);
 	}
 
 	/**
@@ -272,7 +272,7 @@ public class RequestObservations implements RequestObserver {
 	}
 
 	private void scheduleSweep() {
-		Duration timeout = this.server.clientRequestTimeout();
+		Duration timeout = this.server.clientConnection().clientRequestTimeout();
 		if (timeout != null && !this.sweepScheduled.get() && this.sweepScheduled.compareAndSet(false, true)) {
 			schedule(timeout.toNanos());
 		}
@@ -292,7 +292,7 @@ public class RequestObservations implements RequestObserver {
 	 * End the requests older than the client's timeout; look again when the next is due.
 	 */
 	private void sweep() {
-		Duration timeout = this.server.clientRequestTimeout();
+		Duration timeout = this.server.clientConnection().clientRequestTimeout();
 		long next = Long.MAX_VALUE;
 		try {
 			if (timeout != null) {

@@ -122,7 +122,7 @@ class RequestObservationsTests {
 	void requestsSentWithSendAreEndedByTheirResponsesAsTheSessionGetsThem() throws Exception {
 		McpStdioServer server = observed("obs-send");
 		BlockingQueue<String> delivered = new LinkedBlockingQueue<>();
-		server.attach(delivered::add);
+		server.clientConnection().attach(delivered::add);
 		server.send(toolCall("s-1", "result-first"), "s-1");
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"s-2\",\"method\":\"prompts/get\",\"params\":{\"name\":\"review\"}}",
 				"s-2");
@@ -170,8 +170,8 @@ class RequestObservationsTests {
 	@Test
 	void aRequestNeverAnsweredIsEndedByTheClientsTimeout() throws Exception {
 		McpStdioServer server = observed("obs-timeout");
-		server.setClientRequestTimeout(Duration.ofMillis(300));
-		server.attach(MessageListener.NONE);
+		server.clientConnection().setClientRequestTimeout(Duration.ofMillis(300));
+		server.clientConnection().attach(MessageListener.NONE);
 		long begin = System.nanoTime();
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"t-1\",\"method\":\"hang\"}", "t-1");
 		CompletableFuture<String> direct = server.request("t-2",
@@ -193,7 +193,7 @@ class RequestObservationsTests {
 	@Test
 	void requestsInFlightWhenTheProcessEndsAreEndedByTheExit() throws Exception {
 		McpStdioServer server = observed("obs-exit");
-		server.attach(MessageListener.NONE);
+		server.clientConnection().attach(MessageListener.NONE);
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"x-1\",\"method\":\"hang\"}", "x-1");
 		CompletableFuture<String> direct = server.request("x-2",
 				"{\"jsonrpc\":\"2.0\",\"id\":\"x-2\",\"method\":\"hang\"}");
@@ -215,7 +215,7 @@ class RequestObservationsTests {
 	@Test
 	void aCancelledRequestAndASendThatFailedAreObserved() throws Exception {
 		McpStdioServer server = observed("obs-cancel");
-		server.attach(MessageListener.NONE);
+		server.clientConnection().attach(MessageListener.NONE);
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"k-1\",\"method\":\"hang\"}", "k-1");
 		server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"k-1\"}}",
 				null);
@@ -258,7 +258,7 @@ class RequestObservationsTests {
 	@Test
 	void aSecondRequestUnderAPendingIdIsNotObservedAndTheFirstStays() throws Exception {
 		McpStdioServer server = observed("obs-dup");
-		server.attach(MessageListener.NONE);
+		server.clientConnection().attach(MessageListener.NONE);
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"d-1\",\"method\":\"hang\"}", "d-1");
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> server.send("{\"jsonrpc\":\"2.0\",\"id\":\"d-1\",\"method\":\"ping\"}", "d-1"));
@@ -272,7 +272,7 @@ class RequestObservationsTests {
 	private McpStdioServer observed(String name) {
 		McpStdioServer server = server(name);
 		new RequestObservations(server, this.registry, null, TestHost.shared().scheduler()).attach();
-		server.setSelfInitialize(false);
+		server.clientConnection().setSelfInitialize(false);
 		server.startServer();
 		return server;
 	}

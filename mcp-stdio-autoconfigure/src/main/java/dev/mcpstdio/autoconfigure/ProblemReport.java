@@ -27,7 +27,7 @@ import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
  *
  * @author mcp-stdio authors
  */
-final class Problems {
+final class ProblemReport {
 
 	private final List<Problem> problems = new ArrayList<>();
 

@@ -37,14 +37,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link ServerStarts}, with a state machine that counts its starts: callers
+ * Tests for {@link ServerStarter}, with a state machine that counts its starts: callers
  * join the one start under way, the lifecycle's start is begun once until a stop forgets
  * it, a lazy server is made idle instead of started, and only an idle server is started
  * on demand.
  *
  * @author mcp-stdio authors
  */
-class ServerStartsTests {
+class ServerStarterTests {
 
 	private final ExecutorService tasks = Executors.newCachedThreadPool();
 
@@ -60,7 +60,7 @@ class ServerStartsTests {
 
 	@Test
 	void callersJoinTheOneStartUnderWay() throws Exception {
-		ServerStarts starts = starts(Demand.EAGER, true);
+		ServerStarter starts = starts(Demand.EAGER, true);
 		CompletableFuture<Void> first = CompletableFuture.runAsync(starts::startServer, this.tasks);
 		CompletableFuture<Void> second = CompletableFuture.runAsync(starts::startServer, this.tasks);
 		assertThat(this.machine.begun.await(30, TimeUnit.SECONDS)).isTrue();
@@ -74,7 +74,7 @@ class ServerStartsTests {
 
 	@Test
 	void theLifecyclesStartIsBegunOnceUntilAStopForgetsIt() throws Exception {
-		ServerStarts starts = starts(Demand.EAGER, true);
+		ServerStarter starts = starts(Demand.EAGER, true);
 		this.machine.release.countDown();
 		CompletableFuture<Void> begun = starts.startInBackground();
 		assertThat(starts.startInBackground()).isSameAs(begun);
@@ -89,7 +89,7 @@ class ServerStartsTests {
 
 	@Test
 	void aClientJoiningAFailedLifecycleStartIsToldWhyAndStartsNothing() {
-		ServerStarts starts = starts(Demand.EAGER, true);
+		ServerStarter starts = starts(Demand.EAGER, true);
 		this.machine.failure = new IllegalStateException("boom");
 		this.machine.release.countDown();
 		starts.startInBackground();
@@ -99,7 +99,7 @@ class ServerStartsTests {
 
 	@Test
 	void aLazyServerIsMadeIdleInsteadOfStarted() throws Exception {
-		ServerStarts starts = starts(new Demand(StartMode.LAZY, null), true);
+		ServerStarter starts = starts(new Demand(StartMode.LAZY, null), true);
 		starts.startInBackground().get(30, TimeUnit.SECONDS);
 		assertThat(this.machine.state).isEqualTo(ServerState.IDLE);
 		assertThat(this.machine.starts).hasValue(0);
@@ -107,7 +107,7 @@ class ServerStartsTests {
 
 	@Test
 	void onlyAnIdleServerIsStartedOnDemand() {
-		ServerStarts starts = starts(new Demand(StartMode.LAZY, null), true);
+		ServerStarter starts = starts(new Demand(StartMode.LAZY, null), true);
 		this.machine.release.countDown();
 		starts.startOnDemand();
 		assertThat(this.machine.starts).as("stopped: stays stopped").hasValue(0);
@@ -118,19 +118,19 @@ class ServerStartsTests {
 
 	@Test
 	void aDisabledServerIsNotStarted() {
-		ServerStarts starts = starts(Demand.EAGER, false);
+		ServerStarter starts = starts(Demand.EAGER, false);
 		assertThatExceptionOfType(McpServerNotRunningException.class).isThrownBy(starts::startServer)
 			.withMessageContaining("is disabled");
 		assertThat(this.machine.starts).hasValue(0);
 	}
 
-	private ServerStarts starts(Demand demand, boolean enabled) {
+	private ServerStarter starts(Demand demand, boolean enabled) {
 		McpStdioServerDefinition definition = new McpStdioServerDefinition(StdioServerSpec.of("files", "true"), enabled,
 				false, Duration.ofSeconds(30), RestartPolicy.NEVER, demand, Limits.NONE);
-		return new ServerStarts(this.lock, definition, this.tasks, this.machine);
+		return new ServerStarter(this.lock, definition, this.tasks, this.machine);
 	}
 
-	private static final class CountingMachine implements ServerStarts.Machine {
+	private static final class CountingMachine implements ServerStarter.Machine {
 
 		private final AtomicInteger starts = new AtomicInteger();
 

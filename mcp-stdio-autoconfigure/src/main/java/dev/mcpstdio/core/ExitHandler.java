@@ -44,9 +44,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class ProcessExit {
+final class ExitHandler {
 
-	private static final Log logger = LogFactory.getLog(ProcessExit.class);
+	private static final Log logger = LogFactory.getLog(ExitHandler.class);
 
 	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
 	private static final long STREAM_GRACE_MILLIS = 300;
@@ -88,7 +88,7 @@ final class ProcessExit {
 
 	private final long startNanos = System.nanoTime();
 
-	ProcessExit(String name, Process process, ProcessTree tree, ServerRuntime runtime, StderrTail stderr,
+	ExitHandler(String name, Process process, ProcessTree tree, ServerRuntime runtime, StderrTail stderr,
 			StdoutReader stdout, StdinWriter writer, PendingRequests pending, ExitClassifier classifier,
 			MessageListener listener, CompletableFuture<ExitInfo> exit, Consumer<String> terminateTree) {
 		this.name = name;

@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class ServerStarts {
+final class ServerStarter {
 
 	private final Object lock;
 
@@ -56,7 +56,7 @@ final class ServerStarts {
 	 * @param tasks runs the starts
 	 * @param machine the state machine
 	 */
-	ServerStarts(Object lock, McpStdioServerDefinition definition, Executor tasks, Machine machine) {
+	ServerStarter(Object lock, McpStdioServerDefinition definition, Executor tasks, Machine machine) {
 		this.lock = lock;
 		this.definition = definition;
 		this.tasks = tasks;

@@ -38,14 +38,14 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link PolicyRestarts}, with a state machine that records what it is told: an
- * exit the policy does not restart fails the server, one it restarts is restarted by the
- * policy after its backoff (counted, with the stops seen), unless a stop or start came
- * first, and a policy that gives up fails the server.
+ * Tests for {@link PolicyRestarter}, with a state machine that records what it is told:
+ * an exit the policy does not restart fails the server, one it restarts is restarted by
+ * the policy after its backoff (counted, with the stops seen), unless a stop or start
+ * came first, and a policy that gives up fails the server.
  *
  * @author mcp-stdio authors
  */
-class PolicyRestartsTests {
+class PolicyRestarterTests {
 
 	private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
@@ -64,7 +64,7 @@ class PolicyRestartsTests {
 
 	@Test
 	void anExitThePolicyDoesNotRestartFailsTheServer() {
-		PolicyRestarts restarts = restarts(Mode.ON_FAILURE, 5);
+		PolicyRestarter restarts = restarts(Mode.ON_FAILURE, 5);
 		synchronized (this.lock) {
 			restarts.exited(exit(0));
 		}
@@ -73,7 +73,7 @@ class PolicyRestartsTests {
 
 	@Test
 	void anExitThePolicyRestartsIsRestartedByThePolicyAfterItsBackoff() throws Exception {
-		PolicyRestarts restarts = restarts(Mode.ON_FAILURE, 5);
+		PolicyRestarter restarts = restarts(Mode.ON_FAILURE, 5);
 		this.machine.stops = 7;
 		synchronized (this.lock) {
 			restarts.exited(exit(3));
@@ -86,7 +86,7 @@ class PolicyRestartsTests {
 
 	@Test
 	void aRestartThatIsNoLongerDueDoesNotStart() throws Exception {
-		PolicyRestarts restarts = restarts(Mode.ALWAYS, 5);
+		PolicyRestarter restarts = restarts(Mode.ALWAYS, 5);
 		this.machine.due.set(false);
 		synchronized (this.lock) {
 			restarts.schedule();
@@ -98,7 +98,7 @@ class PolicyRestartsTests {
 
 	@Test
 	void aFailedRestartIsCountedAndDoesNotEscape() throws Exception {
-		PolicyRestarts restarts = restarts(Mode.ALWAYS, 5);
+		PolicyRestarter restarts = restarts(Mode.ALWAYS, 5);
 		this.machine.failStart = true;
 		synchronized (this.lock) {
 			restarts.schedule();
@@ -109,7 +109,7 @@ class PolicyRestartsTests {
 
 	@Test
 	void thePolicyGivingUpFailsTheServer() {
-		PolicyRestarts restarts = restarts(Mode.ALWAYS, 1);
+		PolicyRestarter restarts = restarts(Mode.ALWAYS, 1);
 		this.machine.due.set(false);
 		synchronized (this.lock) {
 			restarts.schedule();
@@ -118,13 +118,13 @@ class PolicyRestartsTests {
 		assertThat(this.machine.calls).containsExactly("restarting", "failed");
 	}
 
-	private PolicyRestarts restarts(Mode mode, int maxRestarts) {
+	private PolicyRestarter restarts(Mode mode, int maxRestarts) {
 		RestartPolicy policy = new RestartPolicy(mode, maxRestarts, Duration.ofMinutes(1), Duration.ofMillis(50),
 				Duration.ofSeconds(1));
 		RestartSupervisor supervisor = new RestartSupervisor("files", policy, this.scheduler, System::nanoTime);
 		SettleWait settle = new SettleWait(this.lock, Duration.ofSeconds(5), System::nanoTime, () -> false,
 				() -> false);
-		return new PolicyRestarts("files", this.lock, supervisor, Runnable::run, this.events, settle, this.machine);
+		return new PolicyRestarter("files", this.lock, supervisor, Runnable::run, this.events, settle, this.machine);
 	}
 
 	private static ExitInfo exit(int code) {
@@ -132,7 +132,7 @@ class PolicyRestartsTests {
 				null);
 	}
 
-	private static final class RecordingMachine implements PolicyRestarts.Machine {
+	private static final class RecordingMachine implements PolicyRestarter.Machine {
 
 		private final List<String> calls = new CopyOnWriteArrayList<>();
 

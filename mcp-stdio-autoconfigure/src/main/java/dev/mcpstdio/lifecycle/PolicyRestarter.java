@@ -32,9 +32,9 @@ import org.apache.commons.logging.LogFactory;
  *
  * @author mcp-stdio authors
  */
-final class PolicyRestarts {
+final class PolicyRestarter {
 
-	private static final Log logger = LogFactory.getLog(PolicyRestarts.class);
+	private static final Log logger = LogFactory.getLog(PolicyRestarter.class);
 
 	private final String serverName;
 
@@ -50,7 +50,7 @@ final class PolicyRestarts {
 
 	private final Machine machine;
 
-	PolicyRestarts(String serverName, Object lock, RestartSupervisor supervisor, Executor tasks, ServerEvents events,
+	PolicyRestarter(String serverName, Object lock, RestartSupervisor supervisor, Executor tasks, ServerEvents events,
 			SettleWait settle, Machine machine) {
 		this.serverName = serverName;
 		this.lock = lock;

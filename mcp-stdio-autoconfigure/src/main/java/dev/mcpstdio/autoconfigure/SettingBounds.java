@@ -27,7 +27,7 @@ import org.springframework.util.unit.DataSize;
  *
  * @author mcp-stdio authors
  */
-final class Limits {
+final class SettingBounds {
 
 	/** A start, npx downloading a package included. */
 	static final Duration STARTUP_TIMEOUT = Duration.ofHours(1);
@@ -65,7 +65,7 @@ final class Limits {
 	/** A server name: a bean name, a metric tag, a logger category and a property key. */
 	static final Pattern NAME = Pattern.compile("(?!.*\\.\\.)[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,62}[a-zA-Z0-9])?");
 
-	private Limits() {
+	private SettingBounds() {
 	}
 
 	/**
