@@ -48,19 +48,6 @@ final class ExitHandler {
 
 	private static final Log logger = LogFactory.getLog(ExitHandler.class);
 
-	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
-	private static final long STREAM_GRACE_MILLIS = 300;
-
-	/** How much longer a pipe that no live process holds may take to reach its end. */
-	private static final long LATE_STREAM_MILLIS = 2000;
-
-	/**
-	 * The last wait of a stop, for the exit to be observed once the tree was ended: the
-	 * exit of a SIGKILLed root, then its output read ({@link #awaitStreams()}).
-	 */
-	static final Duration FINAL_EXIT_WAIT = TreeTerminator.KILL_WAIT
-		.plusMillis(2 * (STREAM_GRACE_MILLIS + LATE_STREAM_MILLIS) + 1000);
-
 	private final String name;
 
 	private final Process process;
@@ -166,7 +153,7 @@ final class ExitHandler {
 	 */
 	ExitInfo awaitAfterStop() {
 		this.runtime.exits().check(this.process);
-		ExitInfo exitInfo = await(FINAL_EXIT_WAIT.toMillis());
+		ExitInfo exitInfo = await(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		if (exitInfo != null) {
 			return exitInfo;
 		}
@@ -201,10 +188,11 @@ final class ExitHandler {
 	 * machine is busy, and is given longer.
 	 */
 	private void awaitStreams() {
-		boolean ended = this.stderr.awaitEnd(STREAM_GRACE_MILLIS) & this.stdout.awaitEnd(STREAM_GRACE_MILLIS);
+		boolean ended = this.stderr.awaitEnd(ShutdownTimeouts.STREAM_GRACE.toMillis())
+				& this.stdout.awaitEnd(ShutdownTimeouts.STREAM_GRACE.toMillis());
 		if (!ended && this.tree.members(this.runtime.scanner().scan()).isEmpty()) {
-			this.stderr.awaitEnd(LATE_STREAM_MILLIS);
-			this.stdout.awaitEnd(LATE_STREAM_MILLIS);
+			this.stderr.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
+			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 	}
 

@@ -93,7 +93,7 @@ public final class ServerHost implements AutoCloseable {
 		this.application = builder.application;
 		this.membership = Membership.ofCurrentUser();
 		this.scanner = new ProcessScanner(this.platform, this.proc);
-		TreeTerminator terminator = new TreeTerminator(this.scanner);
+		TreeTerminator terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
 		this.guard = new OrphanGuard(this.platform, builder.orphanGuard);
 		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();

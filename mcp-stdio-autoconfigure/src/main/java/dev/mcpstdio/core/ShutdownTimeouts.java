@@ -18,8 +18,6 @@ package dev.mcpstdio.core;
 
 import java.time.Duration;
 
-import dev.mcpstdio.core.process.TreeTerminator;
-
 /**
  * The bounds of the shutdown steps of one MCP server.
  *
@@ -34,6 +32,22 @@ public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration ter
 	/** The contract's defaults: 5s, 2s and 2s. */
 	public static final ShutdownTimeouts DEFAULTS = new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2),
 			Duration.ofSeconds(2));
+
+	/** How long SIGKILLed processes may take to vanish before a stop stops waiting. */
+	public static final Duration KILL_WAIT = Duration.ofSeconds(2);
+
+	/** How long an exit waits for stdout and stderr to deliver what the process wrote. */
+	static final Duration STREAM_GRACE = Duration.ofMillis(300);
+
+	/** How much longer a pipe that no live process holds may take to reach its end. */
+	static final Duration LATE_STREAM = Duration.ofSeconds(2);
+
+	/**
+	 * The last wait of a stop, for the exit to be observed once the tree was ended: the
+	 * exit of a SIGKILLed root, then its output read, twice over.
+	 */
+	static final Duration FINAL_EXIT_WAIT = KILL_WAIT.plus(STREAM_GRACE.plus(LATE_STREAM).multipliedBy(2))
+		.plusSeconds(1);
 
 	public ShutdownTimeouts {
 		requirePositive(drain, "drain");
@@ -58,8 +72,8 @@ public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration ter
 	public Duration worstCase() {
 		return this.drain.plus(this.stdinClose)
 			.plus(this.terminate.multipliedBy(2))
-			.plus(TreeTerminator.KILL_WAIT)
-			.plus(StdioServerProcess.FINAL_EXIT_WAIT);
+			.plus(KILL_WAIT)
+			.plus(FINAL_EXIT_WAIT);
 	}
 
 }

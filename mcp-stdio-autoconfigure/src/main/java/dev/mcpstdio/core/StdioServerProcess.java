@@ -55,7 +55,6 @@ public final class StdioServerProcess {
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
 	/** The last wait of a stop, for the exit to be observed once the tree was ended. */
-	static final Duration FINAL_EXIT_WAIT = ExitHandler.FINAL_EXIT_WAIT;
 
 	private final StdioServerSpec spec;
 
@@ -346,7 +345,7 @@ public final class StdioServerProcess {
 		if (exitInfo == null && !this.process.isAlive()) {
 			// It has ended: its exit is told once its last output was read, which a busy
 			// machine may take longer for
-			exitInfo = this.processExit.await(FINAL_EXIT_WAIT.toMillis());
+			exitInfo = this.processExit.await(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		}
 		if (this.classifier.stopRequested() && (exitInfo == null || !exitInfo.cause().isFailure())) {
 			return notRunning("was stopped while the message was being written");

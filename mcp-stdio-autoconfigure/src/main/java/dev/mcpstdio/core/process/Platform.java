@@ -38,8 +38,6 @@ public final class Platform {
 
 	private static final Path SHELL = Path.of("/bin/sh");
 
-	private static final Path PROC = Path.of("/proc");
-
 	private static volatile @Nullable Platform current;
 
 	private final String osName;
@@ -82,7 +80,7 @@ public final class Platform {
 				}
 			}
 		}
-		boolean proc = Files.isReadable(PROC.resolve("self/stat"));
+		boolean proc = ProcReader.system().isAvailable();
 		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
 		return new Platform(os, setsid, proc, shell);
 	}

@@ -40,9 +40,6 @@ public final class TreeTerminator {
 
 	private static final Log logger = LogFactory.getLog(TreeTerminator.class);
 
-	/** How long SIGKILLed processes may take to vanish before we give up waiting. */
-	public static final Duration KILL_WAIT = Duration.ofSeconds(2);
-
 	private static final long POLL_MIN_NANOS = 2_000_000L;
 
 	private static final long POLL_MAX_NANOS = 25_000_000L;
@@ -55,8 +52,17 @@ public final class TreeTerminator {
 
 	private final ProcessSource source;
 
-	public TreeTerminator(ProcessSource source) {
+	private final Duration killWait;
+
+	/**
+	 * Create a terminator.
+	 * @param source reads and signals the processes
+	 * @param killWait how long SIGKILLed processes may take to vanish before it stops
+	 * waiting for them
+	 */
+	public TreeTerminator(ProcessSource source, Duration killWait) {
 		this.source = source;
+		this.killWait = killWait;
 	}
 
 	/**
@@ -162,7 +168,7 @@ public final class TreeTerminator {
 		}
 		int killed = signal(left, signalled, true, escalation);
 		escalation.killed(killed);
-		List<Proc> survivors = waitForEnd(members, signalled, System.nanoTime() + KILL_WAIT.toNanos(), true,
+		List<Proc> survivors = waitForEnd(members, signalled, System.nanoTime() + this.killWait.toNanos(), true,
 				escalation);
 		if (!survivors.isEmpty()) {
 			escalation.survived(survivors);

@@ -122,7 +122,8 @@ class OrphanSweepTests {
 				Membership.CURRENT_UID + 1);
 		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers);
 		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
-		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner), Membership.ofCurrentUser(), "app");
+		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner, Duration.ofSeconds(2)),
+				Membership.ofCurrentUser(), "app");
 		assertThat(sweep.findOrphans(ProcessTable.of(List.of(ofAnother, ours)))).containsExactly(ours);
 	}
 

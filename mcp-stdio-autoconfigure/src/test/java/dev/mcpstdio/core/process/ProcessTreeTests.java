@@ -17,6 +17,7 @@
 package dev.mcpstdio.core.process;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,8 +66,8 @@ class ProcessTreeTests {
 		ProcessTree tree = tree(false);
 		FakeSource source = new FakeSource(table(proc(ROOT, 1, ROOT, ROOT, 5000, null),
 				proc(4100, ROOT, ROOT, ROOT, 5001, null), proc(4101, 1, ROOT, ROOT, 5002, null)));
-		TreeTerminator.Result result = new TreeTerminator(source).terminate("files", tree,
-				java.time.Duration.ofMillis(50), "test", System.nanoTime(), (kill) -> {
+		TreeTerminator.Result result = new TreeTerminator(source, Duration.ofSeconds(2)).terminate("files", tree,
+				Duration.ofMillis(50), "test", System.nanoTime(), (kill) -> {
 				});
 		assertThat(result.terminated()).isZero();
 		assertThat(source.signalled).isEmpty();

@@ -44,7 +44,7 @@ class TreeTerminatorTests {
 	void processesThatHonourSigtermAreNotKilled() {
 		FakeMachine machine = new FakeMachine(Set.of());
 		machine.add(proc(10, 1, 10, 10, 100, null), proc(11, 10, 10, 10, 101, null));
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::all, TERMINATE,
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
 				new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isEqualTo(2);
@@ -57,7 +57,7 @@ class TreeTerminatorTests {
 		FakeMachine machine = new FakeMachine(Set.of(11L));
 		machine.add(proc(10, 1, 10, 10, 100, null), proc(11, 10, 10, 10, 101, null));
 		long begin = System.nanoTime();
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::all, TERMINATE,
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
 				new TreeTerminator.Escalation() {
 				});
 		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isGreaterThanOrEqualTo(TERMINATE);
@@ -75,8 +75,9 @@ class TreeTerminatorTests {
 				machine.add(proc(12, 10, 10, 10, 102, null));
 			}
 		};
-		new TreeTerminator(machine).escalate(this::all, TERMINATE, new TreeTerminator.Escalation() {
-		});
+		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
+				new TreeTerminator.Escalation() {
+				});
 		assertThat(machine.signals).contains("TERM 12");
 		assertThat(machine.alive()).isEmpty();
 	}
@@ -88,8 +89,8 @@ class TreeTerminatorTests {
 		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, "x");
 		machine.unreadScans.set(2);
 		machine.add(proc(20, 1, 20, 20, 200, markers));
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::marked, TERMINATE,
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked,
+				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isEqualTo(1);
 		assertThat(machine.signals).containsExactly("TERM 20");
@@ -103,8 +104,8 @@ class TreeTerminatorTests {
 		machine.unreadScans.set(Integer.MAX_VALUE);
 		machine.add(proc(20, 1, 20, 20, 200, null));
 		long begin = System.nanoTime();
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::marked, Duration.ofSeconds(20),
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked,
+				Duration.ofSeconds(20), new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isZero();
 		assertThat(machine.scans.get()).as("read again").isGreaterThan(1);
@@ -116,8 +117,8 @@ class TreeTerminatorTests {
 		FakeMachine machine = new FakeMachine(Set.of());
 		machine.unreadScans.set(Integer.MAX_VALUE);
 		machine.add(proc(20, 1, 20, 20, 200, null));
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::marked, 300, TERMINATE,
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, 300,
+				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isZero();
 		assertThat(machine.scans.get()).isEqualTo(1);
@@ -126,7 +127,7 @@ class TreeTerminatorTests {
 	@Test
 	void nothingToEndCostsOneScan() {
 		FakeMachine machine = new FakeMachine(Set.of());
-		TreeTerminator.Result result = new TreeTerminator(machine).escalate(this::all, TERMINATE,
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
 				new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isZero();
