@@ -245,8 +245,10 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.guard.close();
-		this.reapers.close();
+		if (this.guard.quit()) {
+			// its scripts are not run: a watcher that stays still needs them
+			this.reapers.close();
+		}
 		this.scheduler.shutdownNow();
 		this.tasks.shutdown();
 		this.exits.close();

@@ -69,7 +69,7 @@ class SampleApplicationTests {
 			.getResponseBody();
 		assertThat(tools).contains("\"echo\"", "\"spawn_children\"", "\"server_info\"", "\"now\"", "\"uptime\"");
 		// listing the tools started the lazy clock
-		assertThat(clock.generation()).isEqualTo(1);
+		assertThat(clock.clientConnection().generation()).isEqualTo(1);
 		String echo = call("echo", "{\"text\":\"hello\"}");
 		assertThat(echo).contains("hello");
 		assertThat(call("spawn_children", "{\"count\":2}")).contains("started children");
@@ -87,7 +87,8 @@ class SampleApplicationTests {
 		handle.destroyForcibly();
 		handle.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (!(demo.state() == ServerState.RUNNING && demo.generation() == 2 && demo.isInitialized())) {
+		while (!(demo.state() == ServerState.RUNNING && demo.clientConnection().generation() == 2
+				&& demo.isInitialized())) {
 			assertThat(System.nanoTime()).as("demo restarted within 20 s").isLessThan(deadline);
 			Thread.sleep(50);
 		}
@@ -106,7 +107,7 @@ class SampleApplicationTests {
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
 		// and the next call starts it again, for the same Spring AI client
 		assertThat(call("uptime", "{}")).contains("PT");
-		assertThat(clock.generation()).isEqualTo(2);
+		assertThat(clock.clientConnection().generation()).isEqualTo(2);
 	}
 
 	private String call(String tool, String arguments) {

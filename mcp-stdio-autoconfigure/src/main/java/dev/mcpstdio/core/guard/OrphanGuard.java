@@ -305,17 +305,26 @@ public final class OrphanGuard implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		quit();
+	}
+
+	/**
+	 * Let the watcher go without ending anything, unless a server it knows still runs.
+	 * @return whether it quit: {@code false} when it keeps watching
+	 */
+	public boolean quit() {
 		synchronized (this.lock) {
 			if (!this.known.isEmpty()) {
 				logger.warn("The MCP server orphan guard keeps watching " + this.known.size()
 						+ " servers that still run after their host closed");
-				return;
+				return false;
 			}
 			this.enabled = false;
 			this.closed = true;
 			if (this.watcher != null && this.watcher.isAlive()) {
 				offer("Q\n");
 			}
+			return true;
 		}
 	}
 
