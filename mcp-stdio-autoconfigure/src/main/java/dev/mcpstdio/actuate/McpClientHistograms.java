@@ -24,23 +24,24 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Publishes the histogram buckets of {@code mcp.client.operation.duration} and
- * {@code mcp.client.session.duration}, so that Prometheus gets {@code _bucket} series and
- * computes quantiles across instances ({@code histogram_quantile}). The buckets are those
- * the OpenTelemetry MCP conventions advise (10 ms to 300 s), below them 1, 2.5 and 5 ms
- * for requests (a request to a local process often takes less than 10 ms), above them up
- * to a day for sessions. What the application configures wins
- * ({@code management.metrics.distribution.slo.mcp.client.operation.duration=...}).
+ * Publishes the histogram buckets of {@code mcp.client.operation.duration} and {@code
+ * mcp.client.session.duration}, so that Prometheus gets {@code _bucket} series and
+ * computes quantiles across instances. What the application configures wins ({@code
+ * management.metrics.distribution.slo.mcp.client.operation.duration=...}).
  *
  * @author mcp-stdio authors
  */
 final class McpClientHistograms implements MeterFilter {
 
-	/** The request buckets, in seconds. */
+	/**
+	 * The request buckets, in seconds: those the OpenTelemetry MCP conventions advise (10
+	 * ms to 300 s), and below them 1, 2.5 and 5 ms, since a request to a local process
+	 * often takes less than 10 ms.
+	 */
 	static final double[] OPERATION_BUCKETS = { 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30,
 			60, 120, 300 };
 
-	/** The session buckets, in seconds. */
+	/** The session buckets, in seconds: the conventions', then up to a day. */
 	static final double[] SESSION_BUCKETS = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800,
 			3600, 14400, 86400 };
 

@@ -24,13 +24,12 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
 
 /**
- * Gives every {@code mcp.client.*} meter of a Prometheus registry the same label names:
- * the conventions set {@code gen_ai.tool.name}, {@code gen_ai.prompt.name} and
- * {@code error.type} only where they apply, and Micrometer's Prometheus registry refuses
- * a meter whose tag keys differ from those of the first meter of its name. A missing one
- * is added with an empty value, which Prometheus takes for an absent label:
- * {@code {error_type=""}} selects the successes, {@code {error_type!=""}} the failures.
- * Other registries (OTLP) get the attributes as the conventions set them.
+ * Gives every {@code mcp.client.*} meter of a Prometheus registry the same label names,
+ * since its registry refuses a meter whose tag keys differ from those of the first meter
+ * of its name while the conventions set some keys only where they apply. A missing key
+ * gets an empty value, which Prometheus takes for an absent label
+ * ({@code {error_type=""}} selects the successes); other registries get the attributes as
+ * the conventions set them.
  *
  * @author mcp-stdio authors
  */

@@ -32,13 +32,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MeterBinder} of {@code mcp.client.session.duration} after the OpenTelemetry MCP
- * semantic conventions: one record per process generation of a server, from its start to
- * its end (the process's uptime), tagged {@code server}, {@code network.transport}
- * ({@code pipe}) and, when the process ended as a failure ({@code UNEXPECTED},
- * {@code MEMORY_LIMIT}, {@code PROCESS_LIMIT}), {@code error.type} with that cause. A
- * process that ended before it ran (its start failed) is no session. The timer of the
- * sessions that ended without an error exists for every server from the start, at 0, so
- * that a rate sees the first one. A timer rather than an observation: a session lasts as
+ * semantic conventions: one record per process generation of a server, its uptime, tagged
+ * {@code server}, {@code network.transport} and, when it ended as a failure, {@code
+ * error.type} with the exit cause. A timer rather than an observation: a session lasts as
  * long as its process, and a span that long helps no trace.
  *
  * @author mcp-stdio authors
@@ -62,6 +58,8 @@ public class McpClientSessionMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
+		// The sessions that ended without an error exist from the start, at 0, so that a
+		// rate sees the first one
 		for (McpStdioServer server : this.servers.list()) {
 			timer(registry, tags(server.name()));
 		}
@@ -95,7 +93,8 @@ public class McpClientSessionMetrics implements MeterBinder {
 
 		@Override
 		public void stateChanged(McpStdioServer server, ServerState state) {
-			// called under the server's lock, once per state change
+			// called under the server's lock, once per state change; a process is a
+			// session once it ran: one whose start failed is none
 			StdioServerProcess process = server.process();
 			if (state != ServerState.RUNNING || process == null || process == this.last) {
 				return;

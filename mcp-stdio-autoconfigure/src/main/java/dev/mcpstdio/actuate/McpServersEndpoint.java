@@ -48,15 +48,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * {@link Endpoint @Endpoint} that shows the configured MCP servers, their state and their
- * live processes, and restarts, stops or starts one of them. Its default access is
- * read-only: the application grants the writes with
- * {@code management.endpoint.mcpservers.access=unrestricted}.
- * <p>
- * Arguments and stderr tails are shown, sanitized, only when {@code show-values} says so
- * (as for Boot's {@code env} endpoint; without a web request there is no user to
- * authorize, so {@link Show#WHEN_AUTHORIZED} shows them, as Boot does for JMX); otherwise
- * they are withheld. Environment values are never shown. HTTP status codes are the
- * business of {@link McpServersEndpointWebExtension}.
+ * live processes, and restarts, stops or starts one of them; its default access is
+ * read-only. Arguments and stderr tails are shown, sanitized, only when {@code
+ * show-values} says so, and environment values never; HTTP status codes are the business
+ * of {@link McpServersEndpointWebExtension}.
  *
  * @author mcp-stdio authors
  */
@@ -72,6 +67,8 @@ public class McpServersEndpoint {
 		this.showValues = showValues;
 	}
 
+	// Without a web request there is no user to authorize, so WHEN_AUTHORIZED shows the
+	// values, as Boot does for JMX
 	@ReadOperation
 	public McpServersDescriptor servers() {
 		return serversDescriptor(this.showValues.isShown(true));

@@ -32,12 +32,11 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * {@link EndpointWebExtension @EndpointWebExtension} for the {@link McpServersEndpoint}:
- * the HTTP status of each outcome, and {@code show-values} decided per request (with
- * {@link Show#WHEN_AUTHORIZED}, for a user who is authenticated and, when roles are
- * configured, in one of them).
- * <p>
- * An unknown server gives {@code 404}, an unknown action {@code 400}, a start or restart
- * of a disabled server {@code 409} and an action that failed {@code 500}.
+ * {@code show-values} decided per request ({@link Show#WHEN_AUTHORIZED} for an
+ * authenticated user in one of the roles, when roles are configured), and the HTTP status
+ * of each outcome: {@code 404} for an unknown server, {@code 400} for an unknown action,
+ * {@code 409} for a start or restart of a disabled server and {@code 500} for an action
+ * that failed.
  *
  * @author mcp-stdio authors
  */

@@ -35,15 +35,10 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * {@link HealthIndicator} of the MCP servers, contributed as {@code mcpServers}: each
- * server's state gives a status, and Boot's {@link StatusAggregator} picks the worst in
- * the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}. So it is
- * {@code UP} when every enabled server is running or idle (started on demand) and
- * {@code DOWN} when a required server is {@code FAILED}. A server that is not required
- * cannot make it {@code DOWN} or {@code OUT_OF_SERVICE} (HTTP 503, which takes the
- * instance out of a load balancer for one optional tool) unless
- * {@code management.health.mcpservers.count-optional} is set. Disabled servers do not
- * count; no servers at all is {@code UP}. Each server's state is in the details, whether
- * it counts or not.
+ * server's state gives a status, the worst wins, and every server's state is in the
+ * details. A server that is not required cannot make it {@code DOWN} or {@code
+ * OUT_OF_SERVICE} (HTTP 503, which would take the instance out of its load balancer for
+ * one optional tool) unless {@code management.health.mcpservers.count-optional} is set.
  *
  * @author mcp-stdio authors
  */

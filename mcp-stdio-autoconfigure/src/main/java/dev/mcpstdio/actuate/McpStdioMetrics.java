@@ -36,10 +36,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@link MeterBinder} of the MCP servers: for each configured server its live processes,
  * their memory (and its {@code max-memory}, where set), whether it is up, its state, its
  * restarts, its process exits by cause, its pending requests, and the time each stop took
- * by outcome.
- * <p>
- * The gauges and counters read the server when they are measured, so they stay right
- * through crashes, restarts and stops; the shutdown timer is recorded as each stop ends.
+ * by outcome. The gauges and counters read the server when they are measured, so they
+ * stay right through crashes, restarts and stops; the shutdown timer is recorded as each
+ * stop ends.
  *
  * @author mcp-stdio authors
  */

@@ -33,19 +33,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers a client in the place of its server while the server does not run
- * ({@code FAILED}, or {@code STOPPED} by an operator) and the application serves, so that
- * one server's state never makes Spring AI's tool callbacks (which list every client's
- * tools) fail for the others: a list request ({@code tools/list}, {@code prompts/list},
- * {@code resources/list}, {@code resources/templates/list}) gets an empty list, and the
- * client's {@code initialize} a stand-in answer (so that a client that never reached the
- * server lists nothing instead of failing). Everything else still goes to the server and
- * fails naming why it does not run, as a tool call must. One WARN per absence says that
- * the server's tools are left out; they come back when it runs again, when the transport
- * replays the client's {@code initialize} to the new process and tells the client that
- * its tools changed.
- * <p>
- * A lazy or {@code IDLE} server is not absent: its next message starts it.
+ * Answers a client in the place of its server while the server does not run ({@code
+ * FAILED}, or stopped by an operator) and the application serves, so that one server's
+ * state never makes Spring AI's tool callbacks, which list every client's tools, fail for
+ * the others. A list request gets an empty list and {@code initialize} a stand-in answer,
+ * with one WARN per absence; everything else still goes to the server and fails naming
+ * why it does not run, and a lazy or {@code IDLE} server is not absent.
  *
  * @author mcp-stdio authors
  */

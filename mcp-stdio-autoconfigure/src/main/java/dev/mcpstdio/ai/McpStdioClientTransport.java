@@ -56,25 +56,14 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * An MCP client transport over a server managed by mcp-stdio, for the MCP Java SDK's
- * clients (and so Spring AI's). The server's lifecycle owns the process: connecting
- * reuses the running process, closing only detaches.
- * <p>
- * A send to a server whose process has ended fails at once with
- * {@link dev.mcpstdio.McpServerExitedException}, and requests still waiting when the
- * process ends are answered with a JSON-RPC error naming the exit. When the server was
- * restarted, the client's {@code initialize} request and
- * {@code notifications/initialized} are replayed to the new process, so the client goes
- * on without being rebuilt; the same holds for a server stopped by its
- * {@code idle-timeout}, which the client's next message starts again.
- * <p>
- * While the application serves, one server's state never makes the client's lists fail:
- * when the server is {@code FAILED} or stopped by an operator, its {@code initialize} and
- * list requests are answered in its place ({@link AbsentServer}), and the client is told
- * that its tools changed, so that Spring AI's tool callbacks leave them out until it runs
- * again. The client's {@code initialize} is bounded by the server's
- * {@code startup-timeout}; a response to an id the client never sent (or that was already
- * answered) is dropped ({@link SentRequests}); the server's own JSON-RPC errors are
- * sanitized before the client sees them ({@link ServerErrors}).
+ * clients (and so Spring AI's): the server's lifecycle owns the process, so connecting
+ * reuses the running process and closing only detaches. When the server runs a new
+ * process (a restart, a start after an idle stop), the client's {@code initialize} is
+ * replayed to it and the client is told that its tools may have changed, so that it goes
+ * on without being rebuilt. A send to an ended process fails at once naming the exit; the
+ * client's {@code initialize} is bounded by the server's {@code startup-timeout}, and
+ * while the server does not run its lists are answered in its place
+ * ({@link AbsentServer}).
  *
  * @author mcp-stdio authors
  */
@@ -109,8 +98,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private final Object replayLock = new Object();
 
+	/** Drops a response to an id the client never sent, or that was already answered. */
 	private final SentRequests sent;
 
+	/** Answers in the place of a server that does not run. */
 	private final AbsentServer absent;
 
 	private final BooleanSupplier serving;

@@ -29,18 +29,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * The requests a client sent to one server through its transport and that are not
  * answered yet, by id, so that a response to an id never sent (or already answered) is
- * dropped here, with a warning at a bounded rate, instead of reaching the client, whose
- * session logs a warning for each one (10 000 of them are 10 000 lines).
- * <p>
- * Bounded: at most {@value #CAPACITY} requests are remembered; beyond that the oldest is
- * forgotten (its client gave up on it long ago: the client's request timeout), and its
- * late answer is dropped like any other.
+ * dropped here with a warning at a bounded rate, instead of reaching the client, whose
+ * session logs a warning for each one. At most {@value #CAPACITY} requests are
+ * remembered.
  *
  * @author mcp-stdio authors
  */
 final class SentRequests {
 
-	/** The most requests remembered. */
+	/**
+	 * The most requests remembered: beyond that the oldest is forgotten (its client gave
+	 * up on it long ago, at its request timeout), and its late answer is dropped like any
+	 * other.
+	 */
 	static final int CAPACITY = 4096;
 
 	/** Warnings logged at once before the rate applies. */

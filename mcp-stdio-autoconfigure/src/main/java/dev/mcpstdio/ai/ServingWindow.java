@@ -25,12 +25,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Whether the application serves: from just after its MCP servers started until just
- * before they stop (and after the web server stopped). Only then does a transport answer
- * in the place of a server that is not running ({@link AbsentServer}): at start-up a
- * server that cannot start must fail (required) or be left out (optional), and at
- * shutdown nothing is to be answered any more. Work that must wait for the servers'
- * lifecycle start (giving up on a server left out at start-up, whose stop would otherwise
- * race with that start) is run when it opens.
+ * before they stop. Only then does a transport answer in the place of a server that is
+ * not running ({@link AbsentServer}): at start-up a server that cannot start must fail
+ * (required) or be left out (optional), and at shutdown nothing is to be answered any
+ * more.
  *
  * @author mcp-stdio authors
  */
@@ -56,7 +54,9 @@ final class ServingWindow implements SmartLifecycle {
 	}
 
 	/**
-	 * Run a task once the window is open: now when it is.
+	 * Run a task once the window is open: now when it is. For work that must wait for the
+	 * servers' lifecycle start, such as giving up on a server left out at start-up, whose
+	 * stop would otherwise race with that start.
 	 * @param task what to run, quickly (it hands longer work to a thread of its own)
 	 */
 	void whenOpen(Runnable task) {

@@ -47,27 +47,11 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 /**
  * Initializes Spring AI's MCP clients at start-up in Spring AI's place, so that a server
  * that cannot start is handled by what mcp-stdio knows of it instead of aborting the
- * application. Spring AI builds its clients and, with
- * {@code spring.ai.mcp.client.initialized=true}, initializes each in the same bean
- * method: one failure ends start-up. So this lets Spring AI build them uninitialized (the
- * flag is cleared on its properties while the clients are created, and restored after)
- * and then initializes them in Spring AI's order:
- * <ul>
- * <li>the client of a server that is not {@code required} and cannot start is left out of
- * the list, with one WARN naming the server, its exit code and stderr; the server is
- * {@code FAILED};</li>
- * <li>one of a {@code required} server fails start-up with
- * {@link McpServerStartupException}, also with {@code initialized=false} (its start is
- * proven only by its answer);</li>
- * <li>every other client (another transport's) is initialized as Spring AI does, its
- * failure ending start-up as before.</li>
- * </ul>
- * A server whose restart policy restarts it is retried while the policy does. The clients
- * of mcp-stdio servers are initialized in parallel, each bounded by its server's
- * {@code startup-timeout}: the application is ready when the slowest has answered (or
- * missed it), not after the sum. A server left out whose process still runs (it did not
- * answer in time) is stopped in the background, so that its stop does not hold start-up
- * either.
+ * application. The clients of mcp-stdio servers are initialized in parallel, each bounded
+ * by its server's {@code startup-timeout}: a {@code required} server that cannot start
+ * fails start-up with {@link McpServerStartupException}, any other is left out of the
+ * list with one WARN, and every other transport's client is initialized as Spring AI
+ * would.
  *
  * @author mcp-stdio authors
  */
@@ -96,7 +80,10 @@ final class StartupClientInitializer implements BeanPostProcessor {
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof McpClientCommonProperties common && this.properties == null) {
-			// Bound by now: Spring AI's client beans read it next
+			// Bound by now: Spring AI's client beans read it next. With initialized=true
+			// Spring AI initializes each client in the bean method that builds them all,
+			// where one failure ends start-up: so they are built uninitialized, and
+			// initialized below in Spring AI's order
 			this.properties = common;
 			this.initializeAll = common.isInitialized();
 			common.setInitialized(false);
@@ -128,6 +115,8 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			if (type.isInstance(candidate)) {
 				C client = type.cast(candidate);
 				McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
+				// a required server's whatever initialized says: only its answer proves
+				// that it started
 				if (server != null && (all || server.definition().required())) {
 					initializing.put(client, CompletableFuture
 						.supplyAsync(() -> initialized(server, client, initialize), (task) -> thread(server, task)));

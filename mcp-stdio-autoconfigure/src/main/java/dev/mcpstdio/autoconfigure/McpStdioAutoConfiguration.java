@@ -34,10 +34,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of mcp-stdio: one {@link McpStdioServer} bean per server configured
- * under {@code mcp.stdio.servers} (or in the {@code servers-configuration} file), and the
- * {@link McpStdioServers} registry. Servers configured for Spring AI's stdio transport
- * are adopted: they run as mcp-stdio servers, and Spring AI's transport is removed.
+ * Auto-configuration of mcp-stdio: the {@link ServerHost} that the servers of the
+ * application context share (closed after them), one {@link McpStdioServer} bean per
+ * server configured under {@code mcp.stdio.servers} (or in the {@code
+ * servers-configuration} file), and the {@link McpStdioServers} registry. Servers
+ * configured for Spring AI's stdio transport are adopted: they run as mcp-stdio servers,
+ * and Spring AI's transport is removed.
  *
  * @author mcp-stdio authors
  */

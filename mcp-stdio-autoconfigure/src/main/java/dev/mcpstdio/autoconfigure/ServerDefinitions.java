@@ -50,14 +50,12 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Turns the configured servers into checked server definitions: each value from the
- * server, else from {@code defaults}, else {@link ServerSettings#builtIn() built in}.
- * Each value is checked against its bounds ({@link SettingBounds}); every error is
- * collected, so one start-up report lists them all. A server adopted from Spring AI's
- * stdio configuration inherits the application's environment unless {@code inherit-env}
- * is set for it (or under {@code defaults}), as Spring AI's own transport gave it. Each
- * server's secret values (see {@link SecretValues}) are registered with its spec: those
- * of its secret-looking {@code env} entries, of the placeholders that are secrets, and,
- * when it inherits the environment, those of the application's secret-looking variables.
+ * server, else from {@code defaults}, else {@link ServerSettings#builtIn() built in}, and
+ * checked against its bounds ({@link SettingBounds}), every error collected so that one
+ * start-up report lists them all. A server adopted from Spring AI's stdio configuration
+ * inherits the application's environment unless {@code inherit-env} is set for it (or
+ * under {@code defaults}), as Spring AI's own transport gave it, and each server's spec
+ * carries its {@link SecretValues}.
  *
  * @author mcp-stdio authors
  */
@@ -232,6 +230,11 @@ final class ServerDefinitions {
 			return this.server.getInheritEnv() == null && ServerDefinitions.this.defaults.getInheritEnv() == null;
 		}
 
+		/**
+		 * Return the secret values of the server besides those of its secret-looking
+		 * {@code env} entries: the placeholders that are secrets and, when it inherits
+		 * the environment, the application's secret-looking variables.
+		 */
 		private SecretValues secrets(boolean inheritEnv) {
 			Set<String> values = new LinkedHashSet<>(this.configured.placeholderValues());
 			values.addAll(ServerDefinitions.this.placeholderSecrets.getOrDefault(this.name, Set.of()));

@@ -31,12 +31,7 @@ import org.springframework.core.env.Environment;
 /**
  * Removes the bean of Spring AI's own stdio transports when mcp-stdio adopts its servers,
  * so that each server has one process tree, never two: Spring AI builds a client for
- * every transport in its list and the client starts the process.
- * <p>
- * The bean is removed rather than its auto-configuration excluded: the rest of that
- * auto-configuration (its properties beans) stays, and removing a bean definition works
- * however that auto-configuration was registered (an import filter sees only those
- * imported through {@code @EnableAutoConfiguration} or {@code @ImportAutoConfiguration}).
+ * every transport in its list, and the client starts the process.
  *
  * @author mcp-stdio authors
  */
@@ -76,6 +71,9 @@ class SpringAiStdioTransportRemover implements BeanDefinitionRegistryPostProcess
 			if (SpringAiStdio.TRANSPORTS_METHOD.equals(definition.getFactoryMethodName()) && factoryBean != null
 					&& registry.containsBeanDefinition(factoryBean) && SpringAiStdio.AUTO_CONFIGURATION
 						.equals(registry.getBeanDefinition(factoryBean).getBeanClassName())) {
+				// The bean, not its auto-configuration: that one's properties beans stay,
+				// and an import filter would not see it registered any other way than
+				// through @EnableAutoConfiguration or @ImportAutoConfiguration
 				registry.removeBeanDefinition(name);
 				logger.debug("Removed Spring AI's stdio transports (bean '" + name
 						+ "'): mcp-stdio runs the servers configured for them");

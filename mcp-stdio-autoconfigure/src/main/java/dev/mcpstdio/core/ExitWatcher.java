@@ -25,16 +25,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Notices the exits of server processes and hands each to the task executor. Whoever sees
- * a process end first says so ({@link #check(Process)}): the thread that reads its stdout
- * at the end of the stream, a stop that waited for it. For an exit nobody saw (a child
- * holds stdout open), one thread for all processes looks every {@link #INTERVAL_NANOS}
- * whether each is still alive; it does not run while no process is watched.
- * <p>
- * {@code Process.onExit()} is not used: the JDK completes it on the common fork-join
- * pool, where an exit waits behind whatever else the application runs there (on Java 25
- * with two cores, seconds). {@link Process#isAlive()} turns false, and
- * {@link Process#waitFor} returns, as soon as the JDK's own reaper thread has reaped the
- * process, whatever the common pool does.
+ * a process end first says so ({@link #check(Process)}: the reader of its stdout at the
+ * stream's end, a stop that waited for it); for an exit nobody saw (a child holds stdout
+ * open), one thread for all processes looks every {@link #INTERVAL_NANOS}, and not at all
+ * while no process is watched.
  *
  * @author mcp-stdio authors
  */
@@ -106,6 +100,10 @@ final class ExitWatcher {
 		}
 	}
 
+	// Not Process.onExit(): the JDK completes it on the common fork-join pool, where an
+	// exit waits behind whatever else the application runs there (seconds, on Java 25
+	// with two cores). isAlive() turns false as soon as the JDK's own reaper thread has
+	// reaped the process, whatever the common pool does.
 	private void run() {
 		while (!Thread.currentThread().isInterrupted() && !this.closed) {
 			if (this.watched.isEmpty()) {

@@ -42,7 +42,6 @@ import org.jspecify.annotations.Nullable;
  * One running stdio MCP server process: newline-delimited JSON-RPC over its stdin and
  * stdout, its stderr drained and kept, its exit observed as it happens, and a stop that
  * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
- * <p>
  * Every method is safe to call from any thread, concurrently with the others.
  *
  * @author mcp-stdio authors

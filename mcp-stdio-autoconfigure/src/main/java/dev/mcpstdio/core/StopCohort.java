@@ -19,14 +19,8 @@ package dev.mcpstdio.core;
 /**
  * The stops of an application's shutdown, which run together: a stop whose root process
  * has exited looks at its tree once the other stops are past waiting for their roots too,
- * so that one read of every process serves them all.
- * <p>
- * Why: when 20 servers stop at once, their roots exit one after another over a hundred
- * milliseconds or more. Each stop that reads every process as soon as its own root has
- * gone keeps the CPU busy while the other servers still need it to exit, and the last one
- * waits for a read that began before it asked. Waiting costs a stop nothing it would not
- * have spent anyway: the wait ends by the deadline of its own step 3, and the shutdown
- * lasts as long as its slowest server.
+ * so that one read of every process serves them all instead of one read per exit while
+ * the others still need the CPU to exit.
  *
  * @author mcp-stdio authors
  */
@@ -76,7 +70,9 @@ final class StopCohort {
 	}
 
 	/**
-	 * Wait until every stop that joined has left, or until the deadline.
+	 * Wait until every stop that joined has left, or until the deadline. That costs a
+	 * stop nothing it would not have spent anyway: the deadline is that of its own step
+	 * 3, and the shutdown lasts as long as its slowest server.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @return whether the others left in time
 	 */

@@ -34,17 +34,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Starts a server on demand and stops it when idle. A message to an
- * {@link ServerState#IDLE} server (a lazy one not used yet, or one stopped for being
- * idle) starts it, and its sender waits for the start, bounded by
- * {@code startup-timeout}. A server with an {@code idle-timeout} that has had no message
- * sent, no answer received and no request pending for that long is stopped with the
- * normal stop and goes {@code IDLE}. A stop never overlaps a send: the check and the
- * senders exclude each other, and a pending request (a long tool call) holds the server
- * up.
- * <p>
- * The check runs on the host's scheduler and hands its work to the host's tasks; it is
- * armed whenever the server starts running.
+ * Starts a server on demand and stops it when idle: a message to an
+ * {@link ServerState#IDLE} server starts it, its sender waiting for the start, and a
+ * server with an {@code idle-timeout} that had no message and no pending request for that
+ * long is stopped with the normal stop and goes {@code IDLE}. A stop never overlaps a
+ * send: the check and the senders exclude each other.
  *
  * @author mcp-stdio authors
  */
@@ -157,6 +151,8 @@ final class DemandSupervisor implements McpStdioServer.Listener {
 		}
 	}
 
+	// On the host's scheduler, handing the check to its tasks: the scheduler's one thread
+	// never blocks
 	private void schedule(long delayNanos) {
 		ScheduledFuture<?> next = this.scheduler.schedule(() -> this.tasks.execute(this::checkIdle),
 				Math.max(delayNanos, 1_000_000L), TimeUnit.NANOSECONDS);

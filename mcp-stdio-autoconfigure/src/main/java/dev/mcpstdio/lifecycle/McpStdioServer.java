@@ -39,19 +39,12 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * One configured MCP server, managed with the application: started with it, restarted by
- * its policy, and stopped in the contract's bounded order when the application stops,
- * after the web server so that requests in flight can still use its tools.
- * <p>
- * Without the Spring AI integration the server performs the MCP {@code initialize}
- * handshake itself at start; with it, Spring AI's client does, through
- * {@link #startServer()}, {@link #attach(MessageListener)} and
- * {@link #send(String, Object)}.
- * <p>
- * It is started by Spring ({@link #start()}, all servers in parallel), by anyone else
- * ({@link #startServer()}: the endpoint, a client that connects) or, when lazy, by its
- * first message ({@link DemandSupervisor}, which also stops it when idle); restarted by
- * its {@link RestartSupervisor}; stopped over a resource limit by its
- * {@link ResourceGuard}, and by {@link #stopServer()}.
+ * its policy, started on demand and stopped when idle where so configured, and stopped in
+ * the contract's bounded order after the web server, so that requests in flight can still
+ * use its tools. Users and operators start, stop and restart it ({@link #startServer()},
+ * {@link #stopServer()}, {@link #restartServer()}) and talk to it
+ * ({@link #send(String, Object)}, {@link #request(Object, String)}); what only a client
+ * integration needs is on its {@link #clientConnection()}.
  *
  * @author mcp-stdio authors
  */

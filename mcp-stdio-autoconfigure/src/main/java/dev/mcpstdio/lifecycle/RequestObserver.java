@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * return quickly and never block.
  *
  * @author mcp-stdio authors
- * @see McpStdioServer#observeRequests(RequestObserver)
+ * @see ClientConnection#observeRequests(RequestObserver)
  */
 public interface RequestObserver {
 

@@ -24,9 +24,9 @@ import java.util.function.LongSupplier;
 /**
  * Makes a send wait while its server is between processes (a restart pending or under
  * way, a start, or its own handshake) until it runs or reaches a state it will not leave
- * by itself. Bounded by the restart's backoff plus {@code startup-timeout}, or by
- * {@code startup-timeout} for a start; it returns at once when the server is settled.
- * Waits on the state machine's lock, which is notified at every change.
+ * by itself, on the state machine's lock, which is notified at every change. Bounded by
+ * the restart's backoff plus {@code startup-timeout}, or by {@code startup-timeout} for a
+ * start.
  *
  * @author mcp-stdio authors
  */

@@ -36,13 +36,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Containment of servers in cgroups (v2), where this JVM may write the hierarchy (root,
- * or a subtree delegated by systemd): each server start gets its own group under one
+ * or a subtree delegated by systemd): each server start gets a group of its own under one
  * group of this JVM ({@code <own cgroup>/mcp-stdio-<pid>-<start>/<instance>}), joined
- * before the server's command is executed, so that no process it starts can leave it
- * however it daemonizes and whatever environment it clears. A stop ends the whole group
- * ({@code cgroup.kill}, or every pid in it until none is left); processes and memory are
- * counted from it. Where the hierarchy is not writable there is no containment, and
- * {@link #description()} says why.
+ * before the server's command is executed, so that no process it starts can leave it.
+ * Where the hierarchy is not writable there is no containment, and {@link #description()}
+ * says why.
  *
  * @author mcp-stdio authors
  */

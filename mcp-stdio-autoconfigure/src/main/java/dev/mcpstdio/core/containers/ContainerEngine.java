@@ -34,11 +34,10 @@ import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A container engine reached through its command-line interface ({@code docker} or
- * {@code podman}, with the global options and the environment the server's own command
- * got), every call bounded in time and output. It ends a container with {@code kill} and
- * {@code rm -f}, never with {@code stop}, whose wait is fixed and not ours (podman's
- * {@code rm -f} stops first with that same wait unless told {@code --time 0}).
+ * A container engine reached through its command-line interface ({@code docker} or {@code
+ * podman}, with the global options and the environment the server's own command got),
+ * every call bounded in time and output. It ends a container with {@code kill} and {@code
+ * rm -f}, never with {@code stop}, whose wait is fixed and not ours.
  *
  * @author mcp-stdio authors
  */
@@ -73,6 +72,8 @@ public final class ContainerEngine {
 		}
 		this.prefix = List.copyOf(prefix);
 		ContainerRun.Engine kind = ContainerRun.engineOf(prefix.get(0));
+		// podman's rm -f stops first, with the same fixed wait as stop, unless told
+		// --time 0
 		this.remove = (kind == ContainerRun.Engine.PODMAN) ? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server

@@ -34,11 +34,10 @@ import dev.mcpstdio.core.process.JvmOwner;
 
 /**
  * Writes the shell script that the orphan guard runs once this JVM is gone, to end its
- * containers through their engines: {@code sh <script> <graceMillis> <termMillis>} waits
- * up to the grace for the containers to stop by themselves (their stdin reached its end
- * with the JVM), sends SIGTERM through the engine to those still running, waits up to the
- * second bound, and removes every container of this JVM ({@code rm -f}), stopped ones
- * too. The script holds no secret: only the engine's own variables are passed to it.
+ * containers through their engines: wait up to a grace for them to stop by themselves,
+ * SIGTERM through the engine to those still running, wait, then {@code rm -f} every
+ * container of this JVM. The script holds no secret: only the engine's own variables are
+ * passed to it.
  *
  * @author mcp-stdio authors
  */

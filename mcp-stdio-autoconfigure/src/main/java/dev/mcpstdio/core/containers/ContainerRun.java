@@ -25,13 +25,12 @@ import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A server command line recognised as a container run: a command whose file name is
- * {@code docker} or {@code podman} with the {@code run} (or {@code container run})
- * subcommand, global options before it allowed ({@code docker --context x run}). Knows
- * where our own options go (right after {@code run}, before every option of the user, so
- * that the user's arguments keep their meaning) and refuses what cannot serve MCP over
- * stdio: {@code -t}, {@code -d}, no {@code -i}, an {@code --attach} without stdout, and
- * the user setting our markers or labels.
+ * A server command line recognised as a container run ({@code docker} or {@code podman}
+ * with {@code run} or {@code container run}, global options before it allowed), which
+ * knows where our own options go: right after {@code run}, so that the user's arguments
+ * keep their meaning. It refuses what cannot serve MCP over stdio ({@code -t}, {@code
+ * -d}, no {@code -i}, an {@code --attach} without stdout, our markers or labels set by
+ * the user) and lists the options that give the container the host.
  *
  * @author mcp-stdio authors
  */

@@ -27,13 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Checks that a stdout line is one JSON value and, for a JSON-RPC object, finds its
  * top-level {@code id} and whether it has a {@code method}, in one pass over its bytes
- * that builds nothing but the id: every message a server sends goes through here, on the
- * thread that reads its stdout, before the client parses it again.
- * <p>
- * The grammar is strict JSON (RFC 8259), as Jackson reads it by default: no comments,
- * single quotes, leading zeros, control characters in strings or trailing commas; nesting
- * deeper than {@value #MAX_DEPTH} is not taken for JSON. Bytes of strings are not checked
- * for UTF-8: a response with an invalid byte still reaches its caller.
+ * that builds nothing but the id. Every message a server sends goes through here, on the
+ * thread that reads its stdout.
  *
  * @author mcp-stdio authors
  */
@@ -76,7 +71,9 @@ public final class JsonRpcPeek {
 	}
 
 	/**
-	 * Peek at one line.
+	 * Peek at one line. The grammar is strict JSON (RFC 8259), as Jackson reads it by
+	 * default: no comments, single quotes, leading zeros, control characters in strings
+	 * or trailing commas; nesting deeper than {@value #MAX_DEPTH} is not taken for JSON.
 	 * @param line the UTF-8 bytes
 	 * @param length how many bytes of {@code line} hold it
 	 * @return what the line is, or {@code null} when it is not JSON
@@ -254,7 +251,10 @@ public final class JsonRpcPeek {
 		return number();
 	}
 
-	/** Skip a string, its quotes included. */
+	/**
+	 * Skip a string, its quotes included. Its bytes are not checked for UTF-8: a response
+	 * with an invalid byte still reaches its caller.
+	 */
 	private boolean string() {
 		if (this.pos >= this.end || this.bytes[this.pos] != '"') {
 			return false;

@@ -28,30 +28,10 @@ import java.util.regex.Pattern;
 /**
  * The one sanitizer of mcp-stdio: masks what looks like a secret in a command line or in
  * free text (a stderr line, an exception message) before it reaches a log, an exception,
- * a JSON-RPC error or the actuator endpoint. A value is replaced by {@value #MASK}; a
- * well-known token keeps the prefix that names its kind ({@code ghp_******}), and text
- * around a secret stays as it was ({@code boom: token=******}).
- * <p>
- * What is masked:
- * <ul>
- * <li>the value of a secret-looking name: {@code name=value}, {@code name: value},
- * {@code "name": "value"}, {@code --name=value}, {@code --name:value}, the argument after
- * a {@code --name} flag, wherever the name appears (a query string, a header, JSON);</li>
- * <li>the password of a URI's user information, also when it holds {@code @} or
- * {@code /}, and an Oracle {@code user/password@} connect string;</li>
- * <li>the credentials after {@code Bearer}, a JWT, and well-known token shapes (GitHub,
- * OpenAI/Anthropic, Slack, AWS, Google, Stripe, GitLab, npm, Hugging Face).</li>
- * </ul>
- * A name is secret-looking when one of its words (split at punctuation and camel case) is
- * {@code key}, {@code token}, {@code secret}, {@code password}, {@code pass},
- * {@code pwd}, {@code auth}, {@code bearer}, {@code sig}, {@code credential} and the
- * like, or it contains {@code password}, {@code secret}, {@code apikey} or ends with
- * {@code token}; but not when its last word says it names something else ({@code -file},
- * {@code -path}, {@code -id}, {@code -url}, ...) or its first word makes it a switch
- * ({@code --no-auth}). A positional secret with no name and no known shape cannot be
- * recognized by its shape: that is why the endpoint withholds arguments unless told to
- * show them, and why the overloads that take a server's {@link SecretValues} mask its
- * registered values first, whatever their shape.
+ * a JSON-RPC error or the actuator endpoint, keeping the text around it and a well-known
+ * token's prefix ({@code ghp_******}). A secret is recognized by its name or its shape,
+ * the cases docs/security.md lists; the overloads that take a server's
+ * {@link SecretValues} mask its registered values first, whatever their shape.
  *
  * @author mcp-stdio authors
  */
@@ -288,7 +268,10 @@ public final class SecretSanitizer {
 
 	/**
 	 * Return whether a name (of a flag, a variable, a header, a query parameter) looks
-	 * like it names a secret.
+	 * like it names a secret: one of its words (split at punctuation and camel case) is a
+	 * secret word, or it contains a secret part or ends with {@code token}; but not when
+	 * its last word names where or what a secret is ({@code -file}, {@code -id}, ...) or
+	 * its first word makes it a switch ({@code --no-auth}).
 	 * @param name the name, with or without leading dashes
 	 * @return whether its value is to be masked
 	 */

@@ -28,14 +28,10 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The secret values of one server, masked wherever its output goes (as CI systems mask
- * registered secrets): the values of its {@code env} entries whose names look secret
- * ({@code UPSTREAM_API_KEY}, {@code GITHUB_TOKEN}, ...), and whatever else the
- * configuration registers (placeholders resolved into them, the application's own secrets
- * for a server that inherits its environment). Values shorter than {@value #MIN_LENGTH}
- * characters and the words of a switch ({@code true}, {@code off}, ...) are not
- * registered: masking them would garble every log line. Immutable; its
- * {@link #toString()} never shows a value.
+ * The secret values of one server, masked wherever its output goes, as CI systems mask
+ * registered secrets: those of its {@code env} entries whose names look secret, and
+ * whatever else the configuration registers. Immutable; its {@link #toString()} never
+ * shows a value.
  *
  * @author mcp-stdio authors
  */
@@ -44,7 +40,10 @@ public final class SecretValues {
 	/** No values. */
 	public static final SecretValues NONE = new SecretValues(List.of());
 
-	/** Shorter values are not registered. */
+	/**
+	 * Shorter values are not registered, nor are the words of a switch: masking them
+	 * would garble every log line.
+	 */
 	public static final int MIN_LENGTH = 4;
 
 	private static final Set<String> SWITCH_WORDS = Set.of("true", "false", "yes", "no", "on", "off", "null", "none",

@@ -24,12 +24,10 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the stderr of every running server on one thread: a blocking read per server
- * would cost a thread per server for a stream that is mostly silent. The thread looks at
- * each stream every few milliseconds while stderr is written, less often while it is
- * quiet (at most {@link #MAX_PAUSE_NANOS} late), and not at all while no server runs; it
- * reads only what a stream holds, so it never blocks on one. A flood is read without
- * pausing, so a server never waits long on its stderr.
+ * Reads the stderr of every running server on one thread, instead of a blocking read and
+ * a thread per server for a stream that is mostly silent. It reads only what a stream
+ * holds, so it never blocks on one, and looks less often while stderr is quiet (at most
+ * {@link #MAX_PAUSE_NANOS} apart) and not at all while no server runs.
  *
  * @author mcp-stdio authors
  */

@@ -31,16 +31,10 @@ import dev.mcpstdio.core.support.Waits;
 
 /**
  * Drains a server's stderr so that it can never block on it, hands each line to the
- * {@link StderrLog} (logged under {@code dev.mcpstdio.server.<name>}, rate-limited) and
- * keeps the last lines for error messages and the endpoint. What leaves this class is
- * sanitized: {@link #lines()} and the log mask what looks like a secret. The lines are
- * sanitized on their way out rather than as they are read, so that a flood of stderr
- * costs the reader no more than splitting it into lines.
- * <p>
- * While the process runs, the {@link StderrPoller} shared by all servers reads what is
- * there ({@link #poll(byte[])}), never blocking; once it has ended, {@link #finish} reads
- * the rest to the end of the stream on a task thread ({@link #run()}, which a caller may
- * also run from the start on a thread of its own).
+ * {@link StderrLog} and keeps the last lines, sanitized on their way out, for error
+ * messages and the endpoint. While the process runs the shared {@link StderrPoller} reads
+ * what is there, never blocking; once it has ended, {@link #finish} reads the rest on a
+ * task thread.
  *
  * @author mcp-stdio authors
  */
@@ -199,7 +193,8 @@ public final class StderrTail implements Runnable {
 	}
 
 	/**
-	 * Return the last lines, sanitized.
+	 * Return the last lines, sanitized here rather than as they were read, so that a
+	 * flood of stderr costs the reader no more than splitting it into lines.
 	 * @return the lines, oldest first
 	 */
 	public List<String> lines() {

@@ -37,16 +37,11 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes to a server's stdin, one line at a time and never two at once. A send writes on
- * its own thread when nothing is queued or being written; otherwise its line is queued,
- * and a task (on the shared task threads, only while there is something to write) writes
- * the queue in order, so that a caller can give up on a server that does not read instead
- * of blocking forever. Stdin is closed only once no write is under way, by whoever holds
- * the write lock last, so a close can never cut a write in half.
- * <p>
- * No thread waits here while nothing is written: a direct write that stays blocked longer
- * than the send timeout is noticed by one timed check on the shared scheduler, armed by a
- * write only when none is pending.
+ * Writes to a server's stdin, one line at a time and never two at once: on the sender's
+ * thread when nothing is queued or being written, else through a bounded queue that a
+ * task on the shared task threads writes in order, so that a caller can give up on a
+ * server that does not read. Stdin is closed only once no write is under way, so a close
+ * never cuts a write in half.
  *
  * @author mcp-stdio authors
  */
@@ -68,7 +63,11 @@ public final class StdinWriter {
 	/** Whether a task is writing the queue. */
 	private final AtomicBoolean draining = new AtomicBoolean();
 
-	/** Whether a check of a blocked direct write is scheduled. */
+	/**
+	 * Whether a check of a blocked direct write is scheduled: no thread waits here while
+	 * nothing is written, one timed check on the shared scheduler, armed by a write only
+	 * when none is pending, notices a write blocked longer than the send timeout.
+	 */
 	private final AtomicBoolean watching = new AtomicBoolean();
 
 	private volatile boolean busy;

@@ -28,19 +28,12 @@ import java.util.function.Predicate;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 
 /**
- * The one rule of what proves that a live process belongs to a server start. Every path
- * that ends or counts a server's processes asks it: a stop, the clean-up after an exit, a
- * restart, the census, the start-up sweep; the orphan guard's script repeats it, held to
- * the same cases by a test.
- * <p>
- * In one snapshot, a process is a member when it is the root while the root is unreaped;
- * when it is in the root's process group or session while the root is unreaped, asked
- * after the snapshot was read (until it is reaped its pid, and so that group and session,
- * can be nobody else's; afterwards a stranger can take them, so they prove nothing); when
- * it carries the start's markers (all three, the instance naming the owner's pid) and
- * runs as this JVM's user; or when it descends from a member, each child started no
- * earlier than its parent. The server's cgroup, the last evidence, is ended through the
- * group itself.
+ * The one rule of what proves that a live process belongs to a server start, asked by
+ * every path that ends or counts a server's processes (the orphan guard's script repeats
+ * it, held to the same cases by a test). A process is a member when it is the root, or in
+ * the root's process group or session, while the root is unreaped; when it carries the
+ * start's complete markers and runs as this rule's user; or when it descends from a
+ * member, each child started no earlier than its parent.
  *
  * @author mcp-stdio authors
  */
@@ -82,7 +75,8 @@ public final class Membership {
 	}
 
 	/**
-	 * Return the live members of the starts that began with the given roots.
+	 * Return the live members of the starts that began with the given roots. The server's
+	 * cgroup, the last evidence, is not asked here: it is ended through the group itself.
 	 * @param table the snapshot
 	 * @param roots the roots, each told whether it was unreaped after the snapshot was
 	 * read
@@ -93,6 +87,9 @@ public final class Membership {
 		Map<Long, Proc> members = new LinkedHashMap<>();
 		Set<Long> groups = new HashSet<>();
 		for (Root root : roots) {
+			// Unreaped, asked after the snapshot was read: until the reap its pid, and so
+			// its group and session, can be nobody else's; afterwards a stranger can take
+			// them, so they prove nothing
 			if (!root.unreaped()) {
 				continue;
 			}

@@ -23,12 +23,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The environment variables that mark every process started for a server, so that its
- * processes can be found even after they left its tree.
- * <p>
- * The instance marker reads {@code <owner pid>.<owner start time>.<start number>}: it
- * names the owner JVM by evidence that survives the reuse of its pid (its start time, in
- * clock ticks since boot) and tells one start of a server from another. The application
- * marker names the application, so that a start-up sweep claims only its own leftovers.
+ * processes can be found even after they left its tree: the server, the owner JVM's pid,
+ * the one start that made it and the application.
  *
  * @param server the server name ({@value #SERVER})
  * @param ownerPid the pid of the JVM that started it ({@value #OWNER_PID})
@@ -45,10 +41,18 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	/** The pid of the JVM that started the process. */
 	public static final String OWNER_PID = "MCP_STDIO_OWNER_PID";
 
-	/** Tells one start of a server from another (a restart, a reconnect). */
+	/**
+	 * Tells one start of a server from another (a restart, a reconnect):
+	 * {@code <owner pid>.<owner start time>.<start number>}, naming the owner JVM by
+	 * evidence that survives the reuse of its pid (its start time, in clock ticks since
+	 * boot).
+	 */
 	public static final String INSTANCE = "MCP_STDIO_INSTANCE";
 
-	/** Names the application whose JVM started the process. */
+	/**
+	 * Names the application whose JVM started the process, so that a start-up sweep
+	 * claims only its own leftovers.
+	 */
 	public static final String APPLICATION = "MCP_STDIO_APPLICATION";
 
 	/** The pid of this JVM. */

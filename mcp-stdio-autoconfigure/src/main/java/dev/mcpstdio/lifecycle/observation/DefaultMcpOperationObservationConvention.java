@@ -24,17 +24,11 @@ import io.micrometer.common.KeyValues;
 
 /**
  * The default convention of {@code mcp.client.operation.duration}, after the
- * OpenTelemetry MCP semantic conventions. Low-cardinality key values: {@code server},
- * {@code mcp.method.name}, {@code gen_ai.tool.name} ({@code tools/call} only),
- * {@code gen_ai.prompt.name} ({@code prompts/get} only), {@code network.transport}
- * ({@code pipe}: stdio) and {@code error.type} (only when the request failed).
- * High-cardinality: {@code jsonrpc.request.id}. Contextual name (the span's):
- * {@code {mcp.method.name} {target}}, the target being the tool or prompt, else the
- * server.
- * <p>
- * The key values of each kind of request (server, method, tool or prompt, error type) are
- * built once and kept: a request allocates none. The kinds are bounded per server (see
- * {@link McpOperationContext}), and so is what this convention keeps.
+ * OpenTelemetry MCP semantic conventions: the key values named by the constants below,
+ * {@code jsonrpc.request.id} the only high-cardinality one, and {@code {mcp.method.name}
+ * {target}} as the contextual name (a span's), the target being the tool or prompt, else
+ * the server. The key values of each kind of request are built once and kept, so that a
+ * request allocates none.
  *
  * @author mcp-stdio authors
  */

@@ -19,12 +19,10 @@ package dev.mcpstdio.lifecycle.observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads what telemetry needs out of a JSON-RPC message with a {@link JsonCursor},
- * building nothing but those values and skipping the rest (a tool's arguments and results
- * are passed over, never built): a request's method and the tool or prompt it names, a
- * response's id and error. Every request and response goes through here, so it is one
- * pass over the characters and no parser to set up. Never throws: a message that is not
- * JSON, or not of the expected shape, gives what could be read of it.
+ * Reads what telemetry needs out of a JSON-RPC message with a {@link JsonCursor} (a
+ * request's method and the tool or prompt it names, a response's id and error), in one
+ * pass that builds nothing but those values. Never throws: a message that is not JSON, or
+ * not of the expected shape, gives what could be read of it.
  *
  * @author mcp-stdio authors
  */

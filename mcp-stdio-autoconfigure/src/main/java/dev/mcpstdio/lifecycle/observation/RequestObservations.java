@@ -42,20 +42,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes every JSON-RPC request sent to one server as
- * {@code mcp.client.operation.duration} (see
- * {@link DefaultMcpOperationObservationConvention}), from the send to its end: the
- * response (an error response or a tool's {@code isError} make it a failure), the failure
- * of the send, the end of the process, the client's cancellation, or no answer within the
- * request timeout the client gave ({@link McpStdioServer#clientRequestTimeout()}). With a
+ * Observes every JSON-RPC request sent to one server as {@code
+ * mcp.client.operation.duration}, from the send to its end: its response, the failure of
+ * the send, the end of the process, the client's cancellation, or no answer within the
+ * request timeout the client gave
+ * ({@link dev.mcpstdio.lifecycle.ClientConnection#clientRequestTimeout()}). With a
  * tracer, each request is a client span whose trace context goes into the request's
  * {@code params._meta} ({@link TraceContextInjector}).
- * <p>
- * What a request costs: one streaming read of the request for its method and tool (the
- * arguments are skipped, not built), one of its response for its id and error, the
- * observation, and the key values the convention keeps per kind of request. Nothing is
- * read while the registry has no handler, and no response is read while no request is in
- * flight.
  *
  * @author mcp-stdio authors
  */
@@ -126,6 +119,8 @@ public class RequestObservations implements RequestObserver {
 
 	@Override
 	public @Nullable ObservedRequest sending(Object id, String message) {
+		// Nothing is read while no handler listens; no response is read while no request
+		// is in flight
 		if (this.registry.isNoop()) {
 			return null;
 		}

@@ -29,13 +29,10 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * Puts the trace context a tracer propagates ({@code traceparent}, and {@code tracestate}
- * and {@code baggage} when it has them) into a request's {@code params._meta}, as the MCP
- * specification and the OpenTelemetry MCP conventions say, merged with what {@code _meta}
- * already holds: a key already there is kept (its sender chose it). The request is not
- * parsed into a tree and written again: Jackson's streaming parser finds where
- * {@code params}, its {@code _meta} (or, lacking both, the request itself) opens, and the
- * new members are inserted there, so every other character (numbers, escapes, order)
- * stays as the sender wrote it.
+ * and {@code baggage} when it has them) into a request's {@code params._meta}, merged
+ * with what {@code _meta} already holds, a key already there kept. The request is not
+ * parsed and written again: the new members are inserted where {@code _meta}, {@code
+ * params} or the request opens, so every other character stays as the sender wrote it.
  *
  * @author mcp-stdio authors
  */
