@@ -191,6 +191,8 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			if (this.state == ServerState.STOPPED || this.state == ServerState.FAILED) {
 				this.lastFailure = reason;
 				setState(ServerState.FAILED);
+				// a stop forgets the lifecycle's start: given up, it must not run another
+				this.starts.givenUp();
 			}
 		}
 	}

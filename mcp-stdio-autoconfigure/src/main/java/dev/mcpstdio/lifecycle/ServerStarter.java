@@ -195,6 +195,16 @@ final class ServerStarter {
 		this.lifecycleStart = null;
 	}
 
+	/**
+	 * Remember that a client gave the server up: the lifecycle's start, when it has not
+	 * begun yet, runs no process. Called with the lock held.
+	 */
+	void givenUp() {
+		if (this.lifecycleStart == null) {
+			this.lifecycleStart = CompletableFuture.completedFuture(null);
+		}
+	}
+
 	/** What a start needs of the state machine. */
 	interface Machine {
 

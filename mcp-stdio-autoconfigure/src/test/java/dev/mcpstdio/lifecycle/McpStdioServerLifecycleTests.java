@@ -268,6 +268,31 @@ class McpStdioServerLifecycleTests {
 	}
 
 	@Test
+	void aServerGivenUpByItsClientIsNotStartedAgainByTheLifecycle() {
+		McpStdioServer server = new McpStdioServer(
+				new McpStdioServerDefinition(this.fixtures.spec("given-up", "echo.sh"), true, false,
+						Duration.ofSeconds(20), RestartPolicy.NEVER),
+				TestHost.shared());
+		try {
+			// a client joined the start, then gave the server up before the lifecycle's
+			// start came (as Spring AI's integration does with a server it leaves out)
+			server.clientConnection().setSelfInitialize(false);
+			server.clientConnection().joinStart();
+			assertThat(server.state()).isEqualTo(ServerState.RUNNING);
+			server.clientConnection().giveUp("left out of Spring AI's clients");
+			assertThat(server.state()).isEqualTo(ServerState.FAILED);
+			server.start();
+			assertThat(server.state()).isEqualTo(ServerState.FAILED);
+			assertThat(server.lastFailure()).isEqualTo("left out of Spring AI's clients");
+			assertThat(server.process().exitInfo()).as("the one process, ended").isNotNull();
+			assertThat(this.fixtures.started()).as("processes started").hasSize(1);
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
 	void lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain() {
 		McpStdioServer broken = new McpStdioServer(
 				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh"), true, false,
