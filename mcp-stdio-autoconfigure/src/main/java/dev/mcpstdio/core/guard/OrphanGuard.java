@@ -220,12 +220,14 @@ public final class OrphanGuard implements AutoCloseable {
 			catch (InterruptedException ex) {
 				return;
 			}
-			if (line == null && this.closed) {
-				return;
-			}
 			OutputStream current;
 			synchronized (this.lock) {
-				if (this.watcher != null && !this.watcher.isAlive()) {
+				boolean gone = this.watcher != null && !this.watcher.isAlive();
+				if (this.closed && (line == null || gone)) {
+					// told to quit, and it did: nothing to replace
+					return;
+				}
+				if (gone) {
 					logger.warn("The MCP server orphan guard (pid " + this.watcher.pid()
 							+ ") is gone; starting a new one that learns the " + this.known.size()
 							+ " running servers");
