@@ -18,6 +18,7 @@ package dev.mcpstdio.core.cgroup;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +32,13 @@ import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -47,12 +51,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class CgroupContainmentTests {
 
 	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
 	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Process> started = new ArrayList<>();
 
@@ -61,6 +66,10 @@ class CgroupContainmentTests {
 	private CgroupContainment containment;
 
 	private Path directory;
+
+	CgroupContainmentTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void detect() throws IOException {
@@ -82,7 +91,6 @@ class CgroupContainmentTests {
 			group.terminate(Duration.ofMillis(100));
 			this.containment.remove(group);
 		}
-		this.fixtures.killLeftovers();
 		if (this.directory != null) {
 			try (var files = Files.list(this.directory)) {
 				for (Path file : files.toList()) {
@@ -120,55 +128,50 @@ class CgroupContainmentTests {
 	/**
 	 * Read a line, bounded: a server that says nothing fails the test, never hangs it.
 	 */
-	private static String readLine(Process process) throws IOException {
+	private static String readLine(Process process) {
 		InputStream in = process.getInputStream();
 		StringBuilder line = new StringBuilder();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
-			if (in.available() > 0) {
-				int c = in.read();
-				if (c < 0 || c == '\n') {
-					return line.toString();
+		boolean whole = Await.within(Duration.ofSeconds(20)).every(Duration.ofMillis(5)).holds(() -> {
+			try {
+				while (in.available() > 0) {
+					int c = in.read();
+					if (c < 0 || c == '\n') {
+						return true;
+					}
+					line.append((char) c);
 				}
-				line.append((char) c);
+				return !process.isAlive();
 			}
-			else if (!process.isAlive()) {
-				return line.toString();
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
-			else {
-				Fixtures.sleep(5);
-			}
-		}
-		throw new AssertionError("no whole line from " + process.pid() + " within 20s: " + line);
+		});
+		assertThat(whole).as("a whole line from %s within 20s, so far: %s", process.pid(), line).isTrue();
+		return line.toString();
 	}
 
 	/** Wait until a process runs the given program: before, its memory may read 0. */
 	private static void awaitProgram(long pid, String program) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
-			if (ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program)) {
-				return;
-			}
-			Fixtures.sleep(5);
-		}
-		throw new AssertionError(pid + " did not run " + program + " within 20s");
+		Await.within(Duration.ofSeconds(20))
+			.until(pid + " runs " + program,
+					() -> ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program));
 	}
 
 	private long awaitPidFile(Path file) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
+		Await.within(Duration.ofSeconds(20)).until("a pid in " + file, () -> {
 			try {
-				String text = Files.readString(file).strip();
-				if (!text.isEmpty()) {
-					return Long.parseLong(text);
-				}
+				return Files.readString(file).strip().matches("[0-9]+");
 			}
-			catch (IOException | NumberFormatException ex) {
-				// not yet
+			catch (IOException ex) {
+				return false;
 			}
-			Fixtures.sleep(20);
+		});
+		try {
+			return Long.parseLong(Files.readString(file).strip());
 		}
-		throw new AssertionError("no pid in " + file);
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@Test
@@ -239,10 +242,7 @@ class CgroupContainmentTests {
 		ProcessHandle handle = ProcessHandle.of(pid).orElseThrow();
 		// the pid is written just before the exec: on a loaded machine it can be read
 		// first
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!handle.info().command().orElse("").endsWith("sleep") && System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
+		Await.within(Duration.ofSeconds(10)).holds(() -> handle.info().command().orElse("").endsWith("sleep"));
 		assertThat(handle.info().command()).hasValueSatisfying((command) -> assertThat(command).endsWith("sleep"));
 		String environ = Files.readString(Path.of("/proc", Long.toString(pid), "environ"), StandardCharsets.UTF_8);
 		assertThat(environ).doesNotContain("MCP_STDIO");

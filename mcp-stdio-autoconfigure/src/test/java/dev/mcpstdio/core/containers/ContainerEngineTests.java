@@ -30,10 +30,11 @@ import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -44,14 +45,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ContainerEngineTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void cleanUp() {
-		ContainerEngines.removeAll(this.fixtures.id());
-		this.fixtures.killLeftovers();
+	ContainerEngineTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	private ContainerServer start(String script, String... options) throws Exception {
@@ -234,7 +234,7 @@ class ContainerEngineTests {
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
 				ContainerSweep.Result result = ContainerSweep.sweep(engine, Duration.ofSeconds(1),
-						"label=" + ContainerEngines.TEST_LABEL + "=" + this.fixtures.id());
+						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				assertThat(result.removed()).containsExactlyInAnyOrder(dead, reused);
 				// both ran, unless the process sweep of another JVM of this machine

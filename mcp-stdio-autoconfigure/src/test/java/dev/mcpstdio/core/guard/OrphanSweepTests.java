@@ -34,8 +34,10 @@ import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,16 +46,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class OrphanSweepTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Process> started = new ArrayList<>();
+
+	OrphanSweepTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@AfterEach
 	void cleanUp() {
 		this.started.forEach(Process::destroyForcibly);
-		this.fixtures.killLeftovers();
 	}
 
 	@Test
