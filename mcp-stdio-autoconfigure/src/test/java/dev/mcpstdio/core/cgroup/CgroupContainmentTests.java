@@ -320,31 +320,59 @@ class CgroupContainmentTests {
 
 	@Test
 	void theSweepEndsTheGroupsOfDeadJvmsOnly() throws Exception {
-		Process dying = new ProcessBuilder("sleep", "60").start();
-		JvmOwner dead = JvmOwner.of(dying.pid());
-		dying.destroyForcibly();
-		assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
-		Path base = this.containment.jvmGroup().getParent();
-		Path deadGroup = base.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
-		ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
-				ProcReader.system());
-		Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
-		assertThat(readLine(orphan)).isEqualTo("up");
-		ServerCgroup mine = group();
-		Process server = start(mine, "echo up; exec cat");
-		assertThat(readLine(server)).isEqualTo("up");
+		// under a parent of this test's own, which no other JVM's sweep reads (its name
+		// names no JVM): the start-up sweep of another test class or build on this
+		// machine
+		// would end the dead JVM's group first
+		Path parent = Files.createDirectories(
+				this.containment.jvmGroup().getParent().resolve(CgroupContainment.GROUP_PREFIX + this.fixtures.id()));
 		try {
-			int swept = new CgroupSweep(this.containment).sweep(Duration.ofMillis(300));
-			assertThat(swept).isGreaterThanOrEqualTo(1);
-			assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
-			assertThat(deadGroup).doesNotExist();
-			assertThat(server.isAlive()).isTrue();
-			assertThat(mine.pids()).containsExactly(server.pid());
+			CgroupContainment sandbox = containmentUnder(parent);
+			assertThat(sandbox.isAvailable()).as(sandbox.description()).isTrue();
+			Process dying = new ProcessBuilder("sleep", "60").start();
+			JvmOwner dead = JvmOwner.of(dying.pid());
+			dying.destroyForcibly();
+			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
+			Path deadGroup = parent.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
+			ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
+					ProcReader.system());
+			Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
+			assertThat(readLine(orphan)).isEqualTo("up");
+			ServerCgroup mine = sandbox.create("t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
+			assertThat(mine).isNotNull();
+			Process server = start(mine, "echo up; exec cat");
+			assertThat(readLine(server)).isEqualTo("up");
+			try {
+				int swept = new CgroupSweep(sandbox).sweep(Duration.ofMillis(300));
+				assertThat(swept).isGreaterThanOrEqualTo(1);
+				assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
+				assertThat(deadGroup).doesNotExist();
+				assertThat(server.isAlive()).isTrue();
+				assertThat(mine.pids()).containsExactly(server.pid());
+			}
+			finally {
+				orphan.destroyForcibly();
+				server.destroyForcibly();
+				new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
+				mine.terminate(Duration.ofMillis(100));
+				sandbox.remove(mine);
+			}
 		}
 		finally {
-			orphan.destroyForcibly();
-			new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
+			CgroupContainment.removeQuietly(parent);
 		}
+	}
+
+	/**
+	 * A containment as this JVM's would be if its own cgroup were the given one, a child
+	 * of its real one.
+	 */
+	private CgroupContainment containmentUnder(Path parent) throws IOException {
+		String own = CgroupContainment.ownPath(Files.readAllLines(ProcReader.system().path("self/cgroup")));
+		Path cgroup = Files.writeString(this.directory.resolve("cgroup"),
+				"0::" + own.replaceFirst("/+$", "") + "/" + parent.getFileName() + "\n");
+		return CgroupContainment.detect(ProcReader.system().path("self/mountinfo"), cgroup, JvmOwner.current(),
+				ProcReader.system());
 	}
 
 	@Test

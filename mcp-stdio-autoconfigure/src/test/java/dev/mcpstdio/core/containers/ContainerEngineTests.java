@@ -209,6 +209,25 @@ class ContainerEngineTests {
 
 	@Test
 	void theSweepRemovesContainersOfDeadOwnersAndOfReusedPidsOnly() throws Exception {
+		// the start-up sweep of another JVM on this machine (another test class, another
+		// build) removes orphaned containers too, as it should: when it came first, the
+		// attempt proves nothing and is made again
+		boolean proved = false;
+		for (int attempt = 0; attempt < 3 && !proved; attempt++) {
+			proved = sweepRemovedTheOrphans();
+		}
+		assertThat(proved).as("a sweep that found both orphans (another sweep came first three times)").isTrue();
+		ContainerEngines.assertNoneLeft(this.fixtures.id(), Duration.ofSeconds(10));
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	/**
+	 * Leave containers of a dead owner and of a reused pid beside one of a live owner,
+	 * and sweep them.
+	 * @return whether the sweep found both orphans, or {@code false} when another sweep
+	 * removed one first
+	 */
+	private boolean sweepRemovedTheOrphans() throws Exception {
 		Process live = new ProcessBuilder("sleep", "120").start();
 		Process dying = new ProcessBuilder("sleep", "120").start();
 		try {
@@ -236,6 +255,13 @@ class ContainerEngineTests {
 				ContainerSweep.Result result = ContainerSweep.sweep(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
+				List<String> orphans = List.of(dead, reused);
+				if (!result.removed().containsAll(orphans) && orphans.stream()
+					.anyMatch((id) -> !result.removed().contains(id) && engine.ids("id=" + id).isEmpty())) {
+					System.out.println("Another sweep removed an orphan first: " + result.removed());
+					ContainerEngines.removeAll(this.fixtures.id());
+					return false;
+				}
 				assertThat(result.removed()).containsExactlyInAnyOrder(dead, reused);
 				// both ran, unless the process sweep of another JVM of this machine
 				// killed
@@ -250,8 +276,7 @@ class ContainerEngineTests {
 		finally {
 			live.destroyForcibly();
 		}
-		ContainerEngines.assertNoneLeft(this.fixtures.id(), Duration.ofSeconds(10));
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+		return true;
 	}
 
 	@Test
