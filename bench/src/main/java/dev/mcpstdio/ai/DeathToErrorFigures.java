@@ -73,14 +73,14 @@ public final class DeathToErrorFigures {
 		List<Long> oursNext = new ArrayList<>();
 		AiTestSupport.runner()
 			.withPropertyValues(
-					McpStdioAiAutoConfigurationTests.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+					AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 							List.of("mcp.stdio.servers.demo.restart.policy=always",
 									"mcp.stdio.servers.demo.restart.initial-backoff=100ms",
 									"mcp.stdio.servers.demo.restart.max-backoff=200ms",
 									"mcp.stdio.servers.demo.restart.max-restarts=100",
 									"spring.ai.mcp.client.request-timeout=" + REQUEST_TIMEOUT.toSeconds() + "s")))
 			.run((context) -> {
-				McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+				McpSyncClient client = AiTestSupport.syncClient(context);
 				for (int i = 0; i < runs; i++) {
 					oursInFlight.add(inFlight(client));
 					oursNext.add(nextCall(client));
@@ -147,7 +147,7 @@ public final class DeathToErrorFigures {
 		while (true) {
 			try {
 				return Long.parseLong(
-						McpStdioAiAutoConfigurationTests.text(client.callTool(CallToolRequest.builder("pid").build())));
+						AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 			}
 			catch (RuntimeException ex) {
 				if (System.nanoTime() > deadline) {

@@ -39,15 +39,6 @@ class ActuateTestApplication {
 
 	private static final JsonMapper json = JsonMapper.shared();
 
-	static void commonProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.ai.mcp.client.enabled", () -> "false");
-		registry.add("management.endpoints.web.exposure.include", () -> "health,mcpservers,prometheus");
-		registry.add("management.endpoint.health.show-details", () -> "always");
-		registry.add("mcp.stdio.defaults.shutdown.drain-timeout", () -> "500ms");
-		registry.add("mcp.stdio.defaults.shutdown.stdin-close-timeout", () -> "1s");
-		registry.add("mcp.stdio.defaults.shutdown.terminate-timeout", () -> "1s");
-	}
-
 	/**
 	 * Configure a server that runs a fixture script with {@code sh}, marked for a test.
 	 * @param registry the registry

@@ -27,15 +27,11 @@ import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -52,10 +48,7 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpClientMetricsTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -70,7 +63,6 @@ class McpClientMetricsTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		ActuateTestApplication.server(registry, fixtures, "cm-tools", "tools.sh");
 		registry.add("mcp.stdio.servers.cm-tools.max-memory", () -> "256MB");
 		ActuateTestApplication.server(registry, fixtures, "cm-phoenix", "tools.sh");
@@ -138,13 +130,8 @@ class McpClientMetricsTests {
 			.isThrownBy(() -> phoenix.request("p-1", "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"crash\"}")
 				.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(McpServerExitedException.class);
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		while (!(phoenix.state() == ServerState.RUNNING && phoenix.pid() != null && phoenix.pid() != firstPid)) {
-			if (System.nanoTime() > deadline) {
-				fail("cm-phoenix was not restarted");
-			}
-			Fixtures.sleep(20);
-		}
+		Await.that("cm-phoenix restarted",
+				() -> phoenix.state() == ServerState.RUNNING && phoenix.pid() != null && phoenix.pid() != firstPid);
 		String scrape = scrapeWhen((text) -> text.contains("mcp_method_name=\"crash\""));
 		Map<String, String> crashed = Map.of("server", "cm-phoenix", "network_transport", "pipe", "error_type",
 				"UNEXPECTED");
@@ -172,13 +159,9 @@ class McpClientMetricsTests {
 	}
 
 	private String scrapeWhen(Predicate<String> ready) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		String scrape = Prometheus.scrape(this.client);
-		while (!ready.test(scrape) && System.nanoTime() < deadline) {
-			Fixtures.sleep(50);
-			scrape = Prometheus.scrape(this.client);
-		}
-		return scrape;
+		return Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(50))
+			.value(() -> Prometheus.scrape(this.client), ready);
 	}
 
 }

@@ -16,30 +16,24 @@
 
 package dev.mcpstdio.actuate;
 
-import java.time.Duration;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A lazy server with an idle timeout and a server with a memory cap, as the endpoint,
@@ -47,10 +41,7 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpServersDemandAndLimitsTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -63,7 +54,6 @@ class McpServersDemandAndLimitsTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		registry.add("mcp.stdio.resource-check-interval", () -> "200ms");
 		ActuateTestApplication.server(registry, fixtures, "dl-lazy", "echo.sh");
 		registry.add("mcp.stdio.servers.dl-lazy.start", () -> "lazy");
@@ -89,18 +79,19 @@ class McpServersDemandAndLimitsTests {
 
 		// its first message starts it
 		McpStdioServer server = this.servers.get("dl-lazy");
-		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}").join())
-			.contains("\"echo\":\"ping\"");
+		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}")
+			.orTimeout(30, TimeUnit.SECONDS)
+			.join()).contains("\"echo\":\"ping\"");
 		// (the sh fixture forks a sed for every line it reads: counted until it is
 		// reaped)
-		await(() -> server.treeStats().liveProcesses() == 1, "dl-lazy's one process");
+		Await.that("dl-lazy's one process", () -> server.treeStats().liveProcesses() == 1);
 		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
 		assertThat(lazy.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(lazy.get("liveProcesses").asInt()).isEqualTo(1);
 
 		// a second of nothing: stopped, IDLE, still UP
-		await(() -> server.state() == ServerState.IDLE && server.lastExit() != null
-				&& server.treeStats().liveProcesses() == 0, "dl-lazy idle");
+		Await.that("dl-lazy idle", () -> server.state() == ServerState.IDLE && server.lastExit() != null
+				&& server.treeStats().liveProcesses() == 0);
 		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
 		assertThat(lazy.get("state").asString()).isEqualTo("IDLE");
 		assertThat(lazy.get("liveProcesses").asInt()).isZero();
@@ -119,10 +110,11 @@ class McpServersDemandAndLimitsTests {
 	@Test
 	void serverOverItsMemoryShowsTheCauseAndIsRestarted() {
 		McpStdioServer server = this.servers.get("dl-capped");
-		assertThat(server.request("g1", "{\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"grow\"}").join())
-			.contains("\"echo\":\"grow\"");
-		await(() -> server.exits(ExitCause.MEMORY_LIMIT) == 1 && server.state() == ServerState.RUNNING
-				&& server.clientConnection().generation() == 2, "dl-capped stopped and restarted");
+		assertThat(server.request("g1", "{\"jsonrpc\":\"2.0\",\"id\":\"g1\",\"method\":\"grow\"}")
+			.orTimeout(30, TimeUnit.SECONDS)
+			.join()).contains("\"echo\":\"grow\"");
+		Await.that("dl-capped stopped and restarted", () -> server.exits(ExitCause.MEMORY_LIMIT) == 1
+				&& server.state() == ServerState.RUNNING && server.clientConnection().generation() == 2);
 		JsonNode capped = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-capped");
 		assertThat(capped.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(capped.get("restarts").asInt()).isEqualTo(1);
@@ -135,16 +127,6 @@ class McpServersDemandAndLimitsTests {
 				Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"PROCESS_LIMIT\",server=\"dl-capped\"}"))
 			.isZero();
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"dl-capped\"}")).isEqualTo(1.0);
-	}
-
-	private static void await(BooleanSupplier condition, String what) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting for " + what);
-			}
-			Fixtures.sleep(20);
-		}
 	}
 
 	private String scrape() {

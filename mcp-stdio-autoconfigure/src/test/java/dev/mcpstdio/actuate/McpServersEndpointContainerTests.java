@@ -16,22 +16,18 @@
 
 package dev.mcpstdio.actuate;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -47,17 +43,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpServersEndpointContainerTests {
 
 	private static final Fixtures fixtures = new Fixtures();
 
-	private static final List<String> ARGS = List.of("run", "-i", "--rm", "--label",
-			ContainerEngines.TEST_LABEL + "=" + fixtures.id(), "-e", Fixtures.MARKER + "=" + fixtures.id(),
-			ContainerEngines.IMAGE, "sh", "/srv/family.sh");
+	private static final List<String> ARGS = List.of("run", "-i", "--rm", "--label", fixtures.containerLabel(), "-e",
+			Fixtures.MARKER + "=" + fixtures.id(), ContainerEngines.IMAGE, "sh", "/srv/family.sh");
 
 	private static String engine;
 
@@ -75,7 +67,6 @@ class McpServersEndpointContainerTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		registry.add("management.endpoint.mcpservers.show-values", () -> "always");
 		registry.add("mcp.stdio.servers.boxed.command", () -> engine);
 		for (int i = 0; i < ARGS.size(); i++) {
@@ -99,13 +90,9 @@ class McpServersEndpointContainerTests {
 	}
 
 	private JsonNode awaitProcesses(int atLeast) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		JsonNode boxed = read();
-		while (boxed.get("liveProcesses").asInt() < atLeast && System.nanoTime() < deadline) {
-			Fixtures.sleep(100);
-			boxed = read();
-		}
-		return boxed;
+		return Await.within(Duration.ofSeconds(20))
+			.every(Duration.ofMillis(100))
+			.value(this::read, (boxed) -> boxed.get("liveProcesses").asInt() >= atLeast);
 	}
 
 	private JsonNode read() {

@@ -23,17 +23,13 @@ import java.time.Duration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -45,10 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpServersEndpointTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -67,7 +60,6 @@ class McpServersEndpointTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		// this test restarts, stops and starts servers and reads their values
 		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
 		registry.add("management.endpoint.mcpservers.show-values", () -> "always");
@@ -322,17 +314,11 @@ class McpServersEndpointTests {
 	}
 
 	private void awaitLiveProcesses(String server, int expected) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		int live = -1;
-		while (System.nanoTime() < deadline) {
-			live = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/" + server)
+		int live = Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(50))
+			.value(() -> ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/" + server)
 				.get("liveProcesses")
-				.asInt();
-			if (live == expected) {
-				return;
-			}
-			Fixtures.sleep(50);
-		}
+				.asInt(), (read) -> read == expected);
 		assertThat(live).as("live processes of " + server).isEqualTo(expected);
 	}
 

@@ -28,17 +28,12 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -52,11 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = { ActuateTestApplication.class, McpServersEndpointWhenAuthorizedTests.Users.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest(classes = { ActuateTestApplication.class, McpServersEndpointWhenAuthorizedTests.Users.class })
 class McpServersEndpointWhenAuthorizedTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -66,7 +57,6 @@ class McpServersEndpointWhenAuthorizedTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
 		registry.add("management.endpoint.mcpservers.show-values", () -> "when-authorized");
 		registry.add("management.endpoint.mcpservers.roles", () -> "MCP_OPS");

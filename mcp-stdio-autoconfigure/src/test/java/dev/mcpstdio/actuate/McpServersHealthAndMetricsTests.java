@@ -16,33 +16,26 @@
 
 package dev.mcpstdio.actuate;
 
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Tests for the {@code mcpServers} health contributor and the meters through a crash, a
@@ -50,10 +43,7 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpServersHealthAndMetricsTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -66,7 +56,6 @@ class McpServersHealthAndMetricsTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		// this test stops and starts a server through the endpoint
 		registry.add("management.endpoint.mcpservers.access", () -> "unrestricted");
 		ActuateTestApplication.server(registry, fixtures, "hl-steady", "echo.sh");
@@ -91,8 +80,8 @@ class McpServersHealthAndMetricsTests {
 		McpStdioServer phoenix = this.servers.get("hl-phoenix");
 		long firstPid = phoenix.pid();
 		crash(phoenix);
-		await(() -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING && phoenix.pid() != null
-				&& phoenix.pid() != firstPid, "hl-phoenix restarted");
+		Await.that("hl-phoenix restarted", () -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING
+				&& phoenix.pid() != null && phoenix.pid() != firstPid);
 		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
 		String scrape = scrape();
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"hl-phoenix\"}")).isEqualTo(1.0);
@@ -103,7 +92,7 @@ class McpServersHealthAndMetricsTests {
 		// A crash of a required server with no restart: FAILED, health DOWN
 		McpStdioServer fragile = this.servers.get("hl-fragile");
 		crash(fragile);
-		await(() -> fragile.state() == ServerState.FAILED, "hl-fragile failed");
+		Await.that("hl-fragile failed", () -> fragile.state() == ServerState.FAILED);
 		String body = this.client.get()
 			.uri("/actuator/health")
 			.exchange()
@@ -141,16 +130,6 @@ class McpServersHealthAndMetricsTests {
 			.isThrownBy(() -> server.request("crash-1", "{\"jsonrpc\":\"2.0\",\"id\":\"crash-1\",\"method\":\"crash\"}")
 				.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(McpServerExitedException.class);
-	}
-
-	private static void await(BooleanSupplier condition, String what) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting for " + what);
-			}
-			Fixtures.sleep(20);
-		}
 	}
 
 	private String scrape() {

@@ -16,14 +16,13 @@
 
 package dev.mcpstdio.actuate;
 
-import java.time.Duration;
-
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -40,20 +39,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpServersHealthCountOptionalTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class,
-				McpServersHealthContributorAutoConfiguration.class))
-		.withPropertyValues("mcp.stdio.servers.optional.command=sh",
-				"mcp.stdio.servers.optional.args[0]=" + Fixtures.script("echo.sh"),
-				"mcp.stdio.servers.optional.env." + Fixtures.MARKER + "=" + this.fixtures.id());
+	private final ApplicationContextRunner runner;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpServersHealthCountOptionalTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class,
+					McpServersHealthContributorAutoConfiguration.class))
+			.withPropertyValues("mcp.stdio.servers.optional.command=sh",
+					"mcp.stdio.servers.optional.args[0]=" + Fixtures.script("echo.sh"),
+					"mcp.stdio.servers.optional.env." + Fixtures.MARKER + "=" + fixtures.id());
 	}
 
 	@Test

@@ -16,29 +16,22 @@
 
 package dev.mcpstdio.actuate;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * An optional server that failed or was stopped shows in the details of
@@ -47,10 +40,7 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
-@ExtendWith(NoneAliveAfterContext.class)
-@SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-@AutoConfigureRestTestClient
-@DirtiesContext
+@ActuateHttpTest
 class McpServersHealthOptionalTests {
 
 	private static final Fixtures fixtures = new Fixtures();
@@ -63,7 +53,6 @@ class McpServersHealthOptionalTests {
 
 	@DynamicPropertySource
 	static void servers(DynamicPropertyRegistry registry) {
-		ActuateTestApplication.commonProperties(registry);
 		ActuateTestApplication.server(registry, fixtures, "ho-optional", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "ho-stopped", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "ho-required", "echo.sh").accept("required", "true");
@@ -73,7 +62,7 @@ class McpServersHealthOptionalTests {
 	void onlyARequiredServerTakesTheInstanceOut() {
 		McpStdioServer optional = this.servers.get("ho-optional");
 		kill(optional);
-		await(() -> optional.state() == ServerState.FAILED, "ho-optional FAILED");
+		Await.that("ho-optional FAILED", () -> optional.state() == ServerState.FAILED);
 		this.servers.get("ho-stopped").stopServer();
 		JsonNode health = ActuateTestApplication.getJson(this.client, "/actuator/health");
 		assertThat(health.get("status").asString()).isEqualTo("UP");
@@ -85,7 +74,7 @@ class McpServersHealthOptionalTests {
 
 		McpStdioServer required = this.servers.get("ho-required");
 		kill(required);
-		await(() -> required.state() == ServerState.FAILED, "ho-required FAILED");
+		Await.that("ho-required FAILED", () -> required.state() == ServerState.FAILED);
 		String body = this.client.get()
 			.uri("/actuator/health")
 			.exchange()
@@ -96,16 +85,6 @@ class McpServersHealthOptionalTests {
 		mcp = ActuateTestApplication.readJson(body).get("components").get("mcpServers");
 		assertThat(mcp.get("status").asString()).isEqualTo("DOWN");
 		assertThat(mcp.get("details").get("ho-required").asString()).isEqualTo("FAILED");
-	}
-
-	private static void await(BooleanSupplier condition, String what) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting for " + what);
-			}
-			Fixtures.sleep(20);
-		}
 	}
 
 	/** Kill a server's process by its pid, as a cause outside the application would. */

@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.Await;
 
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -80,12 +80,9 @@ final class Prometheus {
 	 * @param expected the value
 	 */
 	static void await(Supplier<String> scrape, String series, double expected) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		double value = value(scrape.get(), series);
-		while (value != expected && System.nanoTime() < deadline) {
-			Fixtures.sleep(50);
-			value = value(scrape.get(), series);
-		}
+		double value = Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(50))
+			.value(() -> value(scrape.get(), series), (read) -> read == expected);
 		assertThat(value).as(series).isEqualTo(expected);
 	}
 

@@ -19,7 +19,6 @@ package dev.mcpstdio.ai;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +27,7 @@ import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,10 +36,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.SpringAiStartupTests.TOKEN_VARIABLE;
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
-import static dev.mcpstdio.ai.SpringAiStartupTests.findCause;
-import static dev.mcpstdio.ai.SpringAiStartupTests.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.TOKEN_VARIABLE;
+import static dev.mcpstdio.ai.AiTestSupport.count;
+import static dev.mcpstdio.ai.AiTestSupport.findCause;
+import static dev.mcpstdio.ai.AiTestSupport.syncClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,18 +51,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class AdoptedEnvironmentTests {
 
 	private static final String CONNECTIONS = "spring.ai.mcp.client.stdio.connections.";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	AdoptedEnvironmentTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -102,10 +101,9 @@ class AdoptedEnvironmentTests {
 	@Test
 	void aServerOfMcpStdiosFileHasAHintNamingTheFile() throws IOException {
 		Path file = Files.writeString(this.temp.resolve("servers.json"), """
-				{"mcpServers": {"needy": {"command": "%s", "args": ["-cp", "%s", "%s", "--require-env", "%s"],
-				  "env": {"%s": "%s"}}}}
-				""".formatted(AiTestSupport.java(), System.getProperty("java.class.path"),
-				TestMcpServer.class.getName(), TOKEN_VARIABLE, Fixtures.MARKER, this.fixtures.id()));
+				{"mcpServers": {"needy": {"command": "%s", "args": %s, "env": {"%s": "%s"}}}}
+				""".formatted(AiTestSupport.java(), AiTestSupport.testServerArgsJson("--require-env", TOKEN_VARIABLE),
+				Fixtures.MARKER, this.fixtures.id()));
 		AiTestSupport.runner()
 			// a server of the file has no properties of its own: required by default
 			.withPropertyValues("mcp.stdio.servers-configuration=" + file, "mcp.stdio.defaults.required=true")
@@ -128,13 +126,8 @@ class AdoptedEnvironmentTests {
 
 	private List<String> adopted(String name, String... extraArgs) {
 		String prefix = CONNECTIONS + name + ".";
-		List<String> properties = new ArrayList<>(List.of(prefix + "command=" + AiTestSupport.java(),
-				prefix + "args[0]=-cp", prefix + "args[1]=" + System.getProperty("java.class.path"),
-				prefix + "args[2]=" + TestMcpServer.class.getName(),
-				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id()));
-		for (int i = 0; i < extraArgs.length; i++) {
-			properties.add(prefix + "args[" + (3 + i) + "]=" + extraArgs[i]);
-		}
+		List<String> properties = new ArrayList<>(AiTestSupport.testServerCommand(prefix, extraArgs));
+		properties.add(prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id());
 		properties.add("mcp.stdio.servers." + name + ".shutdown.stdin-close-timeout=1s");
 		return properties;
 	}

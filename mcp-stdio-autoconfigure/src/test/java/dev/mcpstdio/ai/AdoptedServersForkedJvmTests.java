@@ -26,8 +26,9 @@ import java.util.List;
 
 import dev.mcpstdio.lifecycle.ForkedJvm;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,22 +41,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class AdoptedServersForkedJvmTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	AdoptedServersForkedJvmTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
 	void endpointListsTheAdoptedServerAndSigtermLeavesNothing() throws Exception {
 		String prefix = "--spring.ai.mcp.client.stdio.connections.demo.";
-		List<String> args = new ArrayList<>(List.of(prefix + "command=" + AiTestSupport.java(), prefix + "args[0]=-cp",
-				prefix + "args[1]=" + System.getProperty("java.class.path"),
-				prefix + "args[2]=" + TestMcpServer.class.getName(),
-				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id(), "--server.port=0",
+		List<String> args = new ArrayList<>(AiTestSupport.testServerCommand(prefix));
+		args.addAll(List.of(prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id(), "--server.port=0",
 				"--management.endpoints.web.exposure.include=health,mcpservers"));
 		try (ForkedJvm jvm = ForkedJvm.start(AdoptingApplication.class.getName(), AdoptingApplication.READY, args)) {
 			String[] ready = jvm.awaitLine(Duration.ofSeconds(90)).split(" ", 3);

@@ -21,23 +21,35 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import dev.mcpstdio.actuate.McpServersEndpointAutoConfiguration;
+import dev.mcpstdio.actuate.McpServersHealthContributorAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.test.Fixtures;
 import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.StdioTransportAutoConfiguration;
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the Spring AI tests share: the auto-configurations, the bundled test server and
@@ -50,6 +62,11 @@ final class AiTestSupport {
 	/** The system property that points at server-everything's {@code dist/index.js}. */
 	static final String EVERYTHING_PROPERTY = "mcp.stdio.test.server-everything";
 
+	/**
+	 * A variable of the test JVM (see the surefire configuration) that no server gets.
+	 */
+	static final String TOKEN_VARIABLE = "MCP_STDIO_TEST_TOKEN";
+
 	private AiTestSupport() {
 	}
 
@@ -59,8 +76,15 @@ final class AiTestSupport {
 				McpClientAutoConfiguration.class, McpToolCallbackAutoConfiguration.class));
 	}
 
+	static ApplicationContextRunner runnerWithEndpoint() {
+		return runner()
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+					McpServersEndpointAutoConfiguration.class, McpServersHealthContributorAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=mcpservers");
+	}
+
 	static String java() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		return Fixtures.java(TestMcpServer.class.getName()).get(0);
 	}
 
 	/**
@@ -72,18 +96,39 @@ final class AiTestSupport {
 	 */
 	static List<String> testServer(String name, String marker, String... extraArgs) {
 		String prefix = "mcp.stdio.servers." + name + ".";
-		List<String> properties = new ArrayList<>();
-		properties.add(prefix + "command=" + java());
-		properties.add(prefix + "args[0]=-cp");
-		properties.add(prefix + "args[1]=" + System.getProperty("java.class.path"));
-		properties.add(prefix + "args[2]=" + TestMcpServer.class.getName());
-		for (int i = 0; i < extraArgs.length; i++) {
-			properties.add(prefix + "args[" + (3 + i) + "]=" + extraArgs[i]);
-		}
+		List<String> properties = new ArrayList<>(testServerCommand(prefix, extraArgs));
 		properties.add(prefix + "env.MCP_STDIO_TEST=" + marker);
 		properties.add(prefix + "shutdown.drain-timeout=1s");
 		properties.add(prefix + "shutdown.stdin-close-timeout=1s");
 		properties.add(prefix + "shutdown.terminate-timeout=1s");
+		return properties;
+	}
+
+	/**
+	 * The arguments of {@code java} that run {@link TestMcpServer}, as the JSON array of
+	 * an {@code mcpServers} file.
+	 * @param extraArgs arguments for the server
+	 * @return the JSON array
+	 */
+	static String testServerArgsJson(String... extraArgs) {
+		List<String> command = Fixtures.java(TestMcpServer.class.getName(), extraArgs);
+		return JsonMapper.shared().writeValueAsString(command.subList(1, command.size()));
+	}
+
+	/**
+	 * The command of a server that runs {@link TestMcpServer}, as the properties
+	 * {@code command} and {@code args[i]} of a server.
+	 * @param prefix the server's prefix, such as {@code mcp.stdio.servers.demo.}
+	 * @param extraArgs arguments for the server
+	 * @return the properties
+	 */
+	static List<String> testServerCommand(String prefix, String... extraArgs) {
+		List<String> command = Fixtures.java(TestMcpServer.class.getName(), extraArgs);
+		List<String> properties = new ArrayList<>();
+		properties.add(prefix + "command=" + command.get(0));
+		for (int i = 1; i < command.size(); i++) {
+			properties.add(prefix + "args[" + (i - 1) + "]=" + command.get(i));
+		}
 		return properties;
 	}
 
@@ -115,22 +160,6 @@ final class AiTestSupport {
 		return null;
 	}
 
-	static void await(Duration bound, String what, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + bound.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Not within " + bound + ": " + what);
-			}
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				fail("Interrupted waiting for " + what);
-			}
-		}
-	}
-
 	static void kill(long pid) {
 		ProcessHandle handle = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no process " + pid));
 		handle.destroyForcibly();
@@ -140,6 +169,55 @@ final class AiTestSupport {
 		catch (Exception ex) {
 			throw new AssertionError("process " + pid + " did not die", ex);
 		}
+	}
+
+	static String requiredNeedyMessage() {
+		return "MCP server 'needy' is required but could not start: MCP server 'needy' process exited unexpectedly "
+				+ "with exit code 2; stderr: Error: " + TOKEN_VARIABLE + " is not set\n" + "Hint: the server's stderr "
+				+ "names " + TOKEN_VARIABLE + ", a variable of the application that the server did not get (a server "
+				+ "gets only an allow-list of the application's environment); pass it with mcp.stdio.servers.needy.env."
+				+ TOKEN_VARIABLE + "=${" + TOKEN_VARIABLE + "} or set mcp.stdio.servers.needy.inherit-env=true";
+	}
+
+	static List<McpSyncClient> syncClients(ApplicationContext context) {
+		@SuppressWarnings("unchecked")
+		List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
+		return clients;
+	}
+
+	static int count(String text, String what) {
+		Matcher matcher = Pattern.compile(Pattern.quote(what)).matcher(text);
+		int count = 0;
+		while (matcher.find()) {
+			count++;
+		}
+		return count;
+	}
+
+	static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
+		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
+			if (type.isInstance(candidate)) {
+				return type.cast(candidate);
+			}
+		}
+		throw new AssertionError("No " + type.getSimpleName() + " in " + thrown, thrown);
+	}
+
+	static McpSyncClient syncClient(ApplicationContext context) {
+		@SuppressWarnings("unchecked")
+		List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
+		assertThat(clients).hasSize(1);
+		return clients.get(0);
+	}
+
+	static String text(CallToolResult result) {
+		assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	@SafeVarargs
+	static String[] properties(List<String>... lists) {
+		return Arrays.stream(lists).flatMap(List::stream).toArray(String[]::new);
 	}
 
 	/**

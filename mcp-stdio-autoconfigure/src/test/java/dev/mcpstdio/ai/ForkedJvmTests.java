@@ -20,14 +20,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,42 +39,44 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ForkedJvmTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	ForkedJvmTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
 	void requiredServerThatCannotStartFailsStartUpWithTheFailureAnalysis() throws Exception {
-		String output = run(1, AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env",
-				SpringAiStartupTests.TOKEN_VARIABLE), List.of("mcp.stdio.servers.needy.required=true"));
+		String output = run(1,
+				AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", AiTestSupport.TOKEN_VARIABLE),
+				List.of("mcp.stdio.servers.needy.required=true"));
 		// Spring Boot's report, from McpServerStartupFailureAnalyzer, not a bean-creation
 		// chain of Spring AI's
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("Description:\n\n" + SpringAiStartupTests.requiredNeedyMessage()
+			.contains("Description:\n\n" + AiTestSupport.requiredNeedyMessage()
 					+ "\n\nThe server is required (mcp.stdio.servers.needy.required=true)")
 			.contains("Action:\n\nMake MCP server 'needy' start")
 			.contains("set mcp.stdio.servers.needy.required=false")
-			.doesNotContain(System.getenv(SpringAiStartupTests.TOKEN_VARIABLE))
+			.doesNotContain(System.getenv(AiTestSupport.TOKEN_VARIABLE))
 			.doesNotContain("Did not observe any item or terminal signal");
-		assertThat(SpringAiStartupTests.count(output, "Started MCP server 'needy'")).isOne();
+		assertThat(AiTestSupport.count(output, "Started MCP server 'needy'")).isOne();
 	}
 
 	@Test
 	void serverThatIsNotRequiredIsLeftOutAndTheApplicationRuns() throws Exception {
-		String output = run(0, AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env",
-				SpringAiStartupTests.TOKEN_VARIABLE), AiTestSupport.testServer("good", this.fixtures.id()));
+		String output = run(0,
+				AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", AiTestSupport.TOKEN_VARIABLE),
+				AiTestSupport.testServer("good", this.fixtures.id()));
 		assertThat(output).contains("MCP server 'needy' could not start and is left out of Spring AI's MCP clients")
 			.contains("Started ForkedApplication")
 			.doesNotContain("APPLICATION FAILED TO START");
-		assertThat(SpringAiStartupTests.count(output, "left out of Spring AI's MCP clients")).isOne();
+		assertThat(AiTestSupport.count(output, "left out of Spring AI's MCP clients")).isOne();
 	}
 
 	/**
@@ -84,8 +86,7 @@ class ForkedJvmTests {
 	@SafeVarargs
 	private String run(int expectedExit, List<String>... properties) throws Exception {
 		Path log = this.temp.resolve("out.log");
-		List<String> command = new ArrayList<>(List.of(AiTestSupport.java(), "-cp",
-				System.getProperty("java.class.path"), ForkedApplication.class.getName()));
+		List<String> command = new ArrayList<>(Fixtures.java(ForkedApplication.class.getName()));
 		for (List<String> list : properties) {
 			for (String property : list) {
 				command.add("--" + property);

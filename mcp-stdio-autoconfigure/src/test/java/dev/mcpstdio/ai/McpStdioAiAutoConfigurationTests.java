@@ -28,15 +28,15 @@ import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -62,19 +62,19 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class McpStdioAiAutoConfigurationTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpStdioAiAutoConfigurationTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
 	void syncClientsListAndCallToolsThroughToolCallbacks() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					AiTestSupport.testServer("other", this.fixtures.id())))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -104,7 +104,7 @@ class McpStdioAiAutoConfigurationTests {
 					.orElseThrow();
 				assertThat(echo.call("{\"text\":\"hello over stdio\"}")).contains("hello over stdio");
 				// a tool with child processes: they belong to the server and end with it
-				String children = text(clients.get(0)
+				String children = AiTestSupport.text(clients.get(0)
 					.callTool(CallToolRequest.builder("children").arguments(Map.of("count", 2)).build()));
 				assertThat(children).matches("\\[\\d+, \\d+\\]");
 				assertThat(servers.get("demo").treeStats().liveProcesses()).isEqualTo(3);
@@ -114,7 +114,7 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void asyncClientsListAndCallTools() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("spring.ai.mcp.client.type=ASYNC")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -126,7 +126,7 @@ class McpStdioAiAutoConfigurationTests {
 				CallToolResult result = client
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "async hello")).build())
 					.block(Duration.ofSeconds(10));
-				assertThat(text(result)).isEqualTo("async hello");
+				assertThat(AiTestSupport.text(result)).isEqualTo("async hello");
 				ToolCallbackProvider provider = context.getBean("mcpAsyncToolCallbacks", ToolCallbackProvider.class);
 				assertThat(provider.getToolCallbacks()).hasSize(4);
 			});
@@ -136,15 +136,15 @@ class McpStdioAiAutoConfigurationTests {
 	void killedServerFailsTheNextToolCallAtOnceNamingTheExit() {
 		// A call that waited for the request timeout would show
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("spring.ai.mcp.client.request-timeout=60s")))
 			.run((context) -> {
-				McpSyncClient client = syncClient(context);
-				long pid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
+				McpSyncClient client = AiTestSupport.syncClient(context);
+				long pid = Long.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 				AiTestSupport.kill(pid);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
-				AiTestSupport.await(Duration.ofSeconds(5), "the exit observed",
-						() -> server.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(5))
+					.until("the exit observed", () -> server.state() == ServerState.FAILED);
 				long begin = System.nanoTime();
 				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("echo").build())).hasMessageContaining(
 						"MCP server 'demo' process exited unexpectedly with exit code 137 " + "(signal 9, SIGKILL)");
@@ -155,15 +155,14 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void requestPendingWhenTheServerDiesFailsNamingTheExit() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id())))
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id())))
 			.run((context) -> {
-				McpSyncClient client = syncClient(context);
-				long pid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
+				McpSyncClient client = AiTestSupport.syncClient(context);
+				long pid = Long.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 				CompletableFuture<CallToolResult> slow = CompletableFuture.supplyAsync(() -> client
 					.callTool(CallToolRequest.builder("slow").arguments(Map.of("millis", 60000)).build()));
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
-				AiTestSupport.await(Duration.ofSeconds(5), "the slow request sent",
-						() -> server.pendingRequests() == 1);
+				Await.within(Duration.ofSeconds(5)).until("the slow request sent", () -> server.pendingRequests() == 1);
 				AiTestSupport.kill(pid);
 				// far below the 20 s request timeout: the exit answers it
 				assertThatThrownBy(() -> slow.get(5, TimeUnit.SECONDS))
@@ -174,14 +173,14 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void jsonRpcErrorOfAnExitQuotesStderrSanitized() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id())))
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id())))
 			.run((context) -> {
-				McpSyncClient client = syncClient(context);
+				McpSyncClient client = AiTestSupport.syncClient(context);
 				CallToolRequest crash = CallToolRequest.builder("crash")
 					.arguments(Map.of("stderr", "boom: token=abc123secret"))
 					.build();
 				Throwable thrown = catchThrowable(() -> client.callTool(crash));
-				McpError error = findCause(thrown, McpError.class);
+				McpError error = AiTestSupport.findCause(thrown, McpError.class);
 				assertThat(error.getMessage()).isEqualTo(
 						"MCP server 'demo' process exited unexpectedly with exit code 3; stderr: boom: token=******");
 				assertThat(String.valueOf(error.getJsonRpcError().data())).contains("boom: token=******")
@@ -189,19 +188,10 @@ class McpStdioAiAutoConfigurationTests {
 			});
 	}
 
-	private static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
-		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
-			if (type.isInstance(candidate)) {
-				return type.cast(candidate);
-			}
-		}
-		throw new AssertionError("No " + type.getSimpleName() + " in " + thrown, thrown);
-	}
-
 	@Test
 	void aRequestSpringAiGaveUpOnDoesNotHoldTheDrainOfAStop() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("spring.ai.mcp.client.request-timeout=1s",
 							"mcp.stdio.servers.demo.shutdown.drain-timeout=2m")))
 			.run((context) -> {
@@ -226,8 +216,9 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void requiredServerThatExitsAtOnceFailsStartUp() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),
-					List.of("mcp.stdio.servers.demo.required=true")))
+			.withPropertyValues(
+					AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),
+							List.of("mcp.stdio.servers.demo.required=true")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				// the exit ended the initialization, not Spring AI's 20 s timeout: told
@@ -235,7 +226,7 @@ class McpStdioAiAutoConfigurationTests {
 				// the reason, which does not depend on the machine's speed (a timeout
 				// reads
 				// "Spring AI's MCP client could not initialize it: Did not observe ...")
-				assertThat(findCause(context.getStartupFailure(), McpServerStartupException.class))
+				assertThat(AiTestSupport.findCause(context.getStartupFailure(), McpServerStartupException.class))
 					.hasMessageStartingWith("MCP server 'demo' is required but could not start: MCP server 'demo' "
 							+ "process exited unexpectedly with exit code 3")
 					.hasMessageContaining("boom: missing dependency");
@@ -245,14 +236,15 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void serverThatExitsAtOnceIsFailedWhenNotInitializedAtStartUp() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),
-					AiTestSupport.testServer("good", this.fixtures.id()),
-					List.of("spring.ai.mcp.client.initialized=false")))
+			.withPropertyValues(
+					AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--exit-now", "3"),
+							AiTestSupport.testServer("good", this.fixtures.id()),
+							List.of("spring.ai.mcp.client.initialized=false")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				McpStdioServers servers = context.getBean(McpStdioServers.class);
-				AiTestSupport.await(Duration.ofSeconds(10), "demo FAILED",
-						() -> servers.get("demo").state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(10))
+					.until("demo FAILED", () -> servers.get("demo").state() == ServerState.FAILED);
 				assertThat(servers.get("demo").lastExit().exitCode()).isEqualTo(3);
 				assertThat(servers.get("good").state()).isEqualTo(ServerState.RUNNING);
 				assertThat(servers.get("good").isInitialized()).isFalse();
@@ -277,7 +269,7 @@ class McpStdioAiAutoConfigurationTests {
 					"spring.ai.mcp.client.initialized=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				McpSyncClient client = syncClient(context);
+				McpSyncClient client = AiTestSupport.syncClient(context);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("mute");
 				for (int attempt = 0; attempt < 3; attempt++) {
 					// the mute server never answers: the client's 500 ms initialization
@@ -295,27 +287,28 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void restartedServerResumesTheClientSession(CapturedOutput output) {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("mcp.stdio.servers.demo.restart.policy=on-failure",
 							"mcp.stdio.servers.demo.restart.initial-backoff=100ms")))
 			.run((context) -> {
-				McpSyncClient client = syncClient(context);
+				McpSyncClient client = AiTestSupport.syncClient(context);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
-				long pid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
+				long pid = Long.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 				CompletableFuture<CallToolResult> pending = CompletableFuture.supplyAsync(() -> client
 					.callTool(CallToolRequest.builder("slow").arguments(Map.of("millis", 60000)).build()));
-				AiTestSupport.await(Duration.ofSeconds(5), "the slow request sent",
-						() -> server.pendingRequests() == 1);
+				Await.within(Duration.ofSeconds(5)).until("the slow request sent", () -> server.pendingRequests() == 1);
 				AiTestSupport.kill(pid);
 				// pending when the old process died: it fails and is not resent
 				assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS))
 					.hasMessageContaining("exited unexpectedly with exit code 137");
-				AiTestSupport.await(Duration.ofSeconds(15), "restarted and initialized",
-						() -> server.clientConnection().generation() == 2 && server.isInitialized());
+				Await.within(Duration.ofSeconds(15))
+					.until("restarted and initialized",
+							() -> server.clientConnection().generation() == 2 && server.isInitialized());
 				assertThat(server.restarts()).isEqualTo(1);
-				long newPid = Long.parseLong(text(client.callTool(CallToolRequest.builder("pid").build())));
+				long newPid = Long
+					.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 				assertThat(newPid).isNotEqualTo(pid).isEqualTo(server.pid());
-				assertThat(text(client
+				assertThat(AiTestSupport.text(client
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "still here")).build())))
 					.isEqualTo("still here");
 				assertThat(output).contains("Resumed the MCP session with server 'demo'");
@@ -326,7 +319,7 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void warnsWhenSpringAiConfiguresTheSameServerAndAdoptionIsOff(CapturedOutput output) {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("spring.ai.mcp.client.initialized=false", "mcp.stdio.adopt-spring-ai-stdio=false",
 							"spring.ai.mcp.client.stdio.connections.demo.command=/bin/true")))
 			.run((context) -> {
@@ -340,7 +333,7 @@ class McpStdioAiAutoConfigurationTests {
 	@Test
 	void backsOffWhenSpringAiMcpClientIsDisabled() {
 		AiTestSupport.runner()
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					List.of("spring.ai.mcp.client.enabled=false")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean("mcpStdioTransports");
@@ -353,28 +346,11 @@ class McpStdioAiAutoConfigurationTests {
 	void backsOffWithoutSpringAi() {
 		AiTestSupport.runner()
 			.withClassLoader(new FilteredClassLoader(NamedClientMcpTransport.class))
-			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id())))
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id())))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean("mcpStdioTransports");
 				assertThat(context.getBean(McpStdioServers.class).get("demo").isInitialized()).isTrue();
 			});
-	}
-
-	static McpSyncClient syncClient(org.springframework.context.ApplicationContext context) {
-		@SuppressWarnings("unchecked")
-		List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
-		assertThat(clients).hasSize(1);
-		return clients.get(0);
-	}
-
-	static String text(CallToolResult result) {
-		assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
-		return ((TextContent) result.content().get(0)).text();
-	}
-
-	@SafeVarargs
-	static String[] properties(List<String>... lists) {
-		return Arrays.stream(lists).flatMap(List::stream).toArray(String[]::new);
 	}
 
 	@Configuration(proxyBeanMethods = false)

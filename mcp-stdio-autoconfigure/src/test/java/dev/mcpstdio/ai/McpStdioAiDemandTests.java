@@ -25,11 +25,12 @@ import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,9 +39,9 @@ import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.syncClient;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.text;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClient;
+import static dev.mcpstdio.ai.AiTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -50,13 +51,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class McpStdioAiDemandTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpStdioAiDemandTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -85,8 +86,9 @@ class McpStdioAiDemandTests {
 				long firstPid = server.pid();
 
 				// idle for a second: stopped, nothing left
-				AiTestSupport.await(Duration.ofSeconds(15), "the idle stop", () -> server.state() == ServerState.IDLE
-						&& server.lastExit() != null && this.fixtures.alive().isEmpty());
+				Await.within(Duration.ofSeconds(15))
+					.until("the idle stop", () -> server.state() == ServerState.IDLE && server.lastExit() != null
+							&& this.fixtures.alive().isEmpty());
 				assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);
 
 				// the same client and callback go on: the next call starts a new process
@@ -121,8 +123,9 @@ class McpStdioAiDemandTests {
 				assertThat(server.exits(ExitCause.IDLE)).isEqualTo(idleStops);
 				assertThat(server.clientConnection().generation()).isEqualTo(generation);
 				assertThat(server.pid()).isEqualTo(pid);
-				AiTestSupport.await(Duration.ofSeconds(15), "the idle stop after the call",
-						() -> server.state() == ServerState.IDLE && server.exits(ExitCause.IDLE) == idleStops + 1);
+				Await.within(Duration.ofSeconds(15))
+					.until("the idle stop after the call",
+							() -> server.state() == ServerState.IDLE && server.exits(ExitCause.IDLE) == idleStops + 1);
 			});
 	}
 

@@ -25,10 +25,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,9 +51,9 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
-import static dev.mcpstdio.ai.SpringAiStartupTests.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.count;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -64,16 +65,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class OneServerDownTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	OneServerDownTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -89,14 +90,16 @@ class OneServerDownTests {
 				McpStdioServers servers = context.getBean(McpStdioServers.class);
 				McpStdioServer dead = servers.get("dead");
 				AiTestSupport.kill(dead.pid());
-				AiTestSupport.await(Duration.ofSeconds(10), "dead FAILED", () -> dead.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(10)).until("dead FAILED", () -> dead.state() == ServerState.FAILED);
 				// its tools are left out once it failed
-				AiTestSupport.await(Duration.ofSeconds(10), "the dead server's tools left out",
-						() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("dead_")));
+				Await.within(Duration.ofSeconds(10))
+					.until("the dead server's tools left out",
+							() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("dead_")));
 				// another server restarts: Spring AI lists every client's tools again
 				servers.get("alive").restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the restarted server's new tools",
-						() -> toolNames(provider).contains("alive_generation_2"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the restarted server's new tools",
+							() -> toolNames(provider).contains("alive_generation_2"));
 				assertThat(toolNames(provider)).containsExactlyInAnyOrder("alive_echo", "alive_pid", "alive_children",
 						"alive_slow", "alive_generation_2");
 				ScriptedChatModel model = new ScriptedChatModel("alive_echo", "{\"text\":\"through the chat client\"}");
@@ -118,8 +121,8 @@ class OneServerDownTests {
 				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
 				// back when it runs again
 				dead.restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the dead server's tools back",
-						() -> toolNames(provider).contains("dead_echo"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the dead server's tools back", () -> toolNames(provider).contains("dead_echo"));
 				assertThat(provider.getToolCallbacks()).hasSize(9);
 			});
 		String warn = "MCP server 'dead' is FAILED: its tools are left out of Spring AI's tool callbacks until it "
@@ -139,13 +142,14 @@ class OneServerDownTests {
 				McpStdioServer stopped = context.getBean(McpStdioServers.class).get("stopped");
 				// what POST /actuator/mcpservers/stopped {"action": "stop"} does
 				stopped.stopServer();
-				AiTestSupport.await(Duration.ofSeconds(10), "the stopped server's tools left out",
-						() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("stopped_")));
+				Await.within(Duration.ofSeconds(10))
+					.until("the stopped server's tools left out",
+							() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("stopped_")));
 				assertThat(toolNames(provider)).hasSize(4).allMatch((name) -> name.startsWith("other_"));
 				assertThat(callEcho(provider, "other_echo", "served")).contains("served");
 				stopped.startServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the started server's tools back",
-						() -> toolNames(provider).contains("stopped_echo"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the started server's tools back", () -> toolNames(provider).contains("stopped_echo"));
 				assertThat(callEcho(provider, "stopped_echo", "again")).contains("again");
 			});
 		assertThat(count(output.getOut(), "MCP server 'stopped' is STOPPED: its tools are left out of Spring AI's "
@@ -164,8 +168,7 @@ class OneServerDownTests {
 					List.of("spring.ai.mcp.client.initialized=false")))
 			.run((context) -> {
 				McpStdioServer broken = context.getBean(McpStdioServers.class).get("broken");
-				AiTestSupport.await(Duration.ofSeconds(10), "broken FAILED",
-						() -> broken.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(10)).until("broken FAILED", () -> broken.state() == ServerState.FAILED);
 				ToolCallbackProvider provider = provider(context);
 				assertThat(toolNames(provider)).containsExactlyInAnyOrder("good_echo", "good_pid", "good_children",
 						"good_slow");
@@ -174,8 +177,8 @@ class OneServerDownTests {
 				assertThatThrownBy(() -> client(context, "broken").callTool(CallToolRequest.builder("pid").build()))
 					.hasMessageContaining("MCP server 'broken' process exited unexpectedly with exit code 3");
 				broken.restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the restarted server's tools",
-						() -> toolNames(provider).contains("broken_generation_2"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the restarted server's tools", () -> toolNames(provider).contains("broken_generation_2"));
 				assertThat(callEcho(provider, "broken_echo", "back")).contains("back");
 			});
 		assertThat(count(output.getOut(), "MCP server 'broken' is FAILED: its tools are left out")).isOne();
@@ -193,11 +196,12 @@ class OneServerDownTests {
 				assertThat(provider.getToolCallbacks()).hasSize(8);
 				McpStdioServers servers = context.getBean(McpStdioServers.class);
 				AiTestSupport.kill(servers.get("dead").pid());
-				AiTestSupport.await(Duration.ofSeconds(10), "the dead server's tools left out",
-						() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("dead_")));
+				Await.within(Duration.ofSeconds(10))
+					.until("the dead server's tools left out",
+							() -> toolNames(provider).stream().noneMatch((name) -> name.startsWith("dead_")));
 				servers.get("alive").restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "alive RUNNING again",
-						() -> servers.get("alive").state() == ServerState.RUNNING);
+				Await.within(Duration.ofSeconds(20))
+					.until("alive RUNNING again", () -> servers.get("alive").state() == ServerState.RUNNING);
 				assertThat(toolNames(provider)).hasSize(4).allMatch((name) -> name.startsWith("alive_"));
 			});
 	}
@@ -214,8 +218,8 @@ class OneServerDownTests {
 				assertThat(idle.state()).isEqualTo(ServerState.IDLE);
 				ToolCallbackProvider provider = provider(context);
 				assertThat(toolNames(provider)).contains("idle_echo");
-				AiTestSupport.await(Duration.ofSeconds(15), "IDLE after its idle-timeout",
-						() -> idle.state() == ServerState.IDLE && idle.pid() == null);
+				Await.within(Duration.ofSeconds(15))
+					.until("IDLE after its idle-timeout", () -> idle.state() == ServerState.IDLE && idle.pid() == null);
 				assertThat(toolNames(provider)).contains("idle_echo");
 				assertThat(callEcho(provider, "idle_echo", "woken")).contains("woken");
 				assertThat(idle.state()).isEqualTo(ServerState.RUNNING);

@@ -19,7 +19,6 @@ package dev.mcpstdio.ai;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,14 +30,15 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -52,16 +52,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class RequiredLazyServerTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	RequiredLazyServerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -93,7 +93,7 @@ class RequiredLazyServerTests {
 	@Test
 	void withSpringAiARequiredLazyServerStartsWithTheApplication() {
 		Path starts = this.temp.resolve("starts");
-		SpringAiStartupTests.runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(
 					properties(AiTestSupport.testServer("demo", this.fixtures.id(), "--starts", starts.toString()),
 							AiTestSupport.testServer("other", this.fixtures.id()),
@@ -115,7 +115,7 @@ class RequiredLazyServerTests {
 	@Test
 	void withSpringAiARequiredLazyServerThatCannotStartFailsStartUp() {
 		Path starts = this.temp.resolve("starts");
-		SpringAiStartupTests.runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(
 					AiTestSupport.testServer("broken", this.fixtures.id(), "--starts", starts.toString(), "--exit-now",
 							"3", "--stderr", "boom: missing dependency"),
@@ -123,7 +123,7 @@ class RequiredLazyServerTests {
 							"spring.ai.mcp.client.initialized=false")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				McpServerStartupException startup = SpringAiStartupTests.findCause(context.getStartupFailure(),
+				McpServerStartupException startup = AiTestSupport.findCause(context.getStartupFailure(),
 						McpServerStartupException.class);
 				assertThat(startup.serverName()).isEqualTo("broken");
 				assertThat(startup.getMessage()).startsWith("MCP server 'broken' is required but could not start: "

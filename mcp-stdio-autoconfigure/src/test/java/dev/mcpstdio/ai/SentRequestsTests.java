@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
+import static dev.mcpstdio.ai.AiTestSupport.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -24,14 +24,16 @@ import java.util.Map;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.tool.ToolCallbackProvider;
 
@@ -48,16 +50,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ServerEverythingTests {
 
 	/** Set to {@code true} where these tests must run: CI. */
 	static final String REQUIRED = "MCP_STDIO_REQUIRE_SERVER_EVERYTHING";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private String node;
 
 	private Path everything;
+
+	ServerEverythingTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void findServerEverything() {
@@ -78,11 +85,6 @@ class ServerEverythingTests {
 		assumeTrue(condition, why);
 	}
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
-	}
-
 	private List<String> serverEverything(String... more) {
 		List<String> properties = new java.util.ArrayList<>(List.of("mcp.stdio.servers.everything.command=" + this.node,
 				"mcp.stdio.servers.everything.args[0]=" + this.everything, "mcp.stdio.servers.everything.args[1]=stdio",
@@ -97,15 +99,15 @@ class ServerEverythingTests {
 	void syncClientListsAndCallsTools() {
 		AiTestSupport.runner().withPropertyValues(serverEverything().toArray(String[]::new)).run((context) -> {
 			assertThat(context).hasNotFailed();
-			McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+			McpSyncClient client = AiTestSupport.syncClient(context);
 			assertThat(client.getServerInfo().name()).containsIgnoringCase("everything");
 			assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("echo", "get-sum");
 			CallToolResult echo = client
 				.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "hi everything")).build());
-			assertThat(McpStdioAiAutoConfigurationTests.text(echo)).contains("hi everything");
+			assertThat(AiTestSupport.text(echo)).contains("hi everything");
 			CallToolResult sum = client
 				.callTool(CallToolRequest.builder("get-sum").arguments(Map.of("a", 2, "b", 40)).build());
-			assertThat(McpStdioAiAutoConfigurationTests.text(sum)).contains("42");
+			assertThat(AiTestSupport.text(sum)).contains("42");
 			ToolCallbackProvider provider = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
 			assertThat(provider.getToolCallbacks()).extracting((callback) -> callback.getToolDefinition().name())
 				.contains("echo", "get_sum");
@@ -123,7 +125,7 @@ class ServerEverythingTests {
 				CallToolResult sum = clients.get(0)
 					.callTool(CallToolRequest.builder("get-sum").arguments(Map.of("a", 1, "b", 2)).build())
 					.block(Duration.ofSeconds(10));
-				assertThat(McpStdioAiAutoConfigurationTests.text(sum)).contains("3");
+				assertThat(AiTestSupport.text(sum)).contains("3");
 			});
 	}
 
@@ -133,11 +135,11 @@ class ServerEverythingTests {
 		AiTestSupport.runner()
 			.withPropertyValues(serverEverything("spring.ai.mcp.client.request-timeout=60s").toArray(String[]::new))
 			.run((context) -> {
-				McpSyncClient client = McpStdioAiAutoConfigurationTests.syncClient(context);
+				McpSyncClient client = AiTestSupport.syncClient(context);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("everything");
 				AiTestSupport.kill(server.pid());
-				AiTestSupport.await(Duration.ofSeconds(5), "the exit observed",
-						() -> server.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(5))
+					.until("the exit observed", () -> server.state() == ServerState.FAILED);
 				long begin = System.nanoTime();
 				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("echo").build()))
 					.hasMessageContaining("MCP server 'everything' process exited unexpectedly with exit code 137");

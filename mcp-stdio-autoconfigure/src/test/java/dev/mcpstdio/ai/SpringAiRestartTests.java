@@ -28,10 +28,11 @@ import java.util.Map;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,9 +42,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.syncClient;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.text;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClient;
+import static dev.mcpstdio.ai.AiTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,16 +56,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class SpringAiRestartTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	SpringAiRestartTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -84,8 +85,8 @@ class SpringAiRestartTests {
 				// and
 				// Spring AI refreshes its tool callbacks on
 				// notifications/tools/list_changed
-				AiTestSupport.await(Duration.ofSeconds(20), "the new process's tools",
-						() -> toolNames(provider).contains("generation_2"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the new process's tools", () -> toolNames(provider).contains("generation_2"));
 				assertThat(toolNames(provider)).doesNotContain("generation_1")
 					.containsExactlyInAnyOrder("echo", "pid", "children", "slow", "generation_2");
 				assertThat(text(syncClient(context).callTool(CallToolRequest.builder("pid").build())))
@@ -105,8 +106,8 @@ class SpringAiRestartTests {
 				assertThat(toolNames(provider)).contains("generation_1");
 				// what POST /actuator/mcpservers/demo {"action": "restart"} does
 				context.getBean(McpStdioServers.class).get("demo").restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the new process's tools",
-						() -> toolNames(provider).contains("generation_2"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the new process's tools", () -> toolNames(provider).contains("generation_2"));
 				assertThat(toolNames(provider)).doesNotContain("generation_1");
 			});
 	}
@@ -124,8 +125,7 @@ class SpringAiRestartTests {
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
 				long pid = server.pid();
 				AiTestSupport.kill(pid);
-				AiTestSupport.await(Duration.ofSeconds(5), "RESTARTING",
-						() -> server.state() == ServerState.RESTARTING);
+				Await.within(Duration.ofSeconds(5)).until("RESTARTING", () -> server.state() == ServerState.RESTARTING);
 				// made during the backoff: it waits for the new process instead of
 				// failing
 				// with the exit of the old one
@@ -152,8 +152,7 @@ class SpringAiRestartTests {
 				McpSyncClient client = syncClient(context);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
 				AiTestSupport.kill(server.pid());
-				AiTestSupport.await(Duration.ofSeconds(5), "RESTARTING",
-						() -> server.state() == ServerState.RESTARTING);
+				Await.within(Duration.ofSeconds(5)).until("RESTARTING", () -> server.state() == ServerState.RESTARTING);
 				long begin = System.nanoTime();
 				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("pid").build()))
 					.hasStackTraceContaining("MCP server 'demo' process exited unexpectedly with exit code 4; "
@@ -161,7 +160,7 @@ class SpringAiRestartTests {
 				// the backoff, the second start and its exit: far below the request
 				// timeout
 				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(15));
-				AiTestSupport.await(Duration.ofSeconds(5), "FAILED", () -> server.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(5)).until("FAILED", () -> server.state() == ServerState.FAILED);
 				// once the policy gave up, a call fails at once
 				long failedAt = System.nanoTime();
 				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("pid").build()))

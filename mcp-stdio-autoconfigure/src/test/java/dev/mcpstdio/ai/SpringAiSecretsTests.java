@@ -27,7 +27,9 @@ import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
@@ -35,7 +37,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,10 +48,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
-import static dev.mcpstdio.ai.SpringAiStartupTests.findCause;
-import static dev.mcpstdio.ai.SpringAiStartupTests.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.count;
+import static dev.mcpstdio.ai.AiTestSupport.findCause;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -64,6 +65,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class SpringAiSecretsTests {
 
 	/** A value with no secret's shape: only its name says that it is one. */
@@ -74,14 +76,13 @@ class SpringAiSecretsTests {
 
 	private static final String MASKED_MESSAGE = "upstream rejected ******; token=******";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	SpringAiSecretsTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -113,14 +114,14 @@ class SpringAiSecretsTests {
 		properties.addAll(adopted("inheriting", "--say-env", "MCP_STDIO_TEST_SECRET", "1"));
 		AiTestSupport.runner().withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
-			AiTestSupport.await(Duration.ofSeconds(10), "the stderr of both",
-					() -> servers.get("upstream").process().stderrTail().size() == 40
-							&& servers.get("inheriting").process().stderrTail().size() == 1);
+			Await.within(Duration.ofSeconds(10))
+				.until("the stderr of both", () -> servers.get("upstream").process().stderrTail().size() == 40
+						&& servers.get("inheriting").process().stderrTail().size() == 1);
 			assertThat(servers.get("upstream").process().stderrTail()).containsOnly("upstream said: ******");
 			assertThat(servers.get("inheriting").process().stderrTail()).containsExactly("upstream said: ******");
 			// the log is written by a thread of its own
-			AiTestSupport.await(Duration.ofSeconds(10), "41 stderr lines logged",
-					() -> count(output.getOut(), "upstream said: ******") == 41);
+			Await.within(Duration.ofSeconds(10))
+				.until("41 stderr lines logged", () -> count(output.getOut(), "upstream said: ******") == 41);
 		});
 		assertThat(output.getOut()).doesNotContain(UPSTREAM_VALUE).doesNotContain(applicationSecret);
 	}
@@ -135,8 +136,8 @@ class SpringAiSecretsTests {
 			.run((context) -> {
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("picky");
 				server.restartServer();
-				AiTestSupport.await(Duration.ofSeconds(20), "the refused replay",
-						() -> output.getOut().contains("refused the replayed initialize"));
+				Await.within(Duration.ofSeconds(20))
+					.until("the refused replay", () -> output.getOut().contains("refused the replayed initialize"));
 			});
 		assertThat(output.getOut())
 			.contains("Could not resume the MCP session with server 'picky': MCP server "
@@ -155,8 +156,8 @@ class SpringAiSecretsTests {
 				client.callTool(CallToolRequest.builder("odd")
 					.arguments(Map.of("text", "key " + UPSTREAM_VALUE + " token=abc123secret"))
 					.build());
-				AiTestSupport.await(Duration.ofSeconds(10), "the warning",
-						() -> output.getOut().contains("Skipping a message from MCP server 'odd'"));
+				Await.within(Duration.ofSeconds(10))
+					.until("the warning", () -> output.getOut().contains("Skipping a message from MCP server 'odd'"));
 			});
 		assertThat(output.getOut()).contains("Skipping a message from MCP server 'odd' that is not JSON-RPC")
 			.contains("key ****** token=******")
@@ -185,9 +186,10 @@ class SpringAiSecretsTests {
 					.sendMessage(
 							new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_TOOLS_LIST, "list-1", null))
 					.block(Duration.ofSeconds(10));
-				AiTestSupport.await(Duration.ofSeconds(10), "the answer handed to the client", () -> seen.size() == 1);
-				AiTestSupport.await(Duration.ofSeconds(10), "the warning",
-						() -> output.getOut().contains("The MCP client of server 'plain' failed on a message"));
+				Await.within(Duration.ofSeconds(10)).until("the answer handed to the client", () -> seen.size() == 1);
+				Await.within(Duration.ofSeconds(10))
+					.until("the warning",
+							() -> output.getOut().contains("The MCP client of server 'plain' failed on a message"));
 				transport.closeGracefully().block(Duration.ofSeconds(10));
 			});
 		assertThat(output.getOut())
@@ -198,13 +200,8 @@ class SpringAiSecretsTests {
 
 	private List<String> adopted(String name, String... extraArgs) {
 		String prefix = "spring.ai.mcp.client.stdio.connections." + name + ".";
-		List<String> properties = new ArrayList<>(List.of(prefix + "command=" + AiTestSupport.java(),
-				prefix + "args[0]=-cp", prefix + "args[1]=" + System.getProperty("java.class.path"),
-				prefix + "args[2]=" + TestMcpServer.class.getName(),
-				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id()));
-		for (int i = 0; i < extraArgs.length; i++) {
-			properties.add(prefix + "args[" + (3 + i) + "]=" + extraArgs[i]);
-		}
+		List<String> properties = new ArrayList<>(AiTestSupport.testServerCommand(prefix, extraArgs));
+		properties.add(prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id());
 		properties.add("mcp.stdio.servers." + name + ".shutdown.stdin-close-timeout=1s");
 		return properties;
 	}

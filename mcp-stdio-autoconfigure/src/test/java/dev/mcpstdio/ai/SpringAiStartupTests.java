@@ -23,21 +23,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.mcpstdio.actuate.McpServersEndpoint;
-import dev.mcpstdio.actuate.McpServersEndpointAutoConfiguration;
-import dev.mcpstdio.actuate.McpServersHealthContributorAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,17 +42,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
-import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.ApplicationContext;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.text;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,41 +61,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class SpringAiStartupTests {
 
-	/**
-	 * A variable of the test JVM (see the surefire configuration) that no server gets.
-	 */
-	static final String TOKEN_VARIABLE = "MCP_STDIO_TEST_TOKEN";
-
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
-	}
-
-	static ApplicationContextRunner runner() {
-		return AiTestSupport.runner()
-			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
-					McpServersEndpointAutoConfiguration.class, McpServersHealthContributorAutoConfiguration.class))
-			.withPropertyValues("management.endpoints.web.exposure.include=mcpservers");
+	SpringAiStartupTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
 	void brokenServerIsLeftOutWithOneWarnAndTheOthersServe(CapturedOutput output) throws IOException {
 		Path starts = this.temp.resolve("starts");
-		runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(
 					AiTestSupport.testServer("broken", this.fixtures.id(), "--starts", starts.toString(), "--exit-now",
 							"3", "--stderr", "boom: token=abc123secret rejected"),
 					AiTestSupport.testServer("good", this.fixtures.id())))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				List<McpSyncClient> clients = syncClients(context);
+				List<McpSyncClient> clients = AiTestSupport.syncClients(context);
 				assertThat(clients).extracting((client) -> client.getClientInfo().title()).containsExactly("good");
 				ToolCallback[] callbacks = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class)
 					.getToolCallbacks();
@@ -130,18 +111,19 @@ class SpringAiStartupTests {
 				+ "required, so the application goes on without its tools): MCP server 'broken' process exited "
 				+ "unexpectedly with exit code 3; stderr: boom: token=****** rejected";
 		assertThat(output.getOut()).contains(warn).doesNotContain("abc123secret");
-		assertThat(count(output.getOut(), "left out of Spring AI's MCP clients")).isOne();
+		assertThat(AiTestSupport.count(output.getOut(), "left out of Spring AI's MCP clients")).isOne();
 		// started once: one pid, one line each
 		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(1);
-		assertThat(count(output.getOut(), "Started MCP server 'broken'")).isOne();
-		assertThat(count(output.getOut(), "MCP server 'broken' process exited unexpectedly with exit code 3; stderr: "
-				+ "boom: token=****** rejected (pid "))
+		assertThat(AiTestSupport.count(output.getOut(), "Started MCP server 'broken'")).isOne();
+		assertThat(AiTestSupport.count(output.getOut(),
+				"MCP server 'broken' process exited unexpectedly with exit code 3; stderr: "
+						+ "boom: token=****** rejected (pid "))
 			.isOne();
 	}
 
 	@Test
 	void asyncClientsLeaveTheBrokenServerOutToo(CapturedOutput output) {
-		runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(AiTestSupport.testServer("broken", this.fixtures.id(), "--exit-now", "3"),
 					AiTestSupport.testServer("good", this.fixtures.id()), List.of("spring.ai.mcp.client.type=ASYNC")))
 			.run((context) -> {
@@ -160,14 +142,15 @@ class SpringAiStartupTests {
 	@Test
 	void serverRestartedByItsPolicyAtStartUpIsKept() throws IOException {
 		Path starts = this.temp.resolve("starts");
-		runner().withPropertyValues(properties(
-				AiTestSupport.testServer("flaky", this.fixtures.id(), "--starts", starts.toString(), "--exit-first",
-						"1", "3"),
-				List.of("mcp.stdio.servers.flaky.restart.policy=on-failure",
-						"mcp.stdio.servers.flaky.restart.initial-backoff=200ms")))
+		AiTestSupport.runnerWithEndpoint()
+			.withPropertyValues(properties(
+					AiTestSupport.testServer("flaky", this.fixtures.id(), "--starts", starts.toString(), "--exit-first",
+							"1", "3"),
+					List.of("mcp.stdio.servers.flaky.restart.policy=on-failure",
+							"mcp.stdio.servers.flaky.restart.initial-backoff=200ms")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				McpSyncClient client = syncClients(context).get(0);
+				McpSyncClient client = AiTestSupport.syncClients(context).get(0);
 				assertThat(client.isInitialized()).isTrue();
 				assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("generation_2");
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("flaky");
@@ -180,15 +163,14 @@ class SpringAiStartupTests {
 	@Test
 	void notInitializedAtStartUpTheClientFailsAtOnceUntilARestartSucceeds(CapturedOutput output) throws IOException {
 		Path starts = this.temp.resolve("starts");
-		runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(AiTestSupport.testServer("broken", this.fixtures.id(), "--starts",
 					starts.toString(), "--exit-first", "1", "3"), List.of("spring.ai.mcp.client.initialized=false")))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("broken");
-				AiTestSupport.await(Duration.ofSeconds(10), "broken FAILED",
-						() -> server.state() == ServerState.FAILED);
-				McpSyncClient client = syncClients(context).get(0);
+				Await.within(Duration.ofSeconds(10)).until("broken FAILED", () -> server.state() == ServerState.FAILED);
+				McpSyncClient client = AiTestSupport.syncClients(context).get(0);
 				long begin = System.nanoTime();
 				// its tools are left out (no server's state makes the tool callbacks
 				// fail),
@@ -210,38 +192,40 @@ class SpringAiStartupTests {
 
 	@Test
 	void requiredServerFailsStartUpWithTheHint() {
-		assertThat(System.getenv(TOKEN_VARIABLE)).as("set by the surefire configuration").isNotNull();
-		runner()
-			.withPropertyValues(
-					properties(AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", TOKEN_VARIABLE),
-							AiTestSupport.testServer("good", this.fixtures.id()),
-							List.of("mcp.stdio.servers.needy.required=true")))
+		assertThat(System.getenv(AiTestSupport.TOKEN_VARIABLE)).as("set by the surefire configuration").isNotNull();
+		AiTestSupport.runnerWithEndpoint()
+			.withPropertyValues(properties(
+					AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env",
+							AiTestSupport.TOKEN_VARIABLE),
+					AiTestSupport.testServer("good", this.fixtures.id()),
+					List.of("mcp.stdio.servers.needy.required=true")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				McpServerStartupException startup = findCause(context.getStartupFailure(),
+				McpServerStartupException startup = AiTestSupport.findCause(context.getStartupFailure(),
 						McpServerStartupException.class);
 				assertThat(startup.serverName()).isEqualTo("needy");
-				assertThat(startup.getMessage()).isEqualTo(requiredNeedyMessage());
-				assertThat(startup.getMessage()).doesNotContain(System.getenv(TOKEN_VARIABLE));
+				assertThat(startup.getMessage()).isEqualTo(AiTestSupport.requiredNeedyMessage());
+				assertThat(startup.getMessage()).doesNotContain(System.getenv(AiTestSupport.TOKEN_VARIABLE));
 			});
 	}
 
 	@Test
 	void requiredServerFailsStartUpAlsoWhenNotInitializedAtStartUp() {
-		runner()
-			.withPropertyValues(
-					properties(AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env", TOKEN_VARIABLE),
-							List.of("mcp.stdio.servers.needy.required=true", "spring.ai.mcp.client.initialized=false")))
+		AiTestSupport.runnerWithEndpoint()
+			.withPropertyValues(properties(
+					AiTestSupport.testServer("needy", this.fixtures.id(), "--require-env",
+							AiTestSupport.TOKEN_VARIABLE),
+					List.of("mcp.stdio.servers.needy.required=true", "spring.ai.mcp.client.initialized=false")))
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(findCause(context.getStartupFailure(), McpServerStartupException.class).getMessage())
-					.isEqualTo(requiredNeedyMessage());
+				assertThat(AiTestSupport.findCause(context.getStartupFailure(), McpServerStartupException.class)
+					.getMessage()).isEqualTo(AiTestSupport.requiredNeedyMessage());
 			});
 	}
 
 	@Test
 	void requiredServerThatRunsIsInitializedAtStartUpAlsoWhenNotInitializedAtStartUp() {
-		runner()
+		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(AiTestSupport.testServer("demo", this.fixtures.id()),
 					AiTestSupport.testServer("lazy", this.fixtures.id()),
 					List.of("mcp.stdio.servers.demo.required=true", "spring.ai.mcp.client.initialized=false")))
@@ -251,38 +235,6 @@ class SpringAiStartupTests {
 				assertThat(servers.get("demo").isInitialized()).isTrue();
 				assertThat(servers.get("lazy").isInitialized()).isFalse();
 			});
-	}
-
-	static String requiredNeedyMessage() {
-		return "MCP server 'needy' is required but could not start: MCP server 'needy' process exited unexpectedly "
-				+ "with exit code 2; stderr: Error: " + TOKEN_VARIABLE + " is not set\n" + "Hint: the server's stderr "
-				+ "names " + TOKEN_VARIABLE + ", a variable of the application that the server did not get (a server "
-				+ "gets only an allow-list of the application's environment); pass it with mcp.stdio.servers.needy.env."
-				+ TOKEN_VARIABLE + "=${" + TOKEN_VARIABLE + "} or set mcp.stdio.servers.needy.inherit-env=true";
-	}
-
-	static List<McpSyncClient> syncClients(ApplicationContext context) {
-		@SuppressWarnings("unchecked")
-		List<McpSyncClient> clients = context.getBean("mcpSyncClients", List.class);
-		return clients;
-	}
-
-	static int count(String text, String what) {
-		Matcher matcher = Pattern.compile(Pattern.quote(what)).matcher(text);
-		int count = 0;
-		while (matcher.find()) {
-			count++;
-		}
-		return count;
-	}
-
-	static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
-		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
-			if (type.isInstance(candidate)) {
-				return type.cast(candidate);
-			}
-		}
-		throw new AssertionError("No " + type.getSimpleName() + " in " + thrown, thrown);
 	}
 
 }

@@ -24,8 +24,9 @@ import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,10 +36,10 @@ import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
-import static dev.mcpstdio.ai.SpringAiStartupTests.findCause;
-import static dev.mcpstdio.ai.SpringAiStartupTests.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.count;
+import static dev.mcpstdio.ai.AiTestSupport.findCause;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,6 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class SpringAiStartupTimeoutTests {
 
 	/**
@@ -60,11 +62,10 @@ class SpringAiStartupTimeoutTests {
 	private static final String TIMED_OUT = "MCP server 'stalled' did not answer initialize within its "
 			+ "startup-timeout (3s); raise mcp.stdio.servers.stalled.startup-timeout if it is just slow to start";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	SpringAiStartupTimeoutTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -81,8 +82,8 @@ class SpringAiStartupTimeoutTests {
 			assertThat(syncClients(context)).extracting((client) -> client.getClientInfo().title())
 				.containsExactly("good");
 			McpStdioServer stalled = context.getBean(McpStdioServers.class).get("stalled");
-			AiTestSupport.await(Duration.ofSeconds(10), "stalled FAILED",
-					() -> stalled.state() == ServerState.FAILED && stalled.pid() == null);
+			Await.within(Duration.ofSeconds(10))
+				.until("stalled FAILED", () -> stalled.state() == ServerState.FAILED && stalled.pid() == null);
 			assertThat(stalled.lastFailure()).isEqualTo(TIMED_OUT);
 			assertThat(context.getBean("mcpToolCallbacks", ToolCallbackProvider.class).getToolCallbacks()).hasSize(4);
 		});
@@ -139,8 +140,8 @@ class SpringAiStartupTimeoutTests {
 				assertThat(provider.getToolCallbacks()).hasSize(4);
 				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(READY_BOUND);
 				McpStdioServer stalled = context.getBean(McpStdioServers.class).get("stalled");
-				AiTestSupport.await(Duration.ofSeconds(10), "stalled FAILED",
-						() -> stalled.state() == ServerState.FAILED);
+				Await.within(Duration.ofSeconds(10))
+					.until("stalled FAILED", () -> stalled.state() == ServerState.FAILED);
 				assertThat(stalled.lastFailure()).isEqualTo(TIMED_OUT);
 			});
 		assertThat(output.getOut()).contains("MCP server 'stalled' is FAILED: its tools are left out of Spring AI's "

@@ -32,9 +32,9 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,23 +57,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class SpringAiStdioAdoptionTests {
 
 	private static final String CONNECTIONS = "spring.ai.mcp.client.stdio.connections.";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	SpringAiStdioAdoptionTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
 	void clientsToolsAndCallsAreTheSameAsWithSpringAisOwnTransport() {
-		String[] servers = McpStdioAiAutoConfigurationTests.properties(springAiServer("demo"), springAiServer("other"),
+		String[] servers = AiTestSupport.properties(springAiServer("demo"), springAiServer("other"),
 				springAiServer("third"));
 		Observed own = observe(false, servers);
 		Observed adopted = observe(true, servers);
@@ -109,12 +109,12 @@ class SpringAiStdioAdoptionTests {
 								tool.description(), tool.inputSchema())));
 				}
 				McpSyncClient demo = client(clients, "demo");
-				String echo = McpStdioAiAutoConfigurationTests.text(demo.callTool(
+				String echo = AiTestSupport.text(demo.callTool(
 						CallToolRequest.builder("echo").arguments(Map.of("text", "the same either way")).build()));
 				ToolCallback[] callbacks = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class)
 					.getToolCallbacks();
-				long demoPid = Long.parseLong(
-						McpStdioAiAutoConfigurationTests.text(demo.callTool(CallToolRequest.builder("pid").build())));
+				long demoPid = Long
+					.parseLong(AiTestSupport.text(demo.callTool(CallToolRequest.builder("pid").build())));
 				// one process per server, whoever runs it
 				assertThat(this.fixtures.alive()).hasSize(3).contains(demoPid);
 				McpStdioServers registry = context.getBean(McpStdioServers.class);
@@ -184,7 +184,7 @@ class SpringAiStdioAdoptionTests {
 				}}
 				""".formatted(TestMcpServer.class.getName(), Fixtures.MARKER));
 		AiTestSupport.runner()
-			.withPropertyValues(McpStdioAiAutoConfigurationTests.properties(springAiServer("demo")))
+			.withPropertyValues(AiTestSupport.properties(springAiServer("demo")))
 			.withPropertyValues("spring.ai.mcp.client.stdio.servers-configuration=" + file,
 					"test.marker=" + this.fixtures.id())
 			.run((context) -> {
@@ -234,7 +234,7 @@ class SpringAiStdioAdoptionTests {
 	@Test
 	void notAdoptedWhenSpringAisClientIsDisabled() {
 		AiTestSupport.runner()
-			.withPropertyValues(McpStdioAiAutoConfigurationTests.properties(springAiServer("demo")))
+			.withPropertyValues(AiTestSupport.properties(springAiServer("demo")))
 			.withPropertyValues("spring.ai.mcp.client.enabled=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -246,7 +246,7 @@ class SpringAiStdioAdoptionTests {
 	@Test
 	void notAdoptedWhenMcpStdioIsDisabled() {
 		AiTestSupport.runner()
-			.withPropertyValues(McpStdioAiAutoConfigurationTests.properties(springAiServer("demo")))
+			.withPropertyValues(AiTestSupport.properties(springAiServer("demo")))
 			.withPropertyValues("mcp.stdio.enabled=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioServers.class).hasBean("stdioTransports");
@@ -258,10 +258,9 @@ class SpringAiStdioAdoptionTests {
 
 	private List<String> springAiServer(String name) {
 		String prefix = CONNECTIONS + name + ".";
-		return List.of(prefix + "command=" + AiTestSupport.java(), prefix + "args[0]=-cp",
-				prefix + "args[1]=" + System.getProperty("java.class.path"),
-				prefix + "args[2]=" + TestMcpServer.class.getName(),
-				prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id());
+		List<String> properties = new ArrayList<>(AiTestSupport.testServerCommand(prefix));
+		properties.add(prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id());
+		return properties;
 	}
 
 	@SuppressWarnings("unchecked")

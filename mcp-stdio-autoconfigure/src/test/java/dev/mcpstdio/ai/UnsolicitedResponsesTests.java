@@ -19,20 +19,21 @@ package dev.mcpstdio.ai;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.properties;
-import static dev.mcpstdio.ai.McpStdioAiAutoConfigurationTests.text;
-import static dev.mcpstdio.ai.SpringAiStartupTests.count;
-import static dev.mcpstdio.ai.SpringAiStartupTests.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.count;
+import static dev.mcpstdio.ai.AiTestSupport.properties;
+import static dev.mcpstdio.ai.AiTestSupport.syncClients;
+import static dev.mcpstdio.ai.AiTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class UnsolicitedResponsesTests {
 
 	/** Spring AI's client's warning for each response it did not ask for. */
@@ -50,11 +52,10 @@ class UnsolicitedResponsesTests {
 
 	private static final String DROPPED = "Dropped a response of MCP server 'talkative'";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	UnsolicitedResponsesTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -87,7 +88,7 @@ class UnsolicitedResponsesTests {
 				assertThat(text(
 						client.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "next")).build())))
 					.isEqualTo("next");
-				AiTestSupport.await(Duration.ofSeconds(5), "the warning", () -> output.getOut().contains(DROPPED));
+				Await.within(Duration.ofSeconds(5)).until("the warning", () -> output.getOut().contains(DROPPED));
 			});
 		assertThat(count(output.getOut(), DROPPED)).isOne();
 		assertThat(count(output.getOut(), CLIENT_WARNING)).isZero();

@@ -29,9 +29,10 @@ import dev.mcpstdio.core.containers.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -47,9 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ContainerConfigurationTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
@@ -59,16 +61,15 @@ class ContainerConfigurationTests {
 
 	private Path docker;
 
+	ContainerConfigurationTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@BeforeEach
 	void fakeEngine() throws IOException {
 		// never started in these tests: configuration errors come before any process
 		this.docker = Files.writeString(this.temp.resolve("docker"), "#!/bin/sh\necho \"ran: $*\" >&2\nexit 3\n");
 		Files.setPosixFilePermissions(this.docker, PosixFilePermissions.fromString("rwxr-xr-x"));
-	}
-
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	private String[] server(String name, String... args) {

@@ -33,6 +33,7 @@ import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.lifecycle.StartMode;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -61,11 +62,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class McpStdioConfigurationTests {
 
 	private static final String CLASSPATH_MARKER = "servers-classpath-json";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
@@ -73,9 +75,12 @@ class McpStdioConfigurationTests {
 	@TempDir
 	Path temp;
 
+	McpStdioConfigurationTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 		Fixtures.assertNoneAlive(CLASSPATH_MARKER, Duration.ofSeconds(5));
 	}
 

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -27,12 +26,13 @@ import dev.mcpstdio.lifecycle.observation.DefaultMcpOperationObservationConventi
 import dev.mcpstdio.lifecycle.observation.McpOperationContext;
 import dev.mcpstdio.lifecycle.observation.McpOperationObservationConvention;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
@@ -51,21 +51,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioObservationAutoConfigurationTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class, ObservationAutoConfiguration.class,
-				McpStdioObservationAutoConfiguration.class))
-		.withUserConfiguration(Collecting.class)
-		.withPropertyValues("mcp.stdio.servers.observed.command=sh",
-				"mcp.stdio.servers.observed.args=" + Fixtures.script("tools.sh"),
-				"mcp.stdio.servers.observed.env." + Fixtures.MARKER + "=" + this.fixtures.id());
+	private final ApplicationContextRunner runner;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpStdioObservationAutoConfigurationTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class,
+					ObservationAutoConfiguration.class, McpStdioObservationAutoConfiguration.class))
+			.withUserConfiguration(Collecting.class)
+			.withPropertyValues("mcp.stdio.servers.observed.command=sh",
+					"mcp.stdio.servers.observed.args=" + Fixtures.script("tools.sh"),
+					"mcp.stdio.servers.observed.env." + Fixtures.MARKER + "=" + fixtures.id());
 	}
 
 	@Test

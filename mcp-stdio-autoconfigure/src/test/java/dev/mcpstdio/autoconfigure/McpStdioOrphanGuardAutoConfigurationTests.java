@@ -20,8 +20,9 @@ import java.time.Duration;
 
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,16 +34,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioOrphanGuardAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class, McpStdioAutoConfiguration.class));
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void cleanUp() {
-		this.fixtures.killLeftovers();
+	McpStdioOrphanGuardAutoConfigurationTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test

@@ -19,15 +19,16 @@ package dev.mcpstdio.autoconfigure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServersFileTests {
 
 	/** Set by surefire for the test JVM (see the module's pom). */
@@ -50,7 +52,7 @@ class McpStdioServersFileTests {
 
 	private static final String SECRET_VALUE = "s3cr3t-value";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
@@ -58,9 +60,8 @@ class McpStdioServersFileTests {
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpStdioServersFileTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -302,11 +303,7 @@ class McpStdioServersFileTests {
 	}
 
 	private static void awaitStderr(McpStdioServer server, String line) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (!server.process().stderrTail().contains(line)) {
-			assertThat(System.nanoTime()).as("stderr line '%s' within 10s", line).isLessThan(deadline);
-			Fixtures.sleep(20);
-		}
+		Await.that("stderr line '" + line + "'", () -> server.process().stderrTail().contains(line));
 	}
 
 }

@@ -24,7 +24,7 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -45,18 +45,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class McpStdioShutdownPhaseTests {
 
 	private static final String WARNING = "may take up to";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	McpStdioShutdownPhaseTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test

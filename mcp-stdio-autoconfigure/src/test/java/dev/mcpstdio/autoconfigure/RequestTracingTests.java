@@ -32,7 +32,9 @@ import brave.propagation.ThreadLocalCurrentTraceContext;
 import brave.sampler.Sampler;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -42,8 +44,8 @@ import io.micrometer.tracing.brave.bridge.BraveTracer;
 import io.micrometer.tracing.brave.bridge.W3CPropagation;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -65,16 +67,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class RequestTracingTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	@TempDir
 	Path directory;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	RequestTracingTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -163,11 +165,8 @@ class RequestTracingTests {
 	}
 
 	private static void awaitSpans(List<MutableSpan> spans, String... names) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (!spans.stream().map(MutableSpan::name).toList().containsAll(List.of(names))
-				&& System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
+		Await.within(Duration.ofSeconds(10))
+			.holds(() -> spans.stream().map(MutableSpan::name).toList().containsAll(List.of(names)));
 		assertThat(spans).extracting(MutableSpan::name).contains(names);
 	}
 

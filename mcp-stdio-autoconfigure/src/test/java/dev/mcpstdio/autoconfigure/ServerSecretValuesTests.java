@@ -20,13 +20,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,12 +48,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class ServerSecretValuesTests {
 
 	/** A value with no secret's shape: only its name says that it is one. */
 	static final String UPSTREAM_VALUE = "upstream-7d3f9a21c4";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class));
@@ -61,9 +62,8 @@ class ServerSecretValuesTests {
 	@TempDir
 	Path temp;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	ServerSecretValuesTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -141,11 +141,8 @@ class ServerSecretValuesTests {
 	}
 
 	private static void awaitStderr(McpStdioServer server, String line) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (server.process() == null || !server.process().stderrTail().contains(line)) {
-			assertThat(System.nanoTime()).as("stderr line '%s' within 10s", line).isLessThan(deadline);
-			Fixtures.sleep(20);
-		}
+		Await.that("stderr line '" + line + "'",
+				() -> server.process() != null && server.process().stderrTail().contains(line));
 	}
 
 }

@@ -31,8 +31,10 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,13 +45,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ConcurrentSendTests {
 
 	private static final int THREADS = 8;
 
 	private static final int MESSAGES = 400;
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
+
+	ConcurrentSendTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	private StdioServerSpec catServer(String name) {
 		// cat echoes every line back: each message comes back as it was written

@@ -18,13 +18,14 @@ package dev.mcpstdio.core;
 
 import java.io.File;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,13 +35,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ExitWatcherTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	ExitWatcherTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -79,10 +80,7 @@ class ExitWatcherTests {
 		ExitWatcher watcher = new ExitWatcher(Runnable::run);
 		Process process = start("exit 0");
 		watcher.watch(process, handled::incrementAndGet);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (handled.get() == 0 && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
+		Await.that("the exit handled", () -> handled.get() > 0);
 		assertThat(handled.get()).isEqualTo(1);
 	}
 

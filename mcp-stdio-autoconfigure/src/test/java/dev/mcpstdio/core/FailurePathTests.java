@@ -26,10 +26,13 @@ import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,16 +45,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class FailurePathTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<StdioServerProcess> started = new ArrayList<>();
 
+	FailurePathTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void noProcessLeftBehind() {
-		Fixtures.cleanUp(this.started, StdioServerProcess::stop,
-				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
+		Fixtures.cleanUp(this.started, StdioServerProcess::stop);
 	}
 
 	@ParameterizedTest
@@ -113,20 +120,15 @@ class FailurePathTests {
 	private List<String> environmentOf(ServerHost host, StdioServerSpec spec) throws Exception {
 		StdioServerProcess process = host.start(spec, MessageListener.NONE);
 		this.started.add(process);
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (!process.stderrTail().contains("env printed") && System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
-		assertThat(process.stderrTail()).contains("env printed");
+		Await.that("the environment printed", () -> process.stderrTail().contains("env printed"));
 		return process.stderrTail();
 	}
 
 	private void awaitAlive(int count) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (this.fixtures.alive().size() < count && System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
-		assertThat(this.fixtures.alive()).hasSizeGreaterThanOrEqualTo(count);
+		List<Long> alive = Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(20))
+			.value(this.fixtures::alive, (pids) -> pids.size() >= count);
+		assertThat(alive).hasSizeGreaterThanOrEqualTo(count);
 	}
 
 }

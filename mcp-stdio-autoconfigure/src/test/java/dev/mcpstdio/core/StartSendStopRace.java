@@ -66,7 +66,9 @@ public final class StartSendStopRace {
 			for (int t = 0; t < threads; t++) {
 				int thread = t;
 				workers.add(pool.submit(() -> {
-					go.await();
+					if (!go.await(1, TimeUnit.MINUTES)) {
+						throw new IllegalStateException("the race did not start");
+					}
 					for (int round = 0; round < rounds; round++) {
 						StdioServerSpec spec = StdioServerSpec.of("race", "sh", Fixtures.script("instant-exit.sh"))
 							.withEnv(Map.of(Fixtures.MARKER, fixtures.id()))

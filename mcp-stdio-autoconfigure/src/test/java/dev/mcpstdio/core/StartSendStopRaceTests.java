@@ -16,11 +16,13 @@
 
 package dev.mcpstdio.core;
 
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,20 +33,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class StartSendStopRaceTests {
 
 	private static final int THREADS = 16;
 
 	private static final int ROUNDS = Integer.getInteger("mcp.stdio.race.rounds", 200);
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	StartSendStopRaceTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
+	// 3,200 rounds; its own bound of a thread is 10 minutes
+	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void sixteenThreadsStartSendAndStopAServerThatExitsAtOnce() throws Exception {
 		StartSendStopRace.Outcome outcome = StartSendStopRace.run(this.fixtures, THREADS, ROUNDS);
 		assertThat(outcome.hungThreads()).as("%s", outcome).isZero();

@@ -32,11 +32,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,20 +52,24 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class StdioServerProcessTests {
 
 	/** Bounds long enough that any step that waited for one would show. */
 	private static final ShutdownTimeouts LONG = new ShutdownTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20),
 			Duration.ofSeconds(20));
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<StdioServerProcess> started = new ArrayList<>();
 
+	StdioServerProcessTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void noProcessLeftBehind() {
-		Fixtures.cleanUp(this.started, StdioServerProcess::stop,
-				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
+		Fixtures.cleanUp(this.started, StdioServerProcess::stop);
 	}
 
 	private StdioServerProcess start(String name, String script) {
@@ -69,6 +78,12 @@ class StdioServerProcessTests {
 
 	private StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
 		StdioServerProcess process = TestHost.shared().start(spec, listener);
+		this.started.add(process);
+		return process;
+	}
+
+	private StdioServerProcess start(ServerHost host, StdioServerSpec spec) {
+		StdioServerProcess process = host.start(spec, MessageListener.NONE);
 		this.started.add(process);
 		return process;
 	}
@@ -178,9 +193,14 @@ class StdioServerProcessTests {
 			.withMessageContaining("closed its stdout");
 	}
 
-	@Test
-	void childrenAndGrandchildAreCountedAndEnded() throws Exception {
-		StdioServerProcess process = start("family", "with-children.sh");
+	/**
+	 * The tree kill: where cgroups are on the group would end the children anyway, so the
+	 * test runs without them too, where only the process tree finds them.
+	 */
+	@ParameterizedTest(name = "cgroups: {0}")
+	@ValueSource(booleans = { true, false })
+	void childrenAndGrandchildAreCountedAndEnded(boolean cgroups) throws Exception {
+		StdioServerProcess process = start(TestHost.of(cgroups), this.fixtures.spec("family", "with-children.sh"));
 		waitForStderr(process, "ready");
 		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("ping");
 		awaitCount(process, 4);
@@ -192,9 +212,10 @@ class StdioServerProcessTests {
 		assertThat(process.treeStats().liveProcesses()).isZero();
 	}
 
-	@Test
-	void wrapperThatExitsCleanlyLeavesNoChildBehind() throws Exception {
-		StdioServerProcess process = start("wrapper", "wrapper-exits.sh");
+	@ParameterizedTest(name = "cgroups: {0}")
+	@ValueSource(booleans = { true, false })
+	void wrapperThatExitsCleanlyLeavesNoChildBehind(boolean cgroups) throws Exception {
+		StdioServerProcess process = start(TestHost.of(cgroups), this.fixtures.spec("wrapper", "wrapper-exits.sh"));
 		ExitInfo exit = process.exit().get(10, TimeUnit.SECONDS);
 		assertThat(exit.exitCode()).isZero();
 		assertThat(exit.cause()).isEqualTo(ExitCause.UNEXPECTED);
@@ -205,9 +226,8 @@ class StdioServerProcessTests {
 	@Test
 	void daemonizedChildThatLeftTheSessionIsFoundByItsMarker() throws Exception {
 		// without the cgroup, which would end it anyway: here only its marker leads to it
-		StdioServerProcess process = ContainmentTests.withoutCgroups()
-			.start(this.fixtures.spec("escapee", "escapes-setsid.sh"), MessageListener.NONE);
-		this.started.add(process);
+		StdioServerProcess process = start(TestHost.withoutCgroups(),
+				this.fixtures.spec("escapee", "escapes-setsid.sh"));
 		waitForStderr(process, "ready");
 		awaitCount(process, 3);
 		List<Long> before = this.fixtures.alive();
@@ -259,7 +279,7 @@ class StdioServerProcessTests {
 		String response = process.request(7, request(7, "ping")).get(10, TimeUnit.SECONDS);
 		assertThat(response).contains("\"id\":7");
 		process.send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"again\"}", 8);
-		awaitTrue(() -> messages.size() == 1);
+		Await.that("one message", () -> messages.size() == 1);
 		assertThat(messages).singleElement().asString().contains("again");
 		assertThat(process.isRunning()).isTrue();
 		// counted, which is what the tests that look for cut lines rely on
@@ -274,7 +294,7 @@ class StdioServerProcessTests {
 		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS))
 			.isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"echo\":\"crlf\"}}");
 		// the end of stdout ends the last line
-		awaitTrue(() -> !messages.isEmpty());
+		Await.that("a message", () -> !messages.isEmpty());
 		assertThat(messages).containsExactly("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/last\"}");
 		assertThat(process.exit().get(10, TimeUnit.SECONDS).exitCode()).isZero();
 		assertThat(process.stdoutReader().awaitEnd(10_000)).isTrue();
@@ -340,7 +360,7 @@ class StdioServerProcessTests {
 		assertThat(failure).isInstanceOf(McpServerExitedException.class)
 			.hasMessage(
 					"MCP server 'crashy' process exited unexpectedly with exit code 5; stderr: crashing on request 5");
-		awaitTrue(() -> unanswered.get() != null);
+		Await.that("the exit with the unanswered requests", () -> unanswered.get() != null);
 		assertThat(unanswered.get()).containsExactlyInAnyOrder("s-3", "s-4");
 		assertThat(process.pendingRequests()).isZero();
 	}
@@ -379,7 +399,7 @@ class StdioServerProcessTests {
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
 				+ "\"}}";
 		CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> process.send(big));
-		awaitTrue(process::isWriting);
+		Await.that("a write blocked", process::isWriting);
 		// this one queues behind the blocked write, and gives up at its own send timeout
 		// or fails with the server, whichever comes first; it never waits longer
 		long begin = System.nanoTime();
@@ -483,29 +503,20 @@ class StdioServerProcessTests {
 	}
 
 	private static void waitForStderr(StdioServerProcess process, String line) {
-		awaitTrue(() -> process.stderrTail().contains(line));
+		Await.that("stderr line '" + line + "'", () -> process.stderrTail().contains(line));
 	}
 
 	private static void awaitCount(StdioServerProcess process, int count) {
-		awaitTrue(() -> process.treeStats().liveProcesses() == count);
-		assertThat(process.treeStats().liveProcesses()).isEqualTo(count);
+		int live = Await.within(Await.DEFAULT_BOUND)
+			.value(() -> process.treeStats().liveProcesses(), (read) -> read == count);
+		assertThat(live).isEqualTo(count);
 	}
 
 	private static void awaitWriting(StdioServerProcess process) {
 		// the writer blocks once the pipe buffer (64 KiB) is full
-		awaitTrue(process::isWriting);
+		Await.that("a write blocked", process::isWriting);
 		Fixtures.sleep(100);
 		assertThat(process.isWriting()).isTrue();
-	}
-
-	static void awaitTrue(java.util.function.BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Condition not met within 10s");
-			}
-			Fixtures.sleep(10);
-		}
 	}
 
 }

@@ -25,9 +25,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,16 +40,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class StopCohortTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<StdioServerProcess> started = new ArrayList<>();
 
+	StopCohortTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void noProcessLeftBehind() {
-		Fixtures.cleanUp(this.started, StdioServerProcess::stop,
-				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
+		Fixtures.cleanUp(this.started, StdioServerProcess::stop);
 	}
 
 	@Test
@@ -157,19 +164,13 @@ class StopCohortTests {
 	}
 
 	/** The pid of the child a fixture names on stderr. */
-	private static long childOf(StdioServerProcess process) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (System.nanoTime() < deadline) {
-			for (String line : process.stderrTail()) {
-				if (line.startsWith("child ")) {
-					long pid = Long.parseLong(line.substring("child ".length()).trim());
-					assertThat(isAlive(pid)).as("the child, before the stop").isTrue();
-					return pid;
-				}
-			}
-			Thread.sleep(10);
-		}
-		throw new AssertionError("no child named on stderr");
+	private static long childOf(StdioServerProcess process) {
+		Await.that("a child named on stderr",
+				() -> process.stderrTail().stream().anyMatch((line) -> line.startsWith("child ")));
+		String line = process.stderrTail().stream().filter((named) -> named.startsWith("child ")).findFirst().get();
+		long pid = Long.parseLong(line.substring("child ".length()).trim());
+		assertThat(isAlive(pid)).as("the child, before the stop").isTrue();
+		return pid;
 	}
 
 	private static boolean isAlive(long pid) {

@@ -24,17 +24,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.core.cgroup.CgroupContainment;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -52,12 +54,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class CgroupServerTests {
 
 	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
 	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = ContainmentContexts.runner();
 
@@ -65,6 +68,10 @@ class CgroupServerTests {
 	Path temp;
 
 	private final List<Daemon> daemons = new ArrayList<>();
+
+	CgroupServerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void cgroups() {
@@ -82,7 +89,6 @@ class CgroupServerTests {
 	void cleanUp() {
 		// by pid and start time: the daemon carries no marker
 		this.daemons.forEach(Daemon::kill);
-		this.fixtures.killLeftovers();
 	}
 
 	private String[] server(String name, Path pidFile) {
@@ -140,10 +146,7 @@ class CgroupServerTests {
 			long begin = System.nanoTime();
 			jvm.process().destroyForcibly();
 			Duration bound = ContainmentContexts.guardBound().plusSeconds(5);
-			long deadline = begin + bound.toNanos();
-			while (daemon.isAlive() && System.nanoTime() < deadline) {
-				Fixtures.sleep(20);
-			}
+			Await.within(bound).every(Duration.ofMillis(20)).holds(() -> !daemon.isAlive());
 			System.out.println("kill -9 of the JVM to its escaped daemon gone: "
 					+ (System.nanoTime() - begin) / 1_000_000 + " ms");
 			assertThat(daemon.isAlive()).as(() -> String.join("\n", jvm.output())).isFalse();
@@ -152,32 +155,26 @@ class CgroupServerTests {
 	}
 
 	private static int awaitCount(McpStdioServer server, int atLeast) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		int count = server.treeStats().liveProcesses();
-		while (count < atLeast && System.nanoTime() < deadline) {
-			Fixtures.sleep(50);
-			count = server.treeStats().liveProcesses();
-		}
-		return count;
+		return Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(50))
+			.value(() -> server.treeStats().liveProcesses(), (count) -> count >= atLeast);
 	}
 
-	private Daemon awaitDaemon(Path pidFile) throws IOException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		String pid = "";
-		while (System.nanoTime() < deadline) {
-			pid = Files.exists(pidFile) ? Files.readString(pidFile).strip() : "";
-			if (!pid.isEmpty()) {
-				break;
+	private Daemon awaitDaemon(Path pidFile) {
+		String pid = Await.within(Duration.ofSeconds(20)).every(Duration.ofMillis(20)).value(() -> {
+			try {
+				return Files.exists(pidFile) ? Files.readString(pidFile).strip() : "";
 			}
-			Fixtures.sleep(20);
-		}
+			catch (IOException ex) {
+				return "";
+			}
+		}, (read) -> !read.isEmpty());
 		assertThat(pid).as("the daemon's pid").matches("[0-9]+");
 		ProcessHandle handle = ProcessHandle.of(Long.parseLong(pid)).orElseThrow();
 		// its first sleep
-		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (handle.children().findAny().isEmpty() && System.nanoTime() < until) {
-			Fixtures.sleep(20);
-		}
+		Await.within(Duration.ofSeconds(5))
+			.every(Duration.ofMillis(20))
+			.holds(() -> handle.children().findAny().isPresent());
 		Daemon daemon = new Daemon(handle.pid(), handle.info().startInstant(), handle.children().toList());
 		this.daemons.add(daemon);
 		return daemon;

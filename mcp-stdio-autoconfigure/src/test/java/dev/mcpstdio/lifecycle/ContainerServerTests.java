@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,11 +30,13 @@ import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -48,23 +51,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ContainerServerTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner = ContainmentContexts.runner();
 
 	private String engine;
 
+	ContainerServerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@BeforeEach
 	void engine() {
 		this.engine = ContainerEngines.require();
-	}
-
-	@AfterEach
-	void cleanUp() {
-		ContainerEngines.removeAll(this.fixtures.id());
-		this.fixtures.killLeftovers();
 	}
 
 	/**
@@ -72,9 +74,8 @@ class ContainerServerTests {
 	 * this test.
 	 */
 	private List<String> server(String name, String script, String... options) {
-		List<String> args = new ArrayList<>(
-				List.of("run", "-i", "--label", ContainerEngines.TEST_LABEL + "=" + this.fixtures.id(), "-e",
-						Fixtures.MARKER + "=" + this.fixtures.id()));
+		List<String> args = new ArrayList<>(List.of("run", "-i", "--label", this.fixtures.containerLabel(), "-e",
+				Fixtures.MARKER + "=" + this.fixtures.id()));
 		args.addAll(List.of(options));
 		args.addAll(List.of(ContainerEngines.IMAGE, "sh", script));
 		String prefix = "mcp.stdio.servers." + name + ".";
@@ -159,11 +160,10 @@ class ContainerServerTests {
 			assertThat(context).hasNotFailed();
 			McpStdioServer server = context.getBean(McpStdioServers.class).get("orphaned");
 			ProcessHandle.of(server.pid()).ifPresent(ProcessHandle::destroyForcibly);
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (!ContainerEngines.containers(this.fixtures.id()).isEmpty() && System.nanoTime() < deadline) {
-				Fixtures.sleep(100);
-			}
-			assertThat(ContainerEngines.containers(this.fixtures.id())).isEmpty();
+			List<String> left = Await.within(Duration.ofSeconds(30))
+				.every(Duration.ofMillis(100))
+				.value(() -> ContainerEngines.containers(this.fixtures.id()), List::isEmpty);
+			assertThat(left).isEmpty();
 			assertThat(server.state()).isEqualTo(ServerState.FAILED);
 		});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
@@ -203,10 +203,11 @@ class ContainerServerTests {
 	 * given JVM; its server has no stdin, stays and ignores SIGTERM.
 	 */
 	private String leftContainer(JvmOwner owner, String server) {
-		ContainerEngines.Result result = ContainerEngines.run(List.of(this.engine, "run", "-d", "--label",
-				ContainerEngines.TEST_LABEL + "=" + this.fixtures.id(), "--label", "dev.mcpstdio.server=" + server,
-				"--label", "dev.mcpstdio.owner=" + owner.id(), "--label", "dev.mcpstdio.owner-host=" + owner.host(),
-				ContainerEngines.IMAGE, "sh", "/srv/stubborn.sh"), Duration.ofSeconds(60));
+		ContainerEngines.Result result = ContainerEngines.run(
+				List.of(this.engine, "run", "-d", "--label", this.fixtures.containerLabel(), "--label",
+						"dev.mcpstdio.server=" + server, "--label", "dev.mcpstdio.owner=" + owner.id(), "--label",
+						"dev.mcpstdio.owner-host=" + owner.host(), ContainerEngines.IMAGE, "sh", "/srv/stubborn.sh"),
+				Duration.ofSeconds(60));
 		assertThat(result.exitCode()).as(result.output()).isZero();
 		return result.output().strip();
 	}
@@ -221,20 +222,17 @@ class ContainerServerTests {
 			jvm.process().destroyForcibly();
 			// the guard's bound, plus the engine's calls (ps, kill, rm)
 			Duration bound = ContainmentContexts.guardBound().plusSeconds(10);
-			long deadline = begin + bound.toNanos();
-			while (!ContainerEngines.containers(this.fixtures.id()).isEmpty() && System.nanoTime() < deadline) {
-				Fixtures.sleep(50);
-			}
+			List<String> left = Await.within(bound.minusNanos(System.nanoTime() - begin))
+				.every(Duration.ofMillis(50))
+				.value(() -> ContainerEngines.containers(this.fixtures.id()), List::isEmpty);
 			long took = (System.nanoTime() - begin) / 1_000_000;
 			System.out.println("kill -9 of the JVM to its container gone: " + took + " ms");
-			assertThat(ContainerEngines.containers(this.fixtures.id())).as(() -> String.join("\n", jvm.output()))
-				.isEmpty();
+			assertThat(left).as(() -> String.join("\n", jvm.output())).isEmpty();
 			// nor its cidfile: the guard removes the directory of its scripts after them
-			long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (!cidfilesOf(jvm.process().pid()).isEmpty() && System.nanoTime() < until) {
-				Fixtures.sleep(50);
-			}
-			assertThat(cidfilesOf(jvm.process().pid())).isEmpty();
+			List<Path> cidfiles = Await.within(Duration.ofSeconds(10))
+				.every(Duration.ofMillis(50))
+				.value(() -> cidfilesOf(jvm.process().pid()), List::isEmpty);
+			assertThat(cidfiles).isEmpty();
 		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
@@ -242,7 +240,7 @@ class ContainerServerTests {
 	/**
 	 * The cidfile directories of a JVM's container starts, in its guard's directories.
 	 */
-	private static List<Path> cidfilesOf(long jvmPid) throws IOException {
+	private static List<Path> cidfilesOf(long jvmPid) {
 		List<Path> found = new ArrayList<>();
 		try (DirectoryStream<Path> guards = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")),
 				"mcp-stdio-guard-*")) {
@@ -254,6 +252,9 @@ class ContainerServerTests {
 					// removed meanwhile
 				}
 			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 		return found;
 	}

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.test.Fixtures;
+
 /**
  * A JVM forked by a test with the same JDK and the test classpath; its output is kept
  * (bounded) and the first line with a given prefix is handed out.
@@ -52,9 +54,9 @@ public final class ForkedJvm implements AutoCloseable {
 	}
 
 	public static ForkedJvm start(String mainClass, String linePrefix, List<String> args) throws IOException {
-		String java = ProcessHandle.current().info().command().orElseThrow();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), mainClass));
+		List<String> command = new ArrayList<>(Fixtures.java(mainClass));
+		// before the main class: a heap of its own size
+		command.add(1, "-Xmx256m");
 		command.addAll(args);
 		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
 	}

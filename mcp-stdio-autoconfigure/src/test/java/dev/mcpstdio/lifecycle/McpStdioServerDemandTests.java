@@ -25,16 +25,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -45,16 +47,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServerDemandTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<McpStdioServer> servers = new ArrayList<>();
+
+	McpStdioServerDemandTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@AfterEach
 	void cleanUp() {
 		this.servers.forEach(McpStdioServer::stopServer);
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -74,7 +80,7 @@ class McpStdioServerDemandTests {
 		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		// (the sh fixture forks a sed for every line it reads: counted until it is
 		// reaped)
-		await(() -> this.fixtures.alive().equals(List.of(server.pid())));
+		Await.that("its one process alive", () -> this.fixtures.alive().equals(List.of(server.pid())));
 		server.stop();
 		assertThat(server.state()).isEqualTo(ServerState.STOPPED);
 		// stopped, not idle: a message does not start it again
@@ -99,7 +105,7 @@ class McpStdioServerDemandTests {
 		server.start();
 		long first = server.pid();
 		assertThat(request(server, "one")).contains("\"echo\":\"one\"");
-		await(() -> server.state() == ServerState.IDLE && server.lastExit() != null);
+		Await.that("stopped when idle", () -> server.state() == ServerState.IDLE && server.lastExit() != null);
 		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);
 		assertThat(server.exits(ExitCause.IDLE)).isEqualTo(1);
 		assertThat(server.restarts()).isZero();
@@ -111,7 +117,8 @@ class McpStdioServerDemandTests {
 		assertThat(server.pid()).isNotEqualTo(first);
 		assertThat(server.isInitialized()).isTrue();
 		// and idle again
-		await(() -> server.exits(ExitCause.IDLE) == 2 && server.state() == ServerState.IDLE);
+		Await.that("stopped when idle again",
+				() -> server.exits(ExitCause.IDLE) == 2 && server.state() == ServerState.IDLE);
 	}
 
 	@Test
@@ -126,7 +133,7 @@ class McpStdioServerDemandTests {
 		assertThat(server.exits(ExitCause.IDLE)).isZero();
 		assertThat(server.clientConnection().generation()).isEqualTo(1);
 		// once answered, the idle timeout runs from the answer
-		await(() -> server.state() == ServerState.IDLE && server.lastExit() != null);
+		Await.that("stopped when idle", () -> server.state() == ServerState.IDLE && server.lastExit() != null);
 		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);
 	}
 
@@ -165,7 +172,7 @@ class McpStdioServerDemandTests {
 
 	private static String request(McpStdioServer server, String method) {
 		String id = method + "-" + System.nanoTime();
-		return server.request(id, message(id, method)).join();
+		return server.request(id, message(id, method)).orTimeout(30, TimeUnit.SECONDS).join();
 	}
 
 	private static String message(String id, String method) {
@@ -177,14 +184,6 @@ class McpStdioServerDemandTests {
 				true, false, Duration.ofSeconds(20), RestartPolicy.NEVER, demand, Limits.NONE), TestHost.shared());
 		this.servers.add(server);
 		return server;
-	}
-
-	static void await(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-			Fixtures.sleep(10);
-		}
-		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
 	}
 
 }

@@ -24,9 +24,11 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -38,20 +40,24 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServerHandshakeTests {
 
 	/** A drain so long that a stop held by the unanswered initialize would show. */
 	private static final ShutdownTimeouts LONG_DRAIN = new ShutdownTimeouts(Duration.ofSeconds(30),
 			Duration.ofSeconds(2), Duration.ofSeconds(2));
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<McpStdioServer> servers = new ArrayList<>();
 
+	McpStdioServerHandshakeTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void cleanUp() {
-		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer,
-				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
+		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer);
 	}
 
 	@Test

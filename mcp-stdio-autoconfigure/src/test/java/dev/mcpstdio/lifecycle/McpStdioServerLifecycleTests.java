@@ -27,9 +27,10 @@ import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,13 +53,18 @@ import static org.assertj.core.api.Assertions.assertThatException;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServerLifecycleTests {
 
 	private static final AtomicReference<List<Long>> aliveSeen = new AtomicReference<>();
 
 	private static final AtomicReference<String> currentMarker = new AtomicReference<>();
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
+
+	McpStdioServerLifecycleTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void forgetWhatAnEarlierTestRecorded() {
@@ -66,11 +72,6 @@ class McpStdioServerLifecycleTests {
 		LifecycleApplications.phaseEnd.set(0);
 		aliveSeen.set(null);
 		currentMarker.set(this.fixtures.id());
-	}
-
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -301,11 +302,7 @@ class McpStdioServerLifecycleTests {
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
 		try {
 			registry.start();
-			long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-			while (broken.state() != ServerState.FAILED && System.nanoTime() < deadline) {
-				Fixtures.sleep(10);
-			}
-			assertThat(broken.state()).isEqualTo(ServerState.FAILED);
+			Await.within(Duration.ofSeconds(20)).until("FAILED", () -> broken.state() == ServerState.FAILED);
 			// the lifecycle's start() of this server comes after its parallel start
 			// failed
 			broken.start();

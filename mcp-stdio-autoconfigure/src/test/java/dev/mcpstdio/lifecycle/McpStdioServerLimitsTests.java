@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,7 +30,9 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,20 +50,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServerLimitsTests {
 
 	private static final long MB = 1024 * 1024;
 
 	private static final Duration INTERVAL = Duration.ofMillis(200);
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<McpStdioServer> servers = new ArrayList<>();
+
+	McpStdioServerLimitsTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@AfterEach
 	void cleanUp() {
 		this.servers.forEach(McpStdioServer::stopServer);
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -72,7 +79,7 @@ class McpStdioServerLimitsTests {
 		assertThat(server.treeStats().memoryBytes()).isLessThan(40 * MB);
 		// a child holding 64 MB: the tree is over its 40 MB
 		assertThat(request(server, "grow")).contains("\"echo\":\"grow\"");
-		McpStdioServerDemandTests.await(() -> server.exits(ExitCause.MEMORY_LIMIT) == 1
+		Await.that("stopped over its memory and restarted", () -> server.exits(ExitCause.MEMORY_LIMIT) == 1
 				&& server.state() == ServerState.RUNNING && server.clientConnection().generation() == 2);
 		ExitInfo exit = server.lastExit();
 		assertThat(exit.cause()).isEqualTo(ExitCause.MEMORY_LIMIT);
@@ -85,7 +92,7 @@ class McpStdioServerLimitsTests {
 		assertThat(request(server, "ping")).contains("\"echo\":\"ping\"");
 		// (the sh fixture forks a sed for every line it reads: counted until it is
 		// reaped)
-		McpStdioServerDemandTests.await(
+		Await.that("its one process alive",
 				() -> server.treeStats().liveProcesses() == 1 && this.fixtures.alive().equals(List.of(server.pid())));
 		// one WARN, naming the figures
 		Matcher warn = Pattern
@@ -106,7 +113,7 @@ class McpStdioServerLimitsTests {
 		CompletableFuture<String> pending = server.request("h1", message("h1", "hang"));
 		// eight children: nine processes in the tree
 		assertThat(request(server, "spawn")).contains("\"echo\":\"spawn\"");
-		McpStdioServerDemandTests.await(() -> server.state() == ServerState.FAILED);
+		Await.that("FAILED", () -> server.state() == ServerState.FAILED);
 		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.PROCESS_LIMIT);
 		assertThat(server.exits(ExitCause.PROCESS_LIMIT)).isEqualTo(1);
 		assertThat(server.restarts()).isZero();
@@ -133,7 +140,7 @@ class McpStdioServerLimitsTests {
 
 	private static String request(McpStdioServer server, String method) {
 		String id = method + "-" + System.nanoTime();
-		return server.request(id, message(id, method)).join();
+		return server.request(id, message(id, method)).orTimeout(30, TimeUnit.SECONDS).join();
 	}
 
 	private static String message(String id, String method) {

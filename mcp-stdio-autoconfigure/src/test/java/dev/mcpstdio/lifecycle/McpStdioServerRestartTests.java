@@ -24,16 +24,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,15 +44,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class McpStdioServerRestartTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<McpStdioServer> servers = new ArrayList<>();
 
+	McpStdioServerRestartTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void cleanUp() {
-		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer, this.fixtures::killLeftovers);
+		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer);
 	}
 
 	@Test
@@ -61,8 +68,8 @@ class McpStdioServerRestartTests {
 		long first = server.pid();
 		assertThat(server.isInitialized()).isTrue();
 		ProcessHandle.of(first).orElseThrow().destroyForcibly();
-		await(() -> server.state() == ServerState.RUNNING && server.pid() != null && server.pid() != first
-				&& server.isInitialized());
+		Await.that("restarted and initialized", () -> server.state() == ServerState.RUNNING && server.pid() != null
+				&& server.pid() != first && server.isInitialized());
 		assertThat(server.restarts()).isEqualTo(1);
 		assertThat(server.lastExit().exitCode()).isEqualTo(137);
 		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(1);
@@ -82,7 +89,7 @@ class McpStdioServerRestartTests {
 		server.startServer();
 		long first = server.pid();
 		ProcessHandle.of(first).orElseThrow().destroyForcibly();
-		await(() -> server.state() == ServerState.RESTARTING);
+		Await.that("RESTARTING", () -> server.state() == ServerState.RESTARTING);
 		// during the backoff: it waits for the new process and its handshake
 		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}"))
 			.succeedsWithin(Duration.ofSeconds(15))
@@ -104,7 +111,7 @@ class McpStdioServerRestartTests {
 			McpStdioServer server = server(spec("crashy", "7", firstStart.toString()),
 					policy(Mode.ON_FAILURE, 1, Duration.ofSeconds(1)));
 			server.startServer();
-			await(() -> server.state() == ServerState.RESTARTING);
+			Await.that("RESTARTING", () -> server.state() == ServerState.RESTARTING);
 			long begin = System.nanoTime();
 			assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}"))
 				.failsWithin(Duration.ofSeconds(15))
@@ -130,7 +137,7 @@ class McpStdioServerRestartTests {
 		Gaps gaps = new Gaps();
 		server.addListener(gaps);
 		server.startServer();
-		await(() -> server.state() == ServerState.FAILED);
+		Await.that("FAILED", () -> server.state() == ServerState.FAILED);
 		assertThat(server.restarts()).isEqualTo(3);
 		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(4);
 		assertThat(server.lastExit().exitCode()).isEqualTo(7);
@@ -149,7 +156,8 @@ class McpStdioServerRestartTests {
 			Gaps gaps = new Gaps();
 			server.addListener(gaps);
 			server.startServer();
-			await(() -> server.state() == ServerState.FAILED && server.restarts() == 3);
+			Await.that("FAILED after three restarts",
+					() -> server.state() == ServerState.FAILED && server.restarts() == 3);
 			Fixtures.sleep(1000);
 			assertThat(server.state()).isEqualTo(ServerState.FAILED);
 			assertThat(server.restarts()).isEqualTo(3);
@@ -173,7 +181,7 @@ class McpStdioServerRestartTests {
 		McpStdioServer server = server(spec, policy(Mode.ON_FAILURE, 3, Duration.ofMillis(10)));
 		server.startServer();
 		// The restart has begun: it is ending the first process
-		await(() -> server.restarts() == 1);
+		Await.that("restarted once", () -> server.restarts() == 1);
 		long begin = System.nanoTime();
 		server.stopServer();
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
@@ -190,7 +198,7 @@ class McpStdioServerRestartTests {
 	void alwaysRestartsACleanExitToo() {
 		McpStdioServer server = server(spec("clean", "0"), policy(Mode.ALWAYS, 2, Duration.ofMillis(100)));
 		server.startServer();
-		await(() -> server.state() == ServerState.FAILED);
+		Await.that("FAILED", () -> server.state() == ServerState.FAILED);
 		assertThat(server.restarts()).isEqualTo(2);
 		assertThat(server.lastExit().exitCode()).isZero();
 		assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(3);
@@ -201,7 +209,7 @@ class McpStdioServerRestartTests {
 	void onFailureDoesNotRestartACleanExit() {
 		McpStdioServer server = server(spec("clean", "0"), policy(Mode.ON_FAILURE, 2, Duration.ofMillis(100)));
 		server.startServer();
-		await(() -> server.state() == ServerState.FAILED);
+		Await.that("FAILED", () -> server.state() == ServerState.FAILED);
 		Fixtures.sleep(500);
 		assertThat(server.restarts()).isZero();
 		assertThat(server.state()).isEqualTo(ServerState.FAILED);
@@ -214,7 +222,7 @@ class McpStdioServerRestartTests {
 		server.startServer();
 		long first = server.pid();
 		ProcessHandle.of(first).orElseThrow().destroyForcibly();
-		await(() -> server.state() == ServerState.FAILED);
+		Await.that("FAILED", () -> server.state() == ServerState.FAILED);
 		Fixtures.sleep(500);
 		assertThat(server.state()).isEqualTo(ServerState.FAILED);
 		assertThat(server.restarts()).isZero();
@@ -264,14 +272,6 @@ class McpStdioServerRestartTests {
 
 	private static RestartPolicy policy(Mode mode, int maxRestarts, Duration initial) {
 		return new RestartPolicy(mode, maxRestarts, Duration.ofMinutes(1), initial, Duration.ofSeconds(5));
-	}
-
-	private static void await(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-			Fixtures.sleep(10);
-		}
-		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
 	}
 
 	/** The time from each exit scheduling a restart to the restart's start. */

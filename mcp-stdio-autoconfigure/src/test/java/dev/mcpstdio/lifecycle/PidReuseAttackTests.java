@@ -24,13 +24,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.PidThief;
 import dev.mcpstdio.test.PidThief.Stranger;
 import dev.mcpstdio.test.PidThief.Target;
@@ -40,6 +41,8 @@ import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +55,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class PidReuseAttackTests {
 
 	private static final Log logger = LogFactory.getLog(PidReuseAttackTests.class);
@@ -62,7 +66,7 @@ class PidReuseAttackTests {
 	/** Tries per path: another process may take the pid first. */
 	private static final int TRIES = 60;
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Stranger> strangers = new ArrayList<>();
 
@@ -71,6 +75,10 @@ class PidReuseAttackTests {
 	@TempDir
 	Path exits;
 
+	PidReuseAttackTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@BeforeEach
 	void attackPossible() {
 		PidThief.requireCapability();
@@ -78,21 +86,22 @@ class PidReuseAttackTests {
 
 	@AfterEach
 	void cleanUp() {
-		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer, this.fixtures::killLeftovers);
+		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer);
 		this.strangers.forEach(Stranger::end);
 	}
 
 	@Test
+	// up to 60 attacks
+	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void aStopAfterTheRootsExitNeverSignalsAStrangerThatTookItsPid() throws Exception {
 		int landed = 0;
-		int signalled = 0;
 		for (int i = 0; i < TRIES && landed < LANDED; i++) {
 			// every other server's children stay in its group and session, holding the
 			// root's pid until the clean-up ends them
 			boolean detached = i % 2 == 0;
 			StdioServerProcess server = TestHost.shared()
 				.start(spec("victim", "0", detached ? "detach" : "stay"), MessageListener.NONE);
-			List<ProcessHandle> children = childrenOf(server.pid(), 2);
+			List<ProcessHandle> children = Fixtures.childrenOf(server.pid(), 2);
 			Optional<Stranger> stranger;
 			try (PidThief thief = PidThief.lieInWait(this.fixtures,
 					List.of(new Target(server.pid(), detached ? List.of() : children)))) {
@@ -100,12 +109,13 @@ class PidReuseAttackTests {
 				stranger = thief.stranger(Duration.ofSeconds(20));
 			}
 			server.stop();
-			awaitGone(children);
+			Fixtures.awaitEnded(children);
 			if (stranger.isPresent()) {
 				landed++;
-				signalled += survived(stranger.get()) ? 0 : 1;
+				this.strangers.add(stranger.get());
 			}
 		}
+		int signalled = signalled();
 		logger.info("pid-reuse attack on a stop: " + landed + " landed, " + signalled + " strangers signalled");
 		assertThat(landed).as("attacks that landed").isGreaterThanOrEqualTo(LANDED);
 		assertThat(signalled).as("strangers signalled").isZero();
@@ -113,6 +123,8 @@ class PidReuseAttackTests {
 	}
 
 	@Test
+	// up to 60 attacks
+	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void aRestartNeverSignalsAStrangerThatTookTheRootsPid() throws Exception {
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec("victim", "3", "detach"), true,
 				false, Duration.ofSeconds(20), new RestartPolicy(Mode.ON_FAILURE, 1000, Duration.ofMinutes(10),
@@ -121,23 +133,24 @@ class PidReuseAttackTests {
 		this.servers.add(server);
 		server.startServer();
 		int landed = 0;
-		int signalled = 0;
 		for (int i = 0; i < TRIES && landed < LANDED; i++) {
 			long root = server.pid();
 			long generation = server.clientConnection().generation();
-			List<ProcessHandle> children = childrenOf(root, 2);
+			List<ProcessHandle> children = Fixtures.childrenOf(root, 2);
 			Optional<Stranger> stranger;
 			try (PidThief thief = PidThief.lieInWait(this.fixtures, List.of(new Target(root, List.of())))) {
 				exit(root);
 				stranger = thief.stranger(Duration.ofSeconds(20));
 			}
-			await(() -> server.clientConnection().generation() > generation && server.state() == ServerState.RUNNING);
-			awaitGone(children);
+			Await.that("restarted",
+					() -> server.clientConnection().generation() > generation && server.state() == ServerState.RUNNING);
+			Fixtures.awaitEnded(children);
 			if (stranger.isPresent()) {
 				landed++;
-				signalled += survived(stranger.get()) ? 0 : 1;
+				this.strangers.add(stranger.get());
 			}
 		}
+		int signalled = signalled();
 		logger.info("pid-reuse attack on a restart: " + landed + " landed, " + signalled + " strangers signalled");
 		assertThat(landed).as("attacks that landed").isGreaterThanOrEqualTo(LANDED);
 		assertThat(signalled).as("strangers signalled").isZero();
@@ -159,42 +172,22 @@ class PidReuseAttackTests {
 		ProcessHandle handle = ProcessHandle.of(root).orElseThrow();
 		Path file = this.exits.resolve(Long.toString(root));
 		Files.createFile(file);
-		await(() -> !handle.isAlive());
+		Await.that("the root exited", () -> !handle.isAlive());
 		Files.delete(file);
 	}
 
 	/**
-	 * Return whether the stranger is still alive, untouched, once whatever ends the
-	 * server's leftovers has had time to look again.
+	 * Count the strangers that did not survive untouched, once whatever ends a server's
+	 * leftovers has had time to look again after the last attack, then end them: each
+	 * stranger is checked at least that long after its own attack, most for the rest of
+	 * the test (whatever came later must not signal it either).
 	 */
-	private boolean survived(Stranger stranger) {
-		this.strangers.add(stranger);
+	private int signalled() {
 		// two looks of the exit watcher and more: a late signal would land by then
 		Fixtures.sleep(300);
-		boolean alive = stranger.isAlive();
-		stranger.end();
-		return alive;
-	}
-
-	/**
-	 * The children of a process, as handles: each knows its start time, so a reused pid
-	 * is not taken for it.
-	 */
-	private static List<ProcessHandle> childrenOf(long pid, int count) {
-		await(() -> ProcessHandle.of(pid).map((h) -> h.children().count() >= count).orElse(false));
-		return ProcessHandle.of(pid).orElseThrow().children().toList();
-	}
-
-	private static void awaitGone(List<ProcessHandle> processes) {
-		await(() -> processes.stream().noneMatch(ProcessHandle::isAlive));
-	}
-
-	private static void await(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-			Fixtures.sleep(5);
-		}
-		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
+		int signalled = (int) this.strangers.stream().filter((stranger) -> !stranger.isAlive()).count();
+		this.strangers.forEach(Stranger::end);
+		return signalled;
 	}
 
 }

@@ -152,12 +152,9 @@ public final class ContainerEngines {
 	 * @param within how long they may take to go
 	 */
 	public static void assertNoneLeft(String testId, Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		List<String> left = containers(testId);
-		while (!left.isEmpty() && System.nanoTime() < deadline) {
-			Fixtures.sleep(100);
-			left = containers(testId);
-		}
+		List<String> left = Await.within(within)
+			.every(Duration.ofMillis(100))
+			.value(() -> containers(testId), List::isEmpty);
 		if (!left.isEmpty()) {
 			removeAll(testId);
 			fail("Containers of test " + testId + " still exist after " + within + ": " + left);

@@ -58,12 +58,54 @@ public final class Fixtures {
 	public static final ShutdownTimeouts FAST = new ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(400),
 			Duration.ofMillis(400));
 
+	/**
+	 * Options of the JVMs that tests fork: C1 only and the serial collector, so that they
+	 * start sooner and cost less CPU.
+	 */
+	public static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
 	private static Path directory;
 
 	private final String id = "t-" + UUID.randomUUID();
 
+	private volatile boolean labelledContainers;
+
 	public String id() {
 		return this.id;
+	}
+
+	/**
+	 * Return the label ({@code name=value}) of this test's containers, by which they are
+	 * found and removed; the test is then checked for containers left, too.
+	 * @return the label
+	 */
+	public String containerLabel() {
+		this.labelledContainers = true;
+		return ContainerEngines.TEST_LABEL + "=" + this.id;
+	}
+
+	/**
+	 * Return whether this test labelled containers.
+	 * @return whether it did
+	 */
+	public boolean labelledContainers() {
+		return this.labelledContainers;
+	}
+
+	/**
+	 * Return the command that runs a main class of the tests in a JVM of its own: this
+	 * JVM's {@code java}, {@link #JVM_OPTIONS} and class path.
+	 * @param mainClass the main class
+	 * @param args its arguments
+	 * @return the command
+	 */
+	public static List<String> java(String mainClass, String... args) {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(JVM_OPTIONS);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+		command.addAll(List.of(args));
+		return command;
 	}
 
 	/**
@@ -238,6 +280,38 @@ public final class Fixtures {
 		return !isZombie(Path.of("/proc", Long.toString(pid)));
 	}
 
+	/**
+	 * Return whether a process runs: the very process of the handle (by its start time),
+	 * not a zombie waiting to be reaped.
+	 * @param handle the process
+	 * @return whether it is alive
+	 */
+	public static boolean isLive(ProcessHandle handle) {
+		return handle.isAlive() && isLive(handle.pid());
+	}
+
+	/**
+	 * Wait, bounded, until a process has children, and return them as handles: each knows
+	 * its start time, so that a reused pid is not taken for it.
+	 * @param pid the process
+	 * @param count how many children to wait for
+	 * @return its children
+	 */
+	public static List<ProcessHandle> childrenOf(long pid, int count) {
+		Await.that("the children of " + pid + " started",
+				() -> ProcessHandle.of(pid).map((h) -> h.children().count() >= count).orElse(false));
+		return ProcessHandle.of(pid).orElseThrow().children().toList();
+	}
+
+	/**
+	 * Wait, bounded, until processes ended: gone, or zombies that only wait for their
+	 * reaper (on some machines PID 1 reaps orphans only every second or two).
+	 * @param processes the processes
+	 */
+	public static void awaitEnded(List<ProcessHandle> processes) {
+		Await.that("the processes " + processes + " ended", () -> processes.stream().noneMatch(Fixtures::isLive));
+	}
+
 	private static boolean isZombie(Path dir) {
 		try {
 			String stat = Files.readString(dir.resolve("stat"));
@@ -279,12 +353,9 @@ public final class Fixtures {
 	}
 
 	public static void assertNoneAlive(String markerValue, Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		List<Long> left = aliveTwice(markerValue);
-		while (!left.isEmpty() && System.nanoTime() < deadline) {
-			sleep(20);
-			left = aliveTwice(markerValue);
-		}
+		List<Long> left = Await.within(within)
+			.every(Duration.ofMillis(20))
+			.value(() -> aliveTwice(markerValue), List::isEmpty);
 		if (!left.isEmpty()) {
 			List<String> described = new ArrayList<>();
 			for (long pid : left) {
@@ -306,6 +377,18 @@ public final class Fixtures {
 			left = alive(markerValue);
 		}
 		return left;
+	}
+
+	/**
+	 * Apply a cleanup step to each item, whatever fails on the way: a stop that throws
+	 * does not skip the others. The first failure is rethrown, the others added to it.
+	 * @param <T> the items' type
+	 * @param items what to clean up
+	 * @param step what to do with each
+	 */
+	public static <T> void cleanUp(Iterable<T> items, Consumer<T> step) {
+		cleanUp(items, step, () -> {
+		});
 	}
 
 	/**
@@ -365,13 +448,9 @@ public final class Fixtures {
 		long pid = Long.parseLong(out);
 		awaitMarked(pid);
 		// Its loop runs (so its trap is set) once it has had a child
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		boolean looping = false;
-		while (!looping && System.nanoTime() < deadline) {
-			looping = ProcessHandle.of(pid).map((h) -> h.children().findAny().isPresent()).orElse(false);
-			sleep(10);
-		}
-		assertThat(looping).as("loop of %s running", pid).isTrue();
+		Await.within(Duration.ofSeconds(5))
+			.until("the loop of " + pid + " running",
+					() -> ProcessHandle.of(pid).map((h) -> h.children().findAny().isPresent()).orElse(false));
 		return pid;
 	}
 
@@ -381,11 +460,7 @@ public final class Fixtures {
 	 */
 	public static void awaitMarked(long pid) {
 		ProcReader proc = ProcReader.system();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (proc.markers(pid) == null && System.nanoTime() < deadline) {
-			sleep(10);
-		}
-		assertThat(proc.markers(pid)).as("markers of %s", pid).isNotNull();
+		Await.within(Duration.ofSeconds(5)).until("markers of " + pid, () -> proc.markers(pid) != null);
 	}
 
 	/** Kill what a failed test left, by pid, so that it does not disturb the next. */

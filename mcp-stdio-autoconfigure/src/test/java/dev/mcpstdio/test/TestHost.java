@@ -19,15 +19,16 @@ package dev.mcpstdio.test;
 import dev.mcpstdio.core.ServerHost;
 
 /**
- * The host of the tests that need one with the defaults: built on first use, for the
- * whole test JVM. Its settings cannot change, so tests cannot leak them into each other;
- * a test that needs others builds its own host and closes it.
+ * The hosts of the tests that need one with the defaults, or with the defaults but no
+ * cgroups: each built on first use, for the whole test JVM. Their settings cannot change,
+ * so tests cannot leak them into each other; a test that needs others builds its own host
+ * and closes it.
  *
  * @author mcp-stdio authors
  */
 public final class TestHost {
 
-	private static final ServerHost HOST = ServerHost.builder().application("mcp-stdio-tests").build();
+	private static final String APPLICATION = "mcp-stdio-tests";
 
 	private TestHost() {
 	}
@@ -37,7 +38,37 @@ public final class TestHost {
 	 * @return the host
 	 */
 	public static ServerHost shared() {
-		return HOST;
+		return Shared.HOST;
+	}
+
+	/**
+	 * Return a host whose servers get no cgroup: for the tests of what finds and ends a
+	 * server's processes without it (the process tree, session and markers).
+	 * @return the host
+	 */
+	public static ServerHost withoutCgroups() {
+		return WithoutCgroups.HOST;
+	}
+
+	/**
+	 * Return {@link #shared()}, or {@link #withoutCgroups()}.
+	 * @param cgroups whether the servers get cgroups where the machine has them
+	 * @return the host
+	 */
+	public static ServerHost of(boolean cgroups) {
+		return cgroups ? shared() : withoutCgroups();
+	}
+
+	private static final class Shared {
+
+		static final ServerHost HOST = ServerHost.builder().application(APPLICATION).build();
+
+	}
+
+	private static final class WithoutCgroups {
+
+		static final ServerHost HOST = ServerHost.builder().application(APPLICATION).cgroups(false).build();
+
 	}
 
 }

@@ -16,17 +16,16 @@
 
 package dev.mcpstdio.sample;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.actuate.NoneAliveAfterContext;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoneAliveAfterContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,7 +39,6 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Step 5 of the README's walk-through over real HTTP: the clock server killed by the pid
@@ -80,8 +78,8 @@ class SampleApplicationOneServerDownTests {
 		McpStdioServer clock = this.servers.get("clock");
 		// step 5: its pid from the endpoint, as the README shows
 		kill(pid(get("/actuator/mcpservers/clock", 200)));
-		await(() -> clock.state() == ServerState.FAILED, "clock FAILED");
-		await(() -> !get("/api/tools", 200).contains("\"now\""), "the clock's tools left out");
+		Await.that("clock FAILED", () -> clock.state() == ServerState.FAILED);
+		Await.that("the clock's tools left out", () -> !get("/api/tools", 200).contains("\"now\""));
 		assertThat(get("/api/tools", 200)).contains("\"echo\"", "\"server_info\"").doesNotContain("\"uptime\"");
 		assertThat(post("now", "{}", 404)).contains("No tool named 'now'");
 		assertThat(get("/actuator/health", 200)).contains("\"clock\":\"FAILED\"");
@@ -90,7 +88,7 @@ class SampleApplicationOneServerDownTests {
 		McpStdioServer demo = this.servers.get("demo");
 		kill(pid(get("/actuator/mcpservers/demo", 200)));
 		assertThat(post("echo", "{\"text\":\"still here\"}", 200)).contains("still here");
-		await(() -> demo.restarts() == 1 && demo.state() == ServerState.RUNNING, "demo restarted");
+		Await.that("demo restarted", () -> demo.restarts() == 1 && demo.state() == ServerState.RUNNING);
 		assertThat(get("/api/tools", 200)).contains("\"echo\"").doesNotContain("\"now\"");
 		assertThat(get("/actuator/health", 200)).contains("\"demo\":\"RUNNING\"");
 	}
@@ -129,16 +127,6 @@ class SampleApplicationOneServerDownTests {
 		ProcessHandle handle = ProcessHandle.of(pid).orElseThrow();
 		handle.destroyForcibly();
 		handle.onExit().get(5, TimeUnit.SECONDS);
-	}
-
-	private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Not within 20 s: " + what);
-			}
-			Thread.sleep(50);
-		}
 	}
 
 }

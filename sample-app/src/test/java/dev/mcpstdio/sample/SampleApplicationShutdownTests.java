@@ -25,8 +25,9 @@ import java.time.Duration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
-import org.junit.jupiter.api.AfterEach;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -40,13 +41,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class SampleApplicationShutdownTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.killLeftovers();
+	SampleApplicationShutdownTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test

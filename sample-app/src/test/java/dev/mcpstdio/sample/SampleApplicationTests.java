@@ -24,6 +24,7 @@ import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -76,33 +77,25 @@ class SampleApplicationTests {
 		McpStdioServer demo = this.servers.get("demo");
 		// the census shares a /proc snapshot for up to 100 ms: one taken before the
 		// children started may still be read
-		long counted = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (demo.treeStats().liveProcesses() != 3 && System.nanoTime() < counted) {
-			Thread.sleep(50);
-		}
-		assertThat(demo.treeStats().liveProcesses()).isEqualTo(3);
+		int counted = Await.within(Duration.ofSeconds(5))
+			.every(Duration.ofMillis(50))
+			.value(() -> demo.treeStats().liveProcesses(), (live) -> live == 3);
+		assertThat(counted).isEqualTo(3);
 		Matcher pid = Pattern.compile("pid (\\d+)").matcher(call("server_info", "{}"));
 		assertThat(pid.find()).isTrue();
 		ProcessHandle handle = ProcessHandle.of(Long.parseLong(pid.group(1))).orElseThrow();
 		handle.destroyForcibly();
 		handle.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (!(demo.state() == ServerState.RUNNING && demo.clientConnection().generation() == 2
-				&& demo.isInitialized())) {
-			assertThat(System.nanoTime()).as("demo restarted within 20 s").isLessThan(deadline);
-			Thread.sleep(50);
-		}
+		Await.within(Duration.ofSeconds(20))
+			.until("demo restarted", () -> demo.state() == ServerState.RUNNING
+					&& demo.clientConnection().generation() == 2 && demo.isInitialized());
 		assertThat(call("echo", "{\"text\":\"after restart\"}")).contains("after restart");
 		assertThat(demo.restarts()).isEqualTo(1);
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
 		this.client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
 		// the clock, unused for its idle timeout, is stopped; health stays up
-		deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (!(clock.state() == ServerState.IDLE && clock.lastExit() != null
-				&& clock.treeStats().liveProcesses() == 0)) {
-			assertThat(System.nanoTime()).as("clock idle within 30 s").isLessThan(deadline);
-			Thread.sleep(50);
-		}
+		Await.that("clock idle", () -> clock.state() == ServerState.IDLE && clock.lastExit() != null
+				&& clock.treeStats().liveProcesses() == 0);
 		assertThat(clock.lastExit().cause()).isEqualTo(ExitCause.IDLE);
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
 		// and the next call starts it again, for the same Spring AI client

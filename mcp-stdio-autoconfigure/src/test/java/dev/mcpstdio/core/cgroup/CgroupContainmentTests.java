@@ -18,6 +18,7 @@ package dev.mcpstdio.core.cgroup;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +32,13 @@ import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -47,12 +51,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class CgroupContainmentTests {
 
 	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
 	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Process> started = new ArrayList<>();
 
@@ -61,6 +66,10 @@ class CgroupContainmentTests {
 	private CgroupContainment containment;
 
 	private Path directory;
+
+	CgroupContainmentTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void detect() throws IOException {
@@ -82,7 +91,6 @@ class CgroupContainmentTests {
 			group.terminate(Duration.ofMillis(100));
 			this.containment.remove(group);
 		}
-		this.fixtures.killLeftovers();
 		if (this.directory != null) {
 			try (var files = Files.list(this.directory)) {
 				for (Path file : files.toList()) {
@@ -120,55 +128,50 @@ class CgroupContainmentTests {
 	/**
 	 * Read a line, bounded: a server that says nothing fails the test, never hangs it.
 	 */
-	private static String readLine(Process process) throws IOException {
+	private static String readLine(Process process) {
 		InputStream in = process.getInputStream();
 		StringBuilder line = new StringBuilder();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
-			if (in.available() > 0) {
-				int c = in.read();
-				if (c < 0 || c == '\n') {
-					return line.toString();
+		boolean whole = Await.within(Duration.ofSeconds(20)).every(Duration.ofMillis(5)).holds(() -> {
+			try {
+				while (in.available() > 0) {
+					int c = in.read();
+					if (c < 0 || c == '\n') {
+						return true;
+					}
+					line.append((char) c);
 				}
-				line.append((char) c);
+				return !process.isAlive();
 			}
-			else if (!process.isAlive()) {
-				return line.toString();
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
-			else {
-				Fixtures.sleep(5);
-			}
-		}
-		throw new AssertionError("no whole line from " + process.pid() + " within 20s: " + line);
+		});
+		assertThat(whole).as("a whole line from %s within 20s, so far: %s", process.pid(), line).isTrue();
+		return line.toString();
 	}
 
 	/** Wait until a process runs the given program: before, its memory may read 0. */
 	private static void awaitProgram(long pid, String program) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
-			if (ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program)) {
-				return;
-			}
-			Fixtures.sleep(5);
-		}
-		throw new AssertionError(pid + " did not run " + program + " within 20s");
+		Await.within(Duration.ofSeconds(20))
+			.until(pid + " runs " + program,
+					() -> ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program));
 	}
 
 	private long awaitPidFile(Path file) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() < deadline) {
+		Await.within(Duration.ofSeconds(20)).until("a pid in " + file, () -> {
 			try {
-				String text = Files.readString(file).strip();
-				if (!text.isEmpty()) {
-					return Long.parseLong(text);
-				}
+				return Files.readString(file).strip().matches("[0-9]+");
 			}
-			catch (IOException | NumberFormatException ex) {
-				// not yet
+			catch (IOException ex) {
+				return false;
 			}
-			Fixtures.sleep(20);
+		});
+		try {
+			return Long.parseLong(Files.readString(file).strip());
 		}
-		throw new AssertionError("no pid in " + file);
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@Test
@@ -239,10 +242,7 @@ class CgroupContainmentTests {
 		ProcessHandle handle = ProcessHandle.of(pid).orElseThrow();
 		// the pid is written just before the exec: on a loaded machine it can be read
 		// first
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!handle.info().command().orElse("").endsWith("sleep") && System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
+		Await.within(Duration.ofSeconds(10)).holds(() -> handle.info().command().orElse("").endsWith("sleep"));
 		assertThat(handle.info().command()).hasValueSatisfying((command) -> assertThat(command).endsWith("sleep"));
 		String environ = Files.readString(Path.of("/proc", Long.toString(pid), "environ"), StandardCharsets.UTF_8);
 		assertThat(environ).doesNotContain("MCP_STDIO");
@@ -320,31 +320,59 @@ class CgroupContainmentTests {
 
 	@Test
 	void theSweepEndsTheGroupsOfDeadJvmsOnly() throws Exception {
-		Process dying = new ProcessBuilder("sleep", "60").start();
-		JvmOwner dead = JvmOwner.of(dying.pid());
-		dying.destroyForcibly();
-		assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
-		Path base = this.containment.jvmGroup().getParent();
-		Path deadGroup = base.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
-		ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
-				ProcReader.system());
-		Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
-		assertThat(readLine(orphan)).isEqualTo("up");
-		ServerCgroup mine = group();
-		Process server = start(mine, "echo up; exec cat");
-		assertThat(readLine(server)).isEqualTo("up");
+		// under a parent of this test's own, which no other JVM's sweep reads (its name
+		// names no JVM): the start-up sweep of another test class or build on this
+		// machine
+		// would end the dead JVM's group first
+		Path parent = Files.createDirectories(
+				this.containment.jvmGroup().getParent().resolve(CgroupContainment.GROUP_PREFIX + this.fixtures.id()));
 		try {
-			int swept = new CgroupSweep(this.containment).sweep(Duration.ofMillis(300));
-			assertThat(swept).isGreaterThanOrEqualTo(1);
-			assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
-			assertThat(deadGroup).doesNotExist();
-			assertThat(server.isAlive()).isTrue();
-			assertThat(mine.pids()).containsExactly(server.pid());
+			CgroupContainment sandbox = containmentUnder(parent);
+			assertThat(sandbox.isAvailable()).as(sandbox.description()).isTrue();
+			Process dying = new ProcessBuilder("sleep", "60").start();
+			JvmOwner dead = JvmOwner.of(dying.pid());
+			dying.destroyForcibly();
+			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
+			Path deadGroup = parent.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
+			ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
+					ProcReader.system());
+			Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
+			assertThat(readLine(orphan)).isEqualTo("up");
+			ServerCgroup mine = sandbox.create("t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
+			assertThat(mine).isNotNull();
+			Process server = start(mine, "echo up; exec cat");
+			assertThat(readLine(server)).isEqualTo("up");
+			try {
+				int swept = new CgroupSweep(sandbox).sweep(Duration.ofMillis(300));
+				assertThat(swept).isGreaterThanOrEqualTo(1);
+				assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
+				assertThat(deadGroup).doesNotExist();
+				assertThat(server.isAlive()).isTrue();
+				assertThat(mine.pids()).containsExactly(server.pid());
+			}
+			finally {
+				orphan.destroyForcibly();
+				server.destroyForcibly();
+				new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
+				mine.terminate(Duration.ofMillis(100));
+				sandbox.remove(mine);
+			}
 		}
 		finally {
-			orphan.destroyForcibly();
-			new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
+			CgroupContainment.removeQuietly(parent);
 		}
+	}
+
+	/**
+	 * A containment as this JVM's would be if its own cgroup were the given one, a child
+	 * of its real one.
+	 */
+	private CgroupContainment containmentUnder(Path parent) throws IOException {
+		String own = CgroupContainment.ownPath(Files.readAllLines(ProcReader.system().path("self/cgroup")));
+		Path cgroup = Files.writeString(this.directory.resolve("cgroup"),
+				"0::" + own.replaceFirst("/+$", "") + "/" + parent.getFileName() + "\n");
+		return CgroupContainment.detect(ProcReader.system().path("self/mountinfo"), cgroup, JvmOwner.current(),
+				ProcReader.system());
 	}
 
 	@Test

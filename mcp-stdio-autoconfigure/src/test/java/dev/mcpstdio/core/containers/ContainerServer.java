@@ -67,8 +67,8 @@ final class ContainerServer implements AutoCloseable {
 	static ContainerServer start(Fixtures fixtures, String name, String instance, JvmOwner owner, List<String> options,
 			String script) throws IOException {
 		String engineCommand = ContainerEngines.require();
-		List<String> args = new ArrayList<>(List.of("run", "-i", "--label",
-				ContainerEngines.TEST_LABEL + "=" + fixtures.id(), "-e", Fixtures.MARKER + "=" + fixtures.id()));
+		List<String> args = new ArrayList<>(List.of("run", "-i", "--label", fixtures.containerLabel(), "-e",
+				Fixtures.MARKER + "=" + fixtures.id()));
 		args.addAll(options);
 		args.addAll(List.of(ContainerEngines.IMAGE, "sh", script));
 		ContainerRun run = ContainerRun.recognise(engineCommand, args);

@@ -28,9 +28,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.PidThief;
 import dev.mcpstdio.test.PidThief.Stranger;
 import dev.mcpstdio.test.PidThief.Target;
@@ -39,6 +40,8 @@ import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class GuardPidReuseAttackTests {
 
 	private static final Log logger = LogFactory.getLog(GuardPidReuseAttackTests.class);
@@ -61,7 +65,7 @@ class GuardPidReuseAttackTests {
 	/** Servers per forked JVM, each one attack. */
 	private static final int SERVERS = 5;
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Stranger> strangers = new ArrayList<>();
 
@@ -69,6 +73,10 @@ class GuardPidReuseAttackTests {
 
 	@TempDir
 	Path exits;
+
+	GuardPidReuseAttackTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@BeforeEach
 	void attackPossible() {
@@ -79,10 +87,11 @@ class GuardPidReuseAttackTests {
 	void cleanUp() {
 		this.jvms.forEach(Process::destroyForcibly);
 		this.strangers.forEach(Stranger::end);
-		this.fixtures.killLeftovers();
 	}
 
 	@Test
+	// up to 10 forked JVMs, 5 attacks each
+	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void theGuardNeverSignalsAStrangerThatTookAServerRootsPid() throws Exception {
 		int landed = 0;
 		int signalled = 0;
@@ -91,11 +100,12 @@ class GuardPidReuseAttackTests {
 			Path exits = Files.createTempDirectory(this.exits, "run");
 			String[] ready = fork(exits);
 			long[] roots = Arrays.stream(ready, 1, ready.length - 1).mapToLong(Long::parseLong).toArray();
-			long guard = Long.parseLong(ready[ready.length - 1]);
+			// known by its start time: another process may get its pid once it is gone
+			ProcessHandle guard = ProcessHandle.of(Long.parseLong(ready[ready.length - 1])).orElseThrow();
 			Process jvm = this.jvms.get(this.jvms.size() - 1);
 			List<ProcessHandle> children = new ArrayList<>();
 			for (long root : roots) {
-				children.addAll(childrenOf(root, 2));
+				children.addAll(Fixtures.childrenOf(root, 2));
 			}
 			List<Stranger> taken = new ArrayList<>();
 			List<Target> targets = Arrays.stream(roots).mapToObj((root) -> new Target(root, List.of())).toList();
@@ -122,8 +132,8 @@ class GuardPidReuseAttackTests {
 			assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			this.strangers.addAll(taken);
 			// the guard ends the servers' children, then exits itself
-			awaitGone(children);
-			await(() -> ProcessHandle.of(guard).map((h) -> !h.isAlive()).orElse(true));
+			Fixtures.awaitEnded(children);
+			Await.that("the guard exited", () -> !Fixtures.isLive(guard));
 			landed += taken.size();
 			for (Stranger stranger : taken) {
 				signalled += stranger.isAlive() ? 0 : 1;
@@ -139,10 +149,8 @@ class GuardPidReuseAttackTests {
 
 	/** Fork a JVM with its servers and return its READY line's words. */
 	private String[] fork(Path exits) throws Exception {
-		String java = ProcessHandle.current().info().command().orElseThrow();
-		ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), AttackedJvmApp.class.getName(), this.fixtures.id(),
-				Integer.toString(SERVERS), exits.toString());
+		ProcessBuilder builder = new ProcessBuilder(Fixtures.java(AttackedJvmApp.class.getName(), this.fixtures.id(),
+				Integer.toString(SERVERS), exits.toString()));
 		File log = File.createTempFile("attacked-jvm", ".log");
 		log.deleteOnExit();
 		builder.redirectError(log);
@@ -174,23 +182,6 @@ class GuardPidReuseAttackTests {
 		catch (Exception ex) {
 			return ex.toString();
 		}
-	}
-
-	private static List<ProcessHandle> childrenOf(long pid, int count) {
-		await(() -> ProcessHandle.of(pid).map((h) -> h.children().count() >= count).orElse(false));
-		return ProcessHandle.of(pid).orElseThrow().children().toList();
-	}
-
-	private static void awaitGone(List<ProcessHandle> processes) {
-		await(() -> processes.stream().noneMatch(ProcessHandle::isAlive));
-	}
-
-	private static void await(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-			Fixtures.sleep(5);
-		}
-		assertThat(condition.getAsBoolean()).as("condition within 30s").isTrue();
 	}
 
 }

@@ -30,7 +30,9 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,10 +72,8 @@ final class GuardedJvm implements AutoCloseable {
 	 */
 	static GuardedJvm fork(Fixtures fixtures, long stdinCloseMillis, long terminateMillis, String... more)
 			throws Exception {
-		String java = ProcessHandle.current().info().command().orElseThrow();
-		List<String> command = new ArrayList<>(
-				List.of(java, "-cp", System.getProperty("java.class.path"), OrphanGuardApp.class.getName(),
-						fixtures.id(), Long.toString(stdinCloseMillis), Long.toString(terminateMillis)));
+		List<String> command = new ArrayList<>(Fixtures.java(OrphanGuardApp.class.getName(), fixtures.id(),
+				Long.toString(stdinCloseMillis), Long.toString(terminateMillis)));
 		command.addAll(List.of(more));
 		ProcessBuilder builder = new ProcessBuilder(command);
 		File log = File.createTempFile("orphan-guard-app", ".log");
@@ -108,12 +108,9 @@ final class GuardedJvm implements AutoCloseable {
 			// their
 			// short sleeps). One look decides: the shell between child and grandchild is
 			// there only for a moment, so counting alone could see three too soon
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			List<Long> family = longLived(fixtures);
-			while (!isWhole(family, serverPid) && System.nanoTime() < deadline) {
-				Fixtures.sleep(20);
-				family = longLived(fixtures);
-			}
+			List<Long> family = Await.within(Duration.ofSeconds(10))
+				.every(Duration.ofMillis(20))
+				.value(() -> longLived(fixtures), (read) -> isWhole(read, serverPid));
 			assertThat(family).as("root, child and daemonized grandchild")
 				.hasSizeGreaterThanOrEqualTo(3)
 				.contains(serverPid);
@@ -157,22 +154,18 @@ final class GuardedJvm implements AutoCloseable {
 	 */
 	static Duration awaitNoneAlive(Fixtures fixtures, Duration bound) {
 		long begin = System.nanoTime();
-		long deadline = begin + bound.toNanos();
+		AtomicReference<Duration> took = new AtomicReference<>();
 		// A child forked by a dying parent can slip between one scan's directory reads:
 		// only two empty scans 100 ms apart count as none alive
-		while (System.nanoTime() < deadline) {
-			if (fixtures.alive().isEmpty()) {
-				Duration first = Duration.ofNanos(System.nanoTime() - begin);
-				Fixtures.sleep(100);
-				if (fixtures.alive().isEmpty()) {
-					return first;
-				}
+		boolean none = Await.within(bound).holds(() -> {
+			if (!fixtures.alive().isEmpty()) {
+				return false;
 			}
-			else {
-				Fixtures.sleep(10);
-			}
-		}
-		return Duration.ofNanos(System.nanoTime() - begin);
+			took.set(Duration.ofNanos(System.nanoTime() - begin));
+			Fixtures.sleep(100);
+			return fixtures.alive().isEmpty();
+		});
+		return none ? took.get() : Duration.ofNanos(System.nanoTime() - begin);
 	}
 
 	@Override

@@ -24,9 +24,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class OrphanGuardTests {
 
 	static final long STDIN_CLOSE_MILLIS = 1000;
@@ -46,13 +50,17 @@ class OrphanGuardTests {
 	static final Duration BOUND = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS),
 			Duration.ofMillis(TERMINATE_MILLIS));
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<GuardedJvm> jvms = new ArrayList<>();
 
+	OrphanGuardTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void cleanUp() {
-		Fixtures.cleanUp(this.jvms, GuardedJvm::close, this.fixtures::killLeftovers);
+		Fixtures.cleanUp(this.jvms, GuardedJvm::close);
 	}
 
 	@Test
@@ -112,10 +120,7 @@ class OrphanGuardTests {
 			assertThat(line).doesNotEndWith("null");
 			forked.jvm().destroyForcibly();
 			awaitNoneAlive();
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (Files.exists(scripts) && System.nanoTime() < deadline) {
-				Fixtures.sleep(20);
-			}
+			Await.within(Duration.ofSeconds(10)).holds(() -> !Files.exists(scripts));
 			assertThat(Files.readString(output).strip()).as("grace and terminate bounds, in ms")
 				.isEqualTo(STDIN_CLOSE_MILLIS + " " + TERMINATE_MILLIS);
 			assertThat(scripts).as("the script and its directory, deleted after the run").doesNotExist();
@@ -153,12 +158,9 @@ class OrphanGuardTests {
 	}
 
 	private void assertGuardExited(long guardPid) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
 		// A guard that exited stays a zombie until PID 1 reaps it: that is gone
-		while (Fixtures.isLive(guardPid) && System.nanoTime() < deadline) {
-			Fixtures.sleep(20);
-		}
-		assertThat(Fixtures.isLive(guardPid)).as("the guard outlived its purpose").isFalse();
+		Await.within(Duration.ofSeconds(3))
+			.until("the guard gone once its purpose is", () -> !Fixtures.isLive(guardPid));
 	}
 
 }

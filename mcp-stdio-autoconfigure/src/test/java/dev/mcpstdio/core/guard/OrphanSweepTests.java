@@ -18,6 +18,7 @@ package dev.mcpstdio.core.guard;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +35,10 @@ import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,16 +47,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class OrphanSweepTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<Process> started = new ArrayList<>();
+
+	OrphanSweepTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@AfterEach
 	void cleanUp() {
 		this.started.forEach(Process::destroyForcibly);
-		this.fixtures.killLeftovers();
 	}
 
 	@Test
@@ -107,8 +114,25 @@ class OrphanSweepTests {
 		long ofAnother = this.fixtures.leftover("HUP", this.fixtures.id() + "-another");
 		try (ServerHost host = ServerHost.builder().application(this.fixtures.id()).build()) {
 			assertThat(host.sweepLeftovers(List.of(), Duration.ofMillis(500), false).pids()).doesNotContain(ofAnother);
-			assertThat(this.fixtures.alive()).contains(ofAnother);
-			assertThat(host.sweepLeftovers(List.of(), Duration.ofMillis(500), true).pids()).contains(ofAnother);
+		}
+		assertThat(this.fixtures.alive()).contains(ofAnother);
+		// every application's, through a view of /proc that shows this test's leftover
+		// only: other tests' and builds' leftovers on this machine are not this test's
+		Path view = Files.createTempDirectory("mcp-stdio-proc");
+		try {
+			ProcessScanner scanner = new ProcessScanner(Platform.current(), procShowing(view, ofAnother));
+			OrphanSweep everyApplications = new OrphanSweep(scanner, new TreeTerminator(scanner, Duration.ofSeconds(2)),
+					Membership.ofCurrentUser(), null);
+			assertThat(everyApplications.sweep(Duration.ofMillis(500)).pids()).containsExactly(ofAnother);
+		}
+		finally {
+			// the links only, never what they lead to
+			try (DirectoryStream<Path> links = Files.newDirectoryStream(view)) {
+				for (Path link : links) {
+					Files.delete(link);
+				}
+			}
+			Files.delete(view);
 		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
@@ -125,6 +149,24 @@ class OrphanSweepTests {
 		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner, Duration.ofSeconds(2)),
 				Membership.ofCurrentUser(), "app");
 		assertThat(sweep.findOrphans(ProcessTable.of(List.of(ofAnother, ours)))).containsExactly(ours);
+	}
+
+	/**
+	 * A view of {@code /proc} that shows the given processes, and all of it that is not a
+	 * process.
+	 */
+	private static ProcReader procShowing(Path view, long... pids) throws IOException {
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"))) {
+			for (Path entry : entries) {
+				if (!entry.getFileName().toString().chars().allMatch(Character::isDigit)) {
+					Files.createSymbolicLink(view.resolve(entry.getFileName().toString()), entry);
+				}
+			}
+		}
+		for (long pid : pids) {
+			Files.createSymbolicLink(view.resolve(Long.toString(pid)), Path.of("/proc", Long.toString(pid)));
+		}
+		return new ProcReader(view);
 	}
 
 	private static long startOf(Process process) {

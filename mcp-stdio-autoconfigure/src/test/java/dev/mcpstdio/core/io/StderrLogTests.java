@@ -26,11 +26,13 @@ import ch.qos.logback.classic.Level;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -42,6 +44,7 @@ import static org.assertj.core.api.Assertions.fail;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class StderrLogTests {
 
 	/**
@@ -49,11 +52,10 @@ class StderrLogTests {
 	 */
 	private static final long FLOOD_LINES = (10_000_000 + 98) / 99 + 1;
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
-	@AfterEach
-	void noProcessLeftBehind() {
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	StderrLogTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 	}
 
 	@Test
@@ -73,7 +75,8 @@ class StderrLogTests {
 							+ String.join("\n", sanitized));
 				assertThat(process.stderrTail()).containsExactlyElementsOf(sanitized);
 				assertThat(process.exitInfo().message()).isEqualTo(exited.getMessage());
-				await(Duration.ofSeconds(10), "the three lines logged", () -> log.messages(Level.INFO).size() == 3);
+				Await.within(Duration.ofSeconds(10))
+					.until("the three lines logged", () -> log.messages(Level.INFO).size() == 3);
 				assertThat(log.messages(Level.INFO)).containsExactlyElementsOf(sanitized);
 				assertThat(String.join("\n", log.messages(Level.INFO)) + exited.getMessage())
 					.doesNotContain("abc123secret", "hunter2", "ghp_0123");
@@ -96,8 +99,8 @@ class StderrLogTests {
 					.get(60, TimeUnit.SECONDS)).contains("after-flood");
 				process.stop();
 				// every line is logged or counted, within a report interval or two
-				await(StderrLog.REPORT_INTERVAL.multipliedBy(4), "every line logged or counted",
-						() -> logged(log) + skipped(log) == FLOOD_LINES);
+				Await.within(StderrLog.REPORT_INTERVAL.multipliedBy(4))
+					.until("every line logged or counted", () -> logged(log) + skipped(log) == FLOOD_LINES);
 				double seconds = (System.nanoTime() - begin) / 1e9;
 				assertThat(logged(log)).as("lines logged in %.1f s", seconds)
 					.isPositive()
@@ -128,8 +131,8 @@ class StderrLogTests {
 			assertThat(tail.lines()).last().isEqualTo("flood done");
 			assertThat(log.messages(Level.INFO)).isEmpty();
 			log.release();
-			await(Duration.ofSeconds(30), "every line logged or counted",
-					() -> logged(log) + skipped(log) == FLOOD_LINES);
+			Await.within(Duration.ofSeconds(30))
+				.until("every line logged or counted", () -> logged(log) + skipped(log) == FLOOD_LINES);
 			// the line the appender held and those the bounded queue took meanwhile
 			assertThat(logged(log)).isLessThanOrEqualTo(1 + 16);
 			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -158,16 +161,6 @@ class StderrLogTests {
 			return ex.getCause();
 		}
 		return fail("Expected the request to fail");
-	}
-
-	private static void await(Duration bound, String what, java.util.function.BooleanSupplier condition) {
-		long deadline = System.nanoTime() + bound.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Not within " + bound + ": " + what);
-			}
-			Fixtures.sleep(20);
-		}
 	}
 
 }

@@ -25,9 +25,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,9 +40,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class StderrPollerTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final StderrLog log = new StderrLog(100, 200, Duration.ofSeconds(5), 64);
 
@@ -47,12 +51,15 @@ class StderrPollerTests {
 
 	private final List<Process> processes = new ArrayList<>();
 
+	StderrPollerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
 	@AfterEach
 	void cleanUp() {
 		this.processes.forEach(Process::destroyForcibly);
 		this.tasks.shutdownNow();
 		this.log.shutdown();
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
@@ -114,11 +121,9 @@ class StderrPollerTests {
 	}
 
 	private static void awaitLines(StderrTail tail, List<String> expected) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		while (!tail.lines().containsAll(expected) && System.nanoTime() < deadline) {
-			Fixtures.sleep(10);
-		}
-		assertThat(tail.lines()).containsAll(expected);
+		List<String> lines = Await.within(Duration.ofSeconds(60))
+			.value(tail::lines, (read) -> read.containsAll(expected));
+		assertThat(lines).containsAll(expected);
 	}
 
 	private static long threadsNamed(String part) {

@@ -31,6 +31,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.mcpstdio.test.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,11 +97,7 @@ class StdinWriterTests {
 		assertThat(read(big.length + 13)).isEqualTo("q".repeat(200) + "\nfirst\nsecond\n");
 		first.future.get(5, TimeUnit.SECONDS);
 		second.future.get(5, TimeUnit.SECONDS);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.writer.isDraining() && System.nanoTime() < deadline) {
-			Thread.sleep(5);
-		}
-		assertThat(this.writer.isDraining()).isFalse();
+		Await.within(Duration.ofSeconds(10)).until("the queue drained", () -> !this.writer.isDraining());
 		// and the next send writes directly again
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("third"))).isTrue();
 		assertThat(read(6)).isEqualTo("third\n");
@@ -136,10 +133,8 @@ class StdinWriterTests {
 	@Test
 	void aDirectWriteBlockedLongerThanTheSendTimeoutIsReportedOnce() throws Exception {
 		writeDirectInBackground(StdinWriter.line("y".repeat(500)));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.blocked.get() == 0 && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
+		Await.within(Duration.ofSeconds(10)).holds(() -> this.blocked.get() > 0);
+		// a second report would come within this
 		Thread.sleep(500);
 		assertThat(this.blocked.get()).isEqualTo(1);
 	}
@@ -195,12 +190,8 @@ class StdinWriterTests {
 		return result;
 	}
 
-	private void awaitWriting() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!this.writer.isWriting() && System.nanoTime() < deadline) {
-			Thread.sleep(5);
-		}
-		assertThat(this.writer.isWriting()).isTrue();
+	private void awaitWriting() {
+		Await.within(Duration.ofSeconds(10)).until("a write under way", this.writer::isWriting);
 	}
 
 	private String read(int bytes) throws IOException {

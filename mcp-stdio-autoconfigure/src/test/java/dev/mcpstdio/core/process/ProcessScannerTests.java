@@ -28,9 +28,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,18 +42,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class ProcessScannerTests {
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private Process process;
+
+	ProcessScannerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
 
 	@AfterEach
 	void cleanUp() {
 		if (this.process != null) {
 			this.process.destroyForcibly();
 		}
-		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
@@ -86,12 +93,8 @@ class ProcessScannerTests {
 			assertThat(before.get(pid).markers()).isNull();
 			assertThat(before.unread()).isPositive();
 			Files.createFile(go);
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			Proc after = scanner.scan().get(pid);
-			while ((after == null || after.markers() == null) && System.nanoTime() < deadline) {
-				Fixtures.sleep(10);
-				after = scanner.scan().get(pid);
-			}
+			Proc after = Await.within(Duration.ofSeconds(10))
+				.value(() -> scanner.scan().get(pid), (read) -> read != null && read.markers() != null);
 			assertThat(after).isNotNull();
 			assertThat(after.startTime()).isEqualTo(before.get(pid).startTime());
 			assertThat(after.markers()).as(() -> "markers of " + describe(pid))
@@ -121,12 +124,8 @@ class ProcessScannerTests {
 			assertThat(before).isNotNull();
 			assertThat(before.markers()).isNull();
 			Files.createFile(go);
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			Proc after = scanner.scan().get(pid);
-			while ((after == null || after.markers() == null) && System.nanoTime() < deadline) {
-				Fixtures.sleep(10);
-				after = scanner.scan().get(pid);
-			}
+			Proc after = Await.within(Duration.ofSeconds(10))
+				.value(() -> scanner.scan().get(pid), (read) -> read != null && read.markers() != null);
 			assertThat(after).isNotNull();
 			assertThat(after.startTime()).isEqualTo(before.startTime());
 			assertThat(after.markers()).isEqualTo(new ProcessMarkers("files", 1, null));
@@ -235,18 +234,18 @@ class ProcessScannerTests {
 		return builder.start();
 	}
 
-	private static void awaitEmptyEnvironment(long pid) throws IOException {
+	private static void awaitEmptyEnvironment(long pid) {
 		Path environ = Path.of("/proc", Long.toString(pid), "environ");
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		Path cmdline = Path.of("/proc", Long.toString(pid), "cmdline");
 		// env -i has exec'd the shell once its environment reads empty
-		while (System.nanoTime() < deadline) {
-			String cmdline = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"));
-			if (cmdline.startsWith("/bin/sh") && Files.readAllBytes(environ).length == 0) {
-				return;
+		Await.within(Duration.ofSeconds(10)).until("the shell started, with an empty environment", () -> {
+			try {
+				return Files.readString(cmdline).startsWith("/bin/sh") && Files.readAllBytes(environ).length == 0;
 			}
-			Fixtures.sleep(5);
-		}
-		throw new IllegalStateException("the shell did not start");
+			catch (IOException ex) {
+				return false;
+			}
+		});
 	}
 
 	private static ProcReader.Stat stat(long flags) {

@@ -19,13 +19,13 @@ package dev.mcpstdio.core.process;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import static dev.mcpstdio.core.process.Procs.proc;
+import static dev.mcpstdio.core.process.Procs.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -167,14 +167,6 @@ class ProcessTreeTests {
 
 	static ProcessTree tree(boolean rootUnreaped) {
 		return new ProcessTree(ROOT, ROOT_START, INSTANCE, true, () -> rootUnreaped, Membership.ofCurrentUser());
-	}
-
-	static Proc proc(long pid, long ppid, long pgid, long sid, long start, @Nullable ProcessMarkers markers) {
-		return new Proc(pid, ppid, pgid, sid, 'S', start, 4096, markers);
-	}
-
-	static ProcessTable table(Proc... procs) {
-		return ProcessTable.of(Arrays.asList(procs));
 	}
 
 	static List<Long> pids(List<Proc> procs) {

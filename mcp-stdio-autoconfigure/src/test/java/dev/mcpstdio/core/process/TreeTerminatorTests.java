@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.junit.jupiter.api.Test;
 
-import static dev.mcpstdio.core.process.ProcessTreeTests.proc;
+import static dev.mcpstdio.core.process.Procs.proc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

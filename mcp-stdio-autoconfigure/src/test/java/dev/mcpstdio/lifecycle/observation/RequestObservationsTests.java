@@ -32,6 +32,7 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -41,6 +42,7 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -52,11 +54,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author mcp-stdio authors
  */
+@ExtendWith(NoProcessLeft.class)
 class RequestObservationsTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
-	private final Fixtures fixtures = new Fixtures();
+	private final Fixtures fixtures;
 
 	private final List<McpStdioServer> servers = new ArrayList<>();
 
@@ -66,10 +69,10 @@ class RequestObservationsTests {
 
 	private final ObservationRegistry registry = ObservationRegistry.create();
 
-	RequestObservationsTests() {
+	RequestObservationsTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
 		// handlers learn of a stop in the reverse order of their registration: the timer
-		// is
-		// recorded before the test learns that the observation ended
+		// is recorded before the test learns that the observation ended
 		this.registry.observationConfig().observationHandler(new ObservationHandler<McpOperationContext>() {
 
 			@Override
@@ -92,8 +95,7 @@ class RequestObservationsTests {
 	@AfterEach
 	void cleanUp() {
 		this.meters.close();
-		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer,
-				() -> this.fixtures.assertNoneAlive(Duration.ofSeconds(5)));
+		Fixtures.cleanUp(this.servers, McpStdioServer::stopServer);
 	}
 
 	@Test

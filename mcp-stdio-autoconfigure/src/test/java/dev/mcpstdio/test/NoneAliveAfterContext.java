@@ -14,22 +14,20 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.test;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.time.Duration;
 
-import dev.mcpstdio.test.ContainerEngines;
-import dev.mcpstdio.test.Fixtures;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Asserts, once the Spring test context of a class has been closed, that none of the
- * processes its servers started is alive, and none of their containers is left. Declare
- * it before {@code @SpringBootTest} (and use {@code @DirtiesContext}) so that it runs
- * after the context is closed; it reads the test class's static {@link Fixtures} field.
+ * processes its servers started is alive, and none of their containers is left (as
+ * {@link NoProcessLeft} does after each test). Declare it before {@code @SpringBootTest}
+ * (and use {@code @DirtiesContext}) so that it runs after the context is closed; it reads
+ * the test class's static {@link Fixtures} field, which the context's properties name.
  *
  * @author mcp-stdio authors
  */
@@ -40,9 +38,7 @@ public class NoneAliveAfterContext implements AfterAllCallback {
 		for (Field field : context.getRequiredTestClass().getDeclaredFields()) {
 			if (field.getType() == Fixtures.class && Modifier.isStatic(field.getModifiers())) {
 				field.setAccessible(true);
-				Fixtures fixtures = (Fixtures) field.get(null);
-				fixtures.assertNoneAlive(Duration.ofSeconds(10));
-				ContainerEngines.assertNoneLeftIfUsed(fixtures.id(), Duration.ofSeconds(10));
+				NoProcessLeft.assertNothingLeft((Fixtures) field.get(null));
 				return;
 			}
 		}
