@@ -72,13 +72,12 @@ public final class DeathToErrorFigures {
 		List<Long> oursInFlight = new ArrayList<>();
 		List<Long> oursNext = new ArrayList<>();
 		AiTestSupport.runner()
-			.withPropertyValues(
-					AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
-							List.of("mcp.stdio.servers.demo.restart.policy=always",
-									"mcp.stdio.servers.demo.restart.initial-backoff=100ms",
-									"mcp.stdio.servers.demo.restart.max-backoff=200ms",
-									"mcp.stdio.servers.demo.restart.max-restarts=100",
-									"spring.ai.mcp.client.request-timeout=" + REQUEST_TIMEOUT.toSeconds() + "s")))
+			.withPropertyValues(AiTestSupport.properties(AiTestSupport.testServer("demo", this.fixtures.id()),
+					List.of("mcp.stdio.servers.demo.restart.policy=always",
+							"mcp.stdio.servers.demo.restart.initial-backoff=100ms",
+							"mcp.stdio.servers.demo.restart.max-backoff=200ms",
+							"mcp.stdio.servers.demo.restart.max-restarts=100",
+							"spring.ai.mcp.client.request-timeout=" + REQUEST_TIMEOUT.toSeconds() + "s")))
 			.run((context) -> {
 				McpSyncClient client = AiTestSupport.syncClient(context);
 				for (int i = 0; i < runs; i++) {
@@ -146,8 +145,7 @@ public final class DeathToErrorFigures {
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 		while (true) {
 			try {
-				return Long.parseLong(
-						AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
+				return Long.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
 			}
 			catch (RuntimeException ex) {
 				if (System.nanoTime() > deadline) {

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.ai;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -33,7 +31,6 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -71,16 +68,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private static final Log logger = LogFactory.getLog(McpStdioClientTransport.class);
 
-	private static final AtomicLong replayIds = new AtomicLong();
-
 	/** Set while a thread delivers a server's message to the client. */
 	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
-
-	/**
-	 * The session of a client whose {@code initialize} was answered in the server's
-	 * place.
-	 */
-	private static final long STAND_IN_SESSION = -1;
 
 	/**
 	 * The key of the data of the JSON-RPC errors mcp-stdio makes itself: the server's
@@ -92,9 +81,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private final McpJsonMapper jsonMapper;
 
+	private final JsonRpcLines lines;
+
+	private final InitializeReplay replay;
+
 	private final Scheduler scheduler;
 
 	private final Session session = new Session();
+
+	private final ClientSession client = new ClientSession();
 
 	private final Object replayLock = new Object();
 
@@ -107,21 +102,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private final BooleanSupplier serving;
 
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
-
-	/** The client's initialize request, replayed to a restarted process. */
-	private volatile @Nullable JSONRPCRequest initializeRequest;
-
-	/** The generation the client's initialize request was sent to. */
-	private volatile long initializeGeneration;
-
-	/**
-	 * The generation whose process has answered initialize, 0 for none,
-	 * {@link #STAND_IN_SESSION} when it was answered in the server's place.
-	 */
-	private volatile long sessionGeneration;
-
-	/** Whether the session's server offers tools: the client lists them. */
-	private volatile boolean toolsOffered;
 
 	private volatile boolean closed;
 
@@ -151,6 +131,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		this.jsonMapper = jsonMapper;
 		this.scheduler = scheduler;
 		this.serving = serving;
+		this.lines = new JsonRpcLines(server.name(), spec(), jsonMapper);
+		this.replay = new InitializeReplay(server, this.lines);
 		this.sent = new SentRequests(server.name(), spec().secrets(), System::nanoTime);
 		this.absent = new AbsentServer(server, serving);
 		server.addListener(new McpStdioServer.Listener() {
@@ -212,7 +194,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	private void send(JSONRPCMessage message) {
-		if (isInitialized(message) && this.sessionGeneration == STAND_IN_SESSION) {
+		if (isInitialized(message) && this.client.answeredInPlace()) {
 			// The stand-in answered initialize: the server gets its own with the replay
 			return;
 		}
@@ -241,7 +223,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		// While the server restarts, wait for the new process, so that the session is
 		// resumed on it before this message
 		this.server.clientConnection().awaitSettled();
-		if (isInitialized(message) && this.server.clientConnection().generation() != this.initializeGeneration) {
+		if (isInitialized(message) && !this.client.initializeSentTo(this.server.clientConnection().generation())) {
 			// The process that answered initialize is gone (stopped for being idle, or
 			// restarted): the replay to the next one sends its own
 			return;
@@ -251,15 +233,14 @@ public class McpStdioClientTransport implements McpClientTransport {
 		if (message instanceof JSONRPCRequest request) {
 			if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 				// A new session: it is what a restarted process gets replayed
-				this.initializeRequest = request;
-				this.initializeGeneration = this.server.clientConnection().generation();
+				this.client.initializeSent(request, this.server.clientConnection().generation());
 				initialize(request);
 				return;
 			}
 			resume();
 			this.sent.sent(request.id(), request.method());
 			try {
-				this.server.send(write(message), request.id());
+				this.server.send(this.lines.write(message), request.id());
 			}
 			catch (RuntimeException ex) {
 				this.sent.answered(request.id());
@@ -270,7 +251,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		if (!isInitialized(message)) {
 			resume();
 		}
-		this.server.send(write(message), null);
+		this.server.send(this.lines.write(message), null);
 	}
 
 	private static boolean isInitialized(JSONRPCMessage message) {
@@ -285,7 +266,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 */
 	private void initialize(JSONRPCRequest request) {
 		Duration timeout = this.server.definition().startupTimeout();
-		CompletableFuture<String> answer = this.server.request(request.id(), write(request));
+		CompletableFuture<String> answer = this.server.request(request.id(), this.lines.write(request));
 		// A request given up on does not hold the drain of a stop
 		answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
 			.whenComplete((line, failure) -> this.scheduler
@@ -295,12 +276,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
 			Duration timeout) {
 		if (line != null) {
-			JSONRPCMessage answer = read(line);
+			JSONRPCMessage answer = this.lines.read(line);
 			if (answer instanceof JSONRPCResponse response) {
 				if (response.error() == null) {
 					this.server.clientConnection().markInitialized();
-					this.sessionGeneration = this.initializeGeneration;
-					this.toolsOffered = offersTools(response);
+					this.client.initialized(response);
 				}
 				deliver(ServerErrors.sanitized(response, spec()));
 				return;
@@ -350,10 +330,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		JSONRPCResponse answer = this.absent.answer(request);
 		if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 			// Resumed on the server with the replay when it runs again
-			this.initializeRequest = request;
-			this.initializeGeneration = STAND_IN_SESSION;
-			this.sessionGeneration = STAND_IN_SESSION;
-			this.toolsOffered = true;
+			this.client.answeredInPlace(request);
 		}
 		// The client waits for it once this send returns: answered from elsewhere
 		this.scheduler.schedule(() -> deliver(answer));
@@ -365,7 +342,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * leaves them out of its tool callbacks.
 	 */
 	private void toolsGone() {
-		if (this.closed || this.sessionGeneration == 0 || !this.toolsOffered || !this.absent.isAbsent()) {
+		if (this.closed || !this.client.listsTools() || !this.absent.isAbsent()) {
 			return;
 		}
 		deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
@@ -398,12 +375,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * else is resent: requests of the old process have failed.
 	 */
 	private void resume() {
-		JSONRPCRequest initialize = this.initializeRequest;
-		if (this.closed || initialize == null || this.sessionGeneration == 0
-				|| this.sessionGeneration == this.server.clientConnection().generation()) {
+		JSONRPCRequest initialize = this.client.replayFor(this.server.clientConnection().generation());
+		if (this.closed || initialize == null) {
 			return;
 		}
-		if (replay(initialize)) {
+		if (resumeOn(initialize)) {
 			// Outside the replay's lock: the client lists the tools at once
 			deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
 		}
@@ -413,69 +389,19 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * Replay the client's initialize to the current process, once per process.
 	 * @return whether it was replayed now and the server offers tools
 	 */
-	private boolean replay(JSONRPCRequest initialize) {
+	private boolean resumeOn(JSONRPCRequest initialize) {
 		synchronized (this.replayLock) {
 			long generation = this.server.clientConnection().generation();
-			if (this.closed || this.sessionGeneration == generation || this.server.state() != ServerState.RUNNING) {
+			if (this.closed || this.client.replayFor(generation) == null
+					|| this.server.state() != ServerState.RUNNING) {
 				return false;
 			}
-			String id = "mcp-stdio-replay-" + replayIds.incrementAndGet();
-			JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
-					initialize.params());
-			Duration timeout = this.server.definition().startupTimeout();
-			CompletableFuture<String> replayAnswer = this.server.request(id, write(replayed));
-			String response;
-			try {
-				response = Futures.await(replayAnswer, timeout, this.server.name(), "answer the replayed initialize");
-			}
-			finally {
-				// Given up on: it must not hold the drain of a stop
-				replayAnswer.cancel(false);
-			}
-			JSONRPCMessage answer = read(response);
-			if (answer instanceof JSONRPCResponse initializeResponse && initializeResponse.error() != null) {
-				throw new McpStdioException(this.server.name(),
-						"MCP server '" + this.server.name() + "' refused the replayed initialize: "
-								+ spec().sanitize(initializeResponse.error().message()));
-			}
-			this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
-			this.server.clientConnection().markInitialized();
-			this.sessionGeneration = generation;
-			boolean offersTools = offersTools(answer);
-			this.toolsOffered = offersTools;
+			JSONRPCMessage answer = this.replay.replay(initialize);
+			boolean offersTools = this.client.resumed(generation, answer);
 			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
 					+ this.server.pid() + "): replayed initialize"
 					+ (offersTools ? "; told the client that its tools may have changed" : ""));
 			return offersTools;
-		}
-	}
-
-	private static boolean offersTools(@Nullable JSONRPCMessage answer) {
-		return answer instanceof JSONRPCResponse response && response.result() instanceof Map<?, ?> result
-				&& result.get("capabilities") instanceof Map<?, ?> capabilities && capabilities.get("tools") != null;
-	}
-
-	private String write(JSONRPCMessage message) {
-		try {
-			return this.jsonMapper.writeValueAsString(message);
-		}
-		catch (IOException ex) {
-			throw new McpStdioException(this.server.name(),
-					"Could not serialize a message for MCP server '" + this.server.name() + "': " + ex.getMessage(),
-					ex);
-		}
-	}
-
-	private @Nullable JSONRPCMessage read(String line) {
-		try {
-			return McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
-		}
-		catch (Exception ex) {
-			// Invalid JSON, a message of no known kind, a response with a null id
-			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
-					+ SecretSanitizer.quote(line, 200, spec().secrets()));
-			return null;
 		}
 	}
 
@@ -523,7 +449,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 		@Override
 		public void onMessage(String line) {
-			JSONRPCMessage message = read(line);
+			JSONRPCMessage message = McpStdioClientTransport.this.lines.read(line);
 			if (message instanceof JSONRPCResponse response) {
 				if (!McpStdioClientTransport.this.sent.accept(response.id())) {
 					// never sent or already answered: the client would warn for each
