@@ -164,9 +164,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 		CompletableFuture<Void> connecting = new CompletableFuture<>();
 		this.connected = connecting;
+		// Now, not when the connect runs on the scheduler: an answer given in the place
+		// of a
+		// server that does not run is handed over on the scheduler too, and may come
+		// first
+		this.handler = handler;
 		return Mono.<Void>fromRunnable(() -> {
 			try {
-				this.handler = handler;
 				this.closed = false;
 				this.server.clientConnection().attach(this.session);
 				// Joins the start begun for all servers: a reconnect (after a failed
