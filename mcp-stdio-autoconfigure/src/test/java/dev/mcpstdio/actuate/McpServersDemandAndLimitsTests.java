@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -75,7 +74,8 @@ class McpServersDemandAndLimitsTests {
 		assertThat(health.get("components").get("mcpServers").get("status").asString()).isEqualTo("UP");
 		assertThat(health.get("components").get("mcpServers").get("details").get("dl-lazy").asString())
 			.isEqualTo("IDLE");
-		assertThat(Prometheus.value(scrape(), "mcp_stdio_processes{server=\"dl-lazy\"}")).isZero();
+		assertThat(Prometheus.value(Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"dl-lazy\"}"))
+			.isZero();
 
 		// its first message starts it
 		McpStdioServer server = this.servers.get("dl-lazy");
@@ -99,7 +99,7 @@ class McpServersDemandAndLimitsTests {
 		assertThat(lazy.get("restarts").asInt()).isZero();
 		health = ActuateTestApplication.getJson(this.client, "/actuator/health");
 		assertThat(health.get("components").get("mcpServers").get("status").asString()).isEqualTo("UP");
-		String scrape = scrape();
+		String scrape = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"IDLE\",server=\"dl-lazy\"}"))
 			.isEqualTo(1.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_shutdown_seconds_count{outcome=\"IDLE\",server=\"dl-lazy\"}"))
@@ -119,7 +119,7 @@ class McpServersDemandAndLimitsTests {
 		assertThat(capped.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(capped.get("restarts").asInt()).isEqualTo(1);
 		assertThat(capped.get("lastExit").get("cause").asString()).isEqualTo("MEMORY_LIMIT");
-		String scrape = scrape();
+		String scrape = Prometheus.scrape(this.client);
 		assertThat(
 				Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"MEMORY_LIMIT\",server=\"dl-capped\"}"))
 			.isEqualTo(1.0);
@@ -127,17 +127,6 @@ class McpServersDemandAndLimitsTests {
 				Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"PROCESS_LIMIT\",server=\"dl-capped\"}"))
 			.isZero();
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"dl-capped\"}")).isEqualTo(1.0);
-	}
-
-	private String scrape() {
-		return this.client.get()
-			.uri("/actuator/prometheus")
-			.accept(MediaType.TEXT_PLAIN)
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.returnResult(String.class)
-			.getResponseBody();
 	}
 
 }

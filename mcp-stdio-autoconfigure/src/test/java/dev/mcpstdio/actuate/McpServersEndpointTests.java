@@ -204,7 +204,7 @@ class McpServersEndpointTests {
 		awaitLiveProcesses("ep-restartable", 1);
 		assertThat(restarted.get("lastExit").get("cause").asString()).isEqualTo("CLEAN");
 		assertThat(ProcessHandle.of(before).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-		String prometheus = scrape();
+		String prometheus = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(prometheus, "mcp_stdio_server_restarts_total{server=\"ep-restartable\"}"))
 			.isEqualTo(1.0);
 		assertThat(Prometheus.value(prometheus,
@@ -215,9 +215,9 @@ class McpServersEndpointTests {
 	@Test
 	void prometheusCountsProcessesBeforeAndAfterAStop() {
 		// the fixtures fork helpers for each message, the handshake's included
-		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
-		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-family\"}", 4.0);
-		String before = scrape();
+		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
+		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"ep-family\"}", 4.0);
+		String before = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(before, "mcp_stdio_processes{server=\"ep-crashy\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(before, "mcp_stdio_memory_bytes{server=\"ep-stoppable\"}")).isPositive();
 		assertThat(Prometheus.value(before, "mcp_stdio_server_up{server=\"ep-stoppable\"}")).isEqualTo(1.0);
@@ -239,7 +239,7 @@ class McpServersEndpointTests {
 		assertThat(stopped.get("state").asString()).isEqualTo("STOPPED");
 		assertThat(stopped.get("liveProcesses").asInt()).isZero();
 		assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-		String after = scrape();
+		String after = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(after, "mcp_stdio_processes{server=\"ep-stoppable\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(after, "mcp_stdio_memory_bytes{server=\"ep-stoppable\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(after, "mcp_stdio_server_up{server=\"ep-stoppable\"}")).isEqualTo(0.0);
@@ -258,7 +258,7 @@ class McpServersEndpointTests {
 			.expectStatus()
 			.isOk();
 		awaitLiveProcesses("ep-stoppable", 1);
-		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
+		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"ep-stoppable\"}", 1.0);
 	}
 
 	@Test
@@ -320,17 +320,6 @@ class McpServersEndpointTests {
 				.get("liveProcesses")
 				.asInt(), (read) -> read == expected);
 		assertThat(live).as("live processes of " + server).isEqualTo(expected);
-	}
-
-	private String scrape() {
-		return this.client.get()
-			.uri("/actuator/prometheus")
-			.accept(MediaType.TEXT_PLAIN)
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.returnResult(String.class)
-			.getResponseBody();
 	}
 
 }

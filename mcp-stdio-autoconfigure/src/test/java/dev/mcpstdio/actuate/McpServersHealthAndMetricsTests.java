@@ -82,8 +82,8 @@ class McpServersHealthAndMetricsTests {
 		crash(phoenix);
 		Await.that("hl-phoenix restarted", () -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING
 				&& phoenix.pid() != null && phoenix.pid() != firstPid);
-		Prometheus.await(this::scrape, "mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
-		String scrape = scrape();
+		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
+		String scrape = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"hl-phoenix\"}")).isEqualTo(1.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"UNEXPECTED\",server=\"hl-phoenix\"}"))
 			.isEqualTo(1.0);
@@ -106,7 +106,7 @@ class McpServersHealthAndMetricsTests {
 		assertThat(mcp.get("status").asString()).isEqualTo("DOWN");
 		assertThat(mcp.get("details").get("hl-fragile").asString()).isEqualTo("FAILED");
 		assertThat(mcp.get("details").get("hl-steady").asString()).isEqualTo("RUNNING");
-		scrape = scrape();
+		scrape = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_processes{server=\"hl-fragile\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_up{server=\"hl-fragile\"}")).isEqualTo(0.0);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"UNEXPECTED\",server=\"hl-fragile\"}"))
@@ -130,17 +130,6 @@ class McpServersHealthAndMetricsTests {
 			.isThrownBy(() -> server.request("crash-1", "{\"jsonrpc\":\"2.0\",\"id\":\"crash-1\",\"method\":\"crash\"}")
 				.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(McpServerExitedException.class);
-	}
-
-	private String scrape() {
-		return this.client.get()
-			.uri("/actuator/prometheus")
-			.accept(MediaType.TEXT_PLAIN)
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.returnResult(String.class)
-			.getResponseBody();
 	}
 
 }
