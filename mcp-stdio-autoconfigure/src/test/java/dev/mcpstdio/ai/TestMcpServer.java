@@ -24,12 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A small real MCP server over stdio for the tests, started with the JDK that runs them.
@@ -58,13 +55,12 @@ import tools.jackson.databind.node.ObjectNode;
  * Tools that are not listed: {@code fail} (answers with a JSON-RPC error whose message is
  * its {@code message}), {@code unsolicited} (writes {@code count} responses to ids never
  * sent, then answers), {@code twice} (answers twice), {@code odd} (writes a JSON object
- * that is no JSON-RPC message, holding its {@code text}, then answers).
+ * that is no JSON-RPC message, holding its {@code text}, then answers). It reads and
+ * writes JSON with {@link TestJson}, not a JSON library, so that it starts cheaply.
  *
  * @author mcp-stdio authors
  */
 public final class TestMcpServer {
-
-	private static final JsonMapper json = JsonMapper.shared();
 
 	private static final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
@@ -124,8 +120,8 @@ public final class TestMcpServer {
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		String line;
 		while ((line = in.readLine()) != null) {
-			JsonNode message = json.readTree(line);
-			if (!message.has("id") || !message.has("method")) {
+			Map<?, ?> message = object(TestJson.parse(line));
+			if (!message.containsKey("id") || !message.containsKey("method")) {
 				continue;
 			}
 			Thread thread = new Thread(() -> answer(message));
@@ -146,53 +142,76 @@ public final class TestMcpServer {
 		System.exit(code);
 	}
 
-	private static void answer(JsonNode request) {
-		JsonNode params = request.path("params");
-		String method = request.path("method").asString();
-		String tool = params.path("name").asString();
-		JsonNode arguments = params.path("arguments");
+	private static void answer(Map<?, ?> request) {
+		Map<?, ?> params = object(request.get("params"));
+		String method = string(request, "method", "");
+		String tool = string(params, "name", "");
+		Map<?, ?> arguments = object(params.get("arguments"));
 		if ((method.equals("initialize") && initRefusal != null)
 				|| (method.equals("tools/call") && tool.equals("fail"))) {
-			ObjectNode error = json.createObjectNode();
+			Map<String, Object> error = new LinkedHashMap<>();
 			error.put("code", -32000);
-			error.put("message", method.equals("initialize") ? initRefusal : arguments.path("message").asString());
+			error.put("message", method.equals("initialize") ? initRefusal : string(arguments, "message", ""));
 			write(request.get("id"), "error", error);
 			return;
 		}
 		if (method.equals("tools/call") && tool.equals("unsolicited")) {
-			for (int i = 0; i < arguments.path("count").asInt(1); i++) {
-				write(json.valueToTree("never-sent-" + i), "result", json.createObjectNode());
+			for (int i = 0; i < number(arguments, "count", 1); i++) {
+				write("never-sent-" + i, "result", Map.of());
 			}
 		}
 		if (method.equals("tools/call") && tool.equals("odd")) {
-			ObjectNode odd = json.createObjectNode();
+			Map<String, Object> odd = new LinkedHashMap<>();
 			odd.put("jsonrpc", "2.0");
-			odd.put("note", arguments.path("text").asString());
+			odd.put("note", string(arguments, "text", ""));
 			synchronized (out) {
-				out.println(json.writeValueAsString(odd));
+				out.println(TestJson.write(odd));
 			}
 		}
 		Object result = switch (method) {
-			case "initialize" -> Map.of("protocolVersion", params.path("protocolVersion").asString("2025-06-18"),
+			case "initialize" -> Map.of("protocolVersion", string(params, "protocolVersion", "2025-06-18"),
 					"capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "test", "version", "1.0"));
 			case "tools/list" -> Map.of("tools", tools());
 			case "tools/call" ->
 				call(tool.startsWith(toolPrefix) ? tool.substring(toolPrefix.length()) : tool, arguments);
 			default -> Map.of();
 		};
-		write(request.get("id"), "result", json.valueToTree(result));
+		write(request.get("id"), "result", result);
 		if (method.equals("tools/call") && tool.equals("twice")) {
-			write(request.get("id"), "result", json.valueToTree(result));
+			write(request.get("id"), "result", result);
 		}
 	}
 
-	private static void write(JsonNode id, String kind, JsonNode value) {
-		ObjectNode response = json.createObjectNode();
+	private static void write(Object id, String kind, Object value) {
+		Map<String, Object> response = new LinkedHashMap<>();
 		response.put("jsonrpc", "2.0");
-		response.set("id", id);
-		response.set(kind, value);
+		response.put("id", id);
+		response.put(kind, value);
 		synchronized (out) {
-			out.println(json.writeValueAsString(response));
+			out.println(TestJson.write(response));
+		}
+	}
+
+	private static Map<?, ?> object(Object value) {
+		return (value instanceof Map<?, ?> map) ? map : Map.of();
+	}
+
+	private static String string(Map<?, ?> object, String name, String otherwise) {
+		Object value = object.get(name);
+		return (value instanceof String || value instanceof Number || value instanceof Boolean) ? value.toString()
+				: otherwise;
+	}
+
+	private static long number(Map<?, ?> object, String name, long otherwise) {
+		Object value = object.get(name);
+		if (value instanceof Number number) {
+			return number.longValue();
+		}
+		try {
+			return (value instanceof String string) ? Long.parseLong(string.trim()) : otherwise;
+		}
+		catch (NumberFormatException ex) {
+			return otherwise;
 		}
 	}
 
@@ -207,13 +226,13 @@ public final class TestMcpServer {
 		return tools;
 	}
 
-	private static Map<String, Object> call(String name, JsonNode arguments) {
+	private static Map<String, Object> call(String name, Map<?, ?> arguments) {
 		String text = switch (name) {
-			case "echo" -> arguments.path("text").asString("");
+			case "echo" -> string(arguments, "text", "");
 			case "pid" -> Long.toString(ProcessHandle.current().pid());
 			case "children" -> {
 				List<Long> pids = new ArrayList<>();
-				for (int i = 0; i < arguments.path("count").asInt(1); i++) {
+				for (int i = 0; i < number(arguments, "count", 1); i++) {
 					try {
 						pids.add(new ProcessBuilder("sleep", "300").start().pid());
 					}
@@ -225,14 +244,14 @@ public final class TestMcpServer {
 			}
 			case "crash" -> {
 				// writes its argument to stderr and ends without an answer
-				System.err.println(arguments.path("stderr").asString(""));
+				System.err.println(string(arguments, "stderr", ""));
 				System.err.flush();
 				Runtime.getRuntime().halt(3);
 				yield "unreachable";
 			}
 			case "slow" -> {
 				try {
-					Thread.sleep(arguments.path("millis").asLong(1000));
+					Thread.sleep(number(arguments, "millis", 1000));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
