@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.core.guard;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -137,12 +139,28 @@ class OrphanGuardTests {
 		GuardedJvm forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid());
 		assertThat(ProcReader.system().markers(forked.guardPid())).isNull();
-		assertThat(Files.readString(Path.of("/proc", Long.toString(forked.guardPid()), "stat")))
-			.as("the guard sleeps in read while the JVM lives")
-			.matches("(?s)\\d+ \\(sh\\) S .*");
+		// its pid is known once spawned: on a loaded machine it may still be setsid, or
+		// sh
+		// reading its script, before it settles in read; then it stays there
+		Path stat = Path.of("/proc", Long.toString(forked.guardPid()), "stat");
+		String sleepingSh = "(?s)\\d+ \\(sh\\) S .*";
+		Await.within(Duration.ofSeconds(10)).until("the guard sleeps in sh", () -> read(stat).matches(sleepingSh));
+		for (int look = 0; look < 5; look++) {
+			Thread.sleep(20);
+			assertThat(read(stat)).as("the guard sleeps in read while the JVM lives").matches(sleepingSh);
+		}
 		forked.jvm().destroyForcibly();
 		awaitNoneAlive();
 		assertGuardExited(forked.guardPid());
+	}
+
+	private static String read(Path file) {
+		try {
+			return Files.readString(file);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private GuardedJvm fork(String... more) throws Exception {
