@@ -70,7 +70,7 @@ final class ClientSession {
 	}
 
 	/** mcp-stdio answered the initialize in the server's place; the replay resumes it. */
-	void answeredInPlace(JSONRPCRequest request) {
+	void standInAnswered(JSONRPCRequest request) {
 		this.initialize = request;
 		this.sentTo = STAND_IN;
 		this.answeredBy = STAND_IN;

@@ -164,10 +164,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 		CompletableFuture<Void> connecting = new CompletableFuture<>();
 		this.connected = connecting;
-		// Now, not when the connect runs on the scheduler: an answer given in the place
-		// of a
-		// server that does not run is handed over on the scheduler too, and may come
-		// first
+		// Now, not when the connect runs on the scheduler: an answer given
+		// in the place of a server that does not run is handed over on the
+		// scheduler too, and may come first
 		this.handler = handler;
 		return Mono.<Void>fromRunnable(() -> {
 			try {
@@ -334,7 +333,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		JSONRPCResponse answer = this.absent.answer(request);
 		if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 			// Resumed on the server with the replay when it runs again
-			this.client.answeredInPlace(request);
+			this.client.standInAnswered(request);
 		}
 		// The client waits for it once this send returns: answered from elsewhere
 		this.scheduler.schedule(() -> deliver(answer));

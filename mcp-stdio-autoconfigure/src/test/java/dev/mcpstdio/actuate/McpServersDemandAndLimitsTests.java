@@ -82,8 +82,6 @@ class McpServersDemandAndLimitsTests {
 		assertThat(server.request("r1", "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"ping\"}")
 			.orTimeout(30, TimeUnit.SECONDS)
 			.join()).contains("\"echo\":\"ping\"");
-		// (the sh fixture forks a sed for every line it reads: counted until it is
-		// reaped)
 		Await.that("dl-lazy's one process", () -> server.treeStats().liveProcesses() == 1);
 		lazy = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers/dl-lazy");
 		assertThat(lazy.get("state").asString()).isEqualTo("RUNNING");

@@ -109,10 +109,9 @@ class ContainmentTests {
 			.value(containment::engineFigures, (figures) -> figures.processes() > 0);
 		assertThat(counted.processes()).as("the server and its two helpers").isGreaterThanOrEqualTo(3);
 		assertThat(counted.memoryBytes()).isPositive();
-		// on top of what the host sees (the CLI, the server and its two helpers at
-		// least):
-		// more than the host alone could count, read together, as the helpers' short
-		// sleeps come and go in both counts
+		// the engine's count on top of what the host sees (the CLI, the server
+		// and its two helpers at least): more than the host alone could count,
+		// read together, as the helpers' short sleeps come and go in both counts
 		Await.that("the engine's count added to the host's",
 				() -> process.treeStats().liveProcesses() >= 4 + containment.engineFigures().processes());
 	}

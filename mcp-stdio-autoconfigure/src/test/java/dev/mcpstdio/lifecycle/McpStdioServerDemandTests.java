@@ -78,8 +78,6 @@ class McpStdioServerDemandTests {
 		assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 		assertThat(server.isInitialized()).isTrue();
 		assertThat(server.clientConnection().generation()).isEqualTo(1);
-		// (the sh fixture forks a sed for every line it reads: counted until it is
-		// reaped)
 		Await.that("its one process alive", () -> this.fixtures.alive().equals(List.of(server.pid())));
 		server.stop();
 		assertThat(server.state()).isEqualTo(ServerState.STOPPED);

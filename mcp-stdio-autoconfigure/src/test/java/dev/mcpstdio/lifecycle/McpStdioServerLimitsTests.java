@@ -90,8 +90,6 @@ class McpStdioServerLimitsTests {
 		assertThat(server.restarts()).isEqualTo(1);
 		// the new process is small again and works; the old one and its child are gone
 		assertThat(request(server, "ping")).contains("\"echo\":\"ping\"");
-		// (the sh fixture forks a sed for every line it reads: counted until it is
-		// reaped)
 		Await.that("its one process alive",
 				() -> server.treeStats().liveProcesses() == 1 && this.fixtures.alive().equals(List.of(server.pid())));
 		// one WARN, naming the figures

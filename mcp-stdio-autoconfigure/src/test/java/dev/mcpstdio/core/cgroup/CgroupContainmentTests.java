@@ -320,10 +320,9 @@ class CgroupContainmentTests {
 
 	@Test
 	void theSweepEndsTheGroupsOfDeadJvmsOnly() throws Exception {
-		// under a parent of this test's own, which no other JVM's sweep reads (its name
-		// names no JVM): the start-up sweep of another test class or build on this
-		// machine
-		// would end the dead JVM's group first
+		// under a parent of this test's own, which no other JVM's sweep reads
+		// (its name names no JVM): the start-up sweep of another test class or
+		// build on this machine would end the dead JVM's group first
 		Path parent = Files.createDirectories(
 				this.containment.jvmGroup().getParent().resolve(CgroupContainment.GROUP_PREFIX + this.fixtures.id()));
 		try {

@@ -139,9 +139,9 @@ class OrphanGuardTests {
 		GuardedJvm forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid());
 		assertThat(ProcReader.system().markers(forked.guardPid())).isNull();
-		// its pid is known once spawned: on a loaded machine it may still be setsid, or
-		// sh
-		// reading its script, before it settles in read; then it stays there
+		// its pid is known once spawned: on a loaded machine it may still be
+		// setsid, or sh reading its script, before it settles in read; then it
+		// stays there
 		Path stat = Path.of("/proc", Long.toString(forked.guardPid()), "stat");
 		String sleepingSh = "(?s)\\d+ \\(sh\\) S .*";
 		Await.within(Duration.ofSeconds(10)).until("the guard sleeps in sh", () -> read(stat).matches(sleepingSh));
