@@ -92,6 +92,10 @@ class SpringAiStdioAdoptionTests {
 	 * clients see.
 	 */
 	private Observed observe(boolean adopt, String... servers) {
+		// the servers of a run before this one may still be going: Spring AI closes its
+		// clients by McpSyncClient.close(), which starts the transport's graceful close
+		// (SIGTERM, then wait for the exit) and returns without waiting for it
+		this.fixtures.assertNoneAlive(NoProcessLeft.BOUND);
 		List<Observed> observed = new ArrayList<>();
 		AiTestSupport.runner()
 			.withPropertyValues(servers)
