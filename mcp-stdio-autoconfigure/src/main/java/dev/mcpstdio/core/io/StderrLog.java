@@ -17,6 +17,8 @@
 package dev.mcpstdio.core.io;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -106,7 +108,8 @@ public final class StderrLog {
 	}
 
 	/**
-	 * Stop the logging thread, once no server of its host runs.
+	 * Stop the logging thread, once no server of its host runs. It logs the lines still
+	 * queued and the last counts of lines not logged before it ends.
 	 */
 	public void shutdown() {
 		this.thread.interrupt();
@@ -117,22 +120,34 @@ public final class StderrLog {
 		try {
 			while (!Thread.currentThread().isInterrupted()) {
 				Line line = this.queue.poll(Math.max(0, nextReport - System.nanoTime()), TimeUnit.NANOSECONDS);
-				try {
-					if (line != null) {
-						line.channel.log.info(SecretSanitizer.text(line.text, line.channel.secrets));
-					}
-					if (System.nanoTime() - nextReport >= 0) {
-						nextReport = System.nanoTime() + this.reportIntervalNanos;
-						report();
-					}
+				if (line != null) {
+					log(line);
 				}
-				catch (RuntimeException ex) {
-					// A failing appender must not end the one thread that logs stderr
+				if (System.nanoTime() - nextReport >= 0) {
+					nextReport = System.nanoTime() + this.reportIntervalNanos;
+					report();
 				}
 			}
 		}
 		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+			// shut down: the last lines follow
+		}
+		// A stop waits for the end of its server's stderr, so the servers' last words may
+		// still be queued when the host shuts down. Log them without the interrupt (an
+		// appender may take it for a failure), at most a queue's worth
+		Thread.interrupted();
+		List<Line> last = new ArrayList<>();
+		this.queue.drainTo(last);
+		last.forEach(this::log);
+		report();
+	}
+
+	private void log(Line line) {
+		try {
+			line.channel.log.info(SecretSanitizer.text(line.text, line.channel.secrets));
+		}
+		catch (RuntimeException ex) {
+			// A failing appender must not end the one thread that logs stderr
 		}
 	}
 
@@ -142,10 +157,15 @@ public final class StderrLog {
 			boolean closed = channel.closed;
 			long skipped = channel.skipped.getAndSet(0);
 			if (skipped > 0) {
-				channel.log.warn(
-						skipped + " stderr lines of MCP server '" + channel.serverName + "' were not logged (more than "
-								+ this.linesPerSecond + " lines a second, or the log could not"
-								+ " keep up); its last lines are still kept for errors and the endpoint");
+				try {
+					channel.log.warn(skipped + " stderr lines of MCP server '" + channel.serverName
+							+ "' were not logged (more than " + this.linesPerSecond
+							+ " lines a second, or the log could not keep up); its last lines are still kept for"
+							+ " errors and the endpoint");
+				}
+				catch (RuntimeException ex) {
+					// as for a line
+				}
 			}
 			if (closed) {
 				this.channels.remove(channel);

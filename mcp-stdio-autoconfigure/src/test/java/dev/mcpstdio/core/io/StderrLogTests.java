@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * Tests for {@link StderrLog} and the stderr path of {@link StdioServerProcess}: each
  * line is logged sanitized, a flood is logged at a bounded rate with a count of the rest,
- * and a stuck appender never holds the thread that reads stderr.
+ * a stuck appender never holds the thread that reads stderr, and a shutdown logs what is
+ * still queued.
  *
  * @author mcp-stdio authors
  */
@@ -136,6 +137,34 @@ class StderrLogTests {
 			// the line the appender held and those the bounded queue took meanwhile
 			assertThat(logged(log)).isLessThanOrEqualTo(1 + 16);
 			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			stderrLog.shutdown();
+		}
+	}
+
+	@Test
+	void shutdownLogsTheLinesStillQueuedAndTheLastCount() throws Exception {
+		// a burst of 3 lines, then one a second; a report only every ten minutes
+		StderrLog stderrLog = new StderrLog(1, 3, Duration.ofMinutes(10), 16);
+		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.last-words")) {
+			StderrLog.Channel channel = stderrLog.open("last-words");
+			channel.line("first");
+			channel.line("second");
+			channel.line("last words");
+			channel.line("not logged");
+			channel.close();
+			// the thread holds the first line in the appender, the others wait in the
+			// queue
+			assertThat(log.awaitEntered(30)).as("the logging thread is in the appender").isTrue();
+			stderrLog.shutdown();
+			log.release();
+			Await.within(Duration.ofSeconds(30))
+				.until("the queued lines and the count logged", () -> log.messages(Level.WARN).size() == 1);
+			assertThat(log.messages(Level.INFO)).containsExactly("first", "second", "last words");
+			assertThat(log.messages(Level.WARN)).singleElement()
+				.asString()
+				.startsWith("1 stderr lines of MCP server 'last-words' were not logged");
 		}
 		finally {
 			stderrLog.shutdown();
