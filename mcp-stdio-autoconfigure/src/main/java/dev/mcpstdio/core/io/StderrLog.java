@@ -53,6 +53,9 @@ public final class StderrLog {
 	/** Lines waiting for the logging thread, all servers together. */
 	static final int QUEUE_CAPACITY = 1024;
 
+	/** How long a shutdown waits for the last lines to be logged. */
+	static final Duration LAST_LINES_BOUND = Duration.ofSeconds(2);
+
 	private final int linesPerSecond;
 
 	private final double linesPerNano;
@@ -61,17 +64,20 @@ public final class StderrLog {
 
 	private final long reportIntervalNanos;
 
+	private final long lastLinesMillis;
+
 	private final BlockingQueue<Line> queue;
 
 	private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
 
 	private final Thread thread;
 
-	StderrLog(int linesPerSecond, int burst, Duration reportInterval, int queueCapacity) {
+	StderrLog(int linesPerSecond, int burst, Duration reportInterval, int queueCapacity, Duration lastLinesBound) {
 		this.linesPerSecond = linesPerSecond;
 		this.linesPerNano = linesPerSecond / 1e9;
 		this.burst = burst;
 		this.reportIntervalNanos = reportInterval.toNanos();
+		this.lastLinesMillis = lastLinesBound.toMillis();
 		this.queue = new ArrayBlockingQueue<>(queueCapacity);
 		this.thread = new Thread(this::run, "mcp-stdio-stderr-log");
 		this.thread.setDaemon(true);
@@ -83,7 +89,7 @@ public final class StderrLog {
 	 * @return a new log, whose thread runs until the JVM ends
 	 */
 	public static StderrLog withDefaults() {
-		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY);
+		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY, LAST_LINES_BOUND);
 	}
 
 	/**
@@ -109,10 +115,18 @@ public final class StderrLog {
 
 	/**
 	 * Stop the logging thread, once no server of its host runs. It logs the lines still
-	 * queued and the last counts of lines not logged before it ends.
+	 * queued and the last counts of lines not logged before it ends, which this waits for
+	 * (bounded): the thread is a daemon, so a JVM that exits next would cut it short.
 	 */
 	public void shutdown() {
 		this.thread.interrupt();
+		try {
+			// bounded: a stuck appender must not hold the application's stop
+			this.thread.join(this.lastLinesMillis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private void run() {

@@ -118,7 +118,7 @@ class StderrLogTests {
 
 	@Test
 	void stuckAppenderNeverHoldsTheReader() throws Exception {
-		StderrLog stderrLog = new StderrLog(100, 200, Duration.ofMillis(200), 16);
+		StderrLog stderrLog = new StderrLog(100, 200, Duration.ofMillis(200), 16, StderrLog.LAST_LINES_BOUND);
 		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.stuck-log")) {
 			ProcessBuilder builder = new ProcessBuilder("sh", Fixtures.script("stderr-flood.sh"))
 				.redirectInput(new File("/dev/null"))
@@ -144,9 +144,9 @@ class StderrLogTests {
 	}
 
 	@Test
-	void shutdownLogsTheLinesStillQueuedAndTheLastCount() throws Exception {
+	void shutdownLogsTheLinesStillQueuedAndTheLastCountBeforeItReturns() throws Exception {
 		// a burst of 3 lines, then one a second; a report only every ten minutes
-		StderrLog stderrLog = new StderrLog(1, 3, Duration.ofMinutes(10), 16);
+		StderrLog stderrLog = new StderrLog(1, 3, Duration.ofMinutes(10), 16, Duration.ofSeconds(30));
 		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.last-words")) {
 			StderrLog.Channel channel = stderrLog.open("last-words");
 			channel.line("first");
@@ -154,17 +154,38 @@ class StderrLogTests {
 			channel.line("last words");
 			channel.line("not logged");
 			channel.close();
-			// the thread holds the first line in the appender, the others wait in the
-			// queue
+			// the thread holds the first line in the appender, the others are queued
 			assertThat(log.awaitEntered(30)).as("the logging thread is in the appender").isTrue();
+			Thread releaser = new Thread(() -> {
+				Fixtures.sleep(200);
+				log.release();
+			});
+			releaser.start();
 			stderrLog.shutdown();
-			log.release();
-			Await.within(Duration.ofSeconds(30))
-				.until("the queued lines and the count logged", () -> log.messages(Level.WARN).size() == 1);
+			// it returned once the appender let go and the rest was logged
 			assertThat(log.messages(Level.INFO)).containsExactly("first", "second", "last words");
 			assertThat(log.messages(Level.WARN)).singleElement()
 				.asString()
 				.startsWith("1 stderr lines of MCP server 'last-words' were not logged");
+			releaser.join(30_000);
+		}
+		finally {
+			stderrLog.shutdown();
+		}
+	}
+
+	@Test
+	void shutdownWaitsForAStuckAppenderOnlyWithinItsBound() throws Exception {
+		StderrLog stderrLog = new StderrLog(100, 200, Duration.ofMinutes(10), 16, Duration.ofMillis(300));
+		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.stuck-at-stop")) {
+			StderrLog.Channel channel = stderrLog.open("stuck-at-stop");
+			channel.line("held");
+			assertThat(log.awaitEntered(30)).as("the logging thread is in the appender").isTrue();
+			// the interrupt frees the appender of this line; the next one stays held
+			channel.line("held too");
+			long begin = System.nanoTime();
+			stderrLog.shutdown();
+			assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(10));
 		}
 		finally {
 			stderrLog.shutdown();

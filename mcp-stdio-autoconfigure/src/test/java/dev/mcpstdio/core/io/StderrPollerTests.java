@@ -45,7 +45,7 @@ class StderrPollerTests {
 
 	private final Fixtures fixtures;
 
-	private final StderrLog log = new StderrLog(100, 200, Duration.ofSeconds(5), 64);
+	private final StderrLog log = new StderrLog(100, 200, Duration.ofSeconds(5), 64, StderrLog.LAST_LINES_BOUND);
 
 	private final ExecutorService tasks = Executors.newCachedThreadPool();
 
