@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -125,13 +126,12 @@ class McpClientMetricsTests {
 	@Test
 	void aProcessGenerationThatCrashedIsASessionWithItsCause() throws Exception {
 		McpStdioServer phoenix = this.servers.get("cm-phoenix");
-		long firstPid = phoenix.pid();
+		StdioServerProcess first = phoenix.process();
 		assertThatExceptionOfType(ExecutionException.class)
 			.isThrownBy(() -> phoenix.request("p-1", "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"crash\"}")
 				.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(McpServerExitedException.class);
-		Await.that("cm-phoenix restarted",
-				() -> phoenix.state() == ServerState.RUNNING && phoenix.pid() != null && phoenix.pid() != firstPid);
+		Await.that("cm-phoenix restarted", () -> phoenix.state() == ServerState.RUNNING && phoenix.process() != first);
 		String scrape = scrapeWhen((text) -> text.contains("mcp_method_name=\"crash\""));
 		Map<String, String> crashed = Map.of("server", "cm-phoenix", "network_transport", "pipe", "error_type",
 				"UNEXPECTED");

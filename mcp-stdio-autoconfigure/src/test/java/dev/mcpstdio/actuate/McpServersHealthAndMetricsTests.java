@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -78,10 +79,10 @@ class McpServersHealthAndMetricsTests {
 
 		// A crash of a server with on-failure: restarted by the policy, meters follow
 		McpStdioServer phoenix = this.servers.get("hl-phoenix");
-		long firstPid = phoenix.pid();
+		StdioServerProcess first = phoenix.process();
 		crash(phoenix);
-		Await.that("hl-phoenix restarted", () -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING
-				&& phoenix.pid() != null && phoenix.pid() != firstPid);
+		Await.that("hl-phoenix restarted",
+				() -> phoenix.restarts() == 1 && phoenix.state() == ServerState.RUNNING && phoenix.process() != first);
 		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"hl-phoenix\"}", 1.0);
 		String scrape = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_restarts_total{server=\"hl-phoenix\"}")).isEqualTo(1.0);

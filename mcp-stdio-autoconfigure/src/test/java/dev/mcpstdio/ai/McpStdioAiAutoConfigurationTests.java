@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -309,6 +310,7 @@ class McpStdioAiAutoConfigurationTests {
 				CompletableFuture<CallToolResult> pending = CompletableFuture.supplyAsync(() -> client
 					.callTool(CallToolRequest.builder("slow").arguments(Map.of("millis", 60000)).build()));
 				Await.within(Duration.ofSeconds(5)).until("the slow request sent", () -> server.pendingRequests() == 1);
+				StdioServerProcess first = server.process();
 				AiTestSupport.kill(pid);
 				// pending when the old process died: it fails and is not resent
 				assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS))
@@ -319,7 +321,8 @@ class McpStdioAiAutoConfigurationTests {
 				assertThat(server.restarts()).isEqualTo(1);
 				long newPid = Long
 					.parseLong(AiTestSupport.text(client.callTool(CallToolRequest.builder("pid").build())));
-				assertThat(newPid).isNotEqualTo(pid).isEqualTo(server.pid());
+				assertThat(server.process()).isNotSameAs(first);
+				assertThat(newPid).isEqualTo(server.pid());
 				assertThat(AiTestSupport.text(client
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "still here")).build())))
 					.isEqualTo("still here");

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -83,7 +84,7 @@ class McpStdioAiDemandTests {
 					.findFirst()
 					.orElseThrow();
 				assertThat(echo.call("{\"text\":\"first\"}")).contains("first");
-				long firstPid = server.pid();
+				StdioServerProcess first = server.process();
 
 				// idle for a second: stopped, nothing left
 				Await.within(Duration.ofSeconds(15))
@@ -95,7 +96,7 @@ class McpStdioAiDemandTests {
 				// and replays the client's initialize to it
 				assertThat(echo.call("{\"text\":\"after the idle stop\"}")).contains("after the idle stop");
 				assertThat(server.clientConnection().generation()).isEqualTo(2);
-				assertThat(server.pid()).isNotEqualTo(firstPid);
+				assertThat(server.process()).isNotSameAs(first);
 				assertThat(server.restarts()).isZero();
 				assertThat(output).contains("Resumed the MCP session with server 'demo'");
 				McpSyncClient client = syncClient(context);

@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -123,8 +124,8 @@ class SpringAiRestartTests {
 			.run((context) -> {
 				McpSyncClient client = syncClient(context);
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("demo");
-				long pid = server.pid();
-				AiTestSupport.kill(pid);
+				StdioServerProcess first = server.process();
+				AiTestSupport.kill(server.pid());
 				Await.within(Duration.ofSeconds(5)).until("RESTARTING", () -> server.state() == ServerState.RESTARTING);
 				// made during the backoff: it waits for the new process instead of
 				// failing
@@ -133,7 +134,7 @@ class SpringAiRestartTests {
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", "after the restart")).build()));
 				assertThat(echoed).isEqualTo("after the restart");
 				assertThat(server.clientConnection().generation()).isEqualTo(2);
-				assertThat(server.pid()).isNotEqualTo(pid);
+				assertThat(server.process()).isNotSameAs(first);
 			});
 		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(2);
 	}

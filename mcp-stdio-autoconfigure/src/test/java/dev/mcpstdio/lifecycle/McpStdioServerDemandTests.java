@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.test.Await;
@@ -101,7 +102,7 @@ class McpStdioServerDemandTests {
 	void idleServerIsStoppedAndItsNextMessageStartsItAgain() {
 		McpStdioServer server = server(new Demand(StartMode.EAGER, Duration.ofMillis(500)));
 		server.start();
-		long first = server.pid();
+		StdioServerProcess first = server.process();
 		assertThat(request(server, "one")).contains("\"echo\":\"one\"");
 		Await.that("stopped when idle", () -> server.state() == ServerState.IDLE && server.lastExit() != null);
 		assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);
@@ -112,7 +113,7 @@ class McpStdioServerDemandTests {
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 		assertThat(request(server, "two")).contains("\"echo\":\"two\"");
 		assertThat(server.clientConnection().generation()).isEqualTo(2);
-		assertThat(server.pid()).isNotEqualTo(first);
+		assertThat(server.process()).isNotSameAs(first);
 		assertThat(server.isInitialized()).isTrue();
 		// and idle again
 		Await.that("stopped when idle again",

@@ -97,9 +97,8 @@ class SampleApplicationTests {
 		Await.that("clock idle", () -> clock.state() == ServerState.IDLE && clock.lastExit() != null
 				&& clock.treeStats().liveProcesses() == 0);
 		assertThat(clock.lastExit().cause()).isEqualTo(ExitCause.IDLE);
-		// the demo's restart has Spring AI list every client's tools again at the next
-		// call:
-		// if the clock was idle by then (a slow restart), that list started it once more
+		// after the demo's restart Spring AI lists every client's tools again: if the
+		// clock was idle by then (a slow restart), that list started it once more
 		long idleGeneration = clock.clientConnection().generation();
 		assertThat(idleGeneration).isIn(1L, 2L);
 		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk();
