@@ -204,8 +204,7 @@ class McpServersEndpointTests {
 		assertThat(restarted.get("liveProcesses").asInt()).isPositive();
 		awaitLiveProcesses("ep-restartable", 1);
 		assertThat(restarted.get("lastExit").get("cause").asString()).isEqualTo("CLEAN");
-		// ended, asked of the process rather than of its pid, which another may have by
-		// now
+		// ended: asked of the process, not of its pid, which may be another's now
 		assertThat(before.exit()).isDone();
 		String prometheus = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(prometheus, "mcp_stdio_server_restarts_total{server=\"ep-restartable\"}"))

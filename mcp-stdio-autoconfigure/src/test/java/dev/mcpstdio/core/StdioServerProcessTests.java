@@ -328,10 +328,8 @@ class StdioServerProcessTests {
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		String response = process.request(1, request(1, "after-flood")).get(60, TimeUnit.SECONDS);
 		assertThat(response).contains("after-flood");
-		// stderr and stdout are separate pipes read by separate threads: the answer can
-		// overtake the
-		// stderr reader still working through the flood, so wait for it to reach the last
-		// line
+		// stdout and stderr are separate pipes, read apart: the answer can overtake
+		// the stderr poller still in the flood, so wait until it reached the end
 		Await.that("the stderr reader to reach the flood's end", () -> {
 			List<String> lines = process.stderrTail();
 			return !lines.isEmpty() && lines.get(lines.size() - 1).equals("flood done");

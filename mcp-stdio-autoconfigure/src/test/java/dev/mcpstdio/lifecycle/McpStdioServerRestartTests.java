@@ -67,9 +67,8 @@ class McpStdioServerRestartTests {
 				policy(Mode.ON_FAILURE, 3, Duration.ofMillis(100)));
 		server.startServer();
 		long first = server.pid();
-		// the process, not its pid: a pid can come back at once (the pid-reuse tests
-		// beside
-		// this one reset the kernel's next pid)
+		// the process, not its pid: a pid can come back at once (the pid-reuse
+		// tests beside this one reset the kernel's next pid)
 		StdioServerProcess firstProcess = server.process();
 		assertThat(server.isInitialized()).isTrue();
 		ProcessHandle.of(first).orElseThrow().destroyForcibly();

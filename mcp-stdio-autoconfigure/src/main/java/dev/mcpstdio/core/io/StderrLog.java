@@ -86,7 +86,7 @@ public final class StderrLog {
 
 	/**
 	 * Create the log with the default rates.
-	 * @return a new log, whose thread runs until the JVM ends
+	 * @return a new log, whose thread runs until {@link #shutdown()}
 	 */
 	public static StderrLog withDefaults() {
 		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY, LAST_LINES_BOUND);
