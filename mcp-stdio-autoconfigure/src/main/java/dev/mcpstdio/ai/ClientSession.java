@@ -25,18 +25,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a client's MCP session stands across the processes of its server: which process
- * generation its {@code initialize} went to, which one answered it (or whether mcp-stdio
- * answered in the server's place), and whether that server offers tools.
+ * generation its {@code initialize} went to, which one answered it, and whether that
+ * server offers tools.
  *
  * @author mcp-stdio authors
  */
 final class ClientSession {
-
-	/**
-	 * The session of a client whose {@code initialize} was answered in the server's
-	 * place.
-	 */
-	private static final long STAND_IN = -1;
 
 	/** The client's initialize request, replayed to a process that has not seen it. */
 	private volatile @Nullable JSONRPCRequest initialize;
@@ -44,9 +38,7 @@ final class ClientSession {
 	/** The generation the client's initialize request was sent to. */
 	private volatile long sentTo;
 
-	/**
-	 * The generation whose process answered initialize, 0 for none, or {@link #STAND_IN}.
-	 */
+	/** The generation whose process answered initialize, 0 for none. */
 	private volatile long answeredBy;
 
 	/** Whether the session's server offers tools: the client lists them. */
@@ -67,24 +59,6 @@ final class ClientSession {
 	void initialized(JSONRPCResponse answer) {
 		this.answeredBy = this.sentTo;
 		this.toolsOffered = offersTools(answer);
-	}
-
-	/** mcp-stdio answered the initialize in the server's place; the replay resumes it. */
-	void standInAnswered(JSONRPCRequest request) {
-		this.initialize = request;
-		this.sentTo = STAND_IN;
-		this.answeredBy = STAND_IN;
-		this.toolsOffered = true;
-	}
-
-	/** Whether mcp-stdio answered the initialize in the server's place. */
-	boolean answeredInPlace() {
-		return this.answeredBy == STAND_IN;
-	}
-
-	/** Whether an initialized session lists the server's tools. */
-	boolean listsTools() {
-		return this.answeredBy != 0 && this.toolsOffered;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -74,7 +75,8 @@ final class InitializeReplay {
 		if (answer instanceof JSONRPCResponse response && response.error() != null) {
 			throw new McpStdioException(this.server.name(),
 					"MCP server '" + this.server.name() + "' refused the replayed initialize: "
-							+ this.server.definition().spec().sanitize(response.error().message()));
+							+ SecretSanitizer.quote(String.valueOf(response.error().message()), ServerErrors.MAX_TEXT,
+									this.server.definition().spec().secrets()));
 		}
 		this.server.send(this.lines.write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
 		this.server.clientConnection().markInitialized();

@@ -29,11 +29,23 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+
+import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.McpToolFilter;
+import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
+import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -41,18 +53,22 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration that makes every enabled mcp-stdio server a Spring AI MCP client
- * transport: Spring AI builds its clients, tool callbacks included, over them. Servers
- * configured for Spring AI's own stdio transport are among them when adopted (see
- * {@code mcp.stdio.adopt-spring-ai-stdio}): same name, same client.
+ * transport, and the application's MCP tool callbacks ones that gather tools client by
+ * client. Servers configured for Spring AI's own stdio transport are among them when
+ * adopted (see {@code mcp.stdio.adopt-spring-ai-stdio}): same name, same client.
  *
  * @author mcp-stdio authors
  */
 @AutoConfiguration(after = McpStdioAutoConfiguration.class,
-		beforeName = "org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration")
+		beforeName = { "org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration",
+				McpStdioAiAutoConfiguration.SPRING_AI_TOOL_CALLBACKS })
 @ConditionalOnClass({ NamedClientMcpTransport.class, McpClientTransport.class, JacksonMcpJsonMapper.class })
 @ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "enabled", havingValue = "true", matchIfMissing = true)
 @ConditionalOnBean(McpStdioServers.class)
 public class McpStdioAiAutoConfiguration {
+
+	/** The auto-configuration of Spring AI's tool callbacks, which ours replace. */
+	static final String SPRING_AI_TOOL_CALLBACKS = "org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration";
 
 	/** Spring AI's timeout of a client's request. */
 	static final String REQUEST_TIMEOUT = "spring.ai.mcp.client.request-timeout";
@@ -107,16 +123,113 @@ public class McpStdioAiAutoConfiguration {
 
 	/**
 	 * Initializes Spring AI's clients at start-up in its place, so that a server that
-	 * cannot start is left out (or, when {@code required}, fails start-up with the
-	 * failure analysis) instead of aborting the application from within Spring AI.
+	 * cannot start is FAILED (or, when {@code required}, fails start-up with the failure
+	 * analysis) instead of aborting the application from within Spring AI.
 	 * @param servers the servers
-	 * @param window where giving up on a server left out waits for the servers' start
+	 * @param window where giving up on a server waits for the servers' start
+	 * @param leftOut where the one WARN of a server that could not start is recorded
 	 * @return the post-processor of Spring AI's client beans
 	 */
 	@Bean
 	static StartupClientInitializer mcpStdioStartupClientInitializer(ObjectProvider<McpStdioServers> servers,
-			ObjectProvider<ServingWindow> window) {
-		return new StartupClientInitializer(servers, window);
+			ObjectProvider<ServingWindow> window, ObjectProvider<LeftOut> leftOut) {
+		return new StartupClientInitializer(servers, window, leftOut);
+	}
+
+	/**
+	 * The application's tool callbacks over the sync clients, in place of Spring AI's:
+	 * gathered client by client, so that no server that does not run makes them fail.
+	 * @param clients Spring AI's sync clients
+	 * @param servers the servers
+	 * @param filter the application's tool filter, if any
+	 * @param prefixes the application's tool name prefix generator, if any
+	 * @param meta the application's tool context converter, if any
+	 * @param environment where the client's name is read
+	 * @param leftOut which absences were told
+	 * @return the tool callbacks
+	 */
+	@Bean
+	@ConditionalOnMissingBean(SyncMcpToolCallbackProvider.class)
+	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "SYNC", matchIfMissing = true)
+	McpStdioSyncToolCallbacks mcpStdioToolCallbacks(ObjectProvider<List<McpSyncClient>> clients,
+			McpStdioServers servers, ObjectProvider<McpToolFilter> filter,
+			ObjectProvider<McpToolNamePrefixGenerator> prefixes, ObjectProvider<ToolContextToMcpMetaConverter> meta,
+			Environment environment, LeftOut leftOut) {
+		return new McpStdioSyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers,
+				customizers(filter, prefixes, environment),
+				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), leftOut);
+	}
+
+	/**
+	 * The application's tool callbacks over the async clients, in place of Spring AI's.
+	 * @param clients Spring AI's async clients
+	 * @param servers the servers
+	 * @param filter the application's tool filter, if any
+	 * @param prefixes the application's tool name prefix generator, if any
+	 * @param meta the application's tool context converter, if any
+	 * @param environment where the client's name is read
+	 * @param leftOut which absences were told
+	 * @return the tool callbacks
+	 */
+	@Bean
+	@ConditionalOnMissingBean(AsyncMcpToolCallbackProvider.class)
+	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "ASYNC")
+	McpStdioAsyncToolCallbacks mcpStdioAsyncToolCallbacks(ObjectProvider<List<McpAsyncClient>> clients,
+			McpStdioServers servers, ObjectProvider<McpToolFilter> filter,
+			ObjectProvider<McpToolNamePrefixGenerator> prefixes, ObjectProvider<ToolContextToMcpMetaConverter> meta,
+			Environment environment, LeftOut leftOut) {
+		return new McpStdioAsyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers,
+				customizers(filter, prefixes, environment),
+				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), leftOut);
+	}
+
+	private static ToolGathering.Customizers customizers(ObjectProvider<McpToolFilter> filter,
+			ObjectProvider<McpToolNamePrefixGenerator> prefixes, Environment environment) {
+		return new ToolGathering.Customizers(filter.getIfUnique(() -> (connection, tool) -> true),
+				prefixes.getIfUnique(McpToolNamePrefixGenerator::noPrefix),
+				environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"));
+	}
+
+	/**
+	 * Which servers' absence from the tool callbacks was told.
+	 * @return the record
+	 */
+	@Bean
+	static LeftOut mcpStdioLeftOut() {
+		return new LeftOut();
+	}
+
+	/**
+	 * Puts the starter's tool callbacks in the place of Spring AI's: Spring AI's are
+	 * removed, and their bean names lead to ours. Where Spring AI's conditions left its
+	 * own out, ours go too.
+	 * @return the post-processor
+	 */
+	@Bean
+	static BeanDefinitionRegistryPostProcessor mcpStdioToolCallbacksInPlaceOfSpringAis() {
+		return new BeanDefinitionRegistryPostProcessor() {
+
+			@Override
+			public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+				replace(registry, "mcpStdioToolCallbacks", "mcpToolCallbacks");
+				replace(registry, "mcpStdioAsyncToolCallbacks", "mcpAsyncToolCallbacks");
+			}
+
+		};
+	}
+
+	private static void replace(BeanDefinitionRegistry registry, String ours, String theirs) {
+		if (!registry.containsBeanDefinition(ours)) {
+			return;
+		}
+		BeanDefinition spring = registry.containsBeanDefinition(theirs) ? registry.getBeanDefinition(theirs) : null;
+		if (spring == null || !SPRING_AI_TOOL_CALLBACKS.equals(spring.getFactoryBeanName())) {
+			// Spring AI's conditions said no, or the name is the application's own
+			registry.removeBeanDefinition(ours);
+			return;
+		}
+		registry.removeBeanDefinition(theirs);
+		registry.registerAlias(ours, theirs);
 	}
 
 }

@@ -57,10 +57,9 @@ import reactor.core.scheduler.Schedulers;
  * reuses the running process and closing only detaches. When the server runs a new
  * process (a restart, a start after an idle stop), the client's {@code initialize} is
  * replayed to it and the client is told that its tools may have changed, so that it goes
- * on without being rebuilt. A send to an ended process fails at once naming the exit; the
- * client's {@code initialize} is bounded by the server's {@code startup-timeout}, and
- * while the server does not run its lists are answered in its place
- * ({@link AbsentServer}).
+ * on without being rebuilt. Nothing is ever answered in the server's place: a request to
+ * a server that does not run fails at once naming why, and the client's
+ * {@code initialize} is bounded by the server's {@code startup-timeout}.
  *
  * @author mcp-stdio authors
  */
@@ -96,9 +95,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 	/** Drops a response to an id the client never sent, or that was already answered. */
 	private final SentRequests sent;
 
-	/** Answers in the place of a server that does not run. */
-	private final AbsentServer absent;
-
+	/**
+	 * Whether the application serves: a server that misses its start is then given up.
+	 */
 	private final BooleanSupplier serving;
 
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
@@ -122,8 +121,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * @param server the server, managed by mcp-stdio
 	 * @param jsonMapper reads and writes the JSON-RPC messages
 	 * @param scheduler where sends that must not block their thread, and deliveries, run
-	 * @param serving whether the application serves: only then is a server that does not
-	 * run answered for (see {@link ServingWindow})
+	 * @param serving whether the application serves: only then does a missed
+	 * {@code startup-timeout} give the server up here (see {@link ServingWindow})
 	 */
 	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler,
 			BooleanSupplier serving) {
@@ -134,18 +133,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 		this.lines = new JsonRpcLines(server.name(), spec(), jsonMapper);
 		this.replay = new InitializeReplay(server, this.lines);
 		this.sent = new SentRequests(server.name(), spec().secrets(), System::nanoTime);
-		this.absent = new AbsentServer(server, serving);
 		server.addListener(new McpStdioServer.Listener() {
 
 			@Override
 			public void stateChanged(McpStdioServer changed, ServerState state) {
 				// Called under the server's lock: act elsewhere
 				if (state == ServerState.RUNNING) {
-					McpStdioClientTransport.this.absent.present();
 					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::resumeQuietly);
-				}
-				else if (state == ServerState.FAILED || state == ServerState.STOPPED) {
-					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::toolsGone);
 				}
 			}
 
@@ -164,9 +158,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 		CompletableFuture<Void> connecting = new CompletableFuture<>();
 		this.connected = connecting;
-		// Now, not when the connect runs on the scheduler: an answer given
-		// in the place of a server that does not run is handed over on the
-		// scheduler too, and may come first
+		// Now, not when the connect runs on the scheduler: an error delivered on the
+		// scheduler may come first
 		this.handler = handler;
 		return Mono.<Void>fromRunnable(() -> {
 			try {
@@ -186,7 +179,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	@Override
 	public Mono<Void> sendMessage(JSONRPCMessage message) {
-		Mono<Void> send = Mono.fromRunnable(() -> send(message));
+		Mono<Void> send = Mono.fromRunnable(() -> sendToServer(message));
 		// A thread that may block (the sync client's caller) hands the line to the writer
 		// itself: one more thread hop per message costs more than the send. A
 		// non-blocking thread must not wait for the pipe, nor must the thread that reads
@@ -194,31 +187,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 		// us.
 		return Mono.defer(() -> (Schedulers.isInNonBlockingThread() || delivering.get() != null)
 				? send.subscribeOn(this.scheduler) : send);
-	}
-
-	private void send(JSONRPCMessage message) {
-		if (isInitialized(message) && this.client.answeredInPlace()) {
-			// The stand-in answered initialize: the server gets its own with the replay
-			return;
-		}
-		JSONRPCRequest standIn = (message instanceof JSONRPCRequest request && AbsentServer.answers(request.method()))
-				? request : null;
-		if (standIn != null && this.absent.isAbsent()) {
-			answerInPlaceOfServer(standIn);
-			return;
-		}
-		try {
-			sendToServer(message);
-		}
-		catch (McpStdioException ex) {
-			if (standIn == null || !this.serving.getAsBoolean()) {
-				throw ex;
-			}
-			// The server could not run for it (its start failed, it exited): the
-			// client's lists must not fail for it
-			this.sent.answered(standIn.id());
-			answerInPlaceOfServer(standIn);
-		}
 	}
 
 	private void sendToServer(JSONRPCMessage message) {
@@ -270,6 +238,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private void initialize(JSONRPCRequest request) {
 		Duration timeout = this.server.definition().startupTimeout();
 		CompletableFuture<String> answer = this.server.request(request.id(), this.lines.write(request));
+		if (answer.isCompletedExceptionally()) {
+			// Not sent (the server does not run): the send fails, naming why
+			throw failureOf(answer);
+		}
 		// A request given up on does not hold the drain of a stop
 		answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
 			.whenComplete((line, failure) -> this.scheduler
@@ -285,7 +257,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 					this.server.clientConnection().markInitialized();
 					this.client.initialized(response);
 				}
-				deliver(ServerErrors.sanitized(response, spec()));
+				deliver(ServerErrors.sanitized(response, McpSchema.METHOD_INITIALIZE, spec()));
 				return;
 			}
 			failure = new McpStdioException(this.server.name(),
@@ -299,22 +271,26 @@ public class McpStdioClientTransport implements McpClientTransport {
 					+ Durations.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
 					+ ".startup-timeout if it is just slow to start";
 			if (this.serving.getAsBoolean()) {
-				// While the application serves, the server is left out: the client gets
-				// the stand-in's answer, and the server is stopped and FAILED
-				this.absent.gaveUp(message);
+				// While the application serves, the server is stopped and FAILED (at
+				// start-up, the initializer decides)
 				giveUpInBackground(message);
 			}
 		}
 		else {
 			message = spec().sanitize(String.valueOf((cause != null) ? cause.getMessage() : null));
 		}
-		if (this.serving.getAsBoolean()) {
-			answerInPlaceOfServer(request);
-			return;
-		}
-		// At start-up: the initializer leaves the server out, or fails start-up
 		deliver(JSONRPCResponse.error(request.id(), new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message,
 				Map.of(OWN_ERROR_SERVER, this.server.name()))));
+	}
+
+	private static RuntimeException failureOf(CompletableFuture<String> failed) {
+		try {
+			failed.join();
+			return new IllegalStateException("not failed");
+		}
+		catch (CompletionException ex) {
+			return (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		}
 	}
 
 	private void giveUpInBackground(String reason) {
@@ -323,32 +299,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 				"mcp-stdio-give-up-" + this.server.name());
 		thread.setDaemon(true);
 		thread.start();
-	}
-
-	/**
-	 * Answer the client in the place of the server that does not run (see
-	 * {@link AbsentServer}).
-	 */
-	private void answerInPlaceOfServer(JSONRPCRequest request) {
-		JSONRPCResponse answer = this.absent.answer(request);
-		if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
-			// Resumed on the server with the replay when it runs again
-			this.client.standInAnswered(request);
-		}
-		// The client waits for it once this send returns: answered from elsewhere
-		this.scheduler.schedule(() -> deliver(answer));
-	}
-
-	/**
-	 * The server failed or was stopped: tell the client that its tools changed, so that
-	 * Spring AI lists them again (now answered in the server's place, with none) and
-	 * leaves them out of its tool callbacks.
-	 */
-	private void toolsGone() {
-		if (this.closed || !this.client.listsTools() || !this.absent.isAbsent()) {
-			return;
-		}
-		deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
 	}
 
 	private StdioServerSpec spec() {
@@ -454,11 +404,12 @@ public class McpStdioClientTransport implements McpClientTransport {
 		public void onMessage(String line) {
 			JSONRPCMessage message = McpStdioClientTransport.this.lines.read(line);
 			if (message instanceof JSONRPCResponse response) {
-				if (!McpStdioClientTransport.this.sent.accept(response.id())) {
+				String method = McpStdioClientTransport.this.sent.accept(response.id());
+				if (method == null) {
 					// never sent or already answered: the client would warn for each
 					return;
 				}
-				message = ServerErrors.sanitized(response, spec());
+				message = ServerErrors.sanitized(response, method, spec());
 			}
 			if (message != null) {
 				deliver(message);
@@ -476,22 +427,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 					: exit.message();
 			Map<String, Object> data = Map.of(OWN_ERROR_SERVER, exit.serverName(), "exitCode", exit.exitCode(),
 					"stderrTail", exit.stderrTail());
-			boolean standIn = !stopped && McpStdioClientTransport.this.serving.getAsBoolean();
 			for (Object id : unansweredRequestIds) {
-				String method = McpStdioClientTransport.this.sent.answered(id);
-				if (method == null) {
+				if (McpStdioClientTransport.this.sent.answered(id) == null) {
 					// not the client's, or the client gave up on it long ago
 					continue;
 				}
-				if (standIn && AbsentServer.answers(method)) {
-					// the client's lists must not fail for one server
-					deliver(McpStdioClientTransport.this.absent
-						.answer(new JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, id, null)));
-				}
-				else {
-					deliver(JSONRPCResponse.error(id,
-							new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
-				}
+				deliver(JSONRPCResponse.error(id,
+						new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
 			}
 		}
 

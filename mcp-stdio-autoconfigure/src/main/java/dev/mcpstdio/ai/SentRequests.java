@@ -101,17 +101,18 @@ final class SentRequests {
 	}
 
 	/**
-	 * Take a response from the server: whether it answers a request that waits for it; if
-	 * not, it is to be dropped, and a warning says so (at a bounded rate).
+	 * Take a response from the server: the request it answers; if none waits for it, it
+	 * is to be dropped, and a warning says so (at a bounded rate).
 	 * @param id the response's id
-	 * @return whether the client gets it
+	 * @return the method of the request it answers, or {@code null} when the client does
+	 * not get it
 	 */
-	boolean accept(@Nullable Object id) {
-		if (answered(id) != null) {
-			return true;
+	@Nullable String accept(@Nullable Object id) {
+		String method = answered(id);
+		if (method == null) {
+			warnDropped(id);
 		}
-		warnDropped(id);
-		return false;
+		return method;
 	}
 
 	private void warnDropped(@Nullable Object id) {

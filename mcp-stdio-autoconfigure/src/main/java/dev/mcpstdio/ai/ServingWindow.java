@@ -25,10 +25,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Whether the application serves: from just after its MCP servers started until just
- * before they stop. Only then does a transport answer in the place of a server that is
- * not running ({@link AbsentServer}): at start-up a server that cannot start must fail
- * (required) or be left out (optional), and at shutdown nothing is to be answered any
- * more.
+ * before they stop. A server given up on at start-up (it did not answer its client's
+ * {@code initialize} in time) is stopped only once the window opens, so that its stop
+ * does not race the servers' own start.
  *
  * @author mcp-stdio authors
  */

@@ -45,13 +45,13 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
- * Initializes Spring AI's MCP clients at start-up in Spring AI's place, so that a server
- * that cannot start is handled by what mcp-stdio knows of it instead of aborting the
- * application. The clients of mcp-stdio servers are initialized in parallel, each bounded
- * by its server's {@code startup-timeout}: a {@code required} server that cannot start
- * fails start-up with {@link McpServerStartupException}, any other is left out of the
- * list with one WARN, and every other transport's client is initialized as Spring AI
- * would.
+ * Initializes Spring AI's MCP clients at start-up in Spring AI's place, in parallel.
+ * <p>
+ * Each is bounded by its server's {@code startup-timeout}: a {@code required} server that
+ * cannot start fails start-up with {@link McpServerStartupException}; any other is
+ * {@code FAILED}, with one WARN, and its client stays, uninitialized, failing every call
+ * with the reason until the server runs again. Every other transport's client is
+ * initialized as Spring AI would.
  *
  * @author mcp-stdio authors
  */
@@ -67,14 +67,18 @@ final class StartupClientInitializer implements BeanPostProcessor {
 
 	private final ObjectProvider<ServingWindow> window;
 
+	private final ObjectProvider<LeftOut> leftOut;
+
 	private @Nullable McpClientCommonProperties properties;
 
 	/** What {@code spring.ai.mcp.client.initialized} said, once its bean was seen. */
 	private @Nullable Boolean initializeAll;
 
-	StartupClientInitializer(ObjectProvider<McpStdioServers> servers, ObjectProvider<ServingWindow> window) {
+	StartupClientInitializer(ObjectProvider<McpStdioServers> servers, ObjectProvider<ServingWindow> window,
+			ObjectProvider<LeftOut> leftOut) {
 		this.servers = servers;
 		this.window = window;
+		this.leftOut = leftOut;
 	}
 
 	@Override
@@ -90,18 +94,17 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			return bean;
 		}
 		if (SYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
-			return initialize(clients, McpSyncClient.class, McpSyncClient::getClientInfo, McpSyncClient::initialize,
-					McpSyncClient::close);
+			return initialize(clients, McpSyncClient.class, McpSyncClient::getClientInfo, McpSyncClient::initialize);
 		}
 		if (ASYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
 			return initialize(clients, McpAsyncClient.class, McpAsyncClient::getClientInfo,
-					(client) -> client.initialize().block(), McpAsyncClient::close);
+					(client) -> client.initialize().block());
 		}
 		return bean;
 	}
 
 	private <C> List<?> initialize(List<?> clients, Class<C> type, Function<C, McpSchema.Implementation> clientInfo,
-			Consumer<C> initialize, Consumer<C> close) {
+			Consumer<C> initialize) {
 		Boolean all = this.initializeAll;
 		McpClientCommonProperties common = this.properties;
 		if (all == null || common == null) {
@@ -123,30 +126,24 @@ final class StartupClientInitializer implements BeanPostProcessor {
 				}
 			}
 		}
-		List<Object> kept = new ArrayList<>(clients.size());
 		RuntimeException failure = null;
 		for (Object candidate : clients) {
 			CompletableFuture<Boolean> initialized = initializing.get(candidate);
 			if (!type.isInstance(candidate)) {
-				kept.add(candidate);
+				continue;
 			}
-			else if (initialized == null) {
+			if (initialized == null) {
 				C client = type.cast(candidate);
 				if (all && serverOf(clientInfo.apply(client), common.getName()) == null) {
 					// another transport's client: as Spring AI would
 					initialize.accept(client);
 				}
-				kept.add(client);
 			}
 			else {
 				try {
-					// each bounded by its server's startup-timeout and the client's own
-					if (initialized.join()) {
-						kept.add(candidate);
-					}
-					else {
-						close.accept(type.cast(candidate));
-					}
+					// each bounded by its server's startup-timeout and the client's own;
+					// a server that could not start keeps its client, which says why
+					initialized.join();
 				}
 				catch (CompletionException ex) {
 					// the first required server in Spring AI's order fails start-up,
@@ -159,7 +156,7 @@ final class StartupClientInitializer implements BeanPostProcessor {
 		if (failure != null) {
 			throw failure;
 		}
-		return kept;
+		return clients;
 	}
 
 	private static void thread(McpStdioServer server, Runnable task) {
@@ -175,19 +172,13 @@ final class StartupClientInitializer implements BeanPostProcessor {
 	 */
 	private @Nullable McpStdioServer serverOf(McpSchema.@Nullable Implementation clientInfo, String clientName) {
 		McpStdioServers all = this.servers.getIfAvailable();
-		if (all == null || clientInfo == null) {
-			return null;
-		}
-		String prefix = clientName + " - ";
-		String name = (clientInfo.title() != null) ? clientInfo.title()
-				: (clientInfo.name() != null && clientInfo.name().startsWith(prefix))
-						? clientInfo.name().substring(prefix.length()) : null;
-		return (name != null) ? all.find(name) : null;
+		String name = ToolGathering.connectionOf(clientInfo, clientName);
+		return (all != null && name != null) ? all.find(name) : null;
 	}
 
 	/**
 	 * Initialize the client of an mcp-stdio server.
-	 * @return whether it is initialized; {@code false} when the server is left out
+	 * @return whether it is initialized; {@code false} when the server could not start
 	 * @throws McpServerStartupException when a required server could not start
 	 */
 	private <C> boolean initialized(McpStdioServer server, C client, Consumer<C> initialize) {
@@ -206,9 +197,11 @@ final class StartupClientInitializer implements BeanPostProcessor {
 				if (server.definition().required()) {
 					throw McpServerStartupException.required(server.name(), reason, ex);
 				}
-				logger.warn("MCP server '" + server.name() + "' could not start and is left out of Spring AI's "
-						+ "MCP clients (it is not required, so the application goes on without its tools): " + reason);
 				giveUp(server, reason);
+				this.leftOut.getObject().told(server);
+				logger.warn("MCP server '" + server.name() + "' could not start and is FAILED (it is not required, so "
+						+ "the application goes on; its tools are left out of Spring AI's tool callbacks until it runs "
+						+ "again): " + reason);
 				return false;
 			}
 		}

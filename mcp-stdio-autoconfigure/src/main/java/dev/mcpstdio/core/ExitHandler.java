@@ -101,11 +101,12 @@ final class ExitHandler {
 		this.runtime.scanner().invalidate();
 		this.runtime.guard().ended(pid());
 		int code = this.process.exitValue();
-		// The rest of stderr, read to its end on a thread of its own: a child may hold
-		// it open
+		// What stderr holds now is all the process wrote; the rest, a child's, is read
+		// to its end on a thread of its own: the child may hold it open
 		this.runtime.stderrPoller().remove(this.stderr);
+		this.stderr.drain();
 		this.stderr.finish(this.runtime.tasks());
-		awaitStreams();
+		awaitStdout();
 		List<String> stderrTail = this.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(this.name, pid(), code, classify(code), Instant.now(), uptime(), stderrTail,
 				this.classifier.reason(), this.classifier.startupHint(stderrTail));
@@ -182,16 +183,14 @@ final class ExitHandler {
 	}
 
 	/**
-	 * Wait, bounded, until stdout and stderr delivered what the process wrote, so that
-	 * the exit's message carries its last stderr lines. A pipe that a surviving child
-	 * holds open is given up on quickly; one that nobody holds is only late because the
-	 * machine is busy, and is given longer.
+	 * Wait, bounded, until stdout delivered what the process wrote. A pipe that a
+	 * surviving child holds open is not waited for to its end: what the process wrote is
+	 * in it already, so the wait ends once its reader sleeps on the empty pipe. A pipe
+	 * that nobody holds is only late because the machine is busy, and is given longer.
 	 */
-	private void awaitStreams() {
-		boolean ended = this.stderr.awaitEnd(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				& this.stdout.awaitEnd(ShutdownTimeouts.STREAM_GRACE.toMillis());
-		if (!ended && this.tree.members(this.runtime.scanner().scan()).isEmpty()) {
-			this.stderr.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
+	private void awaitStdout() {
+		boolean drained = this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis());
+		if (!drained && this.tree.members(this.runtime.scanner().scan()).isEmpty()) {
 			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 	}

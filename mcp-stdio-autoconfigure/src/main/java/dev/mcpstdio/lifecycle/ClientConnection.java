@@ -99,10 +99,13 @@ public interface ClientConnection {
 	void joinStart();
 
 	/**
-	 * Wait while the server is between processes (a restart pending or under way) until
-	 * it runs again or reaches a state it does not leave by itself, bounded by the
-	 * restart's backoff plus {@code startup-timeout}. Every send does this; a client
-	 * calls it first to resume its session on the new process before its message.
+	 * Wait while the server is between processes (a start, or a restart pending or under
+	 * way) for that one start, bounded by the restart's backoff plus
+	 * {@code startup-timeout}. Every send does this; a client calls it first to resume
+	 * its session on the new process before its message.
+	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
+	 * another restart is pending: the caller is told of that exit instead of waiting for
+	 * the next start
 	 */
 	void awaitSettled();
 

@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -26,6 +27,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
@@ -118,11 +121,20 @@ final class DemandSupervisor implements McpStdioServer.Listener {
 		this.controller.awaitSettled();
 		StdioServerProcess current = this.controller.process();
 		ServerState currentState = this.controller.state();
-		if (current == null || currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
+		if (currentState == ServerState.STOPPED || currentState == ServerState.STOPPING
 				|| currentState == ServerState.DISABLED || currentState == ServerState.IDLE) {
 			throw new McpServerNotRunningException(this.serverName, "MCP server '" + this.serverName + "' is "
-					+ currentState.name().toLowerCase() + "; start it first");
+					+ currentState.name().toLowerCase(Locale.ROOT) + "; start it first");
 		}
+		String failure = this.controller.lastFailure();
+		ExitInfo exit = (current != null) ? current.exitInfo() : null;
+		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
+		if (current == null || (currentState == ServerState.FAILED && failure != null && !exitSaysWhy)) {
+			// no process tells why: the start that failed does
+			throw new McpStdioException(this.serverName, (failure != null) ? failure
+					: "MCP server '" + this.serverName + "' is " + currentState.name().toLowerCase(Locale.ROOT));
+		}
+		// a process that ended fails the send, naming its exit
 		return current;
 	}
 

@@ -431,7 +431,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		@Override
 		public void awaitSettled() {
-			McpStdioServer.this.controller.awaitSettled();
+			ServerController controller = McpStdioServer.this.controller;
+			controller.awaitSettled();
+			StdioServerProcess current = controller.process();
+			ExitInfo exit = (current != null) ? current.exitInfo() : null;
+			if (controller.state() == ServerState.RESTARTING && exit != null) {
+				// the start waited for failed too: the send fails naming it, rather than
+				// waiting for the next one
+				throw exit.toException();
+			}
 		}
 
 		@Override

@@ -180,21 +180,28 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 	 * @param reason why, as the endpoint shows it
 	 */
 	void giveUp(String reason) {
+		StdioServerProcess current;
 		synchronized (this.lock) {
+			this.lastFailure = reason;
 			if (this.state == ServerState.FAILED) {
-				this.lastFailure = reason;
+				return;
+			}
+			this.stops++;
+			this.wantRunning = false;
+			this.restartSupervisor.cancel();
+			// a stop forgets the lifecycle's start: given up, it must not run another
+			this.starts.forget();
+			this.starts.givenUp();
+			current = this.process;
+			boolean first = current != null && this.stopClaimed != current;
+			this.stopClaimed = current;
+			// FAILED from now on, not STOPPING: whoever looks sees why
+			setState(ServerState.FAILED);
+			if (!first) {
 				return;
 			}
 		}
-		stopServer();
-		synchronized (this.lock) {
-			if (this.state == ServerState.STOPPED || this.state == ServerState.FAILED) {
-				this.lastFailure = reason;
-				setState(ServerState.FAILED);
-				// a stop forgets the lifecycle's start: given up, it must not run another
-				this.starts.givenUp();
-			}
-		}
+		this.events.stopped(current.stop());
 	}
 
 	@Override
@@ -244,6 +251,7 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			this.initialized = false;
 			this.lastFailure = null;
 			startedGeneration = ++this.generation;
+			this.settle.startBegun();
 			setState(ServerState.STARTING);
 			try {
 				started = this.host.start(this.definition.spec(),
@@ -251,6 +259,7 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			}
 			catch (RuntimeException ex) {
 				this.lastFailure = ex.getMessage();
+				this.settle.startEnded();
 				failed();
 				throw ex;
 			}
@@ -260,6 +269,10 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 				started.setClientRequestTimeout(timeout);
 			}
 			if (started.exitInfo() == null) {
+				if (!this.selfInitialize) {
+					// a client performs the handshake: the start is over
+					this.settle.startEnded();
+				}
 				setState(ServerState.RUNNING);
 			}
 		}
@@ -283,6 +296,9 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			McpHandshake.perform(started, this.definition.startupTimeout());
 			synchronized (this.lock) {
 				this.initialized = true;
+				if (this.generation == startedGeneration) {
+					this.settle.startEnded();
+				}
 				// sends wait for it: see awaitSettled()
 				this.lock.notifyAll();
 			}
@@ -291,6 +307,10 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			boolean exited = ex instanceof McpServerExitedException;
 			synchronized (this.lock) {
 				this.lastFailure = ex.getMessage();
+				if (this.generation == startedGeneration) {
+					this.settle.startEnded();
+					this.lock.notifyAll();
+				}
 				if (byPolicy && !exited && this.generation == startedGeneration) {
 					// the stop below is this attempt's failure, not a reason of its own
 					setState(ServerState.STOPPING);
@@ -445,6 +465,9 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			if (exitedGeneration != this.generation) {
 				return;
 			}
+			// a start whose process exited is over, whatever follows
+			this.settle.startEnded();
+			this.lock.notifyAll();
 			this.initialized = false;
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
 					|| this.state == ServerState.IDLE || !this.wantRunning) {

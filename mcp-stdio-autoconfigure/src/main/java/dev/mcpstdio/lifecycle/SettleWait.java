@@ -22,11 +22,13 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * Makes a send wait while its server is between processes (a restart pending or under
- * way, a start, or its own handshake) until it runs or reaches a state it will not leave
- * by itself, on the state machine's lock, which is notified at every change. Bounded by
- * the restart's backoff plus {@code startup-timeout}, or by {@code startup-timeout} for a
- * start.
+ * Makes a send wait, at most through one start, while its server is between processes.
+ * <p>
+ * A send that comes while a start (or its handshake) is under way waits for that start;
+ * one that comes while a restart is pending waits for that restart's start, not for the
+ * ones after it: when that start fails, the send goes on and fails naming why. It waits
+ * on the state machine's lock, which is notified at every change, bounded by the
+ * restart's backoff plus {@code startup-timeout}, or by {@code startup-timeout}.
  *
  * @author mcp-stdio authors
  */
@@ -46,6 +48,12 @@ final class SettleWait {
 
 	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
 	private long restartDeadlineNanos;
+
+	/** The starts begun; guarded by the lock. */
+	private long begun;
+
+	/** The starts that ended, running or failed; guarded by the lock. */
+	private long ended;
 
 	/**
 	 * Create the wait of a server.
@@ -75,18 +83,38 @@ final class SettleWait {
 	}
 
 	/**
-	 * Wait until the server is settled, bounded; an interrupt ends the wait (and is
-	 * restored).
+	 * A start begins. Called with the lock held.
+	 */
+	void startBegun() {
+		this.ended = this.begun;
+		this.begun++;
+	}
+
+	/**
+	 * The start begun last ended: its process runs (and answered its handshake when the
+	 * server performs it), or the start failed. Called with the lock held; a second call
+	 * for the same start does nothing.
+	 */
+	void startEnded() {
+		this.ended = this.begun;
+	}
+
+	/**
+	 * Wait until the server is settled, or the one start it waits for ended, bounded; an
+	 * interrupt ends the wait (and is restored).
 	 */
 	void await() {
 		synchronized (this.lock) {
 			if (!this.settling.getAsBoolean()) {
 				return;
 			}
-			long deadline = this.restarting.getAsBoolean() ? this.restartDeadlineNanos
+			boolean restartPending = this.restarting.getAsBoolean();
+			// the start under way, or the one the pending restart begins
+			long awaited = restartPending ? this.begun + 1 : this.begun;
+			long deadline = restartPending ? this.restartDeadlineNanos
 					: this.nanoClock.getAsLong() + this.startupTimeout.toNanos();
 			long remaining = deadline - this.nanoClock.getAsLong();
-			while (this.settling.getAsBoolean() && remaining > 0) {
+			while (this.settling.getAsBoolean() && this.ended < awaited && remaining > 0) {
 				try {
 					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
 				}

@@ -194,6 +194,20 @@ final class AiTestSupport {
 		return count;
 	}
 
+	/**
+	 * Return the messages of a failure and its causes, one a line: the MCP SDK wraps the
+	 * failure of an initialize it makes on the caller's behalf.
+	 * @param thrown the failure
+	 * @return the messages
+	 */
+	static String messages(Throwable thrown) {
+		StringBuilder messages = new StringBuilder();
+		for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+			messages.append(cause.getMessage()).append('\n');
+		}
+		return messages.toString();
+	}
+
 	static <T extends Throwable> T findCause(Throwable thrown, Class<T> type) {
 		for (Throwable candidate = thrown; candidate != null; candidate = candidate.getCause()) {
 			if (type.isInstance(candidate)) {

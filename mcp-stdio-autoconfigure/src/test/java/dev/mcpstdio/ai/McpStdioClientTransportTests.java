@@ -34,8 +34,6 @@ import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
-import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.scheduler.Scheduler;
@@ -47,6 +45,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static dev.mcpstdio.ai.AiTestSupport.properties;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link McpStdioClientTransport} against the orders its scheduler may run its tasks in.
@@ -63,10 +62,10 @@ class McpStdioClientTransportTests {
 	}
 
 	@Test
-	void anAnswerInTheServersPlaceReachesAClientWhoseConnectRunsLate() {
-		// Under load the connect (on the scheduler) may run after the answer given in the
-		// place of a failed server is handed over (on the scheduler too): that answer was
-		// dropped, and the client waited for its initialize until its own timeout
+	void aClientWhoseConnectRunsLateIsToldWhyItsServerFailed() {
+		// Under load the connect (on the scheduler) may run after the client's first
+		// message: that message waits for it, then fails naming the exit, well within the
+		// client's own timeouts
 		ScheduledExecutorService threads = Executors.newScheduledThreadPool(2);
 		try {
 			run(threads);
@@ -90,10 +89,15 @@ class McpStdioClientTransportTests {
 					.requestTimeout(Duration.ofSeconds(5))
 					.initializationTimeout(Duration.ofSeconds(5))
 					.build()) {
-					InitializeResult initialized = client.initialize();
-					assertThat(initialized.serverInfo().name()).isEqualTo("gone");
-					ListToolsResult tools = client.listTools();
-					assertThat(tools.tools()).isEmpty();
+					long begin = System.nanoTime();
+					assertThatThrownBy(client::initialize)
+						.satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+							.contains("MCP server 'gone' process exited unexpectedly with exit code 3; stderr: boom"));
+					assertThatThrownBy(client::listTools)
+						.satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+							.contains("MCP server 'gone' process exited unexpectedly with exit code 3"));
+					// not the client's own 5 s timeouts
+					assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(4));
 				}
 			});
 	}

@@ -20,7 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -131,6 +133,45 @@ class OneServerDownTests {
 	}
 
 	@Test
+	void aToolWhoseServerDiedAfterTheListingTellsTheModelWhyAndBlocksNoOtherCall() throws Exception {
+		AiTestSupport.runner()
+			.withPropertyValues(
+					properties(AiTestSupport.testServer("dead", this.fixtures.id(), "--tool-prefix", "dead_"),
+							AiTestSupport.testServer("alive", this.fixtures.id(), "--tool-prefix", "alive_")))
+			.run((context) -> {
+				ToolCallbackProvider provider = provider(context);
+				// taken while both ran, as a chat does before its model answers
+				ToolCallback[] listed = provider.getToolCallbacks();
+				assertThat(listed).hasSize(8);
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				McpStdioServer dead = servers.get("dead");
+				long pid = dead.pid();
+				// the model asks for a slow tool; the server dies during the call
+				ScriptedChatModel model = new ScriptedChatModel("dead_slow", "{\"millis\":60000}");
+				CompletableFuture<String> chat = CompletableFuture.supplyAsync(() -> ChatClient.builder(model)
+					.build()
+					.prompt("Take your time")
+					.toolCallbacks(listed)
+					.call()
+					.content());
+				Await.within(Duration.ofSeconds(20)).until("the slow call sent", () -> dead.pendingRequests() > 0);
+				// another server's call is not held by it
+				long begin = System.nanoTime();
+				assertThat(callEcho(provider, "alive_echo", "meanwhile")).contains("meanwhile");
+				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(10));
+				AiTestSupport.kill(pid);
+				String exit = "MCP server 'dead' process exited unexpectedly with exit code 137 (signal 9, SIGKILL)";
+				// the model is told why, and answers
+				assertThat(chat.get(30, TimeUnit.SECONDS)).startsWith("The tool answered: ").contains(exit);
+				// a call through the tools listed before its death, after it
+				ScriptedChatModel again = new ScriptedChatModel("dead_echo", "{\"text\":\"hello\"}");
+				assertThat(ChatClient.builder(again).build().prompt("Echo").toolCallbacks(listed).call().content())
+					.startsWith("The tool answered: ")
+					.contains(exit);
+			});
+	}
+
+	@Test
 	void toolsOfAServerStoppedByAnOperatorAreLeftOutUntilItIsStarted(CapturedOutput output) {
 		AiTestSupport.runner()
 			.withPropertyValues(
@@ -175,7 +216,8 @@ class OneServerDownTests {
 				assertThat(callEcho(provider, "good_echo", "served")).contains("served");
 				// its own client's calls name the exit
 				assertThatThrownBy(() -> client(context, "broken").callTool(CallToolRequest.builder("pid").build()))
-					.hasMessageContaining("MCP server 'broken' process exited unexpectedly with exit code 3");
+					.satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+						.contains("MCP server 'broken' process exited unexpectedly with exit code 3"));
 				broken.restartServer();
 				Await.within(Duration.ofSeconds(20))
 					.until("the restarted server's tools", () -> toolNames(provider).contains("broken_generation_2"));

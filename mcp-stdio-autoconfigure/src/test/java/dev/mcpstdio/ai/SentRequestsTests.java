@@ -46,17 +46,17 @@ class SentRequestsTests {
 	void aResponseIsTakenOnceForARequestSent() {
 		this.sent.sent("a-1", "tools/call");
 		this.sent.sent(7, "tools/list");
-		assertThat(this.sent.accept("a-1")).isTrue();
-		assertThat(this.sent.accept("a-1")).isFalse();
+		assertThat(this.sent.accept("a-1")).isEqualTo("tools/call");
+		assertThat(this.sent.accept("a-1")).isNull();
 		// the same id, whether the server wrote it as a number or as text
-		assertThat(this.sent.accept("7")).isTrue();
+		assertThat(this.sent.accept("7")).isEqualTo("tools/list");
 		assertThat(this.sent.size()).isZero();
 	}
 
 	@Test
 	void dropsAreWarnedAboutAtABoundedRateAndCounted(CapturedOutput output) {
 		for (int i = 0; i < 10_000; i++) {
-			assertThat(this.sent.accept("never-" + i)).isFalse();
+			assertThat(this.sent.accept("never-" + i)).isNull();
 		}
 		assertThat(count(output.getOut(), "Dropped a response of MCP server 'rates'")).isEqualTo(10);
 		this.now.addAndGet(SentRequests.WARNING_INTERVAL_NANOS);

@@ -54,8 +54,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Start-up with a server that cannot start, through real Spring AI clients: a server that
- * is not required is left out (with {@code initialized=true}) or fails its calls (with
- * {@code initialized=false}), a required one fails start-up with
+ * is not required is FAILED, its client stays and fails every call naming why, and its
+ * tools are left out; a required one fails start-up with
  * {@link McpServerStartupException}; every server is started once.
  *
  * @author mcp-stdio authors
@@ -74,7 +74,7 @@ class SpringAiStartupTests {
 	}
 
 	@Test
-	void brokenServerIsLeftOutWithOneWarnAndTheOthersServe(CapturedOutput output) throws IOException {
+	void brokenServerIsFailedWithOneWarnItsClientSaysWhyAndTheOthersServe(CapturedOutput output) throws IOException {
 		Path starts = this.temp.resolve("starts");
 		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(
@@ -84,7 +84,20 @@ class SpringAiStartupTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				List<McpSyncClient> clients = AiTestSupport.syncClients(context);
-				assertThat(clients).extracting((client) -> client.getClientInfo().title()).containsExactly("good");
+				assertThat(clients).extracting((client) -> client.getClientInfo().title())
+					.containsExactly("broken", "good");
+				McpSyncClient broken = clients.get(0);
+				assertThat(broken.isInitialized()).isFalse();
+				// its client exists and says why, at once, on every call
+				for (Runnable call : List.<Runnable>of(broken::listTools, broken::initialize, broken::ping,
+						() -> broken.callTool(CallToolRequest.builder("echo").build()))) {
+					long begin = System.nanoTime();
+					assertThatThrownBy(call::run).satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+						.contains("MCP server 'broken' process exited unexpectedly with exit code 3; stderr: "
+								+ "boom: token=****** rejected")
+						.doesNotContain("abc123secret"));
+					assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(1));
+				}
 				ToolCallback[] callbacks = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class)
 					.getToolCallbacks();
 				assertThat(callbacks).extracting((callback) -> callback.getToolDefinition().name())
@@ -107,11 +120,12 @@ class SpringAiStartupTests {
 				// the user's setting is Spring AI's again once the clients exist
 				assertThat(context.getBean(McpClientCommonProperties.class).isInitialized()).isTrue();
 			});
-		String warn = "MCP server 'broken' could not start and is left out of Spring AI's MCP clients (it is not "
-				+ "required, so the application goes on without its tools): MCP server 'broken' process exited "
-				+ "unexpectedly with exit code 3; stderr: boom: token=****** rejected";
+		String warn = "MCP server 'broken' could not start and is FAILED (it is not required, so the application "
+				+ "goes on; its tools are left out of Spring AI's tool callbacks until it runs again): MCP server "
+				+ "'broken' process exited unexpectedly with exit code 3; stderr: boom: token=****** rejected";
 		assertThat(output.getOut()).contains(warn).doesNotContain("abc123secret");
-		assertThat(AiTestSupport.count(output.getOut(), "left out of Spring AI's MCP clients")).isOne();
+		// one WARN for its absence: the gathering of tools does not say it again
+		assertThat(AiTestSupport.count(output.getOut(), "tools are left out of Spring AI's tool callbacks")).isOne();
 		// started once: one pid, one line each
 		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(1);
 		assertThat(AiTestSupport.count(output.getOut(), "Started MCP server 'broken'")).isOne();
@@ -122,7 +136,7 @@ class SpringAiStartupTests {
 	}
 
 	@Test
-	void asyncClientsLeaveTheBrokenServerOutToo(CapturedOutput output) {
+	void asyncClientsLeaveTheBrokenServersToolsOutToo(CapturedOutput output) {
 		AiTestSupport.runnerWithEndpoint()
 			.withPropertyValues(properties(AiTestSupport.testServer("broken", this.fixtures.id(), "--exit-now", "3"),
 					AiTestSupport.testServer("good", this.fixtures.id()), List.of("spring.ai.mcp.client.type=ASYNC")))
@@ -131,12 +145,16 @@ class SpringAiStartupTests {
 				@SuppressWarnings("unchecked")
 				List<McpAsyncClient> clients = context.getBean("mcpAsyncClients", List.class);
 				assertThat(clients).extracting((client) -> client.getClientInfo().name())
-					.containsExactly("spring-ai-mcp-client - good");
-				assertThat(clients.get(0).isInitialized()).isTrue();
+					.containsExactly("spring-ai-mcp-client - broken", "spring-ai-mcp-client - good");
+				assertThat(clients.get(0).isInitialized()).isFalse();
+				assertThat(clients.get(1).isInitialized()).isTrue();
+				assertThatThrownBy(() -> clients.get(0).listTools().block())
+					.satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+						.contains("MCP server 'broken' process exited unexpectedly with exit code 3"));
 				assertThat(context.getBean("mcpAsyncToolCallbacks", ToolCallbackProvider.class).getToolCallbacks())
 					.hasSize(4);
 			});
-		assertThat(output.getOut()).contains("MCP server 'broken' could not start and is left out");
+		assertThat(output.getOut()).contains("MCP server 'broken' could not start and is FAILED");
 	}
 
 	@Test
@@ -172,13 +190,16 @@ class SpringAiStartupTests {
 				Await.within(Duration.ofSeconds(10)).until("broken FAILED", () -> server.state() == ServerState.FAILED);
 				McpSyncClient client = AiTestSupport.syncClients(context).get(0);
 				long begin = System.nanoTime();
-				// its tools are left out (no server's state makes the tool callbacks
-				// fail),
-				// and a call says why at once
-				assertThat(client.listTools().tools()).isEmpty();
+				// no answer in its place: every call says why, at once
+				assertThatThrownBy(client::listTools).satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+					.contains("MCP server 'broken' process exited unexpectedly with exit code 3"));
 				assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("pid").build()))
-					.hasMessageContaining("MCP server 'broken' process exited unexpectedly with exit code 3");
-				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
+					.satisfies((thrown) -> assertThat(AiTestSupport.messages(thrown))
+						.contains("MCP server 'broken' process exited unexpectedly with exit code 3"));
+				assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(2));
+				// and the tool callbacks leave it out
+				assertThat(context.getBean("mcpToolCallbacks", ToolCallbackProvider.class).getToolCallbacks())
+					.isEmpty();
 				// the failed call started nothing
 				assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(1);
 				server.restartServer();
@@ -187,7 +208,7 @@ class SpringAiStartupTests {
 					.isEqualTo(String.valueOf(server.pid()));
 			});
 		assertThat(Files.readAllLines(starts, StandardCharsets.UTF_8)).hasSize(2);
-		assertThat(output.getOut()).doesNotContain("left out of Spring AI's MCP clients");
+		assertThat(output.getOut()).doesNotContain("could not start and is FAILED");
 	}
 
 	@Test

@@ -27,6 +27,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A small real MCP server over stdio for the tests, started with the JDK that runs them.
@@ -50,13 +52,31 @@ import java.util.Map;
  * prefix;</li>
  * <li>{@code --refuse-init-after <n> <message>} (with {@code --starts}): answer
  * {@code initialize} with a JSON-RPC error of that message on every start after the
- * n-th.</li>
+ * n-th;</li>
+ * <li>{@code --kill-on-request <n>}: on its n-th request, write {@code --stderr} to
+ * stderr and have itself killed with SIGKILL, without answering;</li>
+ * <li>{@code --hold-pipes}: start a {@code sleep} that holds its stdout and stderr open,
+ * and outlives it;</li>
+ * <li>{@code --offer-meta}: list the tool {@code meta} too;</li>
+ * <li>{@code --leak-env <name>}: put the value of that variable into its server info, its
+ * instructions, and the name and description of a tool {@code tool_<value>}, as a hostile
+ * server would.</li>
  * </ul>
- * Tools that are not listed: {@code fail} (answers with a JSON-RPC error whose message is
- * its {@code message}), {@code unsolicited} (writes {@code count} responses to ids never
- * sent, then answers), {@code twice} (answers twice), {@code odd} (writes a JSON object
- * that is no JSON-RPC message, holding its {@code text}, then answers). It reads and
- * writes JSON with {@link TestJson}, not a JSON library, so that it starts cheaply.
+ * It offers prompts and resources too, none of them. Tools that are not listed:
+ * {@code fail} (answers with a JSON-RPC error whose message is its {@code message}),
+ * {@code unsolicited} (writes {@code count} responses to ids never sent, then answers),
+ * {@code twice} (answers twice), {@code odd} (writes a JSON object that is no JSON-RPC
+ * message, holding its {@code text}, then answers), {@code quit} (writes its
+ * {@code stderr} to stderr and exits 0 without answering), {@code close_stdout} (writes
+ * its {@code stderr}, closes its stdout and lives on), {@code meta} (answers with the
+ * request's {@code _meta} as JSON) and {@code add_tool} (offers a tool named after its
+ * {@code name} from now on and says that its tools changed), {@code leaky_error} (a
+ * JSON-RPC error that holds the value of {@code --leak-env} in its message and as a key
+ * of its data, and the value of {@code DB_PASSWORD} as a number), {@code huge_code} (a
+ * JSON-RPC error whose code has {@code digits} digits) and {@code say} (writes its
+ * {@code text} to stderr and, as a line that is no JSON, to stdout, then answers). It
+ * reads and writes JSON with {@link TestJson}, not a JSON library, so that it starts
+ * cheaply.
  *
  * @author mcp-stdio authors
  */
@@ -72,12 +92,31 @@ public final class TestMcpServer {
 	/** The message initialize is refused with, or {@code null}. */
 	private static String initRefusal;
 
+	/** The request on which it has itself killed, 0 for none. */
+	private static int killOnRequest;
+
+	private static String stderrLine = "";
+
+	private static boolean offerMeta;
+
+	/** The value of the variable {@code --leak-env} names, or {@code null}. */
+	private static String leaked;
+
+	private static final AtomicInteger requests = new AtomicInteger();
+
+	private static final List<String> addedTools = new CopyOnWriteArrayList<>();
+
 	private TestMcpServer() {
 	}
 
 	public static void main(String[] args) throws Exception {
 		List<String> options = List.of(args);
 		String stderr = option(options, "--stderr", 1, "boom: missing dependency");
+		stderrLine = stderr;
+		offerMeta = options.contains("--offer-meta");
+		String leak = option(options, "--leak-env", 1, null);
+		leaked = (leak != null) ? System.getenv(leak) : null;
+		killOnRequest = Integer.parseInt(option(options, "--kill-on-request", 1, "0"));
 		String starts = option(options, "--starts", 1, null);
 		if (starts != null) {
 			Path file = Path.of(starts);
@@ -113,6 +152,9 @@ public final class TestMcpServer {
 		if (after != null && generation > Integer.parseInt(after)) {
 			exit(Integer.parseInt(option(options, "--exit-after", 2, "3")), stderr + " (start " + generation + ")");
 		}
+		if (options.contains("--hold-pipes")) {
+			new ProcessBuilder("sleep", "300").inheritIO().start();
+		}
 		String stall = option(options, "--stall", 1, null);
 		if (stall != null) {
 			Thread.sleep(Long.parseLong(stall));
@@ -123,6 +165,12 @@ public final class TestMcpServer {
 			Map<?, ?> message = object(TestJson.parse(line));
 			if (!message.containsKey("id") || !message.containsKey("method")) {
 				continue;
+			}
+			if (requests.incrementAndGet() == killOnRequest) {
+				System.err.println(stderrLine);
+				System.err.flush();
+				new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+				Thread.sleep(60_000);
 			}
 			Thread thread = new Thread(() -> answer(message));
 			thread.setDaemon(true);
@@ -147,6 +195,34 @@ public final class TestMcpServer {
 		String method = string(request, "method", "");
 		String tool = string(params, "name", "");
 		Map<?, ?> arguments = object(params.get("arguments"));
+		if (method.equals("tools/call") && tool.equals("huge_code")) {
+			String id = TestJson.write(request.get("id"));
+			String code = "7".repeat((int) number(arguments, "digits", 1000));
+			synchronized (out) {
+				out.println("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code
+						+ ",\"message\":\"a code too long\"}}");
+			}
+			return;
+		}
+		if (method.equals("tools/call") && tool.equals("leaky_error")) {
+			Map<String, Object> error = new LinkedHashMap<>();
+			error.put("code", -32000);
+			error.put("message", "upstream rejected key " + leaked);
+			Map<String, Object> data = new LinkedHashMap<>();
+			data.put(String.valueOf(leaked), "as a key");
+			data.put("pin", Long.parseLong(System.getenv("DB_PASSWORD")));
+			error.put("data", data);
+			write(request.get("id"), "error", error);
+			return;
+		}
+		if (method.equals("tools/call") && tool.equals("say")) {
+			String text = string(arguments, "text", "");
+			System.err.println(text);
+			System.err.flush();
+			synchronized (out) {
+				out.println(text);
+			}
+		}
 		if ((method.equals("initialize") && initRefusal != null)
 				|| (method.equals("tools/call") && tool.equals("fail"))) {
 			Map<String, Object> error = new LinkedHashMap<>();
@@ -169,17 +245,39 @@ public final class TestMcpServer {
 			}
 		}
 		Object result = switch (method) {
-			case "initialize" -> Map.of("protocolVersion", string(params, "protocolVersion", "2025-06-18"),
-					"capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "test", "version", "1.0"));
+			case "initialize" -> initializeResult(params);
 			case "tools/list" -> Map.of("tools", tools());
+			case "prompts/list" -> Map.of("prompts", List.of());
+			case "resources/list" -> Map.of("resources", List.of());
+			case "resources/templates/list" -> Map.of("resourceTemplates", List.of());
 			case "tools/call" ->
-				call(tool.startsWith(toolPrefix) ? tool.substring(toolPrefix.length()) : tool, arguments);
+				call(tool.startsWith(toolPrefix) ? tool.substring(toolPrefix.length()) : tool, arguments, params);
 			default -> Map.of();
 		};
 		write(request.get("id"), "result", result);
 		if (method.equals("tools/call") && tool.equals("twice")) {
 			write(request.get("id"), "result", result);
 		}
+		if (method.equals("tools/call") && tool.equals("add_tool")) {
+			Map<String, Object> changed = new LinkedHashMap<>();
+			changed.put("jsonrpc", "2.0");
+			changed.put("method", "notifications/tools/list_changed");
+			synchronized (out) {
+				out.println(TestJson.write(changed));
+			}
+		}
+	}
+
+	private static Map<String, Object> initializeResult(Map<?, ?> params) {
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("protocolVersion", string(params, "protocolVersion", "2025-06-18"));
+		result.put("capabilities",
+				Map.of("tools", Map.of("listChanged", true), "prompts", Map.of(), "resources", Map.of()));
+		result.put("serverInfo", Map.of("name", (leaked != null) ? "leaky " + leaked : "test", "version", "1.0"));
+		if (leaked != null) {
+			result.put("instructions", "Use " + leaked + " wisely");
+		}
+		return result;
 	}
 
 	private static void write(Object id, String kind, Object value) {
@@ -223,11 +321,43 @@ public final class TestMcpServer {
 		if (generation > 0) {
 			tools.add(tool("generation_" + generation, "Names the start of the server that offers it", null, null));
 		}
+		if (leaked != null) {
+			tools.add(tool("tool_" + leaked, "holds " + leaked, null, null));
+		}
+		if (offerMeta) {
+			tools.add(tool("meta", "Answers with the request's _meta", null, null));
+		}
+		for (String added : addedTools) {
+			tools.add(tool(added, "Added at run time", null, null));
+		}
 		return tools;
 	}
 
-	private static Map<String, Object> call(String name, Map<?, ?> arguments) {
+	private static Map<String, Object> call(String name, Map<?, ?> arguments, Map<?, ?> params) {
 		String text = switch (name) {
+			case "quit" -> {
+				System.err.println(string(arguments, "stderr", ""));
+				System.err.flush();
+				Runtime.getRuntime().halt(0);
+				yield "unreachable";
+			}
+			case "close_stdout" -> {
+				System.err.println(string(arguments, "stderr", ""));
+				System.err.flush();
+				out.close();
+				try {
+					Thread.sleep(120_000);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				yield "unreachable";
+			}
+			case "meta" -> TestJson.write(object(params.get("_meta")));
+			case "add_tool" -> {
+				addedTools.add(string(arguments, "name", "added"));
+				yield "added";
+			}
 			case "echo" -> string(arguments, "text", "");
 			case "pid" -> Long.toString(ProcessHandle.current().pid());
 			case "children" -> {

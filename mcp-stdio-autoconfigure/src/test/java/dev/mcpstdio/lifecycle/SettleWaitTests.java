@@ -51,7 +51,7 @@ class SettleWaitTests {
 	@Test
 	void theWaitEndsWhenTheServerSettlesAndTheLockIsNotified() throws Exception {
 		SettleWait wait = wait(Duration.ofMinutes(5));
-		this.settling.set(true);
+		begin(wait);
 		CompletableFuture<Void> waited = CompletableFuture.runAsync(wait::await);
 		Thread.sleep(200);
 		assertThat(waited).as("still settling").isNotDone();
@@ -65,7 +65,7 @@ class SettleWaitTests {
 	@Test
 	void aStartIsWaitedForAtMostItsStartupTimeout() {
 		SettleWait wait = wait(Duration.ofMillis(300));
-		this.settling.set(true);
+		begin(wait);
 		long start = System.nanoTime();
 		wait.await();
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
@@ -89,7 +89,7 @@ class SettleWaitTests {
 	@Test
 	void anInterruptEndsTheWaitAndIsKept() throws Exception {
 		SettleWait wait = wait(Duration.ofMinutes(5));
-		this.settling.set(true);
+		begin(wait);
 		AtomicBoolean interrupted = new AtomicBoolean();
 		Thread thread = new Thread(() -> {
 			wait.await();
@@ -101,6 +101,43 @@ class SettleWaitTests {
 		thread.join(30_000);
 		assertThat(thread.isAlive()).isFalse();
 		assertThat(interrupted).isTrue();
+	}
+
+	@Test
+	void aSendWaitsThroughOneStartNotThroughTheRestartsAfterIt() throws Exception {
+		SettleWait wait = wait(Duration.ofMinutes(5));
+		this.settling.set(true);
+		this.restarting.set(true);
+		synchronized (this.lock) {
+			wait.restartScheduled(Duration.ofMillis(100));
+		}
+		CompletableFuture<Void> waited = CompletableFuture.runAsync(wait::await);
+		Thread.sleep(200);
+		assertThat(waited).as("waits for the restart's start").isNotDone();
+		synchronized (this.lock) {
+			// the restart's start begins, and its process exits: the policy schedules
+			// the next restart, with a long backoff
+			this.restarting.set(false);
+			wait.startBegun();
+			this.lock.notifyAll();
+		}
+		Thread.sleep(200);
+		assertThat(waited).as("waits for the start under way").isNotDone();
+		synchronized (this.lock) {
+			wait.startEnded();
+			this.restarting.set(true);
+			wait.restartScheduled(Duration.ofMinutes(10));
+			this.lock.notifyAll();
+		}
+		// not through the next backoff: at once, bounded generously for a loaded machine
+		waited.get(30, TimeUnit.SECONDS);
+	}
+
+	private void begin(SettleWait wait) {
+		synchronized (this.lock) {
+			this.settling.set(true);
+			wait.startBegun();
+		}
 	}
 
 	private SettleWait wait(Duration startupTimeout) {

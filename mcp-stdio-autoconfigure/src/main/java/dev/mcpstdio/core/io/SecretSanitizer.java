@@ -77,6 +77,12 @@ public final class SecretSanitizer {
 	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
 
 	/**
+	 * A placeholder the user types, such as {@code ${GITHUB_TOKEN}}: it names a secret,
+	 * it is none.
+	 */
+	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_.-]{0,127}}");
+
+	/**
 	 * The password of a URI's user information runs to the last {@code @} before the
 	 * host.
 	 */
@@ -154,7 +160,7 @@ public final class SecretSanitizer {
 			Matcher named = NAMED_ARGUMENT.matcher(arg);
 			if (named.matches()) {
 				String value = named.group(3);
-				if (isSecretName(named.group(1))) {
+				if (isSecretName(named.group(1)) && !PLACEHOLDER.matcher(value).matches()) {
 					parts.add(named.group(1) + named.group(2) + (value.isEmpty() ? "" : maskAfterScheme(value)));
 					// Authorization: <token>, as two arguments
 					maskNext = value.isEmpty();
@@ -194,7 +200,7 @@ public final class SecretSanitizer {
 	 * @return the sanitized text
 	 */
 	public static String text(String text, SecretValues secrets) {
-		String result = secrets.mask(text);
+		String result = printable(secrets.mask(text));
 		// Cheap checks first: most lines (a flood of them too) hold none of these
 		if (result.contains("://")) {
 			result = maskGroup(URI_PASSWORD, result, 2);
@@ -211,6 +217,46 @@ public final class SecretSanitizer {
 			result = maskAfterPrefix(shape, result);
 		}
 		return result;
+	}
+
+	/**
+	 * Return text with the characters that could forge or hide what is around it in a log
+	 * or a terminal escaped as {@code \\uXXXX}: control characters but tab and newline
+	 * (escape sequences, carriage returns, bells), and the Unicode marks that reorder or
+	 * break lines. Every way a server's text goes out passes here.
+	 * @param text the text
+	 * @return the text, the same instance when there was nothing to escape
+	 */
+	public static String printable(String text) {
+		int first = 0;
+		while (first < text.length() && !isHidden(text.charAt(first))) {
+			first++;
+		}
+		if (first == text.length()) {
+			return text;
+		}
+		StringBuilder escaped = new StringBuilder(text.length() + 16).append(text, 0, first);
+		for (int i = first; i < text.length(); i++) {
+			char ch = text.charAt(i);
+			if (isHidden(ch)) {
+				escaped.append(String.format(Locale.ROOT, "\\u%04X", (int) ch));
+			}
+			else {
+				escaped.append(ch);
+			}
+		}
+		return escaped.toString();
+	}
+
+	private static boolean isHidden(char ch) {
+		if (ch < 0x20) {
+			return ch != '\t' && ch != '\n';
+		}
+		if (ch < 0x7F) {
+			return false;
+		}
+		return ch <= 0x9F || ch == 0x061C || ch == 0x200E || ch == 0x200F || (ch >= 0x202A && ch <= 0x202E)
+				|| (ch >= 0x2066 && ch <= 0x2069) || ch == 0x2028 || ch == 0x2029;
 	}
 
 	/**
@@ -370,7 +416,7 @@ public final class SecretSanitizer {
 				start = scheme.end();
 			}
 			int[] value = value(text, start);
-			if (value[0] == value[1]) {
+			if (value[0] == value[1] || PLACEHOLDER.matcher(text).region(value[0], value[1]).matches()) {
 				continue;
 			}
 			if (result == null) {

@@ -104,6 +104,24 @@ public final class StderrTail implements Runnable {
 	}
 
 	/**
+	 * Read what stderr holds now, the whole of it, without blocking: once the process has
+	 * ended, that is all it wrote, even while a child holds the stream open. Its last
+	 * line counts even without a newline.
+	 */
+	public void drain() {
+		byte[] buffer = new byte[8192];
+		// bounded: a child that floods it does not hold the exit
+		for (int i = 0; i < 256 && poll(buffer) > 0; i++) {
+			// read on
+		}
+		synchronized (this.readLock) {
+			if (!this.blocking && this.length > 0) {
+				add();
+			}
+		}
+	}
+
+	/**
 	 * Read the rest of stderr to its end on a task thread: the process has ended, and the
 	 * stream ends once no child holds it open.
 	 * @param tasks where to read

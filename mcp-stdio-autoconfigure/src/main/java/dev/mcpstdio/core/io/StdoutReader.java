@@ -19,7 +19,10 @@ package dev.mcpstdio.core.io;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
@@ -42,6 +45,9 @@ public final class StdoutReader implements Runnable {
 	private static final long NON_JSON_LOG_INTERVAL_NANOS = 10_000_000_000L;
 
 	private static final int QUOTE_LENGTH = 200;
+
+	/** How long a read that has not returned is taken for an empty pipe without /proc. */
+	static final long QUIET_MILLIS = 20;
 
 	private final String serverName;
 
@@ -73,6 +79,18 @@ public final class StdoutReader implements Runnable {
 	/** Written by the reading thread only; read by tests that check no line was cut. */
 	private volatile long nonJsonLines;
 
+	/** Whether the reading thread is in a read of the pipe (and not handling a line). */
+	private volatile boolean inRead;
+
+	/** How many reads returned: a read that returned is one that found something. */
+	private volatile long reads;
+
+	/**
+	 * Where the kernel tells the reading thread's state
+	 * ({@code /proc/self/task/<tid>/stat}), or {@code null} where it cannot be read.
+	 */
+	private volatile @Nullable Path threadStat;
+
 	private long nonJsonSuppressed;
 
 	private long lastNonJsonLog;
@@ -87,13 +105,14 @@ public final class StdoutReader implements Runnable {
 
 	@Override
 	public void run() {
+		this.threadStat = threadStat();
 		IOException failure = null;
 		try {
 			// Small while messages are small, so that an idle server costs little; a read
 			// that fills it means a large message, read a pipe's worth at a time
 			byte[] buffer = new byte[SMALL_READ];
 			int read;
-			while ((read = this.stdout.read(buffer)) != -1) {
+			while ((read = readSome(buffer)) != -1) {
 				int start = 0;
 				for (int i = 0; i < read; i++) {
 					if (buffer[i] == '\n') {
@@ -120,6 +139,29 @@ public final class StdoutReader implements Runnable {
 		finally {
 			this.done.countDown();
 			this.sink.end(failure);
+		}
+	}
+
+	private int readSome(byte[] buffer) throws IOException {
+		this.inRead = true;
+		try {
+			return this.stdout.read(buffer);
+		}
+		finally {
+			this.inRead = false;
+			this.reads++;
+		}
+	}
+
+	private static @Nullable Path threadStat() {
+		try {
+			// "<pid>/task/<tid>": this thread as the kernel knows it
+			Path self = Files.readSymbolicLink(Path.of("/proc/thread-self"));
+			Path stat = Path.of("/proc").resolve(self).resolve("stat");
+			return Files.isReadable(stat) ? stat : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
 		}
 	}
 
@@ -216,6 +258,59 @@ public final class StdoutReader implements Runnable {
 	 */
 	public boolean awaitEnd(long millis) {
 		return Waits.await(this.done, millis);
+	}
+
+	/**
+	 * Wait, bounded, until every line written so far was delivered, while another process
+	 * holds stdout open: the reading thread is back in its read and asleep there, so the
+	 * pipe is empty. Where the kernel does not tell the thread's state, a read that has
+	 * not returned for {@value #QUIET_MILLIS} ms is taken for one that sleeps.
+	 * @param millis the longest wait
+	 * @return whether stdout ended or was drained
+	 */
+	public boolean awaitDrained(long millis) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		long seen = -1;
+		long quietSince = System.nanoTime();
+		while (true) {
+			if (this.done.getCount() == 0) {
+				return true;
+			}
+			long reads = this.reads;
+			if (reads != seen) {
+				seen = reads;
+				quietSince = System.nanoTime();
+			}
+			else if (this.inRead && asleep(quietSince)) {
+				return true;
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				return false;
+			}
+			Waits.sleepNanos(1_000_000L);
+		}
+	}
+
+	/**
+	 * Whether the reading thread, in its read since before {@code since}, sleeps there.
+	 */
+	private boolean asleep(long since) {
+		Path stat = this.threadStat;
+		if (stat == null) {
+			return System.nanoTime() - since >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
+		}
+		try {
+			// one look is not enough: a thread that just entered the read shows the state
+			// it had before
+			String line = Files.readString(stat, StandardCharsets.US_ASCII);
+			int close = line.lastIndexOf(')');
+			return close > 0 && close + 2 < line.length() && line.charAt(close + 2) == 'S'
+					&& System.nanoTime() - since >= 1_000_000L;
+		}
+		catch (IOException | RuntimeException ex) {
+			this.threadStat = null;
+			return false;
+		}
 	}
 
 	/** Where the reader delivers what it reads. */

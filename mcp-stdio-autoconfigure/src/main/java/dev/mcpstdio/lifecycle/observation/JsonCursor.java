@@ -175,6 +175,20 @@ final class JsonCursor {
 	}
 
 	/**
+	 * Read the current value when it is an integer that fits 32 bits, as JSON-RPC error
+	 * codes do, else skip it.
+	 * @return the integer as written, or {@code null} for another value
+	 */
+	@Nullable String int32() {
+		String integer = integer();
+		if (integer == null || integer.length() > 11) {
+			return null;
+		}
+		long value = Long.parseLong(integer);
+		return (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) ? Long.toString(value) : null;
+	}
+
+	/**
 	 * Read the current value as {@code true} or not, skipping it.
 	 * @return whether it is {@code true}
 	 */

@@ -90,7 +90,9 @@ final class JsonRpcFacts {
 				error = json.enterObject();
 				while (error && json.nextMember()) {
 					if (json.is("code")) {
-						errorCode = json.integer();
+						// an int32, or no code at all: its length is the server's to
+						// choose
+						errorCode = json.int32();
 					}
 					else if (json.is("message")) {
 						errorMessage = json.string();

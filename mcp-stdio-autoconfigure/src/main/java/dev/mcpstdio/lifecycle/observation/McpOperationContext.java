@@ -65,7 +65,9 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 	McpOperationContext(Operation operation, String requestId) {
 		super(SETTER, Kind.CLIENT);
 		this.operation = operation;
-		this.requestId = requestId;
+		// an attribute of the span: bounded, whoever chose the id
+		this.requestId = (requestId.length() <= OperationNames.MAX_LENGTH) ? requestId
+				: requestId.substring(0, OperationNames.MAX_LENGTH) + "...";
 		setCarrier(this);
 		setRemoteServiceName(operation.server());
 	}

@@ -19,14 +19,20 @@ package dev.mcpstdio.lifecycle.observation;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.io.SecretValues;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The names one server's telemetry uses, interned and bounded: methods, tool and prompt
- * names and error types come from the requests and responses, so a client that calls
- * made-up tools, or a server that invents error codes, must not grow the number of series
- * without end. Past each bound a new name is folded into {@value #OTHER} (the
- * OpenTelemetry conventions' fallback value); names seen before keep theirs.
+ * The names one server's telemetry uses, interned, sanitized and bounded.
+ * <p>
+ * Methods, tool and prompt names and error types come from the requests and responses, so
+ * a client that calls made-up tools, or a server that invents error codes, must not grow
+ * the number of series without end, nor a label's length: past each bound (count, or
+ * {@value #MAX_LENGTH} characters) a name is folded into {@value #OTHER} (the
+ * OpenTelemetry conventions' fallback value); names seen before keep theirs. A name
+ * holding one of the server's secret values has it masked, and its control characters
+ * escaped, before it becomes a label or a span's name.
  *
  * @author mcp-stdio authors
  */
@@ -44,6 +50,9 @@ final class OperationNames {
 	/** Distinct error types per server. */
 	static final int MAX_ERROR_TYPES = 32;
 
+	/** The longest name taken as it is. */
+	static final int MAX_LENGTH = 128;
+
 	private static final String TOOLS_CALL = "tools/call";
 
 	private static final String PROMPTS_GET = "prompts/get";
@@ -56,9 +65,23 @@ final class OperationNames {
 
 	private final Map<String, String> errorTypes = new ConcurrentHashMap<>();
 
-	OperationNames(String server) {
+	private final SecretValues secrets;
+
+	OperationNames(String server, SecretValues secrets) {
 		this.server = server;
-		this.otherMethod = new Method(server, OTHER);
+		this.secrets = secrets;
+		this.otherMethod = new Method(server, OTHER, secrets);
+	}
+
+	/**
+	 * Return a name fit for a label: sanitized, or {@value #OTHER} when it is too long.
+	 */
+	static String label(String name, SecretValues secrets) {
+		if (name.length() > MAX_LENGTH) {
+			return OTHER;
+		}
+		String sanitized = SecretSanitizer.text(name, secrets);
+		return (sanitized.length() > MAX_LENGTH) ? OTHER : sanitized;
 	}
 
 	/**
@@ -70,8 +93,9 @@ final class OperationNames {
 	Operation operation(@Nullable String method, @Nullable String name) {
 		Method entry = (method != null) ? this.methods.get(method) : this.otherMethod;
 		if (entry == null) {
-			entry = (this.methods.size() < MAX_METHODS)
-					? this.methods.computeIfAbsent(method, (key) -> new Method(this.server, key)) : this.otherMethod;
+			entry = (this.methods.size() < MAX_METHODS && method.length() <= MAX_LENGTH)
+					? this.methods.computeIfAbsent(method, (key) -> new Method(this.server, key, this.secrets))
+					: this.otherMethod;
 		}
 		return entry.operation(name);
 	}
@@ -84,8 +108,8 @@ final class OperationNames {
 	String errorType(String errorType) {
 		String interned = this.errorTypes.get(errorType);
 		if (interned == null) {
-			interned = (this.errorTypes.size() < MAX_ERROR_TYPES)
-					? this.errorTypes.computeIfAbsent(errorType, (key) -> key) : OTHER;
+			interned = (this.errorTypes.size() < MAX_ERROR_TYPES && errorType.length() <= MAX_LENGTH)
+					? this.errorTypes.computeIfAbsent(errorType, (key) -> label(key, this.secrets)) : OTHER;
 		}
 		return interned;
 	}
@@ -103,11 +127,14 @@ final class OperationNames {
 
 		private final @Nullable Operation otherTarget;
 
-		Method(String server, String name) {
+		private final SecretValues secrets;
+
+		Method(String server, String method, SecretValues secrets) {
 			this.server = server;
-			this.name = name;
-			this.untargeted = new Operation(server, name, null, null);
-			boolean targeted = TOOLS_CALL.equals(name) || PROMPTS_GET.equals(name);
+			this.secrets = secrets;
+			this.name = OTHER.equals(method) ? OTHER : label(method, secrets);
+			this.untargeted = new Operation(server, this.name, null, null);
+			boolean targeted = TOOLS_CALL.equals(this.name) || PROMPTS_GET.equals(this.name);
 			this.targets = targeted ? new ConcurrentHashMap<>() : null;
 			this.otherTarget = targeted ? create(OTHER) : null;
 		}
@@ -119,8 +146,8 @@ final class OperationNames {
 			}
 			Operation operation = byName.get(target);
 			if (operation == null) {
-				operation = (byName.size() < MAX_TARGETS) ? byName.computeIfAbsent(target, this::create)
-						: this.otherTarget;
+				operation = (byName.size() < MAX_TARGETS && target.length() <= MAX_LENGTH)
+						? byName.computeIfAbsent(target, (key) -> create(label(key, this.secrets))) : this.otherTarget;
 			}
 			return operation;
 		}

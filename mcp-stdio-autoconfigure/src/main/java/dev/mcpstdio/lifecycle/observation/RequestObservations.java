@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.io.SecretValues;
 import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.RequestObserver;
@@ -59,6 +60,9 @@ public class RequestObservations implements RequestObserver {
 	 */
 	static final int MAX_IN_FLIGHT = 10_000;
 
+	/** The longest part of a server's error message a span's error gets. */
+	static final int MAX_MESSAGE_LENGTH = 1024;
+
 	private static final Log logger = LogFactory.getLog(RequestObservations.class);
 
 	private static final String TOOLS_CALL = "tools/call";
@@ -74,6 +78,9 @@ public class RequestObservations implements RequestObserver {
 	private final ScheduledExecutorService scheduler;
 
 	private final OperationNames names;
+
+	/** The server's secret values, masked in what a span or a log gets of its answers. */
+	private final SecretValues secrets;
 
 	private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
 
@@ -96,7 +103,8 @@ public class RequestObservations implements RequestObserver {
 		this.registry = registry;
 		this.convention = convention;
 		this.scheduler = scheduler;
-		this.names = new OperationNames(server.name());
+		this.secrets = server.definition().spec().secrets();
+		this.names = new OperationNames(server.name(), this.secrets);
 	}
 
 	/** Observe the server's requests from now on. */
@@ -221,7 +229,9 @@ public class RequestObservations implements RequestObserver {
 		}
 		else if (response.error()) {
 			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
-			String message = (response.errorMessage() != null) ? SecretSanitizer.text(response.errorMessage())
+			// the server's text, bounded: it becomes the span's error and may be logged
+			String message = (response.errorMessage() != null)
+					? SecretSanitizer.quote(response.errorMessage(), MAX_MESSAGE_LENGTH, this.secrets)
 					: "JSON-RPC error " + code;
 			end(request, code, new McpOperationFailure(code, message));
 		}

@@ -161,7 +161,10 @@ class SecretSanitizerTests {
 			text("a commit and an e-mail address", "commit 9e67434 by alice@example.com",
 					"commit 9e67434 by alice@example.com"),
 			text("a listing", "Allowed directories: [ '/tmp' ]", "Allowed directories: [ '/tmp' ]"),
-			text("a word ending in sk-", "task-1234567890abcdefghij done", "task-1234567890abcdefghij done"));
+			text("a word ending in sk-", "task-1234567890abcdefghij done", "task-1234567890abcdefghij done"),
+			text("a placeholder the user must type", "pass it with env.NEEDED_API_KEY=${NEEDED_API_KEY}",
+					"pass it with env.NEEDED_API_KEY=${NEEDED_API_KEY}"),
+			command("a placeholder as an argument", args("--api-key=${API_KEY}"), "srv --api-key=${API_KEY}"));
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("cases")

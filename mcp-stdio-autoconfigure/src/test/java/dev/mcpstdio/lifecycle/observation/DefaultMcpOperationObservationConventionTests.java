@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.lifecycle.observation;
 
+import dev.mcpstdio.core.io.SecretValues;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class DefaultMcpOperationObservationConventionTests {
 
 	private final DefaultMcpOperationObservationConvention convention = new DefaultMcpOperationObservationConvention();
 
-	private final OperationNames names = new OperationNames("files");
+	private final OperationNames names = new OperationNames("files", SecretValues.NONE);
 
 	@Test
 	void aToolCallHasTheKeysOfTheConventions() {

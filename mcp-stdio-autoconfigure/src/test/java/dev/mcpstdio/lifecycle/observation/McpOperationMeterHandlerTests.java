@@ -18,6 +18,7 @@ package dev.mcpstdio.lifecycle.observation;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.io.SecretValues;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
@@ -43,7 +44,7 @@ class McpOperationMeterHandlerTests {
 
 	private final ObservationRegistry registry = ObservationRegistry.create();
 
-	private final OperationNames names = new OperationNames("files");
+	private final OperationNames names = new OperationNames("files", SecretValues.NONE);
 
 	McpOperationMeterHandlerTests() {
 		this.registry.observationConfig().observationHandler(new McpOperationMeterHandler(this.meters));

@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.util.List;
+
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import io.modelcontextprotocol.client.McpSyncClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ai.mcp.McpToolsChangedEvent;
+import org.springframework.ai.mcp.SyncMcpToolCallback;
+import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
+import org.springframework.ai.tool.ToolCallback;
+
+/**
+ * The application's tool callbacks over Spring AI's sync MCP clients, gathered per
+ * client.
+ * <p>
+ * A {@link SyncMcpToolCallbackProvider} (as Spring AI's own, which it replaces), so that
+ * Spring AI treats it as an MCP provider; see {@link ToolGathering} for what one server
+ * that does not run changes.
+ *
+ * @author mcp-stdio authors
+ */
+public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
+
+	private final ToolGathering<McpSyncClient> gathering;
+
+	@SuppressWarnings("deprecation")
+	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, @Nullable McpStdioServers servers,
+			ToolGathering.Customizers customizers, ToolContextToMcpMetaConverter meta, LeftOut leftOut) {
+		// the superclass's own gathering is not used
+		super((connection, tool) -> false, List.of());
+		this.gathering = new ToolGathering<>(clients,
+				new ToolGathering.Clients<>(McpSyncClient::getClientInfo,
+						(client) -> ToolGathering.Clients.connectionInfo(client.getClientCapabilities(),
+								client.getClientInfo(), client.getCurrentInitializationResult()),
+						(client) -> client.listTools().tools(),
+						(client, tool, name) -> SyncMcpToolCallback.builder()
+							.mcpClient(client)
+							.tool(tool)
+							.prefixedToolName(name)
+							.toolContextToMcpMetaConverter(meta)
+							.build()),
+				servers, customizers, leftOut);
+	}
+
+	@Override
+	public ToolCallback[] getToolCallbacks() {
+		return this.gathering.gather();
+	}
+
+	@Override
+	public void invalidateCache() {
+		this.gathering.invalidate();
+	}
+
+	@Override
+	public void onApplicationEvent(McpToolsChangedEvent event) {
+		this.gathering.changed(event.getConnectionName(), event.getTools());
+	}
+
+}
