@@ -17,8 +17,18 @@
 package dev.mcpstdio.autoconfigure;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -36,6 +46,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for the servers file: {@code ${VAR}} and {@code ${VAR:-default}} resolved from
@@ -296,6 +307,100 @@ class McpStdioServersFileTests {
 					"fix the file");
 			assertThat(analysis.getDescription()).doesNotContain("7777");
 		});
+	}
+
+	@Test
+	void fifoIsRefusedWithoutBeingOpened() throws Exception {
+		Path fifo = this.temp.resolve("fifo.json");
+		Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+		assertThat(mkfifo.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(mkfifo.exitValue()).isZero();
+		Path started = this.temp.resolve("started");
+		try {
+			// opening a FIFO for reading blocks until a writer comes: start-up would hang
+			assertTimeoutPreemptively(Duration.ofSeconds(60), () -> this.runner
+				.withPropertyValues(ConfigurationTestSupport.witness("w", this.fixtures, started))
+				.withPropertyValues("mcp.stdio.servers-configuration=file:" + fifo)
+				.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+						"mcp.stdio.servers-configuration",
+						"the file file:" + fifo + " cannot be read: it is a FIFO (named pipe), not a regular file",
+						"make it a readable mcpServers JSON file (a regular file)")));
+		}
+		finally {
+			// an open that did block goes on when the FIFO gets a writer (opening it for
+			// reading and writing does not block), and reads its end when that closes
+			try (FileChannel writer = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+				writer.write(ByteBuffer.wrap(new byte[] { '{', '}' }));
+			}
+		}
+		ConfigurationTestSupport.assertNeverStarted(started);
+	}
+
+	@Test
+	void deviceAndDirectoryAreNamedForWhatTheyAre() throws IOException {
+		Path directory = Files.createDirectory(this.temp.resolve("servers.json"));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + directory)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file " + directory + " cannot be read: it is a directory, not a regular file",
+					"make it a readable mcpServers JSON file (a regular file)"));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:/dev/null")
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file file:/dev/null cannot be read: it is a character device, not a regular file",
+					"make it a readable mcpServers JSON file (a regular file)"));
+	}
+
+	@Test
+	void linkToARegularFileIsRead() throws IOException {
+		// how a mounted configuration (a Kubernetes ConfigMap) often looks
+		Path file = write("{\"mcpServers\": {\"linked\": {\"command\": \"sh\"}}}");
+		Path link = Files.createSymbolicLink(this.temp.resolve("link.json"), file);
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + link, "mcp.stdio.defaults.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpStdioServers.class).get("linked").definition().spec().command())
+					.isEqualTo("sh");
+			});
+	}
+
+	@Test
+	void sourceThatNeverAnswersIsGivenUpAfterItsBound() throws Exception {
+		// a URL whose server accepts the connection and never answers, as a stuck
+		// network file system would
+		List<Socket> held = new CopyOnWriteArrayList<>();
+		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			Thread acceptor = new Thread(() -> {
+				try {
+					while (true) {
+						held.add(server.accept());
+					}
+				}
+				catch (IOException ex) {
+					// closed at the end of the test
+				}
+			}, "never-answers");
+			acceptor.setDaemon(true);
+			acceptor.start();
+			String location = "http://127.0.0.1:" + server.getLocalPort() + "/mcp.json";
+			Path started = this.temp.resolve("started");
+			assertTimeoutPreemptively(Duration.ofSeconds(90),
+					() -> this.runner.withPropertyValues(ConfigurationTestSupport.witness("w", this.fixtures, started))
+						.withPropertyValues("mcp.stdio.servers-configuration=" + location)
+						.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+								"mcp.stdio.servers-configuration",
+								"the file " + location + " cannot be read: it could not be read within "
+										+ ServersConfigurationFile.READ_TIMEOUT.toSeconds() + "s",
+								"make it a readable mcpServers JSON file")));
+			ConfigurationTestSupport.assertNeverStarted(started);
+			assertThat(held).isNotEmpty();
+		}
+		finally {
+			// the reader left behind gets its end
+			for (Socket socket : held) {
+				socket.close();
+			}
+		}
 	}
 
 	private Path write(String content) throws IOException {
