@@ -202,7 +202,9 @@ final class ConfiguredServers {
 			entries = ServersConfigurationFile.read(resource, ServersConfigurationFile.READ_TIMEOUT);
 		}
 		catch (ServersConfigurationFile.InvalidFileException ex) {
-			this.problems.add("(servers file)", property, "the file " + location + " " + ex.getMessage(), ex.action());
+			String server = ex.server();
+			this.problems.add((server != null) ? server : "(servers file)", property,
+					"the file " + location + " " + ex.getMessage(), ex.action());
 			return;
 		}
 		entries.forEach((name, entry) -> {

@@ -229,7 +229,7 @@ final class ServersConfigurationFile {
 
 	private static Entry entry(String name, JsonNode node) {
 		if (!node.isObject()) {
-			throw InvalidFileException.unusable("server '" + name + "' is not a JSON object");
+			throw InvalidFileException.unusable(name, "server '" + name + "' is not a JSON object");
 		}
 		String command = string(name, node, "command");
 		String cwd = string(name, node, "cwd");
@@ -237,11 +237,11 @@ final class ServersConfigurationFile {
 		JsonNode argsNode = node.get("args");
 		if (argsNode != null && !argsNode.isNull()) {
 			if (!argsNode.isArray()) {
-				throw InvalidFileException.unusable("the args of server '" + name + "' are not an array");
+				throw InvalidFileException.unusable(name, "the args of server '" + name + "' are not an array");
 			}
 			for (JsonNode arg : argsNode) {
-				if (!arg.isValueNode()) {
-					throw InvalidFileException.unusable("an argument of server '" + name + "' is not a string");
+				if (!arg.isString()) {
+					throw InvalidFileException.unusable(name, "an argument of server '" + name + "' is not a string");
 				}
 				args.add(arg.asString());
 			}
@@ -250,12 +250,13 @@ final class ServersConfigurationFile {
 		JsonNode envNode = node.get("env");
 		if (envNode != null && !envNode.isNull()) {
 			if (!envNode.isObject()) {
-				throw InvalidFileException.unusable("the env of server '" + name + "' is not an object");
+				throw InvalidFileException.unusable(name,
+						"the env of server '" + name + "' is not an object of names to strings");
 			}
 			for (Map.Entry<String, JsonNode> variable : envNode.properties()) {
-				if (!variable.getValue().isValueNode()) {
-					throw InvalidFileException
-						.unusable("env." + variable.getKey() + " of server '" + name + "' is not a string");
+				if (!variable.getValue().isString()) {
+					throw InvalidFileException.unusable(name,
+							"env." + variable.getKey() + " of server '" + name + "' is not a string");
 				}
 				env.put(variable.getKey(), variable.getValue().asString());
 			}
@@ -269,7 +270,7 @@ final class ServersConfigurationFile {
 			return null;
 		}
 		if (!value.isString()) {
-			throw InvalidFileException.unusable("the " + key + " of server '" + name + "' is not a string");
+			throw InvalidFileException.unusable(name, "the " + key + " of server '" + name + "' is not a string");
 		}
 		return value.asString();
 	}
@@ -291,25 +292,40 @@ final class ServersConfigurationFile {
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
+		private final @Nullable String server;
+
 		private final String action;
 
-		private InvalidFileException(String message, String action) {
+		private InvalidFileException(@Nullable String server, String message, String action) {
 			super(message);
+			this.server = server;
 			this.action = action;
 		}
 
 		static InvalidFileException missing() {
-			return new InvalidFileException("does not exist", "point it at an existing mcpServers JSON file"
+			return new InvalidFileException(null, "does not exist", "point it at an existing mcpServers JSON file"
 					+ " (classpath:..., file:... or a path), or remove the property");
 		}
 
 		static InvalidFileException unreadable(String why) {
-			return new InvalidFileException("cannot be read" + (why.isEmpty() ? "" : ": " + why),
+			return new InvalidFileException(null, "cannot be read" + (why.isEmpty() ? "" : ": " + why),
 					"make it a readable mcpServers JSON file (a regular file), or remove the property");
 		}
 
 		static InvalidFileException unusable(String why) {
-			return new InvalidFileException("is unusable: " + why, "fix the file; " + FORMAT);
+			return unusable(null, why);
+		}
+
+		static InvalidFileException unusable(@Nullable String server, String why) {
+			return new InvalidFileException(server, "is unusable: " + why, "fix the file; " + FORMAT);
+		}
+
+		/**
+		 * Return the server whose entry is at fault.
+		 * @return the server, or {@code null} when the file as a whole is
+		 */
+		@Nullable String server() {
+			return this.server;
 		}
 
 		String action() {

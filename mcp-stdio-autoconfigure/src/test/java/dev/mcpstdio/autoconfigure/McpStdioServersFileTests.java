@@ -403,6 +403,56 @@ class McpStdioServersFileTests {
 		}
 	}
 
+	@Test
+	void nameOutsideTheRuleIsAnErrorNamingTheFile() throws IOException {
+		// JSON escapes: a right-to-left override and a bell
+		Path file = write("{\"mcpServers\": {\"s\u00e9rv\\u202e \\u0007x\": {\"command\": \"sh\"}}}");
+		String shown = "s\u00e9rv\\u202e \\u0007x";
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, shown,
+					"mcp.stdio.servers." + shown,
+					"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or digit, "
+							+ "and have no '..' (in " + file + " mcpServers." + shown + ")",
+					"rename the server");
+			assertThat(analysis.getDescription()).doesNotContain("\u202e", "\u0007");
+		});
+	}
+
+	@Test
+	void envThatIsNotAnObjectOfStringsIsAnError() throws IOException {
+		Path list = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": [1, 2]}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + list)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + list + " is unusable: the env of server 'a' is not an object of names to strings",
+					"fix the file"));
+		// a number, a boolean or null would reach the server as "8080", "true" or "null"
+		for (String value : new String[] { "8080", "true", "null", "{\"x\": \"y\"}" }) {
+			Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": {\"PORT\": " + value + "}}}}");
+			this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+				.run((context) -> ConfigurationTestSupport.assertFailure(context, "a",
+						"mcp.stdio.servers-configuration",
+						"the file " + file + " is unusable: env.PORT of server 'a' is not a string", "fix the file"));
+		}
+		Path args = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": [\"--port\", 8080]}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + args)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + args + " is unusable: an argument of server 'a' is not a string", "fix the file"));
+		Path map = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": {\"port\": \"8080\"}}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + map)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + map + " is unusable: the args of server 'a' are not an array", "fix the file"));
+	}
+
+	@Test
+	void variableNameTheOperatingSystemRefusesIsAnError() throws IOException {
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": {\"A=B\": \"x\"}}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers.a.env[A=B]",
+					"'A=B' cannot name an environment variable: a name is not empty and holds no '=' or NUL (in " + file
+							+ " mcpServers.a)",
+					"rename the variable"));
+	}
+
 	private Path write(String content) throws IOException {
 		return Files.writeString(this.temp.resolve("mcp-" + System.nanoTime() + ".json"), content);
 	}
