@@ -16,11 +16,14 @@
 
 package dev.mcpstdio.actuate;
 
+import java.util.Map;
 import java.util.Set;
 
+import dev.mcpstdio.actuate.McpServersEndpoint.ActionFailure;
 import dev.mcpstdio.actuate.McpServersEndpoint.ActionResult;
 import dev.mcpstdio.actuate.McpServersEndpoint.McpServerDescriptor;
 import dev.mcpstdio.actuate.McpServersEndpoint.McpServersDescriptor;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
@@ -29,6 +32,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * {@link EndpointWebExtension @EndpointWebExtension} for the {@link McpServersEndpoint}:
@@ -36,7 +43,10 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
  * authenticated user in one of the roles, when roles are configured), and the HTTP status
  * of each outcome: {@code 404} for an unknown server, {@code 400} for an unknown action,
  * {@code 409} for a start or restart of a disabled server and {@code 500} for an action
- * that failed.
+ * that failed. One server is served only as the request's path names it: Boot merges the
+ * body and the query string over the path's variables, so a {@code name} there would
+ * select another server than the path (and than a security rule for that path); such a
+ * request is refused with {@code 400}.
  *
  * @author mcp-stdio authors
  */
@@ -44,6 +54,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 public class McpServersEndpointWebExtension {
 
 	private static final int STATUS_CONFLICT = 409;
+
+	private static final boolean SPRING_MVC_PRESENT = ClassUtils
+		.isPresent("org.springframework.web.context.request.RequestContextHolder", null);
 
 	private final McpServersEndpoint delegate;
 
@@ -63,7 +76,11 @@ public class McpServersEndpointWebExtension {
 	}
 
 	@ReadOperation
-	public WebEndpointResponse<McpServerDescriptor> server(SecurityContext securityContext, @Selector String name) {
+	public WebEndpointResponse<Object> server(SecurityContext securityContext, @Selector String name) {
+		String notNamedByPath = notNamedByPath(name);
+		if (notNamedByPath != null) {
+			return badRequest(notNamedByPath);
+		}
 		McpServerDescriptor server = this.delegate.serverDescriptor(name,
 				this.showValues.isShown(securityContext, this.roles));
 		return (server != null) ? new WebEndpointResponse<>(server)
@@ -79,6 +96,10 @@ public class McpServersEndpointWebExtension {
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> act(SecurityContext securityContext, @Selector String name, String action) {
+		String notNamedByPath = notNamedByPath(name);
+		if (notNamedByPath != null) {
+			return badRequest(notNamedByPath);
+		}
 		ActionResult result = this.delegate.perform(name, action, this.showValues.isShown(securityContext, this.roles));
 		return switch (result.outcome()) {
 			case DONE -> new WebEndpointResponse<>(result.descriptor());
@@ -88,6 +109,37 @@ public class McpServersEndpointWebExtension {
 			case FAILED ->
 				new WebEndpointResponse<>(result.failure(), WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR);
 		};
+	}
+
+	private static WebEndpointResponse<Object> badRequest(String message) {
+		return new WebEndpointResponse<>(new ActionFailure(message, null), WebEndpointResponse.STATUS_BAD_REQUEST);
+	}
+
+	/**
+	 * Why the request does not name its server by its path alone.
+	 * @param name the server the operation was given
+	 * @return why, or {@code null} when the path names that server
+	 */
+	static @Nullable String notNamedByPath(String name) {
+		// Spring MVC keeps the path's variables, as matched, in the request; Boot reads
+		// them there before it merges the body and the query string over them
+		Object variables = SPRING_MVC_PRESENT ? pathVariables() : null;
+		if (!(variables instanceof Map<?, ?> map) || !(map.get("name") instanceof String pathName)) {
+			return "This web server does not show the endpoint which server the request's path names (Spring MVC"
+					+ " does), so it cannot tell it from a 'name' in the body or query string: one server is served"
+					+ " only over Spring MVC; GET /actuator/mcpservers lists them all";
+		}
+		if (!pathName.equals(name)) {
+			return "The server is named by the path only; remove 'name' from the request's body and query string";
+		}
+		return null;
+	}
+
+	private static @Nullable Object pathVariables() {
+		RequestAttributes request = RequestContextHolder.getRequestAttributes();
+		return (request != null)
+				? request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST)
+				: null;
 	}
 
 }

@@ -197,26 +197,14 @@ final class ConfiguredServers {
 
 	private void readFile(String location, String property, BiConsumer<String, ConfiguredServer> sink) {
 		Resource resource = ServersConfigurationFile.locate(location, this.resourceLoader);
-		if (!resource.exists()) {
-			this.problems.add("(servers file)", property, "the file " + location + " does not exist",
-					"point it at an existing mcpServers JSON file (classpath:..., file:... or a path), or remove the "
-							+ "property");
-			return;
-		}
-		if (!resource.isReadable()) {
-			// a directory, or a file the application may not read
-			this.problems.add("(servers file)", property, "the file " + location + " cannot be read",
-					"make it a readable mcpServers JSON file, or remove the property");
-			return;
-		}
 		Map<String, ServersConfigurationFile.Entry> entries;
 		try {
-			entries = ServersConfigurationFile.read(resource);
+			entries = ServersConfigurationFile.read(resource, ServersConfigurationFile.READ_TIMEOUT);
 		}
 		catch (ServersConfigurationFile.InvalidFileException ex) {
-			this.problems.add("(servers file)", property, "the file " + location + " is unusable: " + ex.getMessage(),
-					"fix the file; the format is {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": [...], "
-							+ "\"env\": {...}, \"cwd\": \"...\"}}}");
+			String server = ex.server();
+			this.problems.add((server != null) ? server : "(servers file)", property,
+					"the file " + location + " " + ex.getMessage(), ex.action());
 			return;
 		}
 		entries.forEach((name, entry) -> {

@@ -44,7 +44,8 @@ public class McpStdioConfigurationException extends RuntimeException {
 	/**
 	 * Return a text of the configuration as one line: a server's name (and the property
 	 * and problem that quote it) can hold any character, and a line break in it would
-	 * split the report and the log. Control and line-separator characters are escaped:
+	 * split the report and the log. Control, format (a right-to-left override, which
+	 * would show the text in another order) and line-separator characters are escaped:
 	 * {@code \n}, {@code \r} and {@code \t} as in Java, the others as a backslash, a
 	 * {@code u} and four hex digits.
 	 * @param text the text, or {@code null}
@@ -57,7 +58,8 @@ public class McpStdioConfigurationException extends RuntimeException {
 		StringBuilder result = null;
 		for (int i = 0; i < text.length(); i++) {
 			char c = text.charAt(i);
-			boolean escaped = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+			boolean escaped = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT || c == '\u2028'
+					|| c == '\u2029';
 			if (escaped && result == null) {
 				result = new StringBuilder(text.length() + 8).append(text, 0, i);
 			}

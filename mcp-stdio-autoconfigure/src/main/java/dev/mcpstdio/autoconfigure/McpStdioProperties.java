@@ -76,7 +76,7 @@ public class McpStdioProperties {
 	/**
 	 * A JSON file in the common "mcpServers" format (as used by Claude Desktop and Spring
 	 * AI) whose servers are added to those configured here: classpath:..., file:... or a
-	 * plain file-system path.
+	 * plain file-system path. Only a regular file of at most 4 MB, read within 10 s.
 	 */
 	private @Nullable String serversConfiguration;
 
@@ -501,7 +501,10 @@ public class McpStdioProperties {
 		private List<String> args = new ArrayList<>();
 
 		/**
-		 * Variables added to the environment the server gets.
+		 * Variables added to the environment the server gets, by name (a name holding
+		 * other characters than letters, digits, '.', '_' and '-' is written in brackets:
+		 * env[MY VAR]). Set them here, not with environment variables such as
+		 * MCP_STDIO_SERVERS_X_ENV_MY_VAR, which would lower-case the name.
 		 */
 		private Map<String, String> env = new LinkedHashMap<>();
 

@@ -32,7 +32,11 @@ final class ProblemReport {
 	private final List<Problem> problems = new ArrayList<>();
 
 	void add(String server, String property, String problem, String action) {
-		this.problems.add(new Problem(server, property, problem, action));
+		add(new Problem(server, property, problem, action));
+	}
+
+	void add(Problem problem) {
+		this.problems.add(problem);
 	}
 
 	int count() {

@@ -168,9 +168,10 @@ final class ServerDefinitions {
 			if (!SettingBounds.NAME.matcher(this.name).matches()) {
 				problem(ConfiguredServers.SERVERS + this.name,
 						"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or "
-								+ "digit, and have no '..'",
+								+ "digit, and have no '..'" + inFile(),
 						"rename the server: its name is also a bean name, a metric tag and a logger category");
 			}
+			this.server.getEnv().keySet().forEach(this::checkVariableName);
 			boolean enabled = pick(ServerSettings::getEnabled);
 			boolean required = pick(ServerSettings::getRequired);
 			// what Spring AI's transport gave an adopted server, unless set for it
@@ -314,6 +315,19 @@ final class ServerDefinitions {
 			catch (CommandNotFoundException ex) {
 				problem(this.configured.commandPrefix() + "command", ex.getMessage() + inFile(),
 						"install it, use its absolute path, or add its directory to PATH");
+			}
+		}
+
+		/**
+		 * An operating system takes no variable whose name is empty or holds '=' or NUL:
+		 * the start would fail.
+		 */
+		private void checkVariableName(String variable) {
+			if (variable.isEmpty() || variable.indexOf('=') >= 0 || variable.indexOf('\0') >= 0) {
+				problem(this.configured.commandPrefix() + "env[" + variable + "]",
+						"'" + variable + "' cannot name an environment variable: a name is not empty and holds no '=' "
+								+ "or NUL" + inFile(),
+						"rename the variable");
 			}
 		}
 

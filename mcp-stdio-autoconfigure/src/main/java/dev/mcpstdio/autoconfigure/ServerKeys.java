@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
@@ -52,7 +53,64 @@ final class ServerKeys {
 	 * @param start the index of the first key element
 	 * @return the unknown element, or {@code null} when every element is known
 	 */
-	static @Nullable Unknown unknownElement(Class<?> type, ConfigurationPropertyName name, int start) {
+	static @Nullable Key unknownElement(Class<?> type, ConfigurationPropertyName name, int start) {
+		Key key = walk(type, name, start);
+		return (key.property() == null && key.index() < name.getNumberOfElements()) ? key : null;
+	}
+
+	/**
+	 * Say why the elements after a known key do not fit its type, as binding would
+	 * silently ignore or misread them: a list or map for a key of one value
+	 * ({@code enabled[0]}), a map for a list ({@code args.x}), a list for a map
+	 * ({@code env[0]}, YAML's {@code env: [1, 2]}) or for a value of a map
+	 * ({@code env.A[0]}).
+	 * @param type the settings class
+	 * @param name a property name
+	 * @param start the index of the first key element
+	 * @param server the server, for the report
+	 * @return the problem, or {@code null} when the shape fits (or the key is unknown,
+	 * which is reported as such)
+	 */
+	static @Nullable Problem shapeProblem(Class<?> type, ConfigurationPropertyName name, int start, String server) {
+		Key key = walk(type, name, start);
+		PropertyDescriptor property = key.property();
+		if (property == null) {
+			return null;
+		}
+		String dashed = DataObjectPropertyName.toDashedForm(property.getName());
+		int first = key.index();
+		boolean more = first < name.getNumberOfElements();
+		String problem = null;
+		String action = null;
+		if (List.class.isAssignableFrom(property.getPropertyType())) {
+			// args[0] or args.0; what is under an item, binding refuses itself
+			if (more && !name.getElement(first, Form.ORIGINAL).chars().allMatch(Character::isDigit)) {
+				problem = "'" + dashed + "' is a list, written here as a map";
+				action = "write a list: " + dashed + ": [a, b] in YAML, " + dashed + "[0]=a in properties";
+			}
+		}
+		else if (Map.class.isAssignableFrom(property.getPropertyType())) {
+			for (int i = first; i < name.getNumberOfElements() && problem == null; i++) {
+				if (name.isNumericIndex(i)) {
+					problem = (i == first) ? "'" + dashed + "' is a map of names to values, written here as a list"
+							: "the value of an entry of '" + dashed + "' is one string, written here as a list";
+					action = "write name: value pairs: " + dashed + ": { LOG_LEVEL: debug } in YAML, " + dashed
+							+ ".LOG_LEVEL=debug in properties";
+				}
+			}
+		}
+		else if (more) {
+			problem = "'" + dashed + "' takes one value, written here as a list or a map";
+			action = "write one value: " + dashed + ": value";
+		}
+		return (problem != null) ? new Problem(server, original(name), problem, action) : null;
+	}
+
+	/**
+	 * Walk the key elements of a property name: to the first unknown element, or to the
+	 * first element after the key that takes the value.
+	 */
+	private static Key walk(Class<?> type, ConfigurationPropertyName name, int start) {
 		Class<?> current = type;
 		int index = start;
 		while (index < name.getNumberOfElements()) {
@@ -65,15 +123,15 @@ final class ServerKeys {
 				match = properties(current).get(joined.toString());
 			}
 			if (match == null) {
-				return new Unknown(index, current);
+				return new Key(index, current, null);
 			}
 			if (!isNested(match.getPropertyType())) {
-				return null;
+				return new Key(end, current, match);
 			}
 			current = match.getPropertyType();
 			index = end;
 		}
-		return null;
+		return new Key(index, current, null);
 	}
 
 	/**
@@ -140,12 +198,15 @@ final class ServerKeys {
 	}
 
 	/**
-	 * An element that is not a key.
+	 * Where a walk over the key elements of a property name stopped.
 	 *
-	 * @param index its index in the name
-	 * @param type the settings class it is not a key of
+	 * @param index the first unknown element, or the first one after the key that takes
+	 * the value
+	 * @param type the settings class of the last key
+	 * @param property the key that takes the value, {@code null} when an element is
+	 * unknown or the name ends at a nested key
 	 */
-	record Unknown(int index, Class<?> type) {
+	record Key(int index, Class<?> type, @Nullable PropertyDescriptor property) {
 	}
 
 	private static Map<String, PropertyDescriptor> properties(Class<?> type) {

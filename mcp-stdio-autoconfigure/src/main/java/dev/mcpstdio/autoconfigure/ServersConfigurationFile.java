@@ -18,10 +18,19 @@ package dev.mcpstdio.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -40,7 +49,8 @@ import org.springframework.util.ResourceUtils;
  * Reads a servers file in the common {@code mcpServers} JSON format:
  * {@code {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd":
  * "..."}}}}. Its values are returned as written (placeholders unresolved), and no error
- * quotes its content: a value could be a secret.
+ * quotes its content: a value could be a secret. Only a regular file is read (a FIFO
+ * would block its reader for good), within {@link #READ_TIMEOUT} and {@link #MAX_SIZE}.
  *
  * @author mcp-stdio authors
  */
@@ -48,6 +58,12 @@ final class ServersConfigurationFile {
 
 	/** A larger file is not a servers configuration. */
 	static final int MAX_SIZE = 4 * 1024 * 1024;
+
+	/** How long finding and reading the file may take: a few kilobytes, even remote. */
+	static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final String FORMAT = "the format is {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\":"
+			+ " [...], \"env\": {...}, \"cwd\": \"...\"}}}";
 
 	private static final JsonMapper MAPPER = JsonMapper.shared();
 
@@ -72,37 +88,119 @@ final class ServersConfigurationFile {
 	/**
 	 * Read the servers of a file.
 	 * @param resource the file
+	 * @param timeout how long finding and reading it may take
 	 * @return the servers by name, in file order
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
-	static Map<String, Entry> read(Resource resource) {
+	static Map<String, Entry> read(Resource resource, Duration timeout) {
 		JsonNode root;
-		try (InputStream in = resource.getInputStream()) {
-			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
-			if (bytes.length > MAX_SIZE) {
-				throw new InvalidFileException("it is larger than 4 MB (" + MAX_SIZE + " bytes)");
-			}
-			root = MAPPER.readTree(bytes);
-		}
-		catch (IOException ex) {
-			throw new InvalidFileException("it cannot be read (" + ex.getClass().getSimpleName() + ")");
+		try {
+			root = MAPPER.readTree(load(resource, timeout));
 		}
 		catch (StreamConstraintsException ex) {
-			throw new InvalidFileException(constraint(ex));
+			throw InvalidFileException.unusable(constraint(ex));
 		}
 		catch (JacksonException ex) {
 			// Jackson's own message quotes the offending text
-			throw new InvalidFileException("it is not valid JSON: " + describe(ex));
+			throw InvalidFileException.unusable("it is not valid JSON: " + describe(ex));
 		}
 		JsonNode servers = (root != null) ? root.get("mcpServers") : null;
 		if (servers == null || !servers.isObject()) {
-			throw new InvalidFileException("it has no \"mcpServers\" object at the top level");
+			throw InvalidFileException.unusable("it has no \"mcpServers\" object at the top level");
 		}
 		Map<String, Entry> result = new LinkedHashMap<>();
 		for (Map.Entry<String, JsonNode> entry : servers.properties()) {
 			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
 		}
 		return result;
+	}
+
+	/**
+	 * Read the bytes of a file on a thread of its own, so that a source that is stuck (a
+	 * network file system, a URL that never answers) costs start-up {@code timeout}, not
+	 * forever. That thread is a daemon, interrupted at the timeout; a read that ignores
+	 * interrupts ends when its source does.
+	 */
+	private static byte[] load(Resource resource, Duration timeout) {
+		FutureTask<byte[]> task = new FutureTask<>(() -> loadNow(resource));
+		Thread reader = new Thread(task, "mcp-stdio-servers-file");
+		reader.setDaemon(true);
+		reader.start();
+		try {
+			return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			reader.interrupt();
+			throw InvalidFileException.unreadable("it could not be read within " + timeout.toSeconds()
+					+ "s (a stuck source: a network file system or a URL that does not answer)");
+		}
+		catch (InterruptedException ex) {
+			reader.interrupt();
+			Thread.currentThread().interrupt();
+			throw InvalidFileException.unreadable("start-up was interrupted while it was read");
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof InvalidFileException invalid) {
+				throw invalid;
+			}
+			throw InvalidFileException
+				.unreadable("reading it failed (" + ex.getCause().getClass().getSimpleName() + ")");
+		}
+	}
+
+	private static byte[] loadNow(Resource resource) throws IOException {
+		if (resource.isFile()) {
+			checkRegularFile(resource.getFile().toPath());
+		}
+		else if (!resource.exists()) {
+			throw InvalidFileException.missing();
+		}
+		else if (!resource.isReadable()) {
+			throw InvalidFileException.unreadable("");
+		}
+		try (InputStream in = resource.getInputStream()) {
+			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
+			if (bytes.length > MAX_SIZE) {
+				throw InvalidFileException.unusable("it is larger than 4 MB (" + MAX_SIZE + " bytes)");
+			}
+			return bytes;
+		}
+	}
+
+	/**
+	 * Refuse what is not a regular file before it is opened: opening a FIFO for reading
+	 * blocks until something writes to it. The attributes come from {@code stat}, which
+	 * follows a symbolic link (a mounted configuration often is one) but opens nothing.
+	 */
+	private static void checkRegularFile(Path path) throws IOException {
+		BasicFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(path, BasicFileAttributes.class);
+		}
+		catch (NoSuchFileException ex) {
+			throw InvalidFileException.missing();
+		}
+		if (!attributes.isRegularFile()) {
+			throw InvalidFileException.unreadable(
+					"it is " + (attributes.isDirectory() ? "a directory" : special(path)) + ", not a regular file");
+		}
+	}
+
+	private static String special(Path path) {
+		try {
+			int type = ((Integer) Files.getAttribute(path, "unix:mode")) & 0170000;
+			return switch (type) {
+				case 0010000 -> "a FIFO (named pipe)";
+				case 0020000 -> "a character device";
+				case 0060000 -> "a block device";
+				case 0140000 -> "a socket";
+				default -> "a special file";
+			};
+		}
+		catch (IOException | RuntimeException ex) {
+			// no unix view of the attributes on this platform
+			return "a special file";
+		}
 	}
 
 	private static String describe(JacksonException ex) {
@@ -131,7 +229,7 @@ final class ServersConfigurationFile {
 
 	private static Entry entry(String name, JsonNode node) {
 		if (!node.isObject()) {
-			throw new InvalidFileException("server '" + name + "' is not a JSON object");
+			throw InvalidFileException.unusable(name, "server '" + name + "' is not a JSON object");
 		}
 		String command = string(name, node, "command");
 		String cwd = string(name, node, "cwd");
@@ -139,11 +237,11 @@ final class ServersConfigurationFile {
 		JsonNode argsNode = node.get("args");
 		if (argsNode != null && !argsNode.isNull()) {
 			if (!argsNode.isArray()) {
-				throw new InvalidFileException("the args of server '" + name + "' are not an array");
+				throw InvalidFileException.unusable(name, "the args of server '" + name + "' are not an array");
 			}
 			for (JsonNode arg : argsNode) {
-				if (!arg.isValueNode()) {
-					throw new InvalidFileException("an argument of server '" + name + "' is not a string");
+				if (!arg.isString()) {
+					throw InvalidFileException.unusable(name, "an argument of server '" + name + "' is not a string");
 				}
 				args.add(arg.asString());
 			}
@@ -152,11 +250,12 @@ final class ServersConfigurationFile {
 		JsonNode envNode = node.get("env");
 		if (envNode != null && !envNode.isNull()) {
 			if (!envNode.isObject()) {
-				throw new InvalidFileException("the env of server '" + name + "' is not an object");
+				throw InvalidFileException.unusable(name,
+						"the env of server '" + name + "' is not an object of names to strings");
 			}
 			for (Map.Entry<String, JsonNode> variable : envNode.properties()) {
-				if (!variable.getValue().isValueNode()) {
-					throw new InvalidFileException(
+				if (!variable.getValue().isString()) {
+					throw InvalidFileException.unusable(name,
 							"env." + variable.getKey() + " of server '" + name + "' is not a string");
 				}
 				env.put(variable.getKey(), variable.getValue().asString());
@@ -171,7 +270,7 @@ final class ServersConfigurationFile {
 			return null;
 		}
 		if (!value.isString()) {
-			throw new InvalidFileException("the " + key + " of server '" + name + "' is not a string");
+			throw InvalidFileException.unusable(name, "the " + key + " of server '" + name + "' is not a string");
 		}
 		return value.asString();
 	}
@@ -188,12 +287,49 @@ final class ServersConfigurationFile {
 	}
 
 	/**
-	 * The file is not a servers configuration.
+	 * The file is not a servers configuration: its message follows "the file X", and its
+	 * action says what to do.
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
-		InvalidFileException(String message) {
+		private final @Nullable String server;
+
+		private final String action;
+
+		private InvalidFileException(@Nullable String server, String message, String action) {
 			super(message);
+			this.server = server;
+			this.action = action;
+		}
+
+		static InvalidFileException missing() {
+			return new InvalidFileException(null, "does not exist", "point it at an existing mcpServers JSON file"
+					+ " (classpath:..., file:... or a path), or remove the property");
+		}
+
+		static InvalidFileException unreadable(String why) {
+			return new InvalidFileException(null, "cannot be read" + (why.isEmpty() ? "" : ": " + why),
+					"make it a readable mcpServers JSON file (a regular file), or remove the property");
+		}
+
+		static InvalidFileException unusable(String why) {
+			return unusable(null, why);
+		}
+
+		static InvalidFileException unusable(@Nullable String server, String why) {
+			return new InvalidFileException(server, "is unusable: " + why, "fix the file; " + FORMAT);
+		}
+
+		/**
+		 * Return the server whose entry is at fault.
+		 * @return the server, or {@code null} when the file as a whole is
+		 */
+		@Nullable String server() {
+			return this.server;
+		}
+
+		String action() {
+			return this.action;
 		}
 
 	}

@@ -76,6 +76,7 @@ class McpServersEndpointTests {
 		ActuateTestApplication.server(registry, fixtures, "ep-disabled", "echo.sh").accept("enabled", "false");
 		ActuateTestApplication.server(registry, fixtures, "ep-restartable", "echo.sh");
 		ActuateTestApplication.server(registry, fixtures, "ep-stoppable", "echo.sh");
+		ActuateTestApplication.server(registry, fixtures, "ep-target", "echo.sh");
 	}
 
 	@Test
@@ -313,6 +314,45 @@ class McpServersEndpointTests {
 				"MCP server 'ep-leaky' process exited unexpectedly with exit code 3; stderr: boom: token=******");
 		assertThat(failure.get("server").get("state").asString()).isEqualTo("FAILED");
 		assertThat(body).doesNotContain(SECRETS);
+	}
+
+	@Test
+	void nameInTheBodyOrQueryStringIsRefusedAndActsOnNoServer() {
+		McpStdioServer target = this.servers.get("ep-target");
+		StdioServerProcess before = target.process();
+		String stopTarget = "{\"action\":\"stop\",\"name\":\"ep-target\"}";
+		assertNotNamedByPath(post("/actuator/mcpservers/nosuch", stopTarget));
+		assertNotNamedByPath(post("/actuator/mcpservers/ep-plain", stopTarget));
+		assertNotNamedByPath(post("/actuator/mcpservers/nosuch?name=ep-target", "{\"action\":\"stop\"}"));
+		assertNotNamedByPath(post("/actuator/mcpservers/nosuch?name=ep-target&name=ep-plain", "{\"action\":\"stop\"}"));
+		// nor is one server read through another's path
+		RestTestClient.ResponseSpec read = this.client.get()
+			.uri("/actuator/mcpservers/nosuch?name=ep-target")
+			.exchange();
+		assertThat(assertNotNamedByPath(read)).doesNotContain("RUNNING", "pid");
+		assertThat(target.state()).isEqualTo(ServerState.RUNNING);
+		assertThat(target.process()).isSameAs(before);
+		assertThat(before.exit()).isNotDone();
+		assertThat(this.servers.get("ep-plain").state()).isEqualTo(ServerState.RUNNING);
+	}
+
+	@Test
+	void withoutTheRequestsPathNoServerIsServed() {
+		// where the web server does not show the path (no Spring MVC request here), the
+		// name could have come from the body or the query string
+		assertThat(McpServersEndpointWebExtension.notNamedByPath("ep-plain")).startsWith(
+				"This web server does not show the endpoint which server the request's path names (Spring MVC does)");
+	}
+
+	private RestTestClient.ResponseSpec post(String uri, String body) {
+		return this.client.post().uri(uri).contentType(MediaType.APPLICATION_JSON).body(body).exchange();
+	}
+
+	private static String assertNotNamedByPath(RestTestClient.ResponseSpec response) {
+		String body = response.expectStatus().isBadRequest().returnResult(String.class).getResponseBody();
+		assertThat(ActuateTestApplication.readJson(body).get("message").asString())
+			.isEqualTo("The server is named by the path only; remove 'name' from the request's body and query string");
+		return body;
 	}
 
 	private void awaitLiveProcesses(String server, int expected) {

@@ -225,6 +225,23 @@ class SpringAiStdioAdoptionTests {
 	}
 
 	@Test
+	void connectionThatBindingWouldChangeOrMisreadStopsStartUp() {
+		List<String> properties = new ArrayList<>(springAiServer("demo"));
+		properties.add(CONNECTIONS + "demo.env[0]=x");
+		properties.add(CONNECTIONS + "my demo.command=sh");
+		AiTestSupport.runner().withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).isInstanceOf(McpStdioConfigurationException.class)
+				.hasMessageContaining("server 'demo', property 'spring.ai.mcp.client.stdio.connections.demo.env[0]': "
+						+ "'env' is a map of names to values, written here as a list")
+				.hasMessageContaining("server 'my demo', property 'spring.ai.mcp.client.stdio.connections.my demo."
+						+ "command': the server's name 'my demo' holds characters a property name cannot, so binding "
+						+ "would silently make it 'mydemo'");
+			assertThat(this.fixtures.alive()).isEmpty();
+		});
+	}
+
+	@Test
 	void missingCommandNamesSpringAisProperty() {
 		AiTestSupport.runner()
 			.withPropertyValues(CONNECTIONS + "demo.args=x", "mcp.stdio.servers.demo.required=true")

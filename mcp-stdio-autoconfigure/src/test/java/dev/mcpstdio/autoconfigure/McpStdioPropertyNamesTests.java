@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -35,9 +37,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ByteArrayResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -118,10 +125,7 @@ class McpStdioPropertyNamesTests {
 		variables.put("MCP_STDIO_SERVERS_A_RESTART_POLICY", "on-failure");
 		// a variable's name cannot be a map key in this form (it would be lower-cased)
 		this.runner.withPropertyValues("mcp.stdio.servers.a.env." + Fixtures.MARKER + "=" + this.fixtures.id())
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.addFirst(new SystemEnvironmentPropertySource(
-						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
+			.withInitializer(environmentVariables(variables))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("a");
@@ -203,6 +207,149 @@ class McpStdioPropertyNamesTests {
 					.doesNotContain("ghp_");
 				ConfigurationTestSupport.assertNeverStarted(started);
 			});
+	}
+
+	@Test
+	void serverNameThatBindingWouldChangeIsAnError() {
+		// relaxed binding drops what a property name cannot hold: this would be 'srvx'
+		String shown = "s\u00e9rv\\u202e \\u0007x";
+		Path started = this.temp.resolve("started");
+		this.runner.withPropertyValues(ConfigurationTestSupport.witness("good", this.fixtures, started))
+			.withInitializer(yaml("""
+					mcp.stdio.servers:
+					  "s\u00e9rv\\u202e \\u0007x":
+					    command: sh
+					    args: [%s]
+					""".formatted(Fixtures.script("echo.sh"))))
+			.run((context) -> {
+				FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, shown,
+						"mcp.stdio.servers." + shown + ".command",
+						"the server's name '" + shown + "' holds characters a property name cannot, so binding would "
+								+ "silently make it 'srvx'; a name is 1 to 64 letters, digits, '.', '_' or '-'",
+						"rename the server (a name with a dot goes in brackets: mcp.stdio.servers[my.server].command)");
+				assertThat(analysis.getDescription()).contains("Property: mcp.stdio.servers." + shown + ".args[0]")
+					.doesNotContain("\u202e", "\u0007");
+				ConfigurationTestSupport.assertNeverStarted(started);
+			});
+		// a properties file, and an environment variable
+		this.runner.withPropertyValues("mcp.stdio.servers.my server.command=sh")
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "my server",
+					"mcp.stdio.servers.my server.command", "so binding would silently make it 'myserver'",
+					"rename the server"));
+		this.runner.withInitializer(environmentVariables(Map.of("MCP_STDIO_SERVERS_S\u00c9RV_COMMAND", "sh")))
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "S\u00c9RV",
+					"MCP_STDIO_SERVERS_S\u00c9RV_COMMAND", "so binding would silently make it 'srv'",
+					"rename the server"));
+	}
+
+	@Test
+	void keyThatBindingWouldChangeIsAnError() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.env.MY VAR=1", "mcp.stdio.defaults.shutdown.drain-t\u00efmeout=1s")
+			.run((context) -> {
+				FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "a",
+						"mcp.stdio.servers.a.env.MY VAR",
+						"'MY VAR' holds characters a property name cannot, so binding would silently read it as 'MYVAR'",
+						"remove them, or write it in brackets ([MY VAR]) to keep it as written");
+				assertThat(analysis.getDescription()).contains("Server: (defaults)\n    Property: "
+						+ "mcp.stdio.defaults.shutdown.drain-t\u00efmeout\n    Problem: 'drain-t\u00efmeout' holds "
+						+ "characters a property name cannot");
+			});
+		// in brackets it is kept as written
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues("mcp.stdio.servers.a.enabled=false", "mcp.stdio.servers.a.env[MY VAR]=1")
+			.run((context) -> assertThat(context.getBean(McpStdioServers.class).get("a").definition().spec().env())
+				.containsEntry("MY VAR", "1"));
+	}
+
+	@Test
+	void valuesOfTheWrongShapeAreErrors() {
+		// binding would give a an env of 0=1 and 1=2, b an args of nothing, and take
+		// the built-in values for the rest
+		Path started = this.temp.resolve("started");
+		this.runner.withPropertyValues(ConfigurationTestSupport.witness("good", this.fixtures, started))
+			.withInitializer(yaml("""
+					mcp.stdio:
+					  defaults:
+					    required: [true]
+					  servers:
+					    a:
+					      command: sh
+					      args: [%1$s]
+					      env: [1, 2]
+					    b:
+					      command: sh
+					      args: { script: %1$s }
+					      env:
+					        LEVELS: [debug, info]
+					      working-directory: [/tmp]
+					      restart:
+					        policy: { when: failure }
+					""".formatted(Fixtures.script("echo.sh"))))
+			.run((context) -> {
+				FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, "a",
+						"mcp.stdio.servers.a.env[0]", "'env' is a map of names to values, written here as a list",
+						"write name: value pairs: env: { LOG_LEVEL: debug } in YAML, env.LOG_LEVEL=debug in "
+								+ "properties");
+				assertThat(analysis.getDescription()).contains("Property: mcp.stdio.servers.a.env[1]")
+					.contains("Server: b\n    Property: mcp.stdio.servers.b.env.LEVELS[0]\n    Problem: the value of "
+							+ "an entry of 'env' is one string, written here as a list")
+					.contains("Server: b\n    Property: mcp.stdio.servers.b.args.script\n    Problem: 'args' is a "
+							+ "list, written here as a map")
+					.contains("Property: mcp.stdio.servers.b.working-directory[0]\n    Problem: 'working-directory' "
+							+ "takes one value, written here as a list or a map")
+					.contains("Property: mcp.stdio.servers.b.restart.policy.when\n    Problem: 'policy' takes one "
+							+ "value")
+					.contains("Server: (defaults)\n    Property: mcp.stdio.defaults.required[0]\n    Problem: "
+							+ "'required' takes one value");
+				assertThat(analysis.getAction()).contains(
+						"mcp.stdio.servers.b.args.script: write a list: args: [a, b] in YAML, args[0]=a in properties");
+				ConfigurationTestSupport.assertNeverStarted(started);
+			});
+	}
+
+	@Test
+	void envEntryFromAnEnvironmentVariableIsAnError() {
+		// binding would give the server github.token, not GITHUB_TOKEN
+		this.runner.withPropertyValues(echo("a"))
+			.withInitializer(environmentVariables(Map.of("MCP_STDIO_SERVERS_A_ENV_GITHUB_TOKEN", "ghp_notshown")))
+			.run((context) -> assertThat(ConfigurationTestSupport
+				.assertFailure(context, "a", "MCP_STDIO_SERVERS_A_ENV_GITHUB_TOKEN",
+						"an environment variable cannot set an entry of env: binding would lower-case the entry's name "
+								+ "and split it at each '_' (mcp.stdio.servers.a.env.github.token)",
+						"set the entry in application.yml or application.properties")
+				.getDescription()).doesNotContain("ghp_"));
+	}
+
+	@Test
+	void variableNameTheOperatingSystemRefusesIsAnError() {
+		this.runner.withPropertyValues(echo("a"))
+			.withInitializer(yaml("mcp.stdio.servers.a.env: { \"[A=B]\": x }"))
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers.a.env[A=B]",
+					"'A=B' cannot name an environment variable: a name is not empty and holds no '=' or NUL",
+					"rename the variable"));
+	}
+
+	private static ApplicationContextInitializer<ConfigurableApplicationContext> yaml(String yaml) {
+		return (context) -> {
+			try {
+				for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
+						new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)))) {
+					context.getEnvironment().getPropertySources().addFirst(source);
+				}
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+	}
+
+	private static ApplicationContextInitializer<ConfigurableApplicationContext> environmentVariables(
+			Map<String, Object> variables) {
+		return (context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new SystemEnvironmentPropertySource(
+					"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
 	}
 
 	private String[] echo(String name) {

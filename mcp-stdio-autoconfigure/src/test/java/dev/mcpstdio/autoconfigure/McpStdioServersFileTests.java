@@ -17,8 +17,18 @@
 package dev.mcpstdio.autoconfigure;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -36,6 +46,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for the servers file: {@code ${VAR}} and {@code ${VAR:-default}} resolved from
@@ -296,6 +307,150 @@ class McpStdioServersFileTests {
 					"fix the file");
 			assertThat(analysis.getDescription()).doesNotContain("7777");
 		});
+	}
+
+	@Test
+	void fifoIsRefusedWithoutBeingOpened() throws Exception {
+		Path fifo = this.temp.resolve("fifo.json");
+		Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+		assertThat(mkfifo.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(mkfifo.exitValue()).isZero();
+		Path started = this.temp.resolve("started");
+		try {
+			// opening a FIFO for reading blocks until a writer comes: start-up would hang
+			assertTimeoutPreemptively(Duration.ofSeconds(60), () -> this.runner
+				.withPropertyValues(ConfigurationTestSupport.witness("w", this.fixtures, started))
+				.withPropertyValues("mcp.stdio.servers-configuration=file:" + fifo)
+				.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+						"mcp.stdio.servers-configuration",
+						"the file file:" + fifo + " cannot be read: it is a FIFO (named pipe), not a regular file",
+						"make it a readable mcpServers JSON file (a regular file)")));
+		}
+		finally {
+			// an open that did block goes on when the FIFO gets a writer (opening it for
+			// reading and writing does not block), and reads its end when that closes
+			try (FileChannel writer = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+				writer.write(ByteBuffer.wrap(new byte[] { '{', '}' }));
+			}
+		}
+		ConfigurationTestSupport.assertNeverStarted(started);
+	}
+
+	@Test
+	void deviceAndDirectoryAreNamedForWhatTheyAre() throws IOException {
+		Path directory = Files.createDirectory(this.temp.resolve("servers.json"));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + directory)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file " + directory + " cannot be read: it is a directory, not a regular file",
+					"make it a readable mcpServers JSON file (a regular file)"));
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=file:/dev/null")
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+					"mcp.stdio.servers-configuration",
+					"the file file:/dev/null cannot be read: it is a character device, not a regular file",
+					"make it a readable mcpServers JSON file (a regular file)"));
+	}
+
+	@Test
+	void linkToARegularFileIsRead() throws IOException {
+		// how a mounted configuration (a Kubernetes ConfigMap) often looks
+		Path file = write("{\"mcpServers\": {\"linked\": {\"command\": \"sh\"}}}");
+		Path link = Files.createSymbolicLink(this.temp.resolve("link.json"), file);
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + link, "mcp.stdio.defaults.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpStdioServers.class).get("linked").definition().spec().command())
+					.isEqualTo("sh");
+			});
+	}
+
+	@Test
+	void sourceThatNeverAnswersIsGivenUpAfterItsBound() throws Exception {
+		// a URL whose server accepts the connection and never answers, as a stuck
+		// network file system would
+		List<Socket> held = new CopyOnWriteArrayList<>();
+		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			Thread acceptor = new Thread(() -> {
+				try {
+					while (true) {
+						held.add(server.accept());
+					}
+				}
+				catch (IOException ex) {
+					// closed at the end of the test
+				}
+			}, "never-answers");
+			acceptor.setDaemon(true);
+			acceptor.start();
+			String location = "http://127.0.0.1:" + server.getLocalPort() + "/mcp.json";
+			Path started = this.temp.resolve("started");
+			assertTimeoutPreemptively(Duration.ofSeconds(90),
+					() -> this.runner.withPropertyValues(ConfigurationTestSupport.witness("w", this.fixtures, started))
+						.withPropertyValues("mcp.stdio.servers-configuration=" + location)
+						.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
+								"mcp.stdio.servers-configuration",
+								"the file " + location + " cannot be read: it could not be read within "
+										+ ServersConfigurationFile.READ_TIMEOUT.toSeconds() + "s",
+								"make it a readable mcpServers JSON file")));
+			ConfigurationTestSupport.assertNeverStarted(started);
+			assertThat(held).isNotEmpty();
+		}
+		finally {
+			// the reader left behind gets its end
+			for (Socket socket : held) {
+				socket.close();
+			}
+		}
+	}
+
+	@Test
+	void nameOutsideTheRuleIsAnErrorNamingTheFile() throws IOException {
+		// JSON escapes: a right-to-left override and a bell
+		Path file = write("{\"mcpServers\": {\"s\u00e9rv\\u202e \\u0007x\": {\"command\": \"sh\"}}}");
+		String shown = "s\u00e9rv\\u202e \\u0007x";
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file).run((context) -> {
+			FailureAnalysis analysis = ConfigurationTestSupport.assertFailure(context, shown,
+					"mcp.stdio.servers." + shown,
+					"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or digit, "
+							+ "and have no '..' (in " + file + " mcpServers." + shown + ")",
+					"rename the server");
+			assertThat(analysis.getDescription()).doesNotContain("\u202e", "\u0007");
+		});
+	}
+
+	@Test
+	void envThatIsNotAnObjectOfStringsIsAnError() throws IOException {
+		Path list = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": [1, 2]}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + list)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + list + " is unusable: the env of server 'a' is not an object of names to strings",
+					"fix the file"));
+		// a number, a boolean or null would reach the server as "8080", "true" or "null"
+		for (String value : new String[] { "8080", "true", "null", "{\"x\": \"y\"}" }) {
+			Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": {\"PORT\": " + value + "}}}}");
+			this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+				.run((context) -> ConfigurationTestSupport.assertFailure(context, "a",
+						"mcp.stdio.servers-configuration",
+						"the file " + file + " is unusable: env.PORT of server 'a' is not a string", "fix the file"));
+		}
+		Path args = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": [\"--port\", 8080]}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + args)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + args + " is unusable: an argument of server 'a' is not a string", "fix the file"));
+		Path map = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": {\"port\": \"8080\"}}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + map)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers-configuration",
+					"the file " + map + " is unusable: the args of server 'a' are not an array", "fix the file"));
+	}
+
+	@Test
+	void variableNameTheOperatingSystemRefusesIsAnError() throws IOException {
+		Path file = write("{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"env\": {\"A=B\": \"x\"}}}}");
+		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + file)
+			.run((context) -> ConfigurationTestSupport.assertFailure(context, "a", "mcp.stdio.servers.a.env[A=B]",
+					"'A=B' cannot name an environment variable: a name is not empty and holds no '=' or NUL (in " + file
+							+ " mcpServers.a)",
+					"rename the variable"));
 	}
 
 	private Path write(String content) throws IOException {
