@@ -226,7 +226,8 @@ public final class ServerHost implements AutoCloseable {
 			boolean allApplications) {
 		this.containments.sweepContainers(specs);
 		this.containments.sweepCgroups(terminateTimeout);
-		return new OrphanSweep(this.scanner, this.runtime.terminator(), this.membership,
+		return new OrphanSweep(this.scanner,
+				new TreeTerminator(this.scanner.everyProcess(), ShutdownTimeouts.KILL_WAIT), this.membership,
 				allApplications ? null : this.application)
 			.sweep(terminateTimeout);
 	}
