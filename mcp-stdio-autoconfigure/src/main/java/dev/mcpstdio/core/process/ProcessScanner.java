@@ -436,9 +436,10 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Send SIGTERM or SIGKILL to a process, but only while it is the process of the
-	 * snapshot: a pid reused since is left alone. The start time is checked after the
-	 * handle is taken, and the JDK refuses to signal a handle whose process has changed.
+	 * Send SIGTERM or SIGKILL to a process, but only while it is the process read: a pid
+	 * reused since is left alone. Start time, parent, group and session are checked after
+	 * the handle is taken, and the JDK refuses to signal a handle whose process has
+	 * changed.
 	 */
 	@Override
 	public boolean signal(Proc proc, boolean kill) {
@@ -446,10 +447,24 @@ public final class ProcessScanner implements ProcessSource {
 		if (handle.isEmpty()) {
 			return false;
 		}
-		if (proc.startTime() != 0 && startTimeOf(proc.pid()) != proc.startTime()) {
+		if (proc.startTime() != 0 && !isStill(proc)) {
 			return false;
 		}
 		return kill ? handle.get().destroyForcibly() : handle.get().destroy();
+	}
+
+	/**
+	 * Return whether a pid still shows the process read: its start time, and where
+	 * {@code /proc} tells them its parent, group and session, which a stranger born in
+	 * the same clock tick does not share.
+	 */
+	private boolean isStill(Proc proc) {
+		if (!this.platform.hasProcFileSystem() || proc.pgid() < 0) {
+			return startTimeOf(proc.pid()) == proc.startTime();
+		}
+		ProcReader.Stat stat = this.proc.stat(proc.pid());
+		return stat != null && !stat.isZombie() && stat.startTime() == proc.startTime() && stat.ppid() == proc.ppid()
+				&& stat.pgid() == proc.pgid() && stat.sid() == proc.sid();
 	}
 
 	/**
