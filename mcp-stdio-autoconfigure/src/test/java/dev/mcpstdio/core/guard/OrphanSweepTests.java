@@ -177,11 +177,7 @@ class OrphanSweepTests {
 	}
 
 	private Process start(String... command) throws IOException {
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().put(Fixtures.MARKER, this.fixtures.id());
-		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		Process process = builder.start();
+		Process process = this.fixtures.start(command);
 		this.started.add(process);
 		return process;
 	}
