@@ -94,7 +94,7 @@ public final class ServerHost implements AutoCloseable {
 		this.membership = Membership.ofCurrentUser();
 		this.scanner = new ProcessScanner(this.platform, this.proc);
 		TreeTerminator terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
-		this.guard = new OrphanGuard(this.platform, builder.orphanGuard);
+		this.guard = new OrphanGuard(this.platform, builder.orphanGuard, this.application);
 		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -226,7 +226,8 @@ public final class ServerHost implements AutoCloseable {
 			boolean allApplications) {
 		this.containments.sweepContainers(specs);
 		this.containments.sweepCgroups(terminateTimeout);
-		return new OrphanSweep(this.scanner, this.runtime.terminator(), this.membership,
+		return new OrphanSweep(this.scanner,
+				new TreeTerminator(this.scanner.everyProcess(), ShutdownTimeouts.KILL_WAIT), this.membership,
 				allApplications ? null : this.application)
 			.sweep(terminateTimeout);
 	}

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
@@ -36,6 +37,7 @@ import dev.mcpstdio.test.PidThief;
 import dev.mcpstdio.test.PidThief.Stranger;
 import dev.mcpstdio.test.PidThief.Target;
 import dev.mcpstdio.test.TestHost;
+import dev.mcpstdio.test.TickThief;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -65,6 +67,15 @@ class PidReuseAttackTests {
 
 	/** Tries per path: another process may take the pid first. */
 	private static final int TRIES = 60;
+
+	/** Strangers that must get a grandchild's pid and start time, over all stops. */
+	private static final int TICK_LANDED = 15;
+
+	/**
+	 * Stops of a hostile server at most, each a second of attacks: a few land per stop,
+	 * fewer on a loaded machine.
+	 */
+	private static final int TICK_STOPS = 80;
 
 	private final Fixtures fixtures;
 
@@ -156,6 +167,42 @@ class PidReuseAttackTests {
 		assertThat(signalled).as("strangers signalled").isZero();
 		assertThat(server.restarts()).isGreaterThanOrEqualTo(landed);
 		server.stopServer();
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	// up to 80 stops of a second and a half
+	@Timeout(value = 10, unit = TimeUnit.MINUTES)
+	void aStopNeverSignalsAStrangerThatTookAGrandchildsPidInTheTickItWasBornIn() throws Exception {
+		// the server's child ignores SIGTERM and, from the stop's SIGTERM on, forks
+		// short-lived grandchildren; a stranger takes the pid of each that ends in the
+		// clock tick it was born in, so that pid and start time are the grandchild's
+		StdioServerSpec spec = this.fixtures
+			.spec("hostile", "forks-in-tick.sh", this.exits.resolve("thief.fifo").toString(), "term")
+			.withShutdown(new ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(1)));
+		int landed = 0;
+		int signalled = 0;
+		int stops = 0;
+		try (TickThief thief = TickThief.start(this.fixtures, this.exits)) {
+			int seen = 0;
+			for (; stops < TICK_STOPS && landed < TICK_LANDED; stops++) {
+				StdioServerProcess server = TestHost.shared().start(spec, MessageListener.NONE);
+				List<ProcessHandle> children = Fixtures.childrenOf(server.pid(), 1);
+				server.stop();
+				Fixtures.awaitEnded(children);
+				List<TickThief.Theft> thefts = thief.thefts();
+				for (TickThief.Theft theft : thefts.subList(seen, thefts.size())) {
+					landed += theft.landed() ? 1 : 0;
+					signalled += theft.stranger().isAlive() ? 0 : 1;
+					theft.stranger().end();
+				}
+				seen = thefts.size();
+			}
+		}
+		logger.info("pid-reuse attack within one tick on a stop: " + stops + " stops, " + landed + " landed, "
+				+ signalled + " strangers signalled");
+		assertThat(landed).as("attacks that landed").isGreaterThanOrEqualTo(TICK_LANDED);
+		assertThat(signalled).as("strangers signalled").isZero();
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 

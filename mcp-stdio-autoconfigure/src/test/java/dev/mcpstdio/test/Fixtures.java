@@ -433,6 +433,20 @@ public final class Fixtures {
 	}
 
 	/**
+	 * Start a program marked with this test's marker, its output discarded.
+	 * @param command the program and its arguments
+	 * @return the process, for the test to end
+	 * @throws IOException if it cannot start
+	 */
+	public Process start(String... command) throws IOException {
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().put(MARKER, this.id);
+		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+		return builder.start();
+	}
+
+	/**
 	 * Leave a marked process whose owner is gone.
 	 * @param ignored the signal it ignores
 	 * @param application the application it names

@@ -56,10 +56,27 @@ public final class OrphanGuard implements AutoCloseable {
 	/** The watcher's script, {@code orphan-guard.sh} beside this class. */
 	static final String SCRIPT = script();
 
+	/** The variable that hands the script to {@code sh}: its only use, unset at once. */
+	static final String SCRIPT_VARIABLE = "MCP_STDIO_GUARD_SCRIPT";
+
+	/**
+	 * The watcher's whole program on its command line,
+	 * {@code sh -c LOADER mcp-stdio-guard
+	 * <application> <jvm pid> <jvm start time>}: the script reaches {@code sh} through
+	 * the environment, which only this user and root can read, so {@code ps} shows a
+	 * short line, and no file is written where another user could prepare or replace it.
+	 */
+	static final String LOADER = "eval \"$" + SCRIPT_VARIABLE + "\"";
+
+	/** The watcher's {@code $0}, what {@code ps} shows after the loader. */
+	static final String NAME = "mcp-stdio-guard";
+
 	/** How many lines may wait for the watcher before new ones are dropped. */
 	private static final int QUEUE_CAPACITY = 4096;
 
 	private final Platform platform;
+
+	private final String application;
 
 	private volatile boolean enabled;
 
@@ -88,10 +105,12 @@ public final class OrphanGuard implements AutoCloseable {
 	 * Create a guard.
 	 * @param platform what the OS offers
 	 * @param enabled whether to guard the servers, where the platform can
+	 * @param application the application, named on the watcher's command line
 	 */
-	public OrphanGuard(Platform platform, boolean enabled) {
+	public OrphanGuard(Platform platform, boolean enabled, String application) {
 		this.platform = platform;
 		this.enabled = enabled && platform.supportsOrphanGuard();
+		this.application = application;
 	}
 
 	private static String script() {
@@ -263,12 +282,13 @@ public final class OrphanGuard implements AutoCloseable {
 		if (this.platform.ownSessions()) {
 			command.add(this.platform.setsid());
 		}
-		command.addAll(List.of(this.platform.shell(), "-c", SCRIPT, "mcp-stdio-orphan-guard",
+		command.addAll(List.of(this.platform.shell(), "-c", LOADER, NAME, this.application,
 				Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START)));
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
 		builder.environment().put("PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
 		builder.environment().put("LC_ALL", "C");
+		builder.environment().put(SCRIPT_VARIABLE, SCRIPT);
 		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
 		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
 		Process process;

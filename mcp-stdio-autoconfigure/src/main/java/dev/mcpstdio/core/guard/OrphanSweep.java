@@ -56,7 +56,8 @@ public final class OrphanSweep {
 	/**
 	 * Create a sweep.
 	 * @param scanner reads the processes
-	 * @param terminator ends them
+	 * @param terminator ends them: over snapshots with every process's markers
+	 * ({@link ProcessScanner#everyProcess()})
 	 * @param membership the rule of what a marked process is
 	 * @param application the application whose leftovers to end, or {@code null} for
 	 * every application's of this user
@@ -85,7 +86,8 @@ public final class OrphanSweep {
 		for (Proc orphan : orphans) {
 			owners.add(orphan.markers().ownerPid());
 		}
-		TreeTerminator.Result ended = this.terminator.escalate((table) -> stillAlive(orphans, table), terminateTimeout,
+		// What is signalled is proven an orphan again, by the rule, before each signal
+		TreeTerminator.Result ended = this.terminator.escalate(this::findOrphans, terminateTimeout,
 				new TreeTerminator.Escalation() {
 				});
 		int killed = ended.killed();
@@ -122,21 +124,6 @@ public final class OrphanSweep {
 		}
 		JvmOwner owner = markers.owner();
 		return owner != null && !owner.isAlive();
-	}
-
-	/**
-	 * Return the orphans still running in a snapshot, the same processes and not others
-	 * that reused their pids.
-	 */
-	private static List<Proc> stillAlive(List<Proc> orphans, ProcessTable table) {
-		List<Proc> alive = new ArrayList<>();
-		for (Proc orphan : orphans) {
-			Proc now = table.find(orphan);
-			if (now != null) {
-				alive.add(now);
-			}
-		}
-		return alive;
 	}
 
 	/**

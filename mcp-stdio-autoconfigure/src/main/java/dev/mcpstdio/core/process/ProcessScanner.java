@@ -33,6 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +59,11 @@ public final class ProcessScanner implements ProcessSource {
 	/** The kernel's thread creator: its children are kernel threads. */
 	private static final long KTHREADD = 2;
 
+	/** The most ancestors a proof reads: more is a loop, not a process tree. */
+	private static final int MAX_LINEAGE = 4096;
+
+	private static final Log logger = LogFactory.getLog(ProcessScanner.class);
+
 	private final Platform platform;
 
 	private final ProcReader proc;
@@ -77,6 +84,9 @@ public final class ProcessScanner implements ProcessSource {
 
 	private final long pageSize;
 
+	/** How signals reach a process: through pidfds, or {@code null} by pid. */
+	private final @Nullable Pidfds pidfds;
+
 	private final Object flight = new Object();
 
 	/** The newest snapshot; guarded by {@link #flight} for writes. */
@@ -90,15 +100,41 @@ public final class ProcessScanner implements ProcessSource {
 	private final AtomicLong reads = new AtomicLong();
 
 	/**
-	 * Create a scanner.
+	 * Create a scanner that signals through pidfds where the kernel has them.
 	 * @param platform what the OS offers
 	 * @param proc the reader of {@code /proc}, used where the platform has it
 	 */
 	public ProcessScanner(Platform platform, ProcReader proc) {
+		this(platform, proc, true);
+	}
+
+	/**
+	 * Create a scanner.
+	 * @param platform what the OS offers
+	 * @param proc the reader of {@code /proc}, used where the platform has it
+	 * @param pidfds whether to hold processes by pidfd where the kernel has them:
+	 * {@code false} forces the way without them, for tests
+	 */
+	ProcessScanner(Platform platform, ProcReader proc, boolean pidfds) {
+		this(platform, proc, pidfds ? SystemPidfds.PIDFDS : null, Math.max(0, ProcessMarkers.CURRENT_START));
+	}
+
+	private ProcessScanner(Platform platform, ProcReader proc, @Nullable Pidfds pidfds, long markerHorizon) {
 		this.platform = platform;
 		this.proc = proc;
+		this.pidfds = pidfds;
 		this.pageSize = platform.hasProcFileSystem() ? proc.pageSize() : 4096;
-		this.markerHorizon = Math.max(0, ProcessMarkers.CURRENT_START);
+		this.markerHorizon = markerHorizon;
+	}
+
+	/**
+	 * Return a scanner of the same machine whose snapshots have the markers of every
+	 * process, whenever it started: the leftovers of earlier JVMs too, for the start-up
+	 * sweep.
+	 * @return a scanner that shares no snapshot with this one
+	 */
+	public ProcessScanner everyProcess() {
+		return new ProcessScanner(this.platform, this.proc, this.pidfds, 0);
 	}
 
 	/**
@@ -210,7 +246,7 @@ public final class ProcessScanner implements ProcessSource {
 		Map<Long, @Nullable Proc> reread = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
 		for (Proc old : table.unreadProcesses()) {
-			Read now = readProc(old.pid(), cursor, 0);
+			Read now = readProc(old.pid(), cursor, 0, true);
 			if (now == null || now.proc().startTime() != old.startTime()
 					|| ProcReader.Stat.isZombie(now.proc().state())) {
 				reread.put(old.pid(), null);
@@ -244,7 +280,7 @@ public final class ProcessScanner implements ProcessSource {
 		ProcReader.Cursor cursor = this.proc.cursor();
 		try {
 			for (long pid : this.proc.pids()) {
-				Read read = readProc(pid, cursor, horizon);
+				Read read = readProc(pid, cursor, horizon, true);
 				if (read != null && !ProcReader.Stat.isZombie(read.proc().state())) {
 					processes.put(pid, read.proc());
 					if (read.unread()) {
@@ -275,7 +311,7 @@ public final class ProcessScanner implements ProcessSource {
 	 * Read one process: {@code null} when it is gone, else the process and whether its
 	 * environment read empty (as during an exec).
 	 */
-	private @Nullable Read readProc(long pid, ProcReader.Cursor cursor, long horizon) {
+	private @Nullable Read readProc(long pid, ProcReader.Cursor cursor, long horizon, boolean cached) {
 		if (!cursor.readStat(pid)) {
 			return null;
 		}
@@ -288,7 +324,7 @@ public final class ProcessScanner implements ProcessSource {
 		// Kernel threads have no environment, and a process older than the horizon no
 		// marker of ours
 		if (!stat.isZombie() && !kernelThread && stat.startTime() >= horizon) {
-			CachedMarkers read = markers(pid, stat.startTime(), environAt, cursor);
+			CachedMarkers read = markers(pid, stat.startTime(), environAt, cursor, cached);
 			if (read != null) {
 				markers = read.markers();
 				uid = read.uid();
@@ -308,10 +344,13 @@ public final class ProcessScanner implements ProcessSource {
 	/**
 	 * Return the markers of a process (with its user when it has any), or {@code null}
 	 * when its environment was empty, as while it execs. Only a read that found an
-	 * environment is cached: an empty or failed one is tried again next time.
+	 * environment is cached: an empty or failed one is tried again next time. A proof
+	 * ({@code useCache} false) reads afresh and caches nothing: a stranger with the pid,
+	 * start time and environment address of a member would get its markers from a cache.
 	 */
-	private @Nullable CachedMarkers markers(long pid, long startTime, long environAt, ProcReader.Cursor cursor) {
-		CachedMarkers cached = this.markerCache.get(pid);
+	private @Nullable CachedMarkers markers(long pid, long startTime, long environAt, ProcReader.Cursor cursor,
+			boolean useCache) {
+		CachedMarkers cached = useCache ? this.markerCache.get(pid) : null;
 		if (cached != null && cached.startTime() == startTime && cached.environAt() == environAt) {
 			return cached;
 		}
@@ -326,14 +365,81 @@ public final class ProcessScanner implements ProcessSource {
 		ProcessMarkers markers = ProcessMarkers.parse(cursor.buffer(), length);
 		// Only markers are evidence that needs the user: read it only then
 		cached = new CachedMarkers(startTime, environAt, markers, (markers != null) ? this.proc.uid(pid) : -1);
-		this.markerCache.put(pid, cached);
+		if (useCache) {
+			this.markerCache.put(pid, cached);
+		}
 		return cached;
 	}
 
 	/**
-	 * Send SIGTERM or SIGKILL to a process, but only while it is the process of the
-	 * snapshot: a pid reused since is left alone. The start time is checked after the
-	 * handle is taken, and the JDK refuses to signal a handle whose process has changed.
+	 * Read one process and its ancestors afresh: {@code stat}, markers and user, nothing
+	 * from a cache, whenever they started.
+	 * @param pid the process
+	 * @return the process and its parent chain, empty when it is gone or a zombie
+	 */
+	@Override
+	public ProcessTable lineage(long pid) {
+		long takenAt = System.nanoTime();
+		Map<Long, Proc> processes = new HashMap<>();
+		List<Proc> unread = new ArrayList<>();
+		if (!this.platform.hasProcFileSystem()) {
+			Optional<ProcessHandle> next = ProcessHandle.of(pid);
+			while (next.isPresent() && !processes.containsKey(next.get().pid()) && processes.size() < MAX_LINEAGE) {
+				ProcessHandle handle = next.get();
+				next = handle.parent();
+				long ppid = next.map(ProcessHandle::pid).orElse(0L);
+				processes.put(handle.pid(),
+						new Proc(handle.pid(), ppid, -1, -1, 'R', startMillis(handle), 0, null, -1));
+			}
+			return new ProcessTable(processes, takenAt, this.generation, unread);
+		}
+		ProcReader.Cursor cursor = this.proc.cursor();
+		long next = pid;
+		while (next > 0 && !processes.containsKey(next) && processes.size() < MAX_LINEAGE) {
+			Read read = readProc(next, cursor, 0, false);
+			if (read == null || ProcReader.Stat.isZombie(read.proc().state())) {
+				break;
+			}
+			processes.put(next, read.proc());
+			if (read.unread()) {
+				unread.add(read.proc());
+			}
+			next = read.proc().ppid();
+		}
+		return new ProcessTable(processes, takenAt, this.generation, unread);
+	}
+
+	/**
+	 * Open a pidfd of the process that has a pid now, where the kernel has them.
+	 * @param pid the process
+	 * @return the pidfd, or {@code null} when the process is gone, pidfds are not used,
+	 * or none could be opened (out of descriptors): then a signal goes by pid
+	 */
+	@Override
+	public @Nullable Pidfd hold(long pid) {
+		Pidfds pidfds = this.pidfds;
+		if (pidfds == null) {
+			return null;
+		}
+		try {
+			int fd = pidfds.open(pid);
+			return (fd >= 0) ? new Pidfd(pidfds, fd) : null;
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	@Override
+	public boolean holds() {
+		return this.pidfds != null;
+	}
+
+	/**
+	 * Send SIGTERM or SIGKILL to a process, but only while it is the process read: a pid
+	 * reused since is left alone. Start time, parent, group and session are checked after
+	 * the handle is taken, and the JDK refuses to signal a handle whose process has
+	 * changed.
 	 */
 	@Override
 	public boolean signal(Proc proc, boolean kill) {
@@ -341,10 +447,24 @@ public final class ProcessScanner implements ProcessSource {
 		if (handle.isEmpty()) {
 			return false;
 		}
-		if (proc.startTime() != 0 && startTimeOf(proc.pid()) != proc.startTime()) {
+		if (proc.startTime() != 0 && !isStill(proc)) {
 			return false;
 		}
 		return kill ? handle.get().destroyForcibly() : handle.get().destroy();
+	}
+
+	/**
+	 * Return whether a pid still shows the process read: its start time, and where
+	 * {@code /proc} tells them its parent, group and session, which a stranger born in
+	 * the same clock tick does not share.
+	 */
+	private boolean isStill(Proc proc) {
+		if (!this.platform.hasProcFileSystem() || proc.pgid() < 0) {
+			return startTimeOf(proc.pid()) == proc.startTime();
+		}
+		ProcReader.Stat stat = this.proc.stat(proc.pid());
+		return stat != null && !stat.isZombie() && stat.startTime() == proc.startTime() && stat.ppid() == proc.ppid()
+				&& stat.pgid() == proc.pgid() && stat.sid() == proc.sid();
 	}
 
 	/**
@@ -372,6 +492,37 @@ public final class ProcessScanner implements ProcessSource {
 
 	private static long startMillis(ProcessHandle handle) {
 		return handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+	}
+
+	/**
+	 * Whether this JVM can signal through pidfds, decided once, with one line that says
+	 * which way signals go.
+	 */
+	private static final class SystemPidfds {
+
+		static final @Nullable Pidfds PIDFDS = load();
+
+		private static @Nullable Pidfds load() {
+			String way = "Signals to MCP server processes go by pid, each right after a fresh proof that the process "
+					+ "is the server's";
+			if (!System.getProperty("os.name", "").startsWith("Linux")) {
+				logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
+				return null;
+			}
+			try {
+				Pidfds pidfds = Pidfds.load();
+				logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
+						+ "proven the server's");
+				return pidfds;
+			}
+			catch (RuntimeException | LinkageError ex) {
+				// JNA absent or unable to load its library, a kernel before 5.3 (ENOSYS),
+				// a seccomp filter (EPERM)
+				logger.info(way + ": pidfds are not available (" + ex + ")");
+				return null;
+			}
+		}
+
 	}
 
 	private record CachedMarkers(long startTime, long environAt, @Nullable ProcessMarkers markers, long uid) {

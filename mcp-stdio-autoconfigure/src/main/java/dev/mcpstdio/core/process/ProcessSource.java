@@ -17,6 +17,7 @@
 package dev.mcpstdio.core.process;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the processes to end are read from and how they are signalled: the machine's own
@@ -50,6 +51,36 @@ interface ProcessSource {
 	 */
 	default ProcessTable reread(ProcessTable table) {
 		return scan();
+	}
+
+	/**
+	 * Read one process and its ancestors afresh, nothing cached: what proves, right
+	 * before a signal, whether the process that has the pid now is a member. By default,
+	 * read everything again.
+	 * @param pid the process
+	 * @return a snapshot of the process and its parent chain, empty when it is gone
+	 */
+	default ProcessTable lineage(long pid) {
+		return scan();
+	}
+
+	/**
+	 * Take hold of the process that has a pid now, so that a signal reaches it or nobody,
+	 * never a later process with its pid: a pidfd, where the kernel has them.
+	 * @param pid the process
+	 * @return the hold, to be closed by the caller, or {@code null} when the process is
+	 * gone or this source cannot hold processes
+	 */
+	default @Nullable Pidfd hold(long pid) {
+		return null;
+	}
+
+	/**
+	 * Return whether this source holds processes by pidfd ({@link #hold(long)}).
+	 * @return whether it does
+	 */
+	default boolean holds() {
+		return false;
 	}
 
 	/**

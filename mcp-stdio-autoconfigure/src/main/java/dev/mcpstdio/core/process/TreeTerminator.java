@@ -18,9 +18,7 @@ package dev.mcpstdio.core.process;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
@@ -32,7 +30,8 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Step 4 of a stop: SIGTERM to every process of a tree, a bounded wait, then SIGKILL to
  * whatever is left, re-reading the tree each time so that processes forked meanwhile are
- * caught too.
+ * caught too. Each signal goes as {@link Signalled} allows: through a pidfd held since
+ * the process was proven a member, else right after a fresh proof.
  *
  * @author mcp-stdio authors
  */
@@ -158,47 +157,39 @@ public final class TreeTerminator {
 			table = this.source.reread(table);
 			found = members.apply(table);
 		}
-		Map<Long, Long> signalled = new HashMap<>();
-		int termed = signal(found, signalled, false, escalation);
-		escalation.terminated(termed);
-		deadline = System.nanoTime() + terminateTimeout.toNanos();
-		List<Proc> left = waitForEnd(members, signalled, deadline, false, escalation);
-		if (left.isEmpty()) {
-			return new Result(termed, 0, 0);
+		try (Signalled signalled = new Signalled(this.source, members)) {
+			int termed = signalled.signal(found, false, escalation);
+			escalation.terminated(termed);
+			deadline = System.nanoTime() + terminateTimeout.toNanos();
+			List<Proc> left = waitForEnd(signalled, deadline, false, escalation);
+			if (left.isEmpty()) {
+				return new Result(termed, 0, 0);
+			}
+			int killed = signalled.signal(left, true, escalation);
+			escalation.killed(killed);
+			List<Proc> survivors = waitForEnd(signalled, System.nanoTime() + this.killWait.toNanos(), true, escalation);
+			if (!survivors.isEmpty()) {
+				escalation.survived(survivors);
+			}
+			return new Result(termed, killed, survivors.size());
 		}
-		int killed = signal(left, signalled, true, escalation);
-		escalation.killed(killed);
-		List<Proc> survivors = waitForEnd(members, signalled, System.nanoTime() + this.killWait.toNanos(), true,
-				escalation);
-		if (!survivors.isEmpty()) {
-			escalation.survived(survivors);
-		}
-		return new Result(termed, killed, survivors.size());
 	}
 
-	private List<Proc> waitForEnd(Function<ProcessTable, List<Proc>> members, Map<Long, Long> signalled, long deadline,
-			boolean kill, Escalation escalation) {
+	private List<Proc> waitForEnd(Signalled signalled, long deadline, boolean kill, Escalation escalation) {
 		long pause = POLL_MIN_NANOS;
 		while (true) {
-			ProcessTable table = this.source.scan();
-			List<Proc> left = new ArrayList<>(members.apply(table));
-			for (Map.Entry<Long, Long> entry : signalled.entrySet()) {
-				Proc proc = table.get(entry.getKey());
-				if (proc != null && proc.startTime() == entry.getValue() && !contains(left, proc.pid())) {
-					left.add(proc);
-				}
-			}
+			List<Proc> left = signalled.left(this.source.scan());
 			if (left.isEmpty()) {
 				return left;
 			}
 			// A process forked after the last signal gets the same treatment
 			List<Proc> fresh = new ArrayList<>();
 			for (Proc proc : left) {
-				if (!signalled.containsKey(proc.pid())) {
+				if (!signalled.contains(proc)) {
 					fresh.add(proc);
 				}
 			}
-			signal(fresh, signalled, kill, escalation);
+			signalled.signal(fresh, kill, escalation);
 			long now = System.nanoTime();
 			if (now >= deadline) {
 				return left;
@@ -206,30 +197,6 @@ public final class TreeTerminator {
 			Waits.sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, POLL_MAX_NANOS);
 		}
-	}
-
-	private static boolean contains(List<Proc> procs, long pid) {
-		for (Proc proc : procs) {
-			if (proc.pid() == pid) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private int signal(List<Proc> procs, Map<Long, Long> signalled, boolean kill, Escalation escalation) {
-		int count = 0;
-		for (Proc proc : procs) {
-			if (proc.pid() == ProcessMarkers.CURRENT_PID) {
-				continue;
-			}
-			escalation.signalling(proc.pid(), kill);
-			if (this.source.signal(proc, kill)) {
-				count++;
-				signalled.put(proc.pid(), proc.startTime());
-			}
-		}
-		return count;
 	}
 
 	private static String pids(List<Proc> procs) {

@@ -39,6 +39,7 @@ import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,7 +111,9 @@ class OrphanGuardScriptTests {
 		Set<Long> rule = byRule(world);
 		assertThat(rule).containsExactlyInAnyOrder(5_000_001L, 5_001_001L, 5_001_002L, 5_001_003L, 5_002_001L,
 				5_003_003L, 5_003_004L, 5_000_005L, 5_005_001L, 5_006_001L, 5_006_008L);
-		assertThat(byScript(world)).isEqualTo(rule);
+		assertThat(byScript(world, "members")).isEqualTo(rule);
+		assertThat(byScript(world, "proven")).isEqualTo(rule);
+		assertThat(byLineage(world)).isEqualTo(rule);
 	}
 
 	@Test
@@ -118,7 +121,22 @@ class OrphanGuardScriptTests {
 		Random random = new Random(20261201);
 		for (int i = 0; i < 40; i++) {
 			World world = World.random(random);
-			assertThat(byScript(world)).as("world %d:%n%s", i, world).isEqualTo(byRule(world));
+			Set<Long> rule = byRule(world);
+			assertThat(byScript(world, "members")).as("world %d:%n%s", i, world).isEqualTo(rule);
+			assertThat(byLineage(world)).as("lineage, world %d:%n%s", i, world).isEqualTo(rule);
+		}
+	}
+
+	@Test
+	// a proof of each process of each world: a few processes started per process
+	@Timeout(value = 5, unit = TimeUnit.MINUTES)
+	void theScriptsProofBeforeASignalAndTheRuleAgreeOnRandomWorlds() throws Exception {
+		// what is proven right before a signal: a process, and its ancestors when it
+		// alone proves nothing, read afresh, by the same rule
+		Random random = new Random(20261202);
+		for (int i = 0; i < 12; i++) {
+			World world = World.random(random);
+			assertThat(byScript(world, "proven")).as("proven, world %d:%n%s", i, world).isEqualTo(byRule(world));
 		}
 	}
 
@@ -136,6 +154,33 @@ class OrphanGuardScriptTests {
 		Path proc = world.write(this.temp.resolve("rule-" + System.nanoTime()));
 		ProcReader reader = new ProcReader(proc);
 		ProcessTable table = new ProcessScanner(Platform.current(), reader).scanAll();
+		Set<Long> members = new TreeSet<>();
+		for (Proc member : members(table, reader, world)) {
+			members.add(member.pid());
+		}
+		return members;
+	}
+
+	/**
+	 * The processes that {@link Membership} proves from a fresh read of each one and its
+	 * ancestors alone, as a stop proves a process right before it signals it.
+	 */
+	private Set<Long> byLineage(World world) throws IOException {
+		Path proc = world.write(this.temp.resolve("lineage-" + System.nanoTime()));
+		ProcReader reader = new ProcReader(proc);
+		ProcessScanner scanner = new ProcessScanner(Platform.current(), reader);
+		Set<Long> members = new TreeSet<>();
+		for (long pid : reader.pids()) {
+			for (Proc member : members(scanner.lineage(pid), reader, world)) {
+				if (member.pid() == pid) {
+					members.add(pid);
+				}
+			}
+		}
+		return members;
+	}
+
+	private static List<Proc> members(ProcessTable table, ProcReader reader, World world) {
 		List<Membership.Root> roots = new ArrayList<>();
 		// asked after the snapshot, as the guard asks
 		for (World.Root root : world.roots) {
@@ -143,22 +188,21 @@ class OrphanGuardScriptTests {
 			roots.add(new Membership.Root(root.pid(), root.start(), root.kind() == 'g',
 					stat != null && stat.startTime() == root.start()));
 		}
-		Set<Long> members = new TreeSet<>();
-		for (Proc member : Membership.ofCurrentUser()
-			.members(table, roots,
-					(markers) -> markers.ownerPid() == OWNER && markers.instance().startsWith(INSTANCE))) {
-			members.add(member.pid());
-		}
-		return members;
+		return Membership.ofCurrentUser()
+			.members(table, roots, (markers) -> markers.ownerPid() == OWNER && markers.instance().startsWith(INSTANCE));
 	}
 
-	/** The members as the guard's script finds them. */
-	private Set<Long> byScript(World world) throws Exception {
+	/**
+	 * The members as the guard's script finds them, in one pass ({@code members}) or one
+	 * process and its ancestors at a time ({@code proven}).
+	 */
+	private Set<Long> byScript(World world, String mode) throws Exception {
 		Path proc = world.write(this.temp.resolve("script-" + System.nanoTime()));
-		Process script = new ProcessBuilder("/bin/sh", "-c", OrphanGuard.SCRIPT, "mcp-stdio-orphan-guard",
-				Long.toString(OWNER), Long.toString(OWNER_START), proc.toString(), "members")
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
+		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", OrphanGuard.LOADER, OrphanGuard.NAME, "app",
+				Long.toString(OWNER), Long.toString(OWNER_START), proc.toString(), mode)
+			.redirectError(ProcessBuilder.Redirect.INHERIT);
+		builder.environment().put(OrphanGuard.SCRIPT_VARIABLE, OrphanGuard.SCRIPT);
+		Process script = builder.start();
 		StringBuilder lines = new StringBuilder();
 		for (World.Root root : world.roots) {
 			lines.append("S ")

@@ -25,7 +25,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -152,6 +157,30 @@ class OrphanGuardTests {
 		forked.jvm().destroyForcibly();
 		awaitNoneAlive();
 		assertGuardExited(forked.guardPid());
+	}
+
+	@Test
+	void theGuardsCommandLineIsShortAndNamesItsApplicationAndOwner() throws Exception {
+		String application = "cmdline-" + this.fixtures.id();
+		try (ServerHost host = ServerHost.builder().application(application).build()) {
+			StdioServerProcess server = host.start(this.fixtures.spec("echo", "echo.sh"), MessageListener.NONE);
+			try {
+				Long guard = host.orphanGuard().watcherPid();
+				assertThat(guard).isNotNull();
+				Path cmdline = Path.of("/proc", Long.toString(guard), "cmdline");
+				String expected = String.join("\0", Platform.current().shell(), "-c", OrphanGuard.LOADER,
+						"mcp-stdio-guard", application, Long.toString(ProcessMarkers.CURRENT_PID),
+						Long.toString(ProcessMarkers.CURRENT_START)) + "\0";
+				// setsid first, then sh in its place
+				Await.within(Duration.ofSeconds(10)).until("the guard runs sh", () -> read(cmdline).equals(expected));
+				assertThat(read(cmdline).length() - application.length()).as("the rest of its command line")
+					.isLessThan(120);
+				assertThat(ProcReader.system().markers(guard)).isNull();
+			}
+			finally {
+				server.stop();
+			}
+		}
 	}
 
 	private static String read(Path file) {

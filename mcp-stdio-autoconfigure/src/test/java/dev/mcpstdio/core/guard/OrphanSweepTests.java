@@ -121,8 +121,9 @@ class OrphanSweepTests {
 		Path view = Files.createTempDirectory("mcp-stdio-proc");
 		try {
 			ProcessScanner scanner = new ProcessScanner(Platform.current(), procShowing(view, ofAnother));
-			OrphanSweep everyApplications = new OrphanSweep(scanner, new TreeTerminator(scanner, Duration.ofSeconds(2)),
-					Membership.ofCurrentUser(), null);
+			OrphanSweep everyApplications = new OrphanSweep(scanner,
+					new TreeTerminator(scanner.everyProcess(), Duration.ofSeconds(2)), Membership.ofCurrentUser(),
+					null);
 			assertThat(everyApplications.sweep(Duration.ofMillis(500)).pids()).containsExactly(ofAnother);
 		}
 		finally {
@@ -146,7 +147,7 @@ class OrphanSweepTests {
 				Membership.CURRENT_UID + 1);
 		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers);
 		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
-		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner, Duration.ofSeconds(2)),
+		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner.everyProcess(), Duration.ofSeconds(2)),
 				Membership.ofCurrentUser(), "app");
 		assertThat(sweep.findOrphans(ProcessTable.of(List.of(ofAnother, ours)))).containsExactly(ours);
 	}
@@ -176,11 +177,7 @@ class OrphanSweepTests {
 	}
 
 	private Process start(String... command) throws IOException {
-		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().put(Fixtures.MARKER, this.fixtures.id());
-		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		Process process = builder.start();
+		Process process = this.fixtures.start(command);
 		this.started.add(process);
 		return process;
 	}
