@@ -125,6 +125,27 @@ class TreeTerminatorTests {
 	}
 
 	@Test
+	void aStrangerBornInTheTickOfASignalledMembersEndIsNeverSignalled() {
+		// The member 20 ends on SIGTERM and a stranger takes its pid in the same clock
+		// tick, so with its start time: no marker, another parent, session and group. 21
+		// ignores SIGTERM, so that the stop goes on to SIGKILL
+		FakeMachine machine = new FakeMachine(Set.of(21L));
+		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, ProcessMarkers.newInstance());
+		machine.add(proc(20, 1, 20, 20, 200, markers), proc(21, 1, 21, 21, 201, markers));
+		Proc stranger = proc(20, 7, 70, 70, 200, null);
+		machine.onSignal = (count) -> {
+			if (machine.signals.get(count - 1).equals("TERM 20")) {
+				machine.add(stranger);
+			}
+		};
+		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, TERMINATE,
+				new TreeTerminator.Escalation() {
+				});
+		assertThat(machine.signals).containsExactlyInAnyOrder("TERM 20", "TERM 21", "KILL 21");
+		assertThat(machine.alive()).containsExactly(stranger);
+	}
+
+	@Test
 	void nothingToEndCostsOneScan() {
 		FakeMachine machine = new FakeMachine(Set.of());
 		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
