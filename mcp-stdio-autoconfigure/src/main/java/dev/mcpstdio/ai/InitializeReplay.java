@@ -61,7 +61,7 @@ final class InitializeReplay {
 		String id = "mcp-stdio-replay-" + ids.incrementAndGet();
 		JSONRPCRequest replayed = new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id,
 				initialize.params());
-		Duration timeout = this.server.definition().startupTimeout();
+		Duration timeout = this.server.definition().spec().startupTimeout();
 		CompletableFuture<String> answered = this.server.request(id, this.lines.write(replayed));
 		String line;
 		try {

@@ -29,6 +29,7 @@ import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.support.Durations;
@@ -236,7 +237,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * 20 s): the answer, or the failure, reaches the client from another thread.
 	 */
 	private void initialize(JSONRPCRequest request) {
-		Duration timeout = this.server.definition().startupTimeout();
+		Duration timeout = this.server.definition().spec().startupTimeout();
 		CompletableFuture<String> answer = this.server.request(request.id(), this.lines.write(request));
 		if (answer.isCompletedExceptionally()) {
 			// Not sent (the server does not run): the send fails, naming why
@@ -307,8 +308,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void awaitConnected() {
 		// Bounded like the server's own start
-		Futures.await(this.connected, this.server.definition().startupTimeout().plusSeconds(10), this.server.name(),
-				"start");
+		Futures.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
+				this.server.name(), "start");
 	}
 
 	private void resumeQuietly() {
@@ -401,8 +402,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private final class Session implements MessageListener {
 
 		@Override
-		public void onMessage(String line) {
-			JSONRPCMessage message = McpStdioClientTransport.this.lines.read(line);
+		public void onMessage(JsonRpcLine line) {
+			JSONRPCMessage message = McpStdioClientTransport.this.lines.read(line.text());
 			if (message instanceof JSONRPCResponse response) {
 				String method = McpStdioClientTransport.this.sent.accept(response.id());
 				if (method == null) {

@@ -265,7 +265,7 @@ public class McpStdioProperties {
 			settings.setEnabled(true);
 			settings.setRequired(false);
 			settings.setInheritEnv(false);
-			settings.setStartupTimeout(McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT);
+			settings.setStartupTimeout(StdioServerSpec.DEFAULT_STARTUP_TIMEOUT);
 			settings.setMaxMessageSize(DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE));
 			settings.setStderrTailLines(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
 			settings.setSendTimeout(StdioServerSpec.DEFAULT_SEND_TIMEOUT);

@@ -216,11 +216,21 @@ final class ServerDefinitions {
 			if (ServerDefinitions.this.problems.count() > before) {
 				return null;
 			}
-			StdioServerSpec spec = new StdioServerSpec(this.name, command, this.server.getArgs(), this.server.getEnv(),
-					inheritEnv, directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout, shutdown,
-					container, secrets(inheritEnv), origin());
-			return new McpStdioServerDefinition(spec, enabled, required, startupTimeout, restart, demand,
-					resourceLimits);
+			StdioServerSpec spec = StdioServerSpec.builder(this.name, command)
+				.args(this.server.getArgs())
+				.env(this.server.getEnv())
+				.inheritEnv(inheritEnv)
+				.workingDirectory(directory)
+				.maxMessageSize((int) maxMessageSize.toBytes())
+				.stderrTailLines(stderrTailLines)
+				.sendTimeout(sendTimeout)
+				.startupTimeout(startupTimeout)
+				.shutdown(shutdown)
+				.container(container)
+				.secrets(secrets(inheritEnv))
+				.origin(origin())
+				.build();
+			return new McpStdioServerDefinition(spec, enabled, required, restart, demand, resourceLimits);
 		}
 
 		/**

@@ -196,7 +196,7 @@ final class ContainmentFactory {
 		if (run == null) {
 			return null;
 		}
-		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, "sweep", "sweep");
+		Map<String, String> env = ProcessLauncher.environment(spec, this.jvmEnvironment, "sweep", "sweep");
 		try {
 			Path executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env),
 					spec.workingDirectory());

@@ -27,21 +27,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * How one process of an MCP server ended.
  *
- * @param serverName the server's name
- * @param pid the process id
- * @param exitCode the exit code, {@code 128 + N} when killed by signal N
- * @param cause why it ended
- * @param at when the end was observed
- * @param uptime how long the process ran
- * @param stderrTail the last lines of stderr, oldest first, sanitized
- * @param failure what mcp-stdio saw go wrong before it ended the process (stdout closed,
- * a message too long), or {@code null}
- * @param hint one sentence on a likely cause, such as a variable the environment
- * allow-list withheld (see {@link WithheldVariableHint}), or {@code null}
  * @author mcp-stdio authors
  */
-public record ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, Instant at, Duration uptime,
-		List<String> stderrTail, @Nullable String failure, @Nullable String hint) {
+public final class ExitInfo {
 
 	private static final String[] SIGNAL_NAMES = { null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
 			"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM" };
@@ -49,26 +37,127 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 	/** How many stderr lines an exception message quotes at most. */
 	private static final int MESSAGE_STDERR_LINES = 10;
 
-	public ExitInfo {
-		// Sanitized here too, whoever built the tail: it reaches exceptions, JSON-RPC
-		// errors and the endpoint
-		stderrTail = List.copyOf(SecretSanitizer.lines(stderrTail));
+	private final String serverName;
+
+	private final long pid;
+
+	private final int exitCode;
+
+	private final ExitCause cause;
+
+	private final List<String> stderrTail;
+
+	private final @Nullable String failure;
+
+	private final Instant at;
+
+	private final Duration uptime;
+
+	private final @Nullable String hint;
+
+	/**
+	 * Describe the end of a process.
+	 * @param serverName the server's name
+	 * @param pid the process id
+	 * @param exitCode the exit code, {@code 128 + N} when killed by signal N
+	 * @param cause why it ended
+	 * @param stderrTail the last lines of stderr, oldest first
+	 * @param failure what mcp-stdio saw go wrong before it ended the process (stdout
+	 * closed, a message too long), or {@code null}
+	 */
+	public ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, List<String> stderrTail,
+			@Nullable String failure) {
+		this.serverName = serverName;
+		this.pid = pid;
+		this.exitCode = exitCode;
+		this.cause = cause;
+		// Sanitized here, whoever built the tail: it reaches exceptions, JSON-RPC errors
+		// and the endpoint
+		this.stderrTail = List.copyOf(SecretSanitizer.lines(stderrTail));
+		this.failure = failure;
+		this.at = Instant.now();
+		this.uptime = Duration.ZERO;
+		this.hint = null;
+	}
+
+	private ExitInfo(ExitInfo exit, Duration uptime, @Nullable String hint) {
+		this.serverName = exit.serverName;
+		this.pid = exit.pid;
+		this.exitCode = exit.exitCode;
+		this.cause = exit.cause;
+		this.stderrTail = exit.stderrTail;
+		this.failure = exit.failure;
+		this.at = exit.at;
+		this.uptime = uptime;
+		this.hint = hint;
 	}
 
 	/**
-	 * Describe an end without a hint.
-	 * @param serverName the server's name
-	 * @param pid the process id
-	 * @param exitCode the exit code
-	 * @param cause why it ended
-	 * @param at when the end was observed
+	 * Return this end with how long the process ran and a hint on a likely cause.
 	 * @param uptime how long the process ran
-	 * @param stderrTail the last lines of stderr
-	 * @param failure what mcp-stdio saw go wrong, or {@code null}
+	 * @param hint one sentence, such as on a variable the environment allow-list
+	 * withheld, or {@code null}
+	 * @return the end with both
 	 */
-	public ExitInfo(String serverName, long pid, int exitCode, ExitCause cause, Instant at, Duration uptime,
-			List<String> stderrTail, @Nullable String failure) {
-		this(serverName, pid, exitCode, cause, at, uptime, stderrTail, failure, null);
+	ExitInfo after(Duration uptime, @Nullable String hint) {
+		return new ExitInfo(this, uptime, hint);
+	}
+
+	public String serverName() {
+		return this.serverName;
+	}
+
+	public long pid() {
+		return this.pid;
+	}
+
+	/**
+	 * Return the exit code, {@code 128 + N} when killed by signal N.
+	 * @return the exit code
+	 */
+	public int exitCode() {
+		return this.exitCode;
+	}
+
+	public ExitCause cause() {
+		return this.cause;
+	}
+
+	/**
+	 * Return the last lines of stderr, oldest first, sanitized.
+	 * @return the stderr tail
+	 */
+	public List<String> stderrTail() {
+		return this.stderrTail;
+	}
+
+	/**
+	 * Return what mcp-stdio saw go wrong before it ended the process.
+	 * @return the failure or {@code null}
+	 */
+	public @Nullable String failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Return when the end was observed.
+	 * @return the instant
+	 */
+	public Instant at() {
+		return this.at;
+	}
+
+	public Duration uptime() {
+		return this.uptime;
+	}
+
+	/**
+	 * Return one sentence on a likely cause, such as a variable the environment
+	 * allow-list withheld.
+	 * @return the hint or {@code null}
+	 */
+	public @Nullable String hint() {
+		return this.hint;
 	}
 
 	/**
@@ -138,6 +227,12 @@ public record ExitInfo(String serverName, long pid, int exitCode, ExitCause caus
 	 */
 	public McpServerExitedException toException() {
 		return new McpServerExitedException(this.serverName, this.exitCode, this.stderrTail, message());
+	}
+
+	@Override
+	public String toString() {
+		return "ExitInfo[" + this.serverName + ", pid " + this.pid + ", " + this.cause + ", exit code "
+				+ describeExitCode() + "]";
 	}
 
 }

@@ -29,15 +29,15 @@ public interface MessageListener {
 	 * Called on the process's stdout thread for every JSON-RPC message (one JSON value
 	 * per line) that is not a response to a request made through
 	 * {@link StdioServerProcess#request}. Must return quickly.
-	 * @param message the message, without its newline
+	 * @param message the message, scanned once as it was read
 	 */
-	void onMessage(String message);
+	void onMessage(JsonRpcLine message);
 
 	/**
 	 * Called once when the process has ended, after every message it wrote was delivered.
 	 * @param exit how it ended
 	 * @param unansweredRequestIds the ids of requests sent with
-	 * {@link StdioServerProcess#send(String, Object)} that got no response
+	 * {@link StdioServerProcess#send(JsonRpcLine, Object)} that got no response
 	 */
 	default void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
 	}

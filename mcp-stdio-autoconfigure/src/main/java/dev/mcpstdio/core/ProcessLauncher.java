@@ -20,13 +20,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
@@ -34,12 +37,10 @@ import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTree;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Starts the process of one server: finds its executable, builds its environment (the
- * allow-list, its own variables and the markers), adds what makes its container ours,
- * makes it lead its own session and join its own cgroup where the platform can, and tells
- * the orphan guard about it.
+ * Starts the process of one server with its environment, session and containment.
  *
  * @author mcp-stdio authors
  */
@@ -47,13 +48,21 @@ final class ProcessLauncher {
 
 	private static final Log logger = LogFactory.getLog(ProcessLauncher.class);
 
+	private static final Set<String> UNIX_ALLOWED = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG",
+			"TMPDIR");
+
+	private static final Set<String> WINDOWS_ALLOWED = Set.of("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA",
+			"PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME",
+			"USERPROFILE", "PROGRAMFILES", "COMSPEC", "WINDIR");
+
+	/** A word that could be a variable name, as environment variables are written. */
+	private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
 	private final Platform platform;
 
 	private final Map<String, String> jvmEnvironment;
 
 	private final ProcessScanner scanner;
-
-	private final OrphanGuard guard;
 
 	private final ContainmentFactory containments;
 
@@ -61,12 +70,11 @@ final class ProcessLauncher {
 
 	private final String application;
 
-	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard,
+	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner,
 			ContainmentFactory containments, ProcReader proc, String application) {
 		this.platform = platform;
 		this.jvmEnvironment = jvmEnvironment;
 		this.scanner = scanner;
-		this.guard = guard;
 		this.containments = containments;
 		this.proc = proc;
 		this.application = application;
@@ -80,7 +88,7 @@ final class ProcessLauncher {
 	 */
 	Launched launch(StdioServerSpec spec) {
 		String instance = ProcessMarkers.newInstance();
-		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance, this.application);
+		Map<String, String> env = environment(spec, this.jvmEnvironment, instance, this.application);
 		Path executable;
 		try {
 			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
@@ -117,17 +125,75 @@ final class ProcessLauncher {
 		this.scanner.invalidate();
 		long startTime = this.platform.hasProcFileSystem() ? ProcessTree.startTimeOfChild(process, this.proc)
 				: Math.max(0, this.scanner.startTimeOf(process.pid()));
-		this.guard.started(process.pid(), startTime, this.platform.ownSessions(), spec.shutdown().stdinClose(),
-				spec.shutdown().terminate());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, startTime, containment, withheld(env));
-	}
-
-	/** The names of the application's variables that the server did not get. */
-	private Set<String> withheld(Map<String, String> env) {
 		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
 		withheld.removeAll(env.keySet());
-		return Set.copyOf(withheld);
+		return new Launched(process, instance, startTime, containment, Set.copyOf(withheld));
+	}
+
+	/**
+	 * Return the environment for one start of a server: an allow-list of the JVM's own
+	 * variables (so that the application's secrets do not reach servers), its own
+	 * variables, and the process markers on top.
+	 * @param spec the server
+	 * @param jvmEnvironment the JVM's environment
+	 * @param instance the id of this start
+	 * @param application the id of the application, for the start-up sweep
+	 * @return the complete environment
+	 */
+	static Map<String, String> environment(StdioServerSpec spec, Map<String, String> jvmEnvironment, String instance,
+			String application) {
+		Map<String, String> env = new LinkedHashMap<>();
+		for (Map.Entry<String, String> entry : jvmEnvironment.entrySet()) {
+			if (spec.inheritEnv() || isAllowed(entry.getKey())) {
+				env.put(entry.getKey(), entry.getValue());
+			}
+		}
+		env.putAll(spec.env());
+		// Markers last: a configured value must not hide a process from the tree
+		env.put(ProcessMarkers.SERVER, spec.name());
+		env.put(ProcessMarkers.OWNER_PID, Long.toString(ProcessMarkers.CURRENT_PID));
+		env.put(ProcessMarkers.INSTANCE, instance);
+		env.put(ProcessMarkers.APPLICATION, application);
+		return env;
+	}
+
+	static boolean isAllowed(String name) {
+		if (Platform.current().isWindows()) {
+			return WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT));
+		}
+		return UNIX_ALLOWED.contains(name) || name.startsWith("LC_");
+	}
+
+	/**
+	 * Explain a start-up failure caused by the allow-list: the first variable the stderr
+	 * of a server that exited names, that the application has but the server did not get.
+	 * @param jvmVariables the names of the JVM's environment variables
+	 * @param serverVariables the names of the variables the server got
+	 * @param stderrTail the last lines of the server's stderr
+	 * @param origin where the server was configured: the hint names the user's own key
+	 * @return one sentence naming the variable (never its value) and how to pass it, or
+	 * {@code null}
+	 */
+	static @Nullable String hint(Set<String> jvmVariables, Set<String> serverVariables, List<String> stderrTail,
+			ServerOrigin origin) {
+		for (String line : stderrTail) {
+			Matcher matcher = WORD.matcher(line);
+			while (matcher.find()) {
+				String word = matcher.group();
+				// shorter names are likely ordinary words, and so is a lower-case word of
+				// stderr ("path", "user"); http_proxy is not
+				boolean variableLike = word.length() >= 3
+						&& (word.indexOf('_') >= 0 || word.chars().anyMatch(Character::isUpperCase));
+				if (variableLike && jvmVariables.contains(word) && !serverVariables.contains(word)) {
+					return "Hint: the server's stderr names " + word + ", a variable of the application that the "
+							+ "server did not get (a server gets only an allow-list of the application's "
+							+ "environment); pass it with " + origin.passVariable(word) + " or set "
+							+ origin.inheritEnvProperty() + "=true";
+				}
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -137,8 +203,8 @@ final class ProcessLauncher {
 	 * @param instance its instance marker
 	 * @param startTime its start time, 0 when unknown
 	 * @param containment its container and cgroup, if any
-	 * @param withheldVariables the names of the application's environment variables that
-	 * the process did not get (names only: never a value)
+	 * @param withheldVariables the names (never the values) of the application's
+	 * environment variables the process did not get
 	 */
 	record Launched(Process process, String instance, long startTime, Containment containment,
 			Set<String> withheldVariables) {

@@ -19,8 +19,11 @@ package dev.mcpstdio.core;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,26 +32,27 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containers.ContainerStats;
 import dev.mcpstdio.core.guard.OrphanGuard;
 import dev.mcpstdio.core.guard.OrphanSweep;
 import dev.mcpstdio.core.guard.ReaperRegistrar;
-import dev.mcpstdio.core.io.StderrLog;
-import dev.mcpstdio.core.io.StderrPoller;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.process.TreeTerminator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the server processes of one application share: the reader of its processes and the
- * rule of which are a server's, the orphan guard, containers and cgroups, and the threads
- * that observe exits and run starts, stops and restarts. Built once, by the
- * auto-configuration or with {@link #builder()}, and closed after its servers stopped.
+ * What the server processes of one application share: threads, process reader and guard.
  *
  * @author mcp-stdio authors
  */
@@ -67,6 +71,8 @@ public final class ServerHost implements AutoCloseable {
 
 	private final ProcessScanner scanner;
 
+	private final TreeTerminator terminator;
+
 	private final OrphanGuard guard;
 
 	private final ReaperRegistrar reapers;
@@ -79,11 +85,19 @@ public final class ServerHost implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
-	private final ExitWatcher exits;
+	private final Exits exits;
 
-	private final StderrLog stderrLog;
+	private final StderrLog stderrLog = StderrLog.withDefaults();
 
-	private final ServerRuntime runtime;
+	private final StderrPoller stderrPoller = new StderrPoller();
+
+	private final Cohort cohort = new Cohort();
+
+	/**
+	 * The last count of each server, with the snapshot it was made from: a scrape reads
+	 * processes and memory of every server, and each is counted once per snapshot.
+	 */
+	private final Map<String, Counted> lastCounts = new ConcurrentHashMap<>();
 
 	private final String application;
 
@@ -93,7 +107,7 @@ public final class ServerHost implements AutoCloseable {
 		this.application = builder.application;
 		this.membership = Membership.ofCurrentUser();
 		this.scanner = new ProcessScanner(this.platform, this.proc);
-		TreeTerminator terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
+		this.terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
 		this.guard = new OrphanGuard(this.platform, builder.orphanGuard, this.application);
 		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();
@@ -103,13 +117,9 @@ public final class ServerHost implements AutoCloseable {
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
 		this.containments = new ContainmentFactory(this.reapers, builder.environment, this.tasks, this.proc,
 				builder.cgroups);
-		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.guard,
-				this.containments, this.proc, this.application);
-		this.exits = new ExitWatcher(this.tasks);
-		this.stderrLog = StderrLog.withDefaults();
-		this.runtime = new ServerRuntime(this.scanner, terminator, this.guard,
-				new ProcessCensus(this.scanner, this.membership), this.exits, this.stderrLog, new StderrPoller(),
-				this.tasks, this.scheduler, StopCohort.together());
+		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.containments,
+				this.proc, this.application);
+		this.exits = new Exits(this.tasks);
 	}
 
 	/**
@@ -137,7 +147,9 @@ public final class ServerHost implements AutoCloseable {
 	public StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
 		ProcessLauncher.Launched launched = this.launcher.launch(spec);
 		try {
-			return StdioServerProcess.run(spec, listener, launched, treeOf(launched), this.runtime);
+			this.guard.started(launched.process().pid(), launched.startTime(), this.platform.ownSessions(),
+					spec.shutdown().stdinClose(), spec.shutdown().terminate());
+			return StdioServerProcess.run(spec, this, launched, treeOf(launched), listener);
 		}
 		catch (RuntimeException | Error ex) {
 			// Spawned but not run: end it now, or it would run untracked
@@ -159,23 +171,58 @@ public final class ServerHost implements AutoCloseable {
 		ProcessTree tree = treeOf(launched);
 		Duration terminate = spec.shutdown().terminate();
 		launched.containment()
-			.terminate(terminate, () -> this.runtime.terminator()
-				.escalate(tree::members, launched.startTime(), terminate, new TreeTerminator.Escalation() {
-				}));
+			.terminate(terminate, () -> this.terminator.escalate(tree::members, launched.startTime(), terminate,
+					new TreeTerminator.Escalation() {
+					}));
 		launched.containment().release();
 		this.guard.ended(launched.process().pid());
 	}
 
-	public Platform platform() {
-		return this.platform;
+	/**
+	 * Count the live processes of a server and their resident memory: every process
+	 * carrying its markers from this JVM, whichever start made it (so a leaked earlier
+	 * one shows), those in its cgroups, and those of its containers.
+	 * @param serverName the server's name
+	 * @param current the server's current processes, possibly none
+	 * @return the figures
+	 */
+	public TreeStats count(String serverName, List<StdioServerProcess> current) {
+		ProcessTable table = this.scanner.recent();
+		Counted last = this.lastCounts.get(serverName);
+		if (last != null && last.table() == table && last.current().equals(current)) {
+			return last.stats();
+		}
+		Map<Long, Proc> found = new HashMap<>();
+		for (StdioServerProcess process : current) {
+			for (Proc member : process.tree().members(table)) {
+				found.put(member.pid(), member);
+			}
+			process.containment().addMembers(found, table);
+		}
+		for (Proc member : table.all()) {
+			if (member.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(member,
+					(markers) -> markers.isOwnedByThisJvm() && serverName.equals(markers.server()))) {
+				found.put(member.pid(), member);
+			}
+		}
+		long memory = found.values().stream().mapToLong(Proc::rssBytes).sum();
+		int processes = found.size();
+		for (StdioServerProcess process : current) {
+			// a container whose processes this host does not see (an engine in a VM)
+			ContainerStats container = process.containment().engineFigures();
+			processes += container.processes();
+			memory += container.memoryBytes();
+		}
+		TreeStats stats = new TreeStats(processes, memory);
+		if (this.lastCounts.size() > 1024) {
+			this.lastCounts.clear();
+		}
+		this.lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
+		return stats;
 	}
 
-	/**
-	 * Return the census that counts the live processes of servers.
-	 * @return the census
-	 */
-	public ProcessCensus census() {
-		return this.runtime.census();
+	public Platform platform() {
+		return this.platform;
 	}
 
 	/**
@@ -195,10 +242,6 @@ public final class ServerHost implements AutoCloseable {
 		return this.scheduler;
 	}
 
-	/**
-	 * Return the orphan guard of this host's servers.
-	 * @return the guard
-	 */
 	public OrphanGuard orphanGuard() {
 		return this.guard;
 	}
@@ -210,6 +253,30 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	public String application() {
 		return this.application;
+	}
+
+	ProcessScanner scanner() {
+		return this.scanner;
+	}
+
+	TreeTerminator terminator() {
+		return this.terminator;
+	}
+
+	Exits exits() {
+		return this.exits;
+	}
+
+	StderrLog stderrLog() {
+		return this.stderrLog;
+	}
+
+	StderrPoller stderrPoller() {
+		return this.stderrPoller;
+	}
+
+	Cohort cohort() {
+		return this.cohort;
 	}
 
 	/**
@@ -254,6 +321,170 @@ public final class ServerHost implements AutoCloseable {
 		this.tasks.shutdown();
 		this.exits.close();
 		this.stderrLog.shutdown();
+	}
+
+	private record Counted(ProcessTable table, List<StdioServerProcess> current, TreeStats stats) {
+
+	}
+
+	/**
+	 * Notices the exits of server processes and hands each to the task executor.
+	 */
+	static final class Exits {
+
+		/**
+		 * How often the live processes are looked at: the most an unseen exit is late.
+		 */
+		static final long INTERVAL_NANOS = 100_000_000L;
+
+		private final Executor tasks;
+
+		private final Map<Process, Runnable> watched = new ConcurrentHashMap<>();
+
+		private final Object lock = new Object();
+
+		private @Nullable Thread thread;
+
+		private volatile boolean closed;
+
+		Exits(Executor tasks) {
+			this.tasks = tasks;
+		}
+
+		/**
+		 * Run an action once a process has ended.
+		 * @param process the process
+		 * @param onExit what to run, on the task executor
+		 */
+		void watch(Process process, Runnable onExit) {
+			this.watched.put(process, onExit);
+			synchronized (this.lock) {
+				if (this.thread == null) {
+					Thread started = daemon(this::run, "mcp-stdio-exits");
+					this.thread = started;
+					started.start();
+				}
+				else {
+					LockSupport.unpark(this.thread);
+				}
+			}
+		}
+
+		/**
+		 * Handle a process's exit now if it has ended: whoever sees an end first (the
+		 * reader of its stdout at the stream's end, a stop that waited for it) says so.
+		 * @param process the process
+		 */
+		void check(Process process) {
+			if (!process.isAlive()) {
+				Runnable onExit = this.watched.remove(process);
+				if (onExit != null) {
+					this.tasks.execute(onExit);
+				}
+			}
+		}
+
+		void close() {
+			synchronized (this.lock) {
+				this.closed = true;
+				if (this.thread != null) {
+					this.thread.interrupt();
+				}
+			}
+		}
+
+		// For an exit nobody saw (a child holds stdout open), one thread for all
+		// processes.
+		// Not Process.onExit(): the JDK completes it on the common fork-join pool, where
+		// an
+		// exit waits behind whatever else the application runs there (seconds, on Java 25
+		// with two cores). isAlive() turns false as soon as the JDK's own reaper thread
+		// has
+		// reaped the process, whatever the common pool does.
+		private void run() {
+			while (!Thread.currentThread().isInterrupted() && !this.closed) {
+				if (this.watched.isEmpty()) {
+					// Nothing to watch: wait for the next process, without polling
+					LockSupport.park(this);
+				}
+				else {
+					LockSupport.parkNanos(this, INTERVAL_NANOS);
+				}
+				for (Map.Entry<Process, Runnable> entry : this.watched.entrySet()) {
+					if (!entry.getKey().isAlive() && this.watched.remove(entry.getKey(), entry.getValue())) {
+						this.tasks.execute(entry.getValue());
+					}
+				}
+			}
+		}
+
+	}
+
+	/**
+	 * The stops under way, so that a stop whose root exited looks at its tree with
+	 * theirs.
+	 */
+	static final class Cohort {
+
+		// One read of every process then serves them all, instead of one read per exit
+		// while the others still need the CPU to exit.
+
+		private final Object lock = new Object();
+
+		/**
+		 * Stops that joined and have not yet finished step 3; guarded by {@link #lock}.
+		 */
+		private int waiting;
+
+		/** A stop begins: until it {@link #leave() leaves}, the others wait for it. */
+		void join() {
+			synchronized (this.lock) {
+				this.waiting++;
+			}
+		}
+
+		/** A stop is past step 3: its root has exited, or it waited as long as it may. */
+		void leave() {
+			synchronized (this.lock) {
+				this.waiting--;
+				if (this.waiting <= 0) {
+					this.lock.notifyAll();
+				}
+			}
+		}
+
+		/**
+		 * Wait until every stop that joined has left, or until the deadline, that of the
+		 * caller's own step 3: it costs a stop no more than that step's bound.
+		 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+		 * @return whether the others left in time
+		 */
+		boolean awaitOthers(long deadlineNanos) {
+			boolean interrupted = false;
+			try {
+				synchronized (this.lock) {
+					while (this.waiting > 0) {
+						long left = deadlineNanos - System.nanoTime();
+						if (left <= 0 || interrupted) {
+							return false;
+						}
+						try {
+							this.lock.wait(Math.max(1, left / 1_000_000L));
+						}
+						catch (InterruptedException ex) {
+							interrupted = true;
+						}
+					}
+					return true;
+				}
+			}
+			finally {
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+
 	}
 
 	/** Builds a {@link ServerHost}. */

@@ -19,17 +19,21 @@ package dev.mcpstdio.core;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.io.JsonRpcPeek;
-import dev.mcpstdio.core.io.StderrTail;
-import dev.mcpstdio.core.io.StdinWriter;
-import dev.mcpstdio.core.io.StdoutReader;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.support.Durations;
@@ -39,10 +43,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One running stdio MCP server process: newline-delimited JSON-RPC over its stdin and
- * stdout, its stderr drained and kept, its exit observed as it happens, and a stop that
- * drains, closes stdin, waits, then ends its whole process tree, every step bounded.
- * Every method is safe to call from any thread, concurrently with the others.
+ * One running stdio MCP server process: its messages, its exit and its bounded stop.
  *
  * @author mcp-stdio authors
  */
@@ -50,14 +51,20 @@ public final class StdioServerProcess {
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
 
+	/** The version of MCP the handshake mcp-stdio performs itself asks for. */
+	static final String PROTOCOL_VERSION = "2025-06-18";
+
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
-	/** The last wait of a stop, for the exit to be observed once the tree was ended. */
+	/** How long a stdout that ended may wait for the process to follow. */
+	private static final long EOF_GRACE_MILLIS = 500;
+
+	private static final AtomicLong handshakes = new AtomicLong();
 
 	private final StdioServerSpec spec;
 
-	private final ServerRuntime runtime;
+	private final ServerHost host;
 
 	private final Process process;
 
@@ -65,7 +72,11 @@ public final class StdioServerProcess {
 
 	private final Containment containment;
 
+	private final MessageListener listener;
+
 	private final Instant startedAt = Instant.now();
+
+	private final long startNanos = System.nanoTime();
 
 	private final StdinWriter writer;
 
@@ -73,13 +84,11 @@ public final class StdioServerProcess {
 
 	private final StdoutReader stdout;
 
-	private final PendingRequests pending = new PendingRequests();
+	private final Pending pending = new Pending();
+
+	private final ExitClassifier classifier;
 
 	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
-
-	private final ExitHandler processExit;
-
-	private final StopTarget stopTarget;
 
 	private final AtomicBoolean stopStarted = new AtomicBoolean();
 
@@ -87,59 +96,44 @@ public final class StdioServerProcess {
 
 	private final Object terminationLock = new Object();
 
-	/** The stop, the failure and the signals that decide what a caller is told. */
-	private final ExitClassifier classifier;
+	/** How long the client waits for a response: the drain does not wait longer. */
+	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
-	private volatile StopSequence.StepListener stopSteps = (step) -> {
+	private volatile StepListener stopSteps = (step) -> {
 	};
 
-	private StdioServerProcess(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
-			ProcessTree tree, ServerRuntime runtime) {
+	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
+			ProcessTree tree, MessageListener listener) {
 		this.spec = spec;
-		this.runtime = runtime;
+		this.host = host;
 		this.process = launched.process();
-		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
 		this.tree = tree;
 		this.containment = launched.containment();
+		this.listener = listener;
+		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), runtime.tasks(),
-				runtime.scheduler());
-		this.stderr = new StderrTail(runtime.stderrLog().open(spec.name(), spec.secrets()),
-				this.process.getErrorStream(), spec.stderrTailLines());
-		this.stdout = new StdoutReader(
-				spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new StdoutSink(spec.name(),
-						this.process, this.pending, listener, this.classifier, runtime.exits(), this.exit, this::fail),
+				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
+				host.scheduler());
+		this.stderr = new StderrTail(host.stderrLog().open(spec.name(), spec.secrets()), this.process.getErrorStream(),
+				spec.stderrTailLines());
+		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink(),
 				spec.secrets());
-		this.processExit = new ExitHandler(spec.name(), this.process, this.tree, runtime, this.stderr, this.stdout,
-				this.writer, this.pending, this.classifier, listener, this.exit, this::terminateTree);
-		this.stopTarget = new StopTarget(spec.name(), this.process, spec.shutdown(), this.pending, this.writer,
-				this.classifier, runtime.exits(), this.processExit, this::terminateTree);
 	}
 
 	/**
 	 * Run a launched server process: read its output, write its input, watch its exit.
-	 * @param spec what was started
-	 * @param listener receives its messages and its end
-	 * @param launched the started process
-	 * @param tree its process tree
-	 * @param runtime what it shares with the other servers
-	 * @return the running process
 	 */
-	static StdioServerProcess run(StdioServerSpec spec, MessageListener listener, ProcessLauncher.Launched launched,
-			ProcessTree tree, ServerRuntime runtime) {
-		StdioServerProcess server = new StdioServerProcess(spec, listener, launched, tree, runtime);
-		server.thread(server.stdout, "stdout").start();
-		runtime.stderrPoller().add(server.stderr);
-		runtime.exits().watch(server.process, server.processExit::handle);
+	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
+			ProcessTree tree, MessageListener listener) {
+		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
+		Thread reader = new Thread(server.stdout, "mcp-stdio-" + spec.name() + "-stdout");
+		reader.setDaemon(true);
+		reader.start();
+		host.stderrPoller().add(server.stderr);
+		host.exits().watch(server.process, server::exited);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
 		return server;
-	}
-
-	private Thread thread(Runnable runnable, String stream) {
-		Thread thread = new Thread(runnable, "mcp-stdio-" + this.spec.name() + "-" + stream);
-		thread.setDaemon(true);
-		return thread;
 	}
 
 	public String name() {
@@ -163,38 +157,29 @@ public final class StdioServerProcess {
 	 * @return whether messages can be sent
 	 */
 	public boolean isRunning() {
-		return !this.classifier.stopRequested() && !this.exit.isDone() && this.process.isAlive();
+		return !this.classifier.stopRequested && !this.exit.isDone() && this.process.isAlive();
 	}
 
 	/**
-	 * Return the future that completes when the process has ended and its end was
-	 * classified.
+	 * Return the future that completes once the process has ended and its end was told.
 	 * @return the exit future
 	 */
 	public CompletableFuture<ExitInfo> exit() {
 		return this.exit;
 	}
 
-	/**
-	 * Return how the process ended, once it has.
-	 * @return the exit or {@code null}
-	 */
 	public @Nullable ExitInfo exitInfo() {
 		return this.exit.getNow(null);
 	}
 
 	/**
-	 * Return the last lines the server wrote to stderr.
+	 * Return the last lines the server wrote to stderr, sanitized.
 	 * @return the stderr tail, oldest first
 	 */
 	public List<String> stderrTail() {
 		return this.stderr.lines();
 	}
 
-	/**
-	 * Return how many requests were sent and not yet answered.
-	 * @return the pending request count
-	 */
 	public int pendingRequests() {
 		return this.pending.size();
 	}
@@ -204,7 +189,7 @@ public final class StdioServerProcess {
 	 * @return the figures
 	 */
 	public TreeStats treeStats() {
-		return this.runtime.census().count(this.spec.name(), List.of(this));
+		return this.host.count(name(), List.of(this));
 	}
 
 	/**
@@ -213,7 +198,7 @@ public final class StdioServerProcess {
 	 * @param timeout the client's request timeout
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
-		this.stopTarget.setClientRequestTimeout(timeout);
+		this.clientTimeoutNanos = timeout.toNanos();
 	}
 
 	ProcessTree tree() {
@@ -233,28 +218,33 @@ public final class StdioServerProcess {
 	}
 
 	/**
-	 * Send a notification or a response, or a request whose response the listener gets.
+	 * Send a message that is not a request.
 	 * @param message one JSON-RPC message, without newlines
-	 * @param requestId the id when the message is a request, so that it is tracked until
-	 * its response arrives, or {@code null}
+	 */
+	public void send(String message) {
+		send(JsonRpcLine.of(message), null);
+	}
+
+	/**
+	 * Send a notification or a response, or a request whose response the listener gets.
+	 * @param message one JSON-RPC message, without newlines, read once by the sender
+	 * @param requestId the id when the message is a request, tracked until its response
+	 * arrives, or {@code null}
 	 * @throws McpServerExitedException if the process has ended or ends during the send
 	 * @throws McpServerNotRunningException if the server is stopping or stopped
 	 * @throws McpStdioException if the message cannot be written within the send timeout
 	 */
-	public void send(String message, @Nullable Object requestId) {
+	public void send(JsonRpcLine message, @Nullable Object requestId) {
 		checkSendable();
-		if (requestId == null) {
-			String cancelled = JsonRpcPeek.cancelledRequestId(message);
-			if (cancelled != null) {
-				// The client gave up on it: it must not hold a stop's drain
-				this.pending.remove(cancelled);
-			}
+		if (requestId == null && message.cancelledId() != null) {
+			// The client gave up on it: it must not hold a stop's drain
+			this.pending.remove(message.cancelledId());
 		}
 		if (requestId != null && !this.pending.add(requestId, null)) {
 			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
 		}
 		try {
-			write(message);
+			write(message.text());
 		}
 		catch (RuntimeException ex) {
 			if (requestId != null) {
@@ -265,23 +255,29 @@ public final class StdioServerProcess {
 	}
 
 	/**
-	 * Send a message that is not a request.
-	 * @param message one JSON-RPC message, without newlines
-	 */
-	public void send(String message) {
-		send(message, null);
-	}
-
-	/**
 	 * Send a request and get its response instead of passing it to the listener.
 	 * @param id the request's id
 	 * @param message the request, without newlines
 	 * @return a future completed with the response line, or exceptionally with
-	 * {@link McpServerExitedException} when the process has ended or ends first, and with
-	 * the other errors of {@link #send(String, Object)}
+	 * {@link McpServerExitedException} when the process has ended or ends first
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
-		CompletableFuture<String> response = new CompletableFuture<>();
+		CompletableFuture<JsonRpcLine> response = requestLine(id, message);
+		CompletableFuture<String> text = response.thenApply(JsonRpcLine::text);
+		// a caller that gives up (cancels) lets the request go, as it would the line
+		text.whenComplete((line, ex) -> response.cancel(false));
+		return text;
+	}
+
+	/**
+	 * Send a request and get its response as the reader read it.
+	 * @param id the request's id
+	 * @param message the request, without newlines
+	 * @return a future completed with the response, or exceptionally as
+	 * {@link #request(Object, String)}
+	 */
+	public CompletableFuture<JsonRpcLine> requestLine(Object id, String message) {
+		CompletableFuture<JsonRpcLine> response = new CompletableFuture<>();
 		try {
 			checkSendable();
 		}
@@ -302,15 +298,41 @@ public final class StdioServerProcess {
 		return response;
 	}
 
+	/**
+	 * Perform MCP's {@code initialize} handshake, for a server no client initializes.
+	 * @param timeout how long the answer may take
+	 * @throws McpStdioException if it was refused or not answered in time
+	 */
+	public void handshake(Duration timeout) {
+		String id = "mcp-stdio-initialize-" + handshakes.incrementAndGet();
+		CompletableFuture<JsonRpcLine> answer = requestLine(id,
+				"{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
+						+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
+						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}");
+		JsonRpcLine response;
+		try {
+			response = Futures.await(answer, timeout, name(), "answer initialize",
+					"; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
+		}
+		finally {
+			answer.cancel(false);
+		}
+		if (response.isError()) {
+			throw new McpStdioException(name(), "MCP server '" + name() + "' refused initialize: "
+					+ this.spec.sanitize(String.valueOf(response.errorMessage())));
+		}
+		send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+	}
+
 	private void checkSendable() {
-		if (this.classifier.stopRequested()) {
+		if (this.classifier.stopRequested) {
 			throw notRunning("is stopping or stopped");
 		}
 		ExitInfo exitInfo = this.exit.getNow(null);
 		if (exitInfo != null) {
 			throw exitInfo.toException();
 		}
-		if (this.classifier.failure() != null) {
+		if (this.classifier.failure != null) {
 			throw awaitExitException(null);
 		}
 	}
@@ -323,7 +345,10 @@ public final class StdioServerProcess {
 			this.writer.write(StdinWriter.line(message));
 		}
 		catch (StdinWriter.WriteTimeoutException ex) {
-			throw sendTimeout(ex.getMessage());
+			throw new McpStdioException(name(),
+					"MCP server '" + name() + "' did not read its stdin within "
+							+ Durations.format(this.spec.sendTimeout()) + "; " + ex.getMessage()
+							+ ". Raise mcp.stdio.servers." + name() + ".send-timeout if the server is just slow");
 		}
 		catch (IOException ex) {
 			throw awaitExitException(ex);
@@ -339,30 +364,22 @@ public final class StdioServerProcess {
 	 * observed, so that the caller learns why instead of seeing a bare I/O error.
 	 */
 	private RuntimeException awaitExitException(@Nullable Throwable cause) {
-		ExitInfo exitInfo = this.processExit
-			.await(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
+		ExitInfo exitInfo = awaitExit(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
 		if (exitInfo == null && !this.process.isAlive()) {
 			// It has ended: its exit is told once its last output was read, which a busy
 			// machine may take longer for
-			exitInfo = this.processExit.await(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
+			exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		}
-		if (this.classifier.stopRequested() && (exitInfo == null || !exitInfo.cause().isFailure())) {
+		if (this.classifier.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
 			return notRunning("was stopped while the message was being written");
 		}
 		if (exitInfo != null) {
 			return exitInfo.toException();
 		}
-		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure();
+		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure;
 		fail("its stdin broke (" + reason + ") while the process kept running");
 		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
 				+ "; the process is still running and is being terminated", cause);
-	}
-
-	private McpStdioException sendTimeout(String what) {
-		return new McpStdioException(name(),
-				"MCP server '" + name() + "' did not read its stdin within " + Durations.format(this.spec.sendTimeout())
-						+ "; " + what + ". Raise mcp.stdio.servers." + name()
-						+ ".send-timeout if the server is just slow");
 	}
 
 	private McpServerNotRunningException notRunning(String what) {
@@ -381,35 +398,23 @@ public final class StdioServerProcess {
 		if (this.stopStarted.get()) {
 			return false;
 		}
-		this.classifier.prepareStop(cause, reason);
+		this.classifier.stopReason = reason;
+		this.classifier.stopCause = cause;
 		return true;
 	}
 
 	/**
-	 * Stop the server: the contract's four steps, each bounded. Idempotent: every caller
-	 * gets the result of the one stop.
+	 * Stop the server: the contract's four steps, each bounded, the stops of a shutdown
+	 * looking at their trees together. A step that fails is logged and the later steps
+	 * run anyway. Idempotent: every caller gets the result of the one stop.
 	 * @return how it went
 	 */
 	public StopResult stop() {
-		return stop(this.runtime.shutdownCohort());
-	}
-
-	/**
-	 * Stop the server as one of the servers that the application's shutdown stops
-	 * together: once its root process has exited, its tree is looked at together with
-	 * theirs, within the bound of its own step 3. Otherwise as {@link #stop()}.
-	 * @return how it went
-	 */
-	public StopResult stopWithOthers() {
-		return stop(this.runtime.shutdownCohort());
-	}
-
-	private StopResult stop(StopCohort cohort) {
 		if (this.stopStarted.compareAndSet(false, true)) {
 			try {
 				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
-				this.classifier.requestStop();
-				this.stopped.complete(new StopSequence(this.stopTarget, this.stopSteps, cohort).run(wasRunning));
+				this.classifier.stopRequested = true;
+				this.stopped.complete(runStop(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
@@ -419,47 +424,506 @@ public final class StdioServerProcess {
 		return Futures.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
 	}
 
+	private StopResult runStop(boolean wasRunning) {
+		long begin = System.nanoTime();
+		ShutdownTimeouts timeouts = this.spec.shutdown();
+		RuntimeException failed = null;
+		ServerHost.Cohort cohort = this.host.cohort();
+		cohort.join();
+		long waitEnd;
+		try {
+			try {
+				this.stopSteps.entering(Step.DRAIN);
+				if (wasRunning) {
+					// 1. refuse new sends, let in-flight writes and sent requests finish
+					this.pending.signal();
+					long deadline = begin + timeouts.drain().toNanos();
+					this.writer.awaitIdle(deadline);
+					this.pending.awaitEmpty(deadline, this.clientTimeoutNanos);
+				}
+			}
+			catch (RuntimeException ex) {
+				failed = ex;
+			}
+			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
+			try {
+				this.stopSteps.entering(Step.CLOSE_STDIN);
+				closeStdinAndWait(timeouts.stdinClose());
+			}
+			catch (RuntimeException ex) {
+				failed = add(failed, ex);
+			}
+		}
+		finally {
+			cohort.leave();
+		}
+		boolean exited = !this.process.isAlive();
+		// A snapshot that began after this moment shows what the root left behind
+		long exitSeen = System.nanoTime();
+		if (exited) {
+			// Seen here first: the exit is handled while the tree is looked at
+			this.host.exits().check(this.process);
+			// Within step 3's bound: the stops that run together share one snapshot
+			cohort.awaitOthers(waitEnd);
+		}
+		String why = exited ? "left processes behind after its root process exited"
+				: "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed";
+		try {
+			this.stopSteps.entering(Step.TERMINATE);
+			terminateTree(why, exited ? exitSeen : System.nanoTime());
+		}
+		catch (RuntimeException ex) {
+			failed = add(failed, ex);
+			// The tree must not outlive a failed step: try once more, then at least the
+			// root and the descendants the JDK sees go
+			try {
+				terminateTree(why, System.nanoTime());
+			}
+			catch (RuntimeException again) {
+				failed.addSuppressed(again);
+				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
+				this.process.destroyForcibly();
+			}
+		}
+		ExitInfo exitInfo = awaitExitAfterStop();
+		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		String server = "MCP server '" + name() + "' (pid " + pid() + ")";
+		if (failed != null) {
+			logger.error("Stopping " + server + " failed in a step; the later steps ran anyway", failed);
+		}
+		if (wasRunning) {
+			logger.info("Stopped " + server + ": " + exitInfo.cause() + ", exit code " + exitInfo.describeExitCode()
+					+ ", in " + took.toMillis() + " ms");
+		}
+		return new StopResult(exitInfo, took, wasRunning);
+	}
+
+	/** Steps 2 and 3: close stdin after the last write, then give it time to exit. */
+	private void closeStdinAndWait(Duration bound) {
+		long stepBegin = System.nanoTime();
+		try {
+			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
+			if (!this.writer.isWriting()) {
+				this.writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				this.classifier.stdinClosedByStop = true;
+			}
+			long left = bound.toNanos() - (System.nanoTime() - stepBegin);
+			if (left > 0 && this.process.isAlive()) {
+				this.process.waitFor(left, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// stdin could not be closed in time: go on to the signals
+		}
+	}
+
+	private static RuntimeException add(@Nullable RuntimeException first, RuntimeException next) {
+		if (first == null) {
+			return next;
+		}
+		first.addSuppressed(next);
+		return first;
+	}
+
+	/**
+	 * Wait for the exit at the end of a stop, bounded; when it is not observed by then,
+	 * report what is known.
+	 */
+	private ExitInfo awaitExitAfterStop() {
+		this.host.exits().check(this.process);
+		ExitInfo exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
+		if (exitInfo != null) {
+			return exitInfo;
+		}
+		int code = this.process.isAlive() ? -1 : this.process.exitValue();
+		return new ExitInfo(name(), pid(), code, classify(code), this.stderr.lines(),
+				(code == -1) ? "the process survived SIGKILL" : this.classifier.reason())
+			.after(uptime(), null);
+	}
+
+	private @Nullable ExitInfo awaitExit(long millis) {
+		try {
+			return this.exit.get(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return null;
+		}
+	}
+
 	/**
 	 * Set a listener of the stop's steps, for tests that make a step fail.
 	 * @param listener the listener
 	 */
-	void onStopStep(StopSequence.StepListener listener) {
+	void onStopStep(StepListener listener) {
 		this.stopSteps = listener;
-	}
-
-	private void terminateTree(String why) {
-		terminateTree(why, System.nanoTime());
 	}
 
 	private void terminateTree(String why, long freshSince) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
 			this.containment.terminate(this.spec.shutdown().terminate(),
-					() -> this.runtime.terminator()
+					() -> this.host.terminator()
 						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
 								this.classifier::signalled));
-			this.runtime.scanner().invalidate();
+			this.host.scanner().invalidate();
 			this.containment.release();
 		}
 	}
 
-	/**
-	 * Treat the server as failed: its process tree is ended whatever else happens.
-	 * @param reason what went wrong
-	 */
+	/** Treat the server as failed: its process tree is ended whatever else happens. */
 	private void fail(String reason) {
-		if (this.classifier.stopRequested() || this.exit.isDone() || this.classifier.failure() != null) {
+		if (this.classifier.stopRequested || this.exit.isDone() || this.classifier.failure != null) {
 			return;
 		}
-		this.classifier.failed(reason);
+		this.classifier.failure = reason;
 		logger.warn(
 				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
-		this.runtime.tasks().execute(() -> terminateTree("failed: " + reason));
+		this.host.tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
+	}
+
+	/**
+	 * The end of the process, told once, by whoever saw it first: the root reaped and
+	 * forgotten by the guard, its last output read, its exit classified, then the
+	 * listener, the exit's future, the writes and the requests still waiting told, and
+	 * what it left behind ended.
+	 */
+	private void exited() {
+		// From now on the root's pid may be reused: the guard forgets it first
+		this.host.scanner().invalidate();
+		this.host.orphanGuard().ended(pid());
+		int code = this.process.exitValue();
+		// What stderr holds now is all the process wrote; the rest, a child's, is read to
+		// its end on a thread of its own: the child may hold it open
+		this.host.stderrPoller().remove(this.stderr);
+		this.stderr.drain();
+		this.stderr.finish(this.host.tasks());
+		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
+		// pipe that nobody holds is only late because the machine is busy
+		if (!this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
+				&& this.tree.members(this.host.scanner().scan()).isEmpty()) {
+			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
+		}
+		List<String> tail = this.stderr.lines();
+		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), tail, this.classifier.reason())
+			.after(uptime(), this.classifier.startupHint(tail));
+		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
+		List<Pending.Request> requests = this.pending.drainAll();
+		List<Object> unanswered = new ArrayList<>();
+		for (Pending.Request request : requests) {
+			if (request.future() == null) {
+				unanswered.add(request.id());
+			}
+		}
+		if (!this.classifier.stopRequested) {
+			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
+					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
+		}
+		// The listener (the server's state, its counts, the client) learns first, so that
+		// whoever sees the exit sees it counted
+		try {
+			this.listener.onExit(exitInfo, unanswered);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
+		}
+		this.exit.complete(exitInfo);
+		this.writer.close(
+				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		for (Pending.Request request : requests) {
+			if (request.future() != null) {
+				request.future()
+					.completeExceptionally(
+							expected ? notRunning("was stopped before it answered request " + request.id())
+									: exitInfo.toException());
+			}
+		}
+		if (!this.classifier.stopRequested) {
+			// The leader is gone; whatever it left behind goes with it
+			terminateTree("exited and left processes behind", System.nanoTime());
+		}
+	}
+
+	private ExitCause classify(int code) {
+		return this.classifier.classify(code, this.writer.isClosing());
+	}
+
+	private Duration uptime() {
+		return Duration.ofNanos(System.nanoTime() - this.startNanos);
 	}
 
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
+	}
+
+	/** Where the stdout reader hands what it reads. */
+	private final class Sink implements StdoutReader.Sink {
+
+		@Override
+		public void message(JsonRpcLine line) {
+			StdioServerProcess.this.classifier.spoke = true;
+			if (line.isResponse()) {
+				Pending.Request request = StdioServerProcess.this.pending.answer(line.id());
+				if (request != null && request.future() != null) {
+					request.future().complete(line);
+					return;
+				}
+			}
+			try {
+				StdioServerProcess.this.listener.onMessage(line);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
+			}
+		}
+
+		@Override
+		public void protocolError(String description) {
+			fail(description);
+		}
+
+		@Override
+		public void end(@Nullable IOException ex) {
+			Process process = StdioServerProcess.this.process;
+			try {
+				// The end of stdout is most often the exit: say so at once
+				if (process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+					StdioServerProcess.this.host.exits().check(process);
+					return;
+				}
+			}
+			catch (InterruptedException interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			if (StdioServerProcess.this.classifier.stopRequested || StdioServerProcess.this.exit.isDone()) {
+				return;
+			}
+			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
+					: "it closed its stdout while the process kept running");
+		}
+
+	}
+
+	/** The steps of a stop. */
+	enum Step {
+
+		DRAIN, CLOSE_STDIN, TERMINATE
+
+	}
+
+	/** Learns each step of a stop as it begins. */
+	interface StepListener {
+
+		void entering(Step step);
+
+	}
+
+	/**
+	 * How one stop of a server went.
+	 *
+	 * @param exit how its process ended
+	 * @param duration from step 1 to the last process gone
+	 * @param wasRunning whether the process was still running when the stop began
+	 */
+	public record StopResult(ExitInfo exit, Duration duration, boolean wasRunning) {
+
+		/**
+		 * Return the outcome, the cause of the exit.
+		 * @return the outcome
+		 */
+		public ExitCause outcome() {
+			return this.exit.cause();
+		}
+
+	}
+
+	/**
+	 * What mcp-stdio did to the process and saw of it, and so how its exit is told. The
+	 * send path, the stop and the exit read it concurrently: each fact is written once.
+	 */
+	static final class ExitClassifier {
+
+		/** The application's variables the process did not get, for the exit's hint. */
+		private final Set<String> withheldVariables;
+
+		private final ServerOrigin origin;
+
+		volatile boolean stopRequested;
+
+		volatile boolean stdinClosedByStop;
+
+		volatile @Nullable String failure;
+
+		/** Why mcp-stdio stops the process, when it is for a reason of its own. */
+		volatile @Nullable ExitCause stopCause;
+
+		volatile @Nullable String stopReason;
+
+		/** Whether the process has written a message to stdout: it talks MCP. */
+		volatile boolean spoke;
+
+		/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
+		private volatile int rootSignal;
+
+		ExitClassifier(Set<String> withheldVariables, ServerOrigin origin) {
+			this.withheldVariables = withheldVariables;
+			this.origin = origin;
+		}
+
+		/** A signal was sent to the root: a SIGKILL is remembered over a SIGTERM. */
+		void signalled(boolean kill) {
+			if (this.rootSignal != 9) {
+				this.rootSignal = kill ? 9 : 15;
+			}
+		}
+
+		ExitCause classify(int code, boolean stdinClosing) {
+			ExitCause requested = this.stopCause;
+			if (this.stopRequested && requested != null) {
+				// Whatever signal ended it, it ended because mcp-stdio stopped it for
+				// this
+				return requested;
+			}
+			if (this.rootSignal != 0) {
+				return (this.rootSignal == 9) ? ExitCause.KILLED : ExitCause.TERMINATED;
+			}
+			if (this.stopRequested && code == 0 && (this.stdinClosedByStop || stdinClosing)) {
+				return ExitCause.CLEAN;
+			}
+			return ExitCause.UNEXPECTED;
+		}
+
+		/**
+		 * The failure seen, else the reason of a stop mcp-stdio made for a cause of its
+		 * own.
+		 */
+		@Nullable String reason() {
+			return (this.failure != null || !this.stopRequested) ? this.failure : this.stopReason;
+		}
+
+		/**
+		 * The hint of an exit during start-up (before the process wrote a message) whose
+		 * stderr names a variable the allow-list withheld.
+		 */
+		@Nullable String startupHint(List<String> stderrTail) {
+			if (this.stopRequested || this.spoke) {
+				return null;
+			}
+			return ProcessLauncher.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+		}
+
+	}
+
+	/**
+	 * The requests sent and not answered yet, by id, so that they can be counted, drained
+	 * and failed when the process ends.
+	 */
+	static final class Pending {
+
+		private final Map<String, Request> byId = new ConcurrentHashMap<>();
+
+		private final Object changed = new Object();
+
+		boolean add(Object id, @Nullable CompletableFuture<JsonRpcLine> future) {
+			return this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) == null;
+		}
+
+		@Nullable Request answer(String id) {
+			Request request = this.byId.remove(id);
+			if (request != null) {
+				signal();
+			}
+			return request;
+		}
+
+		void remove(Object id) {
+			if (this.byId.remove(id.toString()) != null) {
+				signal();
+			}
+		}
+
+		int size() {
+			return this.byId.size();
+		}
+
+		List<Request> drainAll() {
+			List<Request> all = new ArrayList<>();
+			for (String key : new ArrayList<>(this.byId.keySet())) {
+				Request request = this.byId.remove(key);
+				if (request != null) {
+					all.add(request);
+				}
+			}
+			signal();
+			return all;
+		}
+
+		/**
+		 * Wait until no request is pending that its client still waits for: one whose
+		 * future is done (given up by its caller), or older than the client's timeout,
+		 * does not hold the wait.
+		 */
+		boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
+			synchronized (this.changed) {
+				while (true) {
+					long now = System.nanoTime();
+					long youngest = Long.MIN_VALUE;
+					boolean waited = false;
+					for (Request request : this.byId.values()) {
+						boolean givenUp = request.future() != null && request.future().isDone();
+						if (!givenUp && now - request.sentAt() < clientTimeoutNanos) {
+							waited = true;
+							youngest = Math.max(youngest, request.sentAt());
+						}
+					}
+					if (!waited) {
+						return true;
+					}
+					long until = Math.min(deadlineNanos,
+							(clientTimeoutNanos == Long.MAX_VALUE) ? deadlineNanos : youngest + clientTimeoutNanos);
+					long left = until - now;
+					if (left <= 0) {
+						if (now >= deadlineNanos) {
+							return false;
+						}
+						// the youngest became too old meanwhile: look again
+						continue;
+					}
+					try {
+						this.changed.wait(Math.max(1, left / 1_000_000L));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return false;
+					}
+				}
+			}
+		}
+
+		void signal() {
+			synchronized (this.changed) {
+				this.changed.notifyAll();
+			}
+		}
+
+		/**
+		 * One request.
+		 *
+		 * @param id its id as given
+		 * @param future its future, or {@code null} when the listener gets the response
+		 * @param sentAt its {@link System#nanoTime()} when sent
+		 */
+		record Request(Object id, @Nullable CompletableFuture<JsonRpcLine> future, long sentAt) {
+
+		}
+
 	}
 
 }

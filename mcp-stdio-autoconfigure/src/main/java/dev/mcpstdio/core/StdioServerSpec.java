@@ -31,28 +31,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Everything needed to start one stdio MCP server process.
  *
- * @param name the server's name, used in markers, logs and errors
- * @param command the executable, resolved against {@code PATH} when it has no slash
- * @param args the arguments
- * @param env variables added to the environment the server gets
- * @param inheritEnv whether the server gets the JVM's whole environment instead of the
- * safe allow-list
- * @param workingDirectory the working directory, or {@code null} for the JVM's
- * @param maxMessageSize the longest stdout line accepted, in bytes
- * @param stderrTailLines how many of the last stderr lines to keep
- * @param sendTimeout how long a send may wait for its message to be written
- * @param shutdown the bounds of each shutdown step
- * @param container how a {@code docker run} or {@code podman run} command is run and
- * ended
- * @param secrets the values masked wherever the server's output goes: at least those of
- * its secret-looking {@code env} entries
- * @param origin where the server was configured, for advice that names the user's key
  * @author mcp-stdio authors
  */
-public record StdioServerSpec(String name, String command, List<String> args, Map<String, String> env,
-		boolean inheritEnv, @Nullable Path workingDirectory, int maxMessageSize, int stderrTailLines,
-		Duration sendTimeout, ShutdownTimeouts shutdown, ContainerSettings container, SecretValues secrets,
-		ServerOrigin origin) {
+public final class StdioServerSpec {
 
 	/** Default for {@link #maxMessageSize()}: 16 MiB. */
 	public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
@@ -63,91 +44,171 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 	/** Default for {@link #sendTimeout()}. */
 	public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(30);
 
-	public StdioServerSpec {
-		Objects.requireNonNull(name, "name");
-		Objects.requireNonNull(command, "command");
-		args = List.copyOf(args);
-		env = Map.copyOf(env);
-		if (maxMessageSize <= 0) {
+	/** Default for {@link #startupTimeout()}. */
+	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+
+	private final Builder settings;
+
+	private final SecretValues secrets;
+
+	private StdioServerSpec(Builder builder) {
+		// a copy: the builder stays the caller's to change
+		this.settings = builder.copy();
+		Builder spec = this.settings;
+		Objects.requireNonNull(spec.name, "name");
+		Objects.requireNonNull(spec.command, "command");
+		if (spec.maxMessageSize <= 0) {
 			throw new IllegalArgumentException("maxMessageSize must be positive");
 		}
-		if (stderrTailLines < 0) {
+		if (spec.stderrTailLines < 0) {
 			throw new IllegalArgumentException("stderrTailLines must not be negative");
 		}
-		if (sendTimeout.isNegative() || sendTimeout.isZero()) {
+		if (spec.sendTimeout.isNegative() || spec.sendTimeout.isZero()) {
 			throw new IllegalArgumentException("sendTimeout must be positive");
 		}
-		Objects.requireNonNull(shutdown, "shutdown");
-		Objects.requireNonNull(container, "container");
+		if (spec.startupTimeout.isNegative() || spec.startupTimeout.isZero()) {
+			throw new IllegalArgumentException("startupTimeout must be positive");
+		}
 		// whoever built the spec, the values of its secret-looking variables are masked
-		secrets = secrets.and(SecretValues.ofSecretNamed(env));
-		Objects.requireNonNull(origin, "origin");
+		this.secrets = spec.secrets.and(SecretValues.ofSecretNamed(spec.env));
 	}
 
 	/**
-	 * Create a spec of a server configured under {@code mcp.stdio.servers}, whose secret
-	 * values are those of its secret-looking {@code env} entries.
-	 * @param name the server's name
-	 * @param command the executable
-	 * @param args the arguments
-	 * @param env variables added to its environment
-	 * @param inheritEnv whether it gets the JVM's whole environment
-	 * @param workingDirectory its working directory, or {@code null}
-	 * @param maxMessageSize the longest stdout line accepted, in bytes
-	 * @param stderrTailLines how many of the last stderr lines to keep
-	 * @param sendTimeout how long a send may wait for its message to be written
-	 * @param shutdown the bounds of each shutdown step
-	 * @param container how a container command is run and ended
+	 * Start a spec with defaults for everything but the name and the command.
+	 * @param name the server's name, used in markers, logs and errors
+	 * @param command the executable, resolved against {@code PATH} when it has no slash
+	 * @return a builder
 	 */
-	public StdioServerSpec(String name, String command, List<String> args, Map<String, String> env, boolean inheritEnv,
-			@Nullable Path workingDirectory, int maxMessageSize, int stderrTailLines, Duration sendTimeout,
-			ShutdownTimeouts shutdown, ContainerSettings container) {
-		this(name, command, args, env, inheritEnv, workingDirectory, maxMessageSize, stderrTailLines, sendTimeout,
-				shutdown, container, SecretValues.NONE, ServerOrigin.of(name));
+	public static Builder builder(String name, String command) {
+		return new Builder(name, command);
 	}
 
 	/**
-	 * Start a spec with defaults for everything but the name and the command line.
+	 * Create a spec with defaults for everything but the name and the command line.
 	 * @param name the server name
 	 * @param command the executable
 	 * @param args the arguments
 	 * @return a new spec
 	 */
 	public static StdioServerSpec of(String name, String command, String... args) {
-		return new StdioServerSpec(name, command, List.of(args), Map.of(), false, null, DEFAULT_MAX_MESSAGE_SIZE,
-				DEFAULT_STDERR_TAIL_LINES, DEFAULT_SEND_TIMEOUT, ShutdownTimeouts.DEFAULTS, ContainerSettings.DEFAULTS);
+		return builder(name, command).args(List.of(args)).build();
 	}
 
+	/**
+	 * Return a builder holding this spec's settings, to build a changed copy.
+	 * @return a new builder
+	 */
+	public Builder toBuilder() {
+		return this.settings.copy();
+	}
+
+	/**
+	 * Return this spec with more variables, which win over its own.
+	 * @param env the variables to add
+	 * @return the changed copy
+	 */
 	public StdioServerSpec withEnv(Map<String, String> env) {
-		Map<String, String> merged = new LinkedHashMap<>(this.env);
+		Map<String, String> merged = new LinkedHashMap<>(env());
 		merged.putAll(env);
-		return new StdioServerSpec(this.name, this.command, this.args, merged, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, this.container,
-				this.secrets, this.origin);
-	}
-
-	public StdioServerSpec withMaxMessageSize(int maxMessageSize) {
-		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, this.container, this.secrets,
-				this.origin);
-	}
-
-	public StdioServerSpec withSendTimeout(Duration sendTimeout) {
-		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, sendTimeout, this.shutdown, this.container, this.secrets,
-				this.origin);
+		return toBuilder().env(merged).build();
 	}
 
 	public StdioServerSpec withShutdown(ShutdownTimeouts shutdown) {
-		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, shutdown, this.container, this.secrets,
-				this.origin);
+		return toBuilder().shutdown(shutdown).build();
 	}
 
-	public StdioServerSpec withContainer(ContainerSettings container) {
-		return new StdioServerSpec(this.name, this.command, this.args, this.env, this.inheritEnv, this.workingDirectory,
-				this.maxMessageSize, this.stderrTailLines, this.sendTimeout, this.shutdown, container, this.secrets,
-				this.origin);
+	public String name() {
+		return this.settings.name;
+	}
+
+	public String command() {
+		return this.settings.command;
+	}
+
+	public List<String> args() {
+		return this.settings.args;
+	}
+
+	/**
+	 * Return the variables added to the environment the server gets.
+	 * @return the variables
+	 */
+	public Map<String, String> env() {
+		return this.settings.env;
+	}
+
+	/**
+	 * Return whether the server gets the JVM's whole environment instead of the safe
+	 * allow-list.
+	 * @return whether it inherits the environment
+	 */
+	public boolean inheritEnv() {
+		return this.settings.inheritEnv;
+	}
+
+	/**
+	 * Return the working directory.
+	 * @return the directory, or {@code null} for the JVM's
+	 */
+	public @Nullable Path workingDirectory() {
+		return this.settings.workingDirectory;
+	}
+
+	/**
+	 * Return the longest stdout line accepted.
+	 * @return the size in bytes
+	 */
+	public int maxMessageSize() {
+		return this.settings.maxMessageSize;
+	}
+
+	public int stderrTailLines() {
+		return this.settings.stderrTailLines;
+	}
+
+	/**
+	 * Return how long a send may wait for its message to be written.
+	 * @return the timeout
+	 */
+	public Duration sendTimeout() {
+		return this.settings.sendTimeout;
+	}
+
+	/**
+	 * Return how long process start and MCP {@code initialize} may take.
+	 * @return the timeout
+	 */
+	public Duration startupTimeout() {
+		return this.settings.startupTimeout;
+	}
+
+	public ShutdownTimeouts shutdown() {
+		return this.settings.shutdown;
+	}
+
+	/**
+	 * Return how a {@code docker run} or {@code podman run} command is run and ended.
+	 * @return the container settings
+	 */
+	public ContainerSettings container() {
+		return this.settings.container;
+	}
+
+	/**
+	 * Return the values masked wherever the server's output goes: at least those of its
+	 * secret-looking {@code env} entries.
+	 * @return the secret values
+	 */
+	public SecretValues secrets() {
+		return this.secrets;
+	}
+
+	/**
+	 * Return where the server was configured, for advice that names the user's key.
+	 * @return the origin
+	 */
+	public ServerOrigin origin() {
+		return this.settings.origin;
 	}
 
 	/**
@@ -156,24 +217,180 @@ public record StdioServerSpec(String name, String command, List<String> args, Ma
 	 * @return the command and its arguments separated by spaces
 	 */
 	public String commandLine() {
-		return SecretSanitizer.commandLine(this.command, this.args, this.secrets);
+		return SecretSanitizer.commandLine(command(), args(), this.secrets);
 	}
 
 	/**
-	 * Return free text about this server (its stderr, an error it sent) fit to show:
-	 * {@link SecretSanitizer#text(String, SecretValues)} with its secret values.
+	 * Return free text about this server (its stderr, an error it sent) fit to show.
 	 * @param text the text
-	 * @return the sanitized text
+	 * @return the text with secrets and control characters masked
 	 */
 	public String sanitize(String text) {
 		return SecretSanitizer.text(text, this.secrets);
 	}
 
 	@Override
+	public boolean equals(Object other) {
+		return this == other || (other instanceof StdioServerSpec spec && this.settings.equals(spec.settings));
+	}
+
+	@Override
+	public int hashCode() {
+		return this.settings.hashCode();
+	}
+
+	@Override
 	public String toString() {
 		// the names of its variables only: their values may be secrets
-		return "StdioServerSpec[name=" + this.name + ", command=" + commandLine() + ", env=" + this.env.keySet()
-				+ ", inheritEnv=" + this.inheritEnv + ", origin=" + this.origin + "]";
+		return "StdioServerSpec[name=" + name() + ", command=" + commandLine() + ", env=" + env().keySet()
+				+ ", inheritEnv=" + inheritEnv() + ", origin=" + origin() + "]";
+	}
+
+	/** Builds a {@link StdioServerSpec}; each setting starts at its default. */
+	public static final class Builder {
+
+		private final String name;
+
+		private final String command;
+
+		private List<String> args = List.of();
+
+		private Map<String, String> env = Map.of();
+
+		private boolean inheritEnv;
+
+		private @Nullable Path workingDirectory;
+
+		private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
+
+		private int stderrTailLines = DEFAULT_STDERR_TAIL_LINES;
+
+		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
+
+		private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+
+		private ShutdownTimeouts shutdown = ShutdownTimeouts.DEFAULTS;
+
+		private ContainerSettings container = ContainerSettings.DEFAULTS;
+
+		private SecretValues secrets = SecretValues.NONE;
+
+		private ServerOrigin origin;
+
+		private Builder(String name, String command) {
+			this.name = name;
+			this.command = command;
+			this.origin = ServerOrigin.of(name);
+		}
+
+		public Builder args(List<String> args) {
+			this.args = List.copyOf(args);
+			return this;
+		}
+
+		public Builder env(Map<String, String> env) {
+			this.env = Map.copyOf(env);
+			return this;
+		}
+
+		public Builder inheritEnv(boolean inheritEnv) {
+			this.inheritEnv = inheritEnv;
+			return this;
+		}
+
+		public Builder workingDirectory(@Nullable Path workingDirectory) {
+			this.workingDirectory = workingDirectory;
+			return this;
+		}
+
+		public Builder maxMessageSize(int maxMessageSize) {
+			this.maxMessageSize = maxMessageSize;
+			return this;
+		}
+
+		public Builder stderrTailLines(int stderrTailLines) {
+			this.stderrTailLines = stderrTailLines;
+			return this;
+		}
+
+		public Builder sendTimeout(Duration sendTimeout) {
+			this.sendTimeout = Objects.requireNonNull(sendTimeout, "sendTimeout");
+			return this;
+		}
+
+		public Builder startupTimeout(Duration startupTimeout) {
+			this.startupTimeout = Objects.requireNonNull(startupTimeout, "startupTimeout");
+			return this;
+		}
+
+		public Builder shutdown(ShutdownTimeouts shutdown) {
+			this.shutdown = Objects.requireNonNull(shutdown, "shutdown");
+			return this;
+		}
+
+		public Builder container(ContainerSettings container) {
+			this.container = Objects.requireNonNull(container, "container");
+			return this;
+		}
+
+		/**
+		 * Add values to mask wherever the server's output goes, beyond its secret-looking
+		 * {@code env} entries.
+		 * @param secrets the values
+		 * @return this builder
+		 */
+		public Builder secrets(SecretValues secrets) {
+			this.secrets = Objects.requireNonNull(secrets, "secrets");
+			return this;
+		}
+
+		public Builder origin(ServerOrigin origin) {
+			this.origin = Objects.requireNonNull(origin, "origin");
+			return this;
+		}
+
+		/**
+		 * Return the spec.
+		 * @return a new spec
+		 * @throws IllegalArgumentException if a setting is out of its bounds
+		 */
+		public StdioServerSpec build() {
+			return new StdioServerSpec(this);
+		}
+
+		private Builder copy() {
+			Builder copy = new Builder(this.name, this.command);
+			copy.args = this.args;
+			copy.env = this.env;
+			copy.inheritEnv = this.inheritEnv;
+			copy.workingDirectory = this.workingDirectory;
+			copy.maxMessageSize = this.maxMessageSize;
+			copy.stderrTailLines = this.stderrTailLines;
+			copy.sendTimeout = this.sendTimeout;
+			copy.startupTimeout = this.startupTimeout;
+			copy.shutdown = this.shutdown;
+			copy.container = this.container;
+			copy.secrets = this.secrets;
+			copy.origin = this.origin;
+			return copy;
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return this == other || (other instanceof Builder that && List.of(values()).equals(List.of(that.values())));
+		}
+
+		@Override
+		public int hashCode() {
+			return List.of(values()).hashCode();
+		}
+
+		private Object[] values() {
+			return new Object[] { this.name, this.command, this.args, this.env, this.inheritEnv,
+					String.valueOf(this.workingDirectory), this.maxMessageSize, this.stderrTailLines, this.sendTimeout,
+					this.startupTimeout, this.shutdown, this.container, this.secrets, this.origin };
+		}
+
 	}
 
 }

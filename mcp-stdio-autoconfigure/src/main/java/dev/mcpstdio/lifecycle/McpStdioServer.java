@@ -25,10 +25,11 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.process.TreeStats;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,13 +39,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * One configured MCP server, managed with the application: started with it, restarted by
- * its policy, started on demand and stopped when idle where so configured, and stopped in
- * the contract's bounded order after the web server, so that requests in flight can still
- * use its tools. Users and operators start, stop and restart it ({@link #startServer()},
- * {@link #stopServer()}, {@link #restartServer()}) and talk to it
- * ({@link #send(String, Object)}, {@link #request(Object, String)}); what only a client
- * integration needs is on its {@link #clientConnection()}.
+ * One configured MCP server, managed with the application's lifecycle.
  *
  * @author mcp-stdio authors
  */
@@ -65,7 +60,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private final ServerController controller;
 
-	private final DemandSupervisor demand;
+	private final UsageSupervisor usage;
 
 	private volatile boolean lifecycleRunning;
 
@@ -85,14 +80,16 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host) {
 		this.definition = definition;
 		this.host = host;
-		this.controller = new ServerController(this, host, new SessionRouter());
-		this.demand = new DemandSupervisor(name(), this.controller, definition.demand(), host.scheduler(), host.tasks(),
-				System::nanoTime);
-		this.controller.addListener(this.demand);
-		if (definition.limits().any()) {
-			this.controller.addListener(new ResourceGuard(name(), this.controller, definition.limits(), this::treeStats,
-					host.scheduler(), host.tasks()));
-		}
+		ServerController controller = new ServerController(definition, host, new SessionRouter());
+		this.controller = controller;
+		this.usage = new UsageSupervisor(definition, controller, host,
+				() -> host.count(definition.name(), processes(controller)));
+		controller.watch(this.usage);
+	}
+
+	private static List<StdioServerProcess> processes(ServerController controller) {
+		StdioServerProcess current = controller.process();
+		return (current != null) ? List.of(current) : List.of();
 	}
 
 	public String name() {
@@ -164,12 +161,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public TreeStats treeStats() {
-		StdioServerProcess current = this.controller.process();
-		return this.host.census().count(name(), (current != null) ? List.of(current) : List.of());
+		return this.host.count(name(), processes(this.controller));
 	}
 
 	public void addListener(Listener listener) {
-		this.controller.addListener(listener);
+		this.controller.events().addListener(listener, this);
 	}
 
 	/**
@@ -179,18 +175,19 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
+		JsonRpcLine line = JsonRpcLine.of(message);
 		RequestObserver observer = this.requests;
 		RequestObserver.ObservedRequest observed = null;
 		if (requestId != null) {
-			observed = observer.sending(requestId, message);
+			observed = observer.sending(requestId, line);
 		}
 		else {
-			observer.notifying(message);
+			observer.notifying(line);
 		}
-		String line = (observed != null) ? observed.message() : message;
+		JsonRpcLine sent = (observed != null) ? observed.message() : line;
 		try {
-			this.demand.send((process) -> {
-				process.send(line, requestId);
+			this.usage.send((process) -> {
+				process.send(sent, requestId);
 				return null;
 			});
 		}
@@ -210,11 +207,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#request(Object, String)
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
-		RequestObserver.ObservedRequest observed = this.requests.sending(id, message);
-		String line = (observed != null) ? observed.message() : message;
-		CompletableFuture<String> response;
+		RequestObserver.ObservedRequest observed = this.requests.sending(id, JsonRpcLine.of(message));
+		String line = (observed != null) ? observed.message().text() : message;
+		CompletableFuture<JsonRpcLine> response;
 		try {
-			response = this.demand.send((process) -> process.request(id, line));
+			response = this.usage.send((process) -> process.requestLine(id, line));
 		}
 		catch (RuntimeException ex) {
 			if (observed != null) {
@@ -226,12 +223,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			throw ex;
 		}
 		response.whenComplete((answer, ex) -> {
-			this.demand.touch();
+			this.usage.touch();
 			if (observed != null) {
 				observed.completed(answer, ex);
 			}
 		});
-		return response;
+		CompletableFuture<String> text = response.thenApply(JsonRpcLine::text);
+		// a caller that gives up (cancels) lets the request go
+		text.whenComplete((answer, ex) -> response.cancel(false));
+		return text;
 	}
 
 	/**
@@ -242,7 +242,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
-		this.controller.starts().startServer();
+		this.controller.startServer();
 	}
 
 	/**
@@ -251,7 +251,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start under way
 	 */
 	CompletableFuture<Void> startInBackground() {
-		return this.controller.starts().startInBackground();
+		return this.controller.startInBackground();
 	}
 
 	/**
@@ -280,7 +280,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		try {
 			// Await the start McpStdioServers began for all servers at once; starting
 			// anew would run a server that failed fast a second time
-			this.controller.starts().awaitStart(startInBackground());
+			this.controller.awaitStart(startInBackground());
 			if (!this.controller.isSelfInitialize() && this.definition.required()) {
 				// A client performs the handshake later: at least the process must live
 				StdioServerProcess current = this.controller.process();
@@ -303,9 +303,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public void stop() {
 		ServerState before = state();
 		try {
-			// The lifecycle stops every server at once: their last looks at the
-			// processes are shared
-			StopResult result = this.controller.stopServer(true);
+			StopResult result = this.controller.stopServer();
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
 					&& before != ServerState.DISABLED && before != ServerState.IDLE) {
 				// One line per server at shutdown, also for one that had ended before
@@ -421,25 +419,17 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		@Override
 		public void startOnDemand() {
-			McpStdioServer.this.demand.startOnDemand();
+			McpStdioServer.this.usage.startOnDemand();
 		}
 
 		@Override
 		public void joinStart() {
-			McpStdioServer.this.controller.starts().joinStart();
+			McpStdioServer.this.controller.joinStart();
 		}
 
 		@Override
 		public void awaitSettled() {
-			ServerController controller = McpStdioServer.this.controller;
-			controller.awaitSettled();
-			StdioServerProcess current = controller.process();
-			ExitInfo exit = (current != null) ? current.exitInfo() : null;
-			if (controller.state() == ServerState.RESTARTING && exit != null) {
-				// the start waited for failed too: the send fails naming it, rather than
-				// waiting for the next one
-				throw exit.toException();
-			}
+			McpStdioServer.this.controller.awaitSettled();
 		}
 
 		@Override
@@ -477,8 +467,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	private final class SessionRouter implements MessageListener {
 
 		@Override
-		public void onMessage(String message) {
-			McpStdioServer.this.demand.touch();
+		public void onMessage(JsonRpcLine message) {
+			McpStdioServer.this.usage.touch();
 			// before the session, which may send the next request at once
 			McpStdioServer.this.requests.received(message);
 			McpStdioServer.this.session.onMessage(message);

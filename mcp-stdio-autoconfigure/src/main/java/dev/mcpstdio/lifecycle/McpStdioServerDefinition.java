@@ -27,29 +27,23 @@ import org.jspecify.annotations.Nullable;
  * @param spec what to start
  * @param enabled whether it is started at all
  * @param required whether start-up fails when it cannot start
- * @param startupTimeout how long process start and MCP {@code initialize} may take
  * @param restart the restart policy
  * @param demand when it is started and when it is stopped for being idle
  * @param limits the resources it may use
  * @author mcp-stdio authors
  */
-public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, Duration startupTimeout,
-		RestartPolicy restart, Demand demand, Limits limits) {
-
-	/** Default for {@link #startupTimeout()}. */
-	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, RestartPolicy restart,
+		Demand demand, Limits limits) {
 
 	/**
 	 * Define an eager server without an idle timeout or resource limits.
 	 * @param spec what to start
 	 * @param enabled whether it is started at all
 	 * @param required whether start-up fails when it cannot start
-	 * @param startupTimeout how long process start and MCP {@code initialize} may take
 	 * @param restart the restart policy
 	 */
-	public McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, Duration startupTimeout,
-			RestartPolicy restart) {
-		this(spec, enabled, required, startupTimeout, restart, Demand.EAGER, Limits.NONE);
+	public McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, RestartPolicy restart) {
+		this(spec, enabled, required, restart, Demand.EAGER, Limits.NONE);
 	}
 
 	public String name() {

@@ -19,20 +19,21 @@ package dev.mcpstdio.lifecycle;
 import java.util.List;
 
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.JsonRpcLine;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Learns of every JSON-RPC request sent to one server and of how each ended, whoever sent
- * it: {@link McpStdioServer#send(String, Object)} and
- * {@link McpStdioServer#request(Object, String)} are the one way requests reach a server,
- * and its messages and its process's end come back through the server too. Calls come
- * from the sending threads and the thread that reads the server's stdout: they must
- * return quickly and never block.
+ * Learns of every JSON-RPC request sent to one server and of how each ended.
  *
  * @author mcp-stdio authors
  * @see ClientConnection#observeRequests(RequestObserver)
  */
 public interface RequestObserver {
+
+	// McpStdioServer's send and request are the one way requests reach a server, and its
+	// messages and its process's end come back through the server too. Calls come from
+	// the sending threads and the thread that reads the server's stdout: they must return
+	// quickly and never block.
 
 	/** An observer that observes nothing. */
 	RequestObserver NONE = (id, message) -> null;
@@ -40,26 +41,25 @@ public interface RequestObserver {
 	/**
 	 * A request is about to be sent.
 	 * @param id its id
-	 * @param message the request, one line of JSON
+	 * @param message the request
 	 * @return the request under observation, or {@code null} when it is not observed
 	 */
-	@Nullable ObservedRequest sending(Object id, String message);
+	@Nullable ObservedRequest sending(Object id, JsonRpcLine message);
 
 	/**
 	 * A message that is not a request is about to be sent: a notification (such as
 	 * {@code notifications/cancelled}) or a response to a request of the server.
 	 * @param message the message
 	 */
-	default void notifying(String message) {
+	default void notifying(JsonRpcLine message) {
 	}
 
 	/**
 	 * The server sent a message that was not the answer to a
-	 * {@link McpStdioServer#request(Object, String)}: responses to requests sent with
-	 * {@link McpStdioServer#send(String, Object)} among them.
-	 * @param message the message, one line of JSON
+	 * {@link McpStdioServer#request(Object, String)}.
+	 * @param message the message
 	 */
-	default void received(String message) {
+	default void received(JsonRpcLine message) {
 	}
 
 	/**
@@ -81,7 +81,7 @@ public interface RequestObserver {
 		 * asked for it.
 		 * @return the line
 		 */
-		String message();
+		JsonRpcLine message();
 
 		/**
 		 * The request could not be sent: it never reached the server.
@@ -95,7 +95,7 @@ public interface RequestObserver {
 		 * @param failure why it failed (the process ended, the caller cancelled it), or
 		 * {@code null}
 		 */
-		void completed(@Nullable String response, @Nullable Throwable failure);
+		void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure);
 
 	}
 

@@ -17,29 +17,37 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.McpHandshake;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StopResult;
-import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.support.Futures;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state machine of one server: starts (joining one under way), stops that win over
- * starts begun before them, process exits and the restarts its policy asks for, each
- * generation of the process replacing the previous one only once that one is gone. All
- * state changes happen under one lock; no process is stopped while the lock is held, so a
- * stop never waits behind a start.
+ * The state machine of one server: its starts, stops, exits and restarts, under one lock.
  *
  * @author mcp-stdio authors
  */
-final class ServerController implements ServerStarter.Machine, PolicyRestarter.Machine {
+final class ServerController {
+
+	// Each generation of the process replaces the previous one only once that one is
+	// gone.
+	// No process is stopped while the lock is held, so a stop never waits behind a start.
+
+	private static final Log logger = LogFactory.getLog(ServerController.class);
 
 	private final McpStdioServerDefinition definition;
 
@@ -47,17 +55,11 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 
 	private final MessageListener session;
 
-	private final RestartSupervisor restartSupervisor;
+	private final RestartBudget restarts;
 
-	private final SettleWait settle;
-
-	private final PolicyRestarter policyRestarts;
+	private final ServerEvents events = new ServerEvents();
 
 	private final Object lock = new Object();
-
-	private final ServerEvents events;
-
-	private final ServerStarter starts;
 
 	private volatile ServerState state;
 
@@ -81,34 +83,42 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 
 	private volatile @Nullable Duration clientRequestTimeout;
 
+	private volatile @Nullable CompletableFuture<Void> starting;
+
+	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
+	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
+
+	/** The starts begun and ended, running or failed: a send waits through one. */
+	private long startsBegun;
+
+	private long startsEnded;
+
+	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
+	private long restartDeadlineNanos;
+
+	private volatile StateWatcher watcher = (state) -> {
+	};
+
 	/**
 	 * Create the state machine of a server.
-	 * @param server the server, as listeners learn of it
+	 * @param definition the server
 	 * @param host what it shares with the other servers
 	 * @param session receives the messages and the end of every process
 	 */
-	ServerController(McpStdioServer server, ServerHost host, MessageListener session) {
-		this.definition = server.definition();
+	ServerController(McpStdioServerDefinition definition, ServerHost host, MessageListener session) {
+		this.definition = definition;
 		this.host = host;
 		this.session = session;
-		this.restartSupervisor = new RestartSupervisor(this.definition.name(), this.definition.restart(),
-				host.scheduler(), System::nanoTime);
-		this.events = new ServerEvents(server);
-		this.starts = new ServerStarter(this.lock, this.definition, host.tasks(), this);
-		this.settle = new SettleWait(this.lock, this.definition.startupTimeout(), System::nanoTime, this::isSettling,
-				() -> this.state == ServerState.RESTARTING);
-		this.policyRestarts = new PolicyRestarter(name(), this.lock, this.restartSupervisor, host.tasks(), this.events,
-				this.settle, this);
-		this.state = !this.definition.enabled() ? ServerState.DISABLED
-				: (this.definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
+		this.restarts = new RestartBudget(definition.name(), definition.restart(), host.scheduler(), System::nanoTime);
+		this.state = !definition.enabled() ? ServerState.DISABLED
+				: (definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
 	}
 
 	private String name() {
 		return this.definition.name();
 	}
 
-	@Override
-	public ServerState state() {
+	ServerState state() {
 		return this.state;
 	}
 
@@ -120,12 +130,12 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 		this.initialized = true;
 	}
 
-	boolean isSelfInitialize() {
-		return this.selfInitialize;
-	}
-
 	void setSelfInitialize(boolean selfInitialize) {
 		this.selfInitialize = selfInitialize;
+	}
+
+	boolean isSelfInitialize() {
+		return this.selfInitialize;
 	}
 
 	@Nullable StdioServerProcess process() {
@@ -140,12 +150,16 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 		return this.events;
 	}
 
-	ServerStarter starts() {
-		return this.starts;
-	}
-
 	@Nullable String lastFailure() {
 		return this.lastFailure;
+	}
+
+	/**
+	 * Let the one watcher of this server's state learn every change, under the lock.
+	 * @param watcher the watcher: it schedules, never waits
+	 */
+	void watch(StateWatcher watcher) {
+		this.watcher = watcher;
 	}
 
 	void setClientRequestTimeout(Duration timeout) {
@@ -156,74 +170,119 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 		}
 	}
 
-	void addListener(Listener listener) {
-		this.events.addListener(listener);
+	// Starts: the lifecycle's (begun for every server at once), a client's, an
+	// operator's,
+	// a message's to a server started on demand. At most one is under way; every caller
+	// joins it, bounded.
+
+	/**
+	 * Join the start for a client that connects: await the start the lifecycle began,
+	 * else start now. Never a second process for a start that was begun: when it has
+	 * ended, the client's messages fail naming its exit until a restart runs a new one.
+	 */
+	void joinStart() {
+		CompletableFuture<Void> begun = this.lifecycleStart;
+		if (begun != null) {
+			awaitStart(begun);
+			return;
+		}
+		startServer();
 	}
 
 	/**
-	 * Wait while the server is between processes, bounded: see {@link SettleWait}.
+	 * Start the server now and wait until it runs (and is initialized when it performs
+	 * the handshake itself); join a start under way.
 	 */
-	void awaitSettled() {
-		this.settle.await();
-	}
-
-	/** Called with the lock held. */
-	private boolean isSettling() {
-		ServerState current = this.state;
-		return current == ServerState.RESTARTING || current == ServerState.STARTING
-				|| (current == ServerState.RUNNING && this.selfInitialize && !this.initialized);
+	void startServer() {
+		if (!this.definition.enabled()) {
+			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
+		}
+		awaitStart(beginStart());
 	}
 
 	/**
-	 * Give up on the server: stop what runs of it, cancel a pending restart, and leave it
-	 * FAILED for the reason given. For a client that could not use it at start-up.
-	 * @param reason why, as the endpoint shows it
+	 * Begin the lifecycle's start in the background, once per lifecycle start.
+	 * @return the start under way
 	 */
-	void giveUp(String reason) {
-		StdioServerProcess current;
+	CompletableFuture<Void> startInBackground() {
 		synchronized (this.lock) {
-			this.lastFailure = reason;
-			if (this.state == ServerState.FAILED) {
-				return;
+			CompletableFuture<Void> begun = this.lifecycleStart;
+			if (begun == null) {
+				if (this.definition.demand().start() == StartMode.LAZY) {
+					// No process until the first message (unless a client started it)
+					if (this.state == ServerState.STOPPED) {
+						setState(ServerState.IDLE);
+					}
+					begun = CompletableFuture.completedFuture(null);
+				}
+				else {
+					begun = beginStart();
+				}
+				this.lifecycleStart = begun;
 			}
-			this.stops++;
-			this.wantRunning = false;
-			this.restartSupervisor.cancel();
-			// a stop forgets the lifecycle's start: given up, it must not run another
-			this.starts.forget();
-			this.starts.givenUp();
-			current = this.process;
-			boolean first = current != null && this.stopClaimed != current;
-			this.stopClaimed = current;
-			// FAILED from now on, not STOPPING: whoever looks sees why
-			setState(ServerState.FAILED);
-			if (!first) {
-				return;
-			}
-		}
-		this.events.stopped(current.stop());
-	}
-
-	@Override
-	public boolean isRunning() {
-		StdioServerProcess current = this.process;
-		return current != null && current.isRunning() && this.state == ServerState.RUNNING;
-	}
-
-	@Override
-	public void idleIfStopped() {
-		if (this.state == ServerState.STOPPED) {
-			setState(ServerState.IDLE);
+			return begun;
 		}
 	}
 
-	@Override
-	public long stops() {
-		return this.stops;
+	/**
+	 * Start the server if it is {@link ServerState#IDLE}, or join its start under way; in
+	 * any other state do nothing: a stopped server stays stopped.
+	 */
+	void startOnDemand() {
+		CompletableFuture<Void> future;
+		synchronized (this.lock) {
+			CompletableFuture<Void> inProgress = this.starting;
+			if (this.state == ServerState.IDLE) {
+				future = beginStart();
+			}
+			else if (inProgress != null && !inProgress.isDone()) {
+				// A message must not overtake the handshake of the process it goes to
+				future = inProgress;
+			}
+			else {
+				return;
+			}
+		}
+		awaitStart(future);
 	}
 
-	@Override
-	public StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
+	private CompletableFuture<Void> beginStart() {
+		synchronized (this.lock) {
+			CompletableFuture<Void> inProgress = this.starting;
+			if (inProgress != null && !inProgress.isDone()) {
+				return inProgress;
+			}
+			StdioServerProcess current = this.process;
+			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
+				return CompletableFuture.completedFuture(null);
+			}
+			CompletableFuture<Void> future = new CompletableFuture<>();
+			this.starting = future;
+			long stopsSeen = this.stops;
+			this.host.tasks().execute(() -> {
+				try {
+					startProcess(false, stopsSeen);
+					future.complete(null);
+				}
+				catch (Throwable ex) {
+					future.completeExceptionally(ex);
+				}
+			});
+			return future;
+		}
+	}
+
+	/**
+	 * Wait for a start, bounded by {@code startup-timeout} plus the worst case of the
+	 * stop of the previous process that a start may first have to make.
+	 * @param future the start
+	 */
+	void awaitStart(CompletableFuture<Void> future) {
+		Duration bound = this.definition.spec().startupTimeout().plus(this.definition.spec().shutdown().worstCase());
+		Futures.await(future, bound, name(), "start");
+	}
+
+	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
 		StdioServerProcess previous;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
@@ -231,7 +290,7 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 				return current;
 			}
 			checkNoStopSince(stopsSeen);
-			this.restartSupervisor.cancel();
+			this.restarts.cancel();
 			previous = current;
 		}
 		if (previous != null) {
@@ -247,37 +306,44 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			if (current != previous && current != null && current.isRunning()) {
 				return current;
 			}
-			this.wantRunning = true;
-			this.initialized = false;
-			this.lastFailure = null;
 			startedGeneration = ++this.generation;
-			this.settle.startBegun();
-			setState(ServerState.STARTING);
-			try {
-				started = this.host.start(this.definition.spec(),
-						new GenerationDispatcher(startedGeneration, this.session, this::exited));
-			}
-			catch (RuntimeException ex) {
-				this.lastFailure = ex.getMessage();
-				this.settle.startEnded();
-				failed();
-				throw ex;
-			}
-			this.process = started;
-			Duration timeout = this.clientRequestTimeout;
-			if (timeout != null) {
-				started.setClientRequestTimeout(timeout);
-			}
-			if (started.exitInfo() == null) {
-				if (!this.selfInitialize) {
-					// a client performs the handshake: the start is over
-					this.settle.startEnded();
-				}
-				setState(ServerState.RUNNING);
-			}
+			started = launch(startedGeneration);
 		}
 		if (this.selfInitialize) {
 			handshake(started, byPolicy, startedGeneration, stopsSeen);
+		}
+		return started;
+	}
+
+	/** Called with the lock held. */
+	private StdioServerProcess launch(long startedGeneration) {
+		this.wantRunning = true;
+		this.initialized = false;
+		this.lastFailure = null;
+		this.startsEnded = this.startsBegun;
+		this.startsBegun++;
+		setState(ServerState.STARTING);
+		StdioServerProcess started;
+		try {
+			started = this.host.start(this.definition.spec(), new Generation(startedGeneration));
+		}
+		catch (RuntimeException ex) {
+			this.lastFailure = ex.getMessage();
+			this.startsEnded = this.startsBegun;
+			failed();
+			throw ex;
+		}
+		this.process = started;
+		Duration timeout = this.clientRequestTimeout;
+		if (timeout != null) {
+			started.setClientRequestTimeout(timeout);
+		}
+		if (started.exitInfo() == null) {
+			if (!this.selfInitialize) {
+				// a client performs the handshake: the start is over
+				this.startsEnded = this.startsBegun;
+			}
+			setState(ServerState.RUNNING);
 		}
 		return started;
 	}
@@ -293,47 +359,127 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 
 	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
 		try {
-			McpHandshake.perform(started, this.definition.startupTimeout());
+			started.handshake(this.definition.spec().startupTimeout());
 			synchronized (this.lock) {
 				this.initialized = true;
 				if (this.generation == startedGeneration) {
-					this.settle.startEnded();
+					this.startsEnded = this.startsBegun;
 				}
 				// sends wait for it: see awaitSettled()
 				this.lock.notifyAll();
 			}
 		}
 		catch (RuntimeException ex) {
-			boolean exited = ex instanceof McpServerExitedException;
-			synchronized (this.lock) {
-				this.lastFailure = ex.getMessage();
-				if (this.generation == startedGeneration) {
-					this.settle.startEnded();
-					this.lock.notifyAll();
-				}
-				if (byPolicy && !exited && this.generation == startedGeneration) {
-					// the stop below is this attempt's failure, not a reason of its own
-					setState(ServerState.STOPPING);
-				}
-			}
-			if (!exited) {
-				started.stop();
-			}
-			synchronized (this.lock) {
-				// A handshake cut short by a stop is no failure of the server
-				if (this.generation == startedGeneration && this.stops == stopsSeen) {
-					if (!byPolicy) {
-						failed();
-					}
-					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-						// A failed restart counts against the policy like any other end;
-						// one whose process exited is handled by its exit
-						this.policyRestarts.schedule();
-					}
-				}
-			}
+			handshakeFailed(started, byPolicy, startedGeneration, stopsSeen, ex);
 			throw ex;
 		}
+	}
+
+	private void handshakeFailed(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen,
+			RuntimeException ex) {
+		boolean exited = ex instanceof McpServerExitedException;
+		synchronized (this.lock) {
+			this.lastFailure = ex.getMessage();
+			if (this.generation == startedGeneration) {
+				this.startsEnded = this.startsBegun;
+				this.lock.notifyAll();
+			}
+			if (byPolicy && !exited && this.generation == startedGeneration) {
+				// the stop below is this attempt's failure, not a reason of its own
+				setState(ServerState.STOPPING);
+			}
+		}
+		if (!exited) {
+			started.stop();
+		}
+		synchronized (this.lock) {
+			// A handshake cut short by a stop is no failure of the server
+			if (this.generation == startedGeneration && this.stops == stopsSeen) {
+				if (!byPolicy) {
+					failed();
+				}
+				else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
+					// A failed restart counts against the policy like any other end; one
+					// whose process exited is handled by its exit
+					scheduleRestart();
+				}
+			}
+		}
+	}
+
+	/**
+	 * Wait while the server is between processes, at most through one start: the one
+	 * under way, or the one a pending restart begins, not the ones after it. Bounded by
+	 * {@code startup-timeout}, or by the restart's backoff plus {@code startup-timeout}.
+	 * @throws McpServerExitedException if the start waited for failed and another restart
+	 * is pending: the caller learns of that exit instead of waiting for the next start
+	 */
+	void awaitSettled() {
+		synchronized (this.lock) {
+			if (!isSettling()) {
+				return;
+			}
+			boolean restartPending = this.state == ServerState.RESTARTING;
+			long awaited = restartPending ? this.startsBegun + 1 : this.startsBegun;
+			long deadline = restartPending ? this.restartDeadlineNanos
+					: System.nanoTime() + this.definition.spec().startupTimeout().toNanos();
+			long remaining = deadline - System.nanoTime();
+			while (isSettling() && this.startsEnded < awaited && remaining > 0) {
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				remaining = deadline - System.nanoTime();
+			}
+			StdioServerProcess current = this.process;
+			ExitInfo exit = (current != null) ? current.exitInfo() : null;
+			if (this.state == ServerState.RESTARTING && exit != null) {
+				throw exit.toException();
+			}
+		}
+	}
+
+	/** Called with the lock held. */
+	private boolean isSettling() {
+		ServerState current = this.state;
+		return current == ServerState.RESTARTING || current == ServerState.STARTING
+				|| (current == ServerState.RUNNING && this.selfInitialize && !this.initialized);
+	}
+
+	// Stops
+
+	/**
+	 * Give up on the server: stop what runs of it, cancel a pending restart, and leave it
+	 * FAILED for the reason given. For a client that could not use it at start-up.
+	 * @param reason why, as the endpoint shows it
+	 */
+	void giveUp(String reason) {
+		StdioServerProcess current;
+		synchronized (this.lock) {
+			this.lastFailure = reason;
+			if (this.state == ServerState.FAILED) {
+				return;
+			}
+			this.stops++;
+			this.wantRunning = false;
+			this.restarts.cancel();
+			// a stop forgets the lifecycle's start; given up, the lifecycle's start, when
+			// it has not begun yet, runs no process
+			this.starting = null;
+			this.lifecycleStart = CompletableFuture.completedFuture(null);
+			current = this.process;
+			boolean first = current != null && this.stopClaimed != current;
+			this.stopClaimed = current;
+			// FAILED from now on, not STOPPING: whoever looks sees why
+			setState(ServerState.FAILED);
+			if (!first) {
+				return;
+			}
+		}
+		this.events.stopped(current.stop());
 	}
 
 	/**
@@ -341,28 +487,19 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	@Nullable StopResult stopServer() {
-		return stopServer(false);
-	}
-
-	/**
-	 * Stop the server: the contract's four bounded steps. No restart follows.
-	 * @param withOthers whether the application's shutdown stops it together with the
-	 * other servers ({@link StdioServerProcess#stopWithOthers()})
-	 * @return how the stop went, or {@code null} when nothing was running
-	 */
-	@Nullable StopResult stopServer(boolean withOthers) {
 		StdioServerProcess current;
 		boolean first;
 		synchronized (this.lock) {
 			this.stops++;
 			this.wantRunning = false;
-			this.restartSupervisor.cancel();
+			this.restarts.cancel();
 			if (this.state == ServerState.IDLE) {
 				// Its next message must not start it any more
 				setState(ServerState.STOPPED);
 			}
 			// A later lifecycle start begins afresh
-			this.starts.forget();
+			this.starting = null;
+			this.lifecycleStart = null;
 			current = this.process;
 			if (current == null) {
 				return null;
@@ -375,7 +512,7 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 				setState(ServerState.STOPPING);
 			}
 		}
-		StopResult result = withOthers ? current.stopWithOthers() : current.stop();
+		StopResult result = current.stop();
 		if (!first) {
 			return result;
 		}
@@ -390,9 +527,8 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 	}
 
 	/**
-	 * Begin the stop of an idle server: it is {@link ServerState#IDLE} from now on (no
-	 * health change; its next message starts it again), and its process is told why it is
-	 * stopped. The caller makes sure that no message is being sent.
+	 * Begin the stop of an idle server: it is {@link ServerState#IDLE} from now on (its
+	 * next message starts it again). The caller makes sure that no message is being sent.
 	 * @return the process to stop with {@link #stopClaimed(StdioServerProcess)}, or
 	 * {@code null} when the server does not run, is not initialized yet or a request is
 	 * pending
@@ -409,23 +545,19 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 			this.stopClaimed = current;
 			this.wantRunning = false;
 			this.initialized = false;
-			this.restartSupervisor.cancel();
+			this.restarts.cancel();
 			setState(ServerState.IDLE);
 			return current;
 		}
 	}
 
-	/**
-	 * Stop a process claimed by {@link #claimIdleStop()}: the contract's four steps.
-	 * @param claimed the process
-	 */
 	void stopClaimed(StdioServerProcess claimed) {
 		this.events.stopped(claimed.stop());
 	}
 
 	/**
 	 * Stop a running process that went over a resource limit; its exit, with that cause,
-	 * is then handled by the restart policy like any other failure.
+	 * then goes to the restart policy like any other failure.
 	 * @param over the process
 	 * @param cause {@link ExitCause#MEMORY_LIMIT} or {@link ExitCause#PROCESS_LIMIT}
 	 * @param reason the figures, for the exit's message
@@ -439,13 +571,11 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 		this.events.stopped(over.stop());
 	}
 
-	/**
-	 * Stop the server and start it again, counted as a restart.
-	 */
+	/** Stop the server and start it again, counted as a restart. */
 	void restartServer() {
 		stopServer();
 		this.events.restarted();
-		this.starts.startServer();
+		startServer();
 	}
 
 	/** Called with the lock held. */
@@ -455,9 +585,18 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
+			this.watcher.stateChanged(newState);
 			this.events.stateChanged(newState);
 		}
 	}
+
+	/** Called with the lock held. */
+	private void failed() {
+		this.wantRunning = false;
+		setState(ServerState.FAILED);
+	}
+
+	// Exits, and the restarts the policy asks for
 
 	private void exited(long exitedGeneration, ExitInfo exit) {
 		synchronized (this.lock) {
@@ -466,31 +605,83 @@ final class ServerController implements ServerStarter.Machine, PolicyRestarter.M
 				return;
 			}
 			// a start whose process exited is over, whatever follows
-			this.settle.startEnded();
+			this.startsEnded = this.startsBegun;
 			this.lock.notifyAll();
 			this.initialized = false;
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
 				return;
 			}
-			this.policyRestarts.exited(exit);
+			if (this.restarts.policy().shouldRestart(exit)) {
+				scheduleRestart();
+			}
+			else {
+				failed();
+			}
 		}
 	}
 
-	@Override
-	public void failed() {
-		this.wantRunning = false;
-		setState(ServerState.FAILED);
-	}
-
-	@Override
-	public void restarting() {
+	/**
+	 * Called with the lock held: a restart after its backoff, unless the policy gives up.
+	 */
+	private void scheduleRestart() {
+		Duration backoff = this.restarts.nextBackoff();
+		if (backoff == null) {
+			failed();
+			return;
+		}
+		// Listeners learn of the restart before its backoff starts to run
+		this.restartDeadlineNanos = System.nanoTime() + backoff.toNanos()
+				+ this.definition.spec().startupTimeout().toNanos();
 		setState(ServerState.RESTARTING);
+		// The scheduler's one thread must not block: the restart runs among the tasks
+		this.restarts.schedule(() -> this.host.tasks().execute(this::restart), backoff);
 	}
 
-	@Override
-	public boolean restartDue() {
-		return this.wantRunning && this.state == ServerState.RESTARTING;
+	private void restart() {
+		long stopsSeen;
+		synchronized (this.lock) {
+			if (!this.wantRunning || this.state != ServerState.RESTARTING) {
+				return;
+			}
+			stopsSeen = this.stops;
+		}
+		this.events.restarted();
+		try {
+			startProcess(true, stopsSeen);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
+		}
+	}
+
+	/** Learns every change of the state, under the lock: it schedules, never waits. */
+	interface StateWatcher {
+
+		void stateChanged(ServerState state);
+
+	}
+
+	/** Routes one generation's messages and end: the end first to the state machine. */
+	private final class Generation implements MessageListener {
+
+		private final long number;
+
+		Generation(long number) {
+			this.number = number;
+		}
+
+		@Override
+		public void onMessage(JsonRpcLine message) {
+			ServerController.this.session.onMessage(message);
+		}
+
+		@Override
+		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+			exited(this.number, exit);
+			ServerController.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
+		}
+
 	}
 
 }

@@ -24,21 +24,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one server went through, as others see it: its state changes, stops and restarts
- * told to its listeners, its exits (by cause) and restarts counted, its last exit kept.
+ * What one server went through: its listeners told, its exits and restarts counted.
  *
  * @author mcp-stdio authors
  */
 final class ServerEvents {
 
-	private final McpStdioServer server;
-
-	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+	private final List<Bound> listeners = new CopyOnWriteArrayList<>();
 
 	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
 
@@ -46,20 +43,19 @@ final class ServerEvents {
 
 	private volatile @Nullable ExitInfo lastExit;
 
-	ServerEvents(McpStdioServer server) {
-		this.server = server;
+	ServerEvents() {
 		for (ExitCause cause : ExitCause.values()) {
 			this.exits.put(cause, new AtomicLong());
 		}
 	}
 
-	void addListener(Listener listener) {
-		this.listeners.add(listener);
+	void addListener(Listener listener, McpStdioServer server) {
+		this.listeners.add(new Bound(listener, server));
 	}
 
 	void stateChanged(ServerState state) {
-		for (Listener listener : this.listeners) {
-			listener.stateChanged(this.server, state);
+		for (Bound bound : this.listeners) {
+			bound.listener().stateChanged(bound.server(), state);
 		}
 	}
 
@@ -69,8 +65,8 @@ final class ServerEvents {
 	 */
 	void stopped(StopResult result) {
 		if (result.wasRunning()) {
-			for (Listener listener : this.listeners) {
-				listener.stopped(this.server, result);
+			for (Bound bound : this.listeners) {
+				bound.listener().stopped(bound.server(), result);
 			}
 		}
 	}
@@ -78,8 +74,8 @@ final class ServerEvents {
 	/** Count a restart and tell the listeners, before it begins. */
 	void restarted() {
 		this.restarts.incrementAndGet();
-		for (Listener listener : this.listeners) {
-			listener.restarted(this.server);
+		for (Bound bound : this.listeners) {
+			bound.listener().restarted(bound.server());
 		}
 	}
 
@@ -102,6 +98,10 @@ final class ServerEvents {
 
 	@Nullable ExitInfo lastExit() {
 		return this.lastExit;
+	}
+
+	private record Bound(Listener listener, McpStdioServer server) {
+
 	}
 
 }

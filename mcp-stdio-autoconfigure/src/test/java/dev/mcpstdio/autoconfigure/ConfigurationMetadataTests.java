@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
 
 import dev.mcpstdio.actuate.McpServersHealthProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
@@ -138,7 +139,7 @@ class ConfigurationMetadataTests {
 		// what mcp-stdio falls back to is what ShutdownTimeouts and RestartPolicy use
 		assertThat(builtIn).containsEntry("shutdown.drain-timeout", ShutdownTimeouts.DEFAULTS.drain())
 			.containsEntry("restart.policy", RestartPolicy.NEVER.mode())
-			.containsEntry("startup-timeout", McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT);
+			.containsEntry("startup-timeout", StdioServerSpec.DEFAULT_STARTUP_TIMEOUT);
 	}
 
 	@Test

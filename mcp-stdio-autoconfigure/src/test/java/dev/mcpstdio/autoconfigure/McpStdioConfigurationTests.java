@@ -136,8 +136,8 @@ class McpStdioConfigurationTests {
 				assertThat(servers.get("a").state()).isEqualTo(ServerState.RUNNING);
 				assertThat(servers.get("b").state()).isEqualTo(ServerState.DISABLED);
 				assertThat(first.required()).isFalse();
-				assertThat(first.startupTimeout()).isEqualTo(Duration.ofSeconds(10));
-				assertThat(second.startupTimeout()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(first.spec().startupTimeout()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(second.spec().startupTimeout()).isEqualTo(Duration.ofSeconds(20));
 				assertThat(first.spec().maxMessageSize()).isEqualTo(DataSize.ofMegabytes(1).toBytes());
 				assertThat(first.spec().stderrTailLines()).isEqualTo(9);
 				assertThat(second.spec().stderrTailLines()).isEqualTo(7);
@@ -166,7 +166,7 @@ class McpStdioConfigurationTests {
 			.run((context) -> {
 				McpStdioServerDefinition definition = context.getBean(McpStdioServers.class).get("a").definition();
 				assertThat(definition.required()).isFalse();
-				assertThat(definition.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(definition.spec().startupTimeout()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(definition.spec().inheritEnv()).isFalse();
 				assertThat(definition.spec().workingDirectory()).isNull();
 				assertThat(definition.spec().maxMessageSize()).isEqualTo(16 * 1024 * 1024);

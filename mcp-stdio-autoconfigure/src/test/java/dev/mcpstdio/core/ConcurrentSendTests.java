@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -78,9 +79,9 @@ class ConcurrentSendTests {
 		List<String> duplicates = new ArrayList<>();
 		CountDownLatch all = new CountDownLatch(THREADS * MESSAGES);
 		StdioServerProcess process = TestHost.shared().start(catServer("cat-many"), (message) -> {
-			if (!received.add(message)) {
+			if (!received.add(message.text())) {
 				synchronized (duplicates) {
-					duplicates.add(message);
+					duplicates.add(message.text());
 				}
 			}
 			all.countDown();
@@ -121,7 +122,8 @@ class ConcurrentSendTests {
 		for (int round = 0; round < 10; round++) {
 			Set<String> sent = ConcurrentHashMap.newKeySet();
 			Set<String> received = ConcurrentHashMap.newKeySet();
-			StdioServerProcess process = TestHost.shared().start(catServer("cat-stop"), received::add);
+			StdioServerProcess process = TestHost.shared()
+				.start(catServer("cat-stop"), (message) -> received.add(message.text()));
 			ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 			try {
 				sendersStopped += stopWhileSending(process, pool, sent, round);

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containers.ContainerLaunch;
 import dev.mcpstdio.core.containers.ContainerStats;

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
@@ -62,8 +63,8 @@ class FailurePathTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(StopSequence.Step.class)
-	void aStepThatFailsStillEndsTheWholeTree(StopSequence.Step failing) throws Exception {
+	@EnumSource(StdioServerProcess.Step.class)
+	void aStepThatFailsStillEndsTheWholeTree(StdioServerProcess.Step failing) throws Exception {
 		StdioServerProcess process = TestHost.shared()
 			.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
 		this.started.add(process);
@@ -84,7 +85,10 @@ class FailurePathTests {
 	@Test
 	void aFailureAfterTheProcessWasSpawnedEndsIt() {
 		// A send timeout too long for nanoseconds fails the setup after the spawn
-		StdioServerSpec spec = this.fixtures.spec("overflow", "echo.sh").withSendTimeout(Duration.ofDays(200_000));
+		StdioServerSpec spec = this.fixtures.spec("overflow", "echo.sh")
+			.toBuilder()
+			.sendTimeout(Duration.ofDays(200_000))
+			.build();
 		assertThatExceptionOfType(McpStdioException.class)
 			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("overflow");
@@ -110,9 +114,11 @@ class FailurePathTests {
 		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_SETTING", "setting-value", "HOME", "/tmp");
 		ServerHost host = ServerHost.builder().environment(jvm).build();
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
-		StdioServerSpec inherit = new StdioServerSpec("inherit", allowList.command(), allowList.args(), allowList.env(),
-				true, null, allowList.maxMessageSize(), allowList.stderrTailLines(), allowList.sendTimeout(),
-				allowList.shutdown(), allowList.container());
+		StdioServerSpec inherit = StdioServerSpec.builder("inherit", allowList.command())
+			.args(allowList.args())
+			.env(allowList.env())
+			.inheritEnv(true)
+			.build();
 		assertThat(environmentOf(host, allowList)).doesNotContain("MY_SETTING=setting-value").contains("HOME=/tmp");
 		assertThat(environmentOf(host, inherit)).contains("MY_SETTING=setting-value", "HOME=/tmp");
 	}

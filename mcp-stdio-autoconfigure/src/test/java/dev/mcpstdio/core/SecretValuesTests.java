@@ -81,9 +81,9 @@ class SecretValuesTests {
 
 	@Test
 	void aSpecRegistersItsSecretLookingVariablesWhoeverBuiltIt() {
-		StdioServerSpec spec = new StdioServerSpec("files", "srv", List.of(), Map.of("DB_PASSWORD", "hunter2-long"),
-				false, null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, 50, Duration.ofSeconds(30),
-				ShutdownTimeouts.DEFAULTS, ContainerSettings.DEFAULTS);
+		StdioServerSpec spec = StdioServerSpec.builder("files", "srv")
+			.env(Map.of("DB_PASSWORD", "hunter2-long"))
+			.build();
 		assertThat(spec.sanitize("connecting with hunter2-long")).isEqualTo("connecting with ******");
 		assertThat(spec.withShutdown(ShutdownTimeouts.DEFAULTS).secrets()).isEqualTo(spec.secrets());
 		assertThat(spec.origin()).isEqualTo(ServerOrigin.of("files"));

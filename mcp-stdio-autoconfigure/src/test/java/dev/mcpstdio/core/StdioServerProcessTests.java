@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
@@ -275,10 +276,11 @@ class StdioServerProcessTests {
 	@Test
 	void nonJsonLinesAreSkippedNotFatal() throws Exception {
 		List<String> messages = new CopyOnWriteArrayList<>();
-		StdioServerProcess process = start(this.fixtures.spec("chatty", "non-json.sh"), messages::add);
+		StdioServerProcess process = start(this.fixtures.spec("chatty", "non-json.sh"),
+				(message) -> messages.add(message.text()));
 		String response = process.request(7, request(7, "ping")).get(10, TimeUnit.SECONDS);
 		assertThat(response).contains("\"id\":7");
-		process.send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"again\"}", 8);
+		process.send(JsonRpcLine.of("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"again\"}"), 8);
 		Await.that("one message", () -> messages.size() == 1);
 		assertThat(messages).singleElement().asString().contains("again");
 		assertThat(process.isRunning()).isTrue();
@@ -289,7 +291,8 @@ class StdioServerProcessTests {
 	@Test
 	void crlfLineEndsAndALastLineWithoutNewlineAreRead() throws Exception {
 		List<String> messages = new CopyOnWriteArrayList<>();
-		StdioServerProcess process = start(this.fixtures.spec("crlf", "crlf.sh"), messages::add);
+		StdioServerProcess process = start(this.fixtures.spec("crlf", "crlf.sh"),
+				(message) -> messages.add(message.text()));
 		// the CR is not part of the message; the empty CRLF line is no message at all
 		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS))
 			.isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"echo\":\"crlf\"}}");
@@ -311,9 +314,10 @@ class StdioServerProcessTests {
 		StdioServerSpec marked = this.fixtures.spec("relative", "echo.sh");
 		// not found from the JVM's directory: only the working directory has it
 		assertThat(Path.of("bin/server.sh")).doesNotExist();
-		StdioServerSpec spec = new StdioServerSpec("relative", "bin/server.sh", List.of(), marked.env(), false,
-				workingDirectory, marked.maxMessageSize(), marked.stderrTailLines(), marked.sendTimeout(),
-				marked.shutdown(), marked.container());
+		StdioServerSpec spec = StdioServerSpec.builder("relative", "bin/server.sh")
+			.env(marked.env())
+			.workingDirectory(workingDirectory)
+			.build();
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("\"echo\":\"ping\"");
 		assertThat(Path.of("/proc", Long.toString(process.pid()), "cwd").toRealPath())
@@ -344,7 +348,7 @@ class StdioServerProcessTests {
 		AtomicReference<List<Object>> unanswered = new AtomicReference<>();
 		MessageListener listener = new MessageListener() {
 			@Override
-			public void onMessage(String message) {
+			public void onMessage(JsonRpcLine message) {
 			}
 
 			@Override
@@ -355,8 +359,8 @@ class StdioServerProcessTests {
 		StdioServerProcess process = start(this.fixtures.spec("crashy", "echo.sh"), listener);
 		assertThat(process.request(1, request(1, "ping")).get(10, TimeUnit.SECONDS)).contains("ping");
 		CompletableFuture<String> hanging = process.request(2, request(2, "hang"));
-		process.send(request("s-3", "hang"), "s-3");
-		process.send(request("s-4", "hang"), "s-4");
+		process.send(JsonRpcLine.of(request("s-3", "hang")), "s-3");
+		process.send(JsonRpcLine.of(request("s-4", "hang")), "s-4");
 		assertThat(process.pendingRequests()).isEqualTo(3);
 		long begin = System.nanoTime();
 		process.send(request(5, "crash"));
@@ -373,7 +377,7 @@ class StdioServerProcessTests {
 
 	@Test
 	void lineLongerThanTheLimitFailsTheServer() throws Exception {
-		StdioServerSpec spec = this.fixtures.spec("verbose", "long-line.sh").withMaxMessageSize(1024);
+		StdioServerSpec spec = this.fixtures.spec("verbose", "long-line.sh").toBuilder().maxMessageSize(1024).build();
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		ExitInfo exit = process.exit().get(10, TimeUnit.SECONDS);
 		assertThat(exit.failure()).contains("longer than max-message-size (1024 bytes)");
@@ -385,7 +389,9 @@ class StdioServerProcessTests {
 	@Test
 	void sendBlockedLongerThanTheSendTimeoutFailsTheServer() throws Exception {
 		StdioServerSpec spec = this.fixtures.spec("slow-reader", "not-reading.sh")
-			.withSendTimeout(Duration.ofMillis(300));
+			.toBuilder()
+			.sendTimeout(Duration.ofMillis(300))
+			.build();
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		waitForStderr(process, "ready");
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
@@ -399,7 +405,10 @@ class StdioServerProcessTests {
 
 	@Test
 	void sendQueuedBehindABlockedWriteTimesOut() throws Exception {
-		StdioServerSpec spec = this.fixtures.spec("queued", "not-reading.sh").withSendTimeout(Duration.ofSeconds(2));
+		StdioServerSpec spec = this.fixtures.spec("queued", "not-reading.sh")
+			.toBuilder()
+			.sendTimeout(Duration.ofSeconds(2))
+			.build();
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		waitForStderr(process, "ready");
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
@@ -442,8 +451,8 @@ class StdioServerProcessTests {
 		StdioServerSpec spec = this.fixtures.spec("cancel", "echo.sh")
 			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
-		process.send(request("h1", "hang"), "h1");
-		process.send(request("h2", "hang"), "h2");
+		process.send(JsonRpcLine.of(request("h1", "hang")), "h1");
+		process.send(JsonRpcLine.of(request("h2", "hang")), "h2");
 		assertThat(process.pendingRequests()).isEqualTo(2);
 		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h1\"}}");
 		process.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"h2\","
@@ -461,7 +470,7 @@ class StdioServerProcessTests {
 			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(10)));
 		StdioServerProcess process = start(spec, MessageListener.NONE);
 		process.setClientRequestTimeout(Duration.ofMillis(500));
-		process.send(request("h1", "hang"), "h1");
+		process.send(JsonRpcLine.of(request("h1", "hang")), "h1");
 		StopResult result = process.stop();
 		assertThat(result.duration()).isLessThan(Duration.ofSeconds(30));
 		assertThat(result.outcome()).isEqualTo(ExitCause.CLEAN);

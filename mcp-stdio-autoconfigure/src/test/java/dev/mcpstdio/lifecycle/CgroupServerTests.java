@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.cgroup.CgroupContainment;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;

@@ -179,8 +179,9 @@ class McpStdioServerDemandTests {
 	}
 
 	private McpStdioServer server(Demand demand) {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(this.fixtures.spec("demand", "echo.sh"),
-				true, false, Duration.ofSeconds(20), RestartPolicy.NEVER, demand, Limits.NONE), TestHost.shared());
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+				this.fixtures.spec("demand", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
+				true, false, RestartPolicy.NEVER, demand, Limits.NONE), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

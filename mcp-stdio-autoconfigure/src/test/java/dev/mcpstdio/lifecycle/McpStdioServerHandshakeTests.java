@@ -102,10 +102,11 @@ class McpStdioServerHandshakeTests {
 	}
 
 	private McpStdioServer server(String name, String script, Duration startupTimeout) {
-		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(this.fixtures.spec(name, script).withShutdown(LONG_DRAIN), true, false,
-						startupTimeout, RestartPolicy.NEVER),
-				TestHost.shared());
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(this.fixtures.spec(name, script)
+			.withShutdown(LONG_DRAIN)
+			.toBuilder()
+			.startupTimeout(startupTimeout)
+			.build(), true, false, RestartPolicy.NEVER), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

@@ -270,10 +270,9 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void aServerGivenUpByItsClientIsNotStartedAgainByTheLifecycle() {
-		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(this.fixtures.spec("given-up", "echo.sh"), true, false,
-						Duration.ofSeconds(20), RestartPolicy.NEVER),
-				TestHost.shared());
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+				this.fixtures.spec("given-up", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
+				true, false, RestartPolicy.NEVER), TestHost.shared());
 		try {
 			// a client joined the start, then gave the server up before the lifecycle's
 			// start came (as Spring AI's integration does with a server it leaves out)
@@ -296,8 +295,10 @@ class McpStdioServerLifecycleTests {
 	@Test
 	void lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain() {
 		McpStdioServer broken = new McpStdioServer(
-				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh"), true, false,
-						Duration.ofSeconds(20), RestartPolicy.NEVER),
+				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh")
+					.toBuilder()
+					.startupTimeout(Duration.ofSeconds(20))
+					.build(), true, false, RestartPolicy.NEVER),
 				TestHost.shared());
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
 		try {
@@ -323,10 +324,9 @@ class McpStdioServerLifecycleTests {
 	void aStopThatComesWhileAStartIsPendingWins() throws Exception {
 		// what destroy() does when start-up aborts while other servers are still starting
 		for (int i = 0; i < 20; i++) {
-			McpStdioServer server = new McpStdioServer(
-					new McpStdioServerDefinition(this.fixtures.spec("pending", "echo.sh"), true, false,
-							Duration.ofSeconds(20), RestartPolicy.NEVER),
-					TestHost.shared());
+			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+					this.fixtures.spec("pending", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
+					true, false, RestartPolicy.NEVER), TestHost.shared());
 			java.util.concurrent.CompletableFuture<Void> start = server.startInBackground();
 			try {
 				server.stopServer();

@@ -146,10 +146,9 @@ class McpStdioServerLimitsTests {
 	}
 
 	private McpStdioServer server(Limits limits, RestartPolicy policy) {
-		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(this.fixtures.spec("limited", "echo.sh"), true, false,
-						Duration.ofSeconds(20), policy, Demand.EAGER, limits),
-				TestHost.shared());
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+				this.fixtures.spec("limited", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
+				true, false, policy, Demand.EAGER, limits), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

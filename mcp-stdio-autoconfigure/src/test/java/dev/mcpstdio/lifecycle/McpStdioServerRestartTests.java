@@ -270,7 +270,9 @@ class McpStdioServerRestartTests {
 
 	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec, true, false, Duration.ofSeconds(10), policy), TestHost.shared());
+				new McpStdioServerDefinition(spec.toBuilder().startupTimeout(Duration.ofSeconds(10)).build(), true,
+						false, policy),
+				TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

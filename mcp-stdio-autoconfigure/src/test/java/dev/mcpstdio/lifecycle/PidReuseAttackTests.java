@@ -137,9 +137,10 @@ class PidReuseAttackTests {
 	// up to 60 attacks
 	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void aRestartNeverSignalsAStrangerThatTookTheRootsPid() throws Exception {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec("victim", "3", "detach"), true,
-				false, Duration.ofSeconds(20), new RestartPolicy(Mode.ON_FAILURE, 1000, Duration.ofMinutes(10),
-						Duration.ofMillis(10), Duration.ofMillis(10))),
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+				spec("victim", "3", "detach").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(), true, false,
+				new RestartPolicy(Mode.ON_FAILURE, 1000, Duration.ofMinutes(10), Duration.ofMillis(10),
+						Duration.ofMillis(10))),
 				TestHost.shared());
 		this.servers.add(server);
 		server.startServer();

@@ -67,7 +67,7 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 	/** Kinds of requests kept at most (they are bounded per server already). */
 	private static final int MAX_CACHED = 10_000;
 
-	private final Map<Operation, Cached> cache = new ConcurrentHashMap<>();
+	private final Map<OperationNames.Operation, Cached> cache = new ConcurrentHashMap<>();
 
 	@Override
 	public String getName() {
@@ -128,7 +128,7 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 	}
 
 	private Cached cached(McpOperationContext context) {
-		Operation operation = context.operation();
+		OperationNames.Operation operation = context.operation();
 		Cached cached = this.cache.get(operation);
 		if (cached == null) {
 			cached = new Cached(keyValues(context), contextualName(context));

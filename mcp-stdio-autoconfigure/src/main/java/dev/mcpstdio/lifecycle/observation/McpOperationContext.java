@@ -39,7 +39,7 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 	private static final Propagator.Setter<McpOperationContext> SETTER = (context, key, value) -> context.propagate(key,
 			value);
 
-	private final Operation operation;
+	private final OperationNames.Operation operation;
 
 	private final String requestId;
 
@@ -59,10 +59,10 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 	 */
 	public McpOperationContext(String serverName, String method, @Nullable String toolName, @Nullable String promptName,
 			String requestId) {
-		this(new Operation(serverName, method, toolName, promptName), requestId);
+		this(new OperationNames.Operation(serverName, method, toolName, promptName), requestId);
 	}
 
-	McpOperationContext(Operation operation, String requestId) {
+	McpOperationContext(OperationNames.Operation operation, String requestId) {
 		super(SETTER, Kind.CLIENT);
 		this.operation = operation;
 		// an attribute of the span: bounded, whoever chose the id
@@ -135,7 +135,7 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 		this.errorType = errorType;
 	}
 
-	Operation operation() {
+	OperationNames.Operation operation() {
 		return this.operation;
 	}
 

@@ -159,4 +159,59 @@ final class OperationNames {
 
 	}
 
+	/**
+	 * One kind of request to one server as telemetry names it: method and tool or prompt.
+	 */
+	static final class Operation {
+
+		private final String server;
+
+		private final String method;
+
+		private final @Nullable String toolName;
+
+		private final @Nullable String promptName;
+
+		Operation(String server, String method, @Nullable String toolName, @Nullable String promptName) {
+			this.server = server;
+			this.method = method;
+			this.toolName = toolName;
+			this.promptName = promptName;
+		}
+
+		String server() {
+			return this.server;
+		}
+
+		String method() {
+			return this.method;
+		}
+
+		@Nullable String toolName() {
+			return this.toolName;
+		}
+
+		@Nullable String promptName() {
+			return this.promptName;
+		}
+
+		/**
+		 * Return the tool or prompt the request is about, else the server: the target of
+		 * the span name {@code {mcp.method.name} {target}}.
+		 * @return the target
+		 */
+		String target() {
+			if (this.toolName != null) {
+				return this.toolName;
+			}
+			return (this.promptName != null) ? this.promptName : this.server;
+		}
+
+		@Override
+		public String toString() {
+			return this.method + " " + target();
+		}
+
+	}
+
 }

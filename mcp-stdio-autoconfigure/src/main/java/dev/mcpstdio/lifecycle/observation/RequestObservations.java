@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.io.SecretValues;
 import dev.mcpstdio.core.support.Durations;
@@ -43,17 +44,16 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes every JSON-RPC request sent to one server as {@code
- * mcp.client.operation.duration}, from the send to its end: its response, the failure of
- * the send, the end of the process, the client's cancellation, or no answer within the
- * request timeout the client gave
- * ({@link dev.mcpstdio.lifecycle.ClientConnection#clientRequestTimeout()}). With a
- * tracer, each request is a client span whose trace context goes into the request's
- * {@code params._meta} ({@link TraceContextInjector}).
+ * Observes every JSON-RPC request sent to one server, from its send to its end.
  *
  * @author mcp-stdio authors
  */
 public class RequestObservations implements RequestObserver {
+
+	// As mcp.client.operation.duration: a request ends with its response, the failure of
+	// its send, the end of the process, the client's cancellation, or no answer within
+	// the client's request timeout. With a tracer, each request is a client span whose
+	// trace context goes into the request's params._meta.
 
 	/**
 	 * Requests under observation at once, per server: past it, new ones are not observed.
@@ -66,8 +66,6 @@ public class RequestObservations implements RequestObserver {
 	private static final Log logger = LogFactory.getLog(RequestObservations.class);
 
 	private static final String TOOLS_CALL = "tools/call";
-
-	private static final String CANCELLED = "notifications/cancelled";
 
 	private final McpStdioServer server;
 
@@ -126,7 +124,7 @@ public class RequestObservations implements RequestObserver {
 	}
 
 	@Override
-	public @Nullable ObservedRequest sending(Object id, String message) {
+	public @Nullable ObservedRequest sending(Object id, JsonRpcLine message) {
 		// Nothing is read while no handler listens; no response is read while no request
 		// is in flight
 		if (this.registry.isNoop()) {
@@ -141,7 +139,7 @@ public class RequestObservations implements RequestObserver {
 		}
 	}
 
-	private @Nullable ObservedRequest begin(String key, String message) {
+	private @Nullable ObservedRequest begin(String key, JsonRpcLine message) {
 		if (this.inFlight.size() >= MAX_IN_FLIGHT) {
 			if (this.warned.compareAndSet(false, true)) {
 				logger.warn(MAX_IN_FLIGHT + " requests to MCP server '" + this.server.name()
@@ -149,8 +147,8 @@ public class RequestObservations implements RequestObserver {
 			}
 			return null;
 		}
-		JsonRpcFacts.Request facts = JsonRpcFacts.request(message);
-		McpOperationContext context = new McpOperationContext(this.names.operation(facts.method(), facts.name()), key);
+		McpOperationContext context = new McpOperationContext(this.names.operation(message.method(), message.name()),
+				key);
 		Observation observation = Observation.createNotStarted(this.convention,
 				DefaultMcpOperationObservationConvention.INSTANCE, () -> context, this.registry);
 		if (observation.isNoop()) {
@@ -164,43 +162,26 @@ public class RequestObservations implements RequestObserver {
 		observation.start();
 		Map<String, String> propagated = context.propagated();
 		if (!propagated.isEmpty()) {
-			request.line = TraceContextInjector.inject(message, propagated);
+			request.line = message.withMeta(propagated);
 		}
 		scheduleSweep();
 		return request;
 	}
 
 	@Override
-	public void notifying(String message) {
-		if (this.inFlight.isEmpty() || !message.contains(CANCELLED)) {
-			return;
-		}
-		try {
-			String id = JsonRpcFacts.cancelledRequestId(message);
-			InFlight request = (id != null) ? this.inFlight.get(id) : null;
-			if (request != null) {
-				end(request, "cancelled", new McpOperationFailure("cancelled", "Cancelled by the client"));
-			}
-		}
-		catch (RuntimeException ex) {
-			failed("a cancellation could not be observed", ex);
+	public void notifying(JsonRpcLine message) {
+		String id = message.cancelledId();
+		InFlight request = (id != null) ? this.inFlight.get(id) : null;
+		if (request != null) {
+			end(request, "cancelled", new Failure("cancelled", "Cancelled by the client"));
 		}
 	}
 
 	@Override
-	public void received(String message) {
-		if (this.inFlight.isEmpty()) {
-			return;
-		}
-		try {
-			JsonRpcFacts.Response response = JsonRpcFacts.response(message);
-			InFlight request = (response != null) ? this.inFlight.get(response.id()) : null;
-			if (request != null) {
-				answered(request, response);
-			}
-		}
-		catch (RuntimeException ex) {
-			failed("a response could not be observed", ex);
+	public void received(JsonRpcLine message) {
+		InFlight request = message.isResponse() ? this.inFlight.get(message.id()) : null;
+		if (request != null) {
+			answered(request, message);
 		}
 	}
 
@@ -223,20 +204,20 @@ public class RequestObservations implements RequestObserver {
 		}
 	}
 
-	private void answered(InFlight request, JsonRpcFacts.@Nullable Response response) {
-		if (response == null || (!response.error() && !response.isError())) {
+	private void answered(InFlight request, @Nullable JsonRpcLine response) {
+		if (response == null || (!response.isError() && !response.isToolError())) {
 			end(request, null, null);
 		}
-		else if (response.error()) {
+		else if (response.isError()) {
 			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
 			// the server's text, bounded: it becomes the span's error and may be logged
 			String message = (response.errorMessage() != null)
 					? SecretSanitizer.quote(response.errorMessage(), MAX_MESSAGE_LENGTH, this.secrets)
 					: "JSON-RPC error " + code;
-			end(request, code, new McpOperationFailure(code, message));
+			end(request, code, new Failure(code, message));
 		}
 		else if (TOOLS_CALL.equals(request.context.getMethod())) {
-			end(request, "tool_error", new McpOperationFailure("tool_error",
+			end(request, "tool_error", new Failure("tool_error",
 					"Tool '" + request.context.getTarget() + "' answered with isError: true"));
 		}
 		else {
@@ -264,7 +245,7 @@ public class RequestObservations implements RequestObserver {
 				&& cause.getCause() != null) {
 			cause = cause.getCause();
 		}
-		if (cause instanceof McpOperationFailure known) {
+		if (cause instanceof Failure known) {
 			return known.errorType();
 		}
 		if (cause instanceof CancellationException) {
@@ -306,7 +287,7 @@ public class RequestObservations implements RequestObserver {
 				for (InFlight request : this.inFlight.values()) {
 					long age = now - request.sentAt;
 					if (age >= timeoutNanos) {
-						end(request, "timeout", new McpOperationFailure("timeout",
+						end(request, "timeout", new Failure("timeout",
 								"No response within the client's request timeout of " + Durations.format(timeout)));
 					}
 					else {
@@ -352,9 +333,9 @@ public class RequestObservations implements RequestObserver {
 
 		private final long sentAt = System.nanoTime();
 
-		private volatile String line;
+		private volatile JsonRpcLine line;
 
-		InFlight(String key, McpOperationContext context, Observation observation, String line) {
+		InFlight(String key, McpOperationContext context, Observation observation, JsonRpcLine line) {
 			this.key = key;
 			this.context = context;
 			this.observation = observation;
@@ -362,7 +343,7 @@ public class RequestObservations implements RequestObserver {
 		}
 
 		@Override
-		public String message() {
+		public JsonRpcLine message() {
 			return this.line;
 		}
 
@@ -377,18 +358,38 @@ public class RequestObservations implements RequestObserver {
 		}
 
 		@Override
-		public void completed(@Nullable String response, @Nullable Throwable failure) {
+		public void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure) {
 			try {
 				if (failure != null) {
 					end(this, errorType(failure), failure);
 				}
 				else {
-					answered(this, (response != null) ? JsonRpcFacts.response(response) : null);
+					answered(this, response);
 				}
 			}
 			catch (RuntimeException ex) {
 				failed("a response could not be observed", ex);
 			}
+		}
+
+	}
+
+	/**
+	 * Why a request failed when no exception says it, as the span's error: a JSON-RPC
+	 * error, a tool's error, no answer in time, a cancellation.
+	 */
+	static final class Failure extends RuntimeException {
+
+		private final String errorType;
+
+		Failure(String errorType, String message) {
+			// no stack trace: where the failure is noticed says nothing about it
+			super(message, null, false, false);
+			this.errorType = errorType;
+		}
+
+		String errorType() {
+			return this.errorType;
 		}
 
 	}

@@ -184,8 +184,7 @@ class ContainerEngineTests {
 			}
 			// the server and its two helpers (and their sleeps, which come and go)
 			assertThat(inContainer).hasSizeGreaterThanOrEqualTo(3);
-			assertThat(TestHost.shared().census().count(name, List.of()).liveProcesses())
-				.as("the CLI and the container's")
+			assertThat(TestHost.shared().count(name, List.of()).liveProcesses()).as("the CLI and the container's")
 				.isGreaterThanOrEqualTo(4);
 			ContainerStats stats = engine.stats(id);
 			assertThat(stats.processes()).isGreaterThanOrEqualTo(3);

@@ -27,7 +27,7 @@ import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.test.Fixtures;
 
 /**

@@ -90,7 +90,7 @@ class DefaultMcpOperationObservationConventionTests {
 		for (int i = 0; i < OperationNames.MAX_TARGETS; i++) {
 			assertThat(this.names.operation("tools/call", "tool-" + i).toolName()).isEqualTo("tool-" + i);
 		}
-		Operation folded = this.names.operation("tools/call", "one-too-many");
+		OperationNames.Operation folded = this.names.operation("tools/call", "one-too-many");
 		assertThat(folded.toolName()).isEqualTo("_OTHER");
 		assertThat(this.names.operation("tools/call", "another")).isSameAs(folded);
 		// a name seen before keeps its own

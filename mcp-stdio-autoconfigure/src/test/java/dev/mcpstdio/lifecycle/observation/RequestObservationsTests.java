@@ -124,7 +124,7 @@ class RequestObservationsTests {
 	void requestsSentWithSendAreEndedByTheirResponsesAsTheSessionGetsThem() throws Exception {
 		McpStdioServer server = observed("obs-send");
 		BlockingQueue<String> delivered = new LinkedBlockingQueue<>();
-		server.clientConnection().attach(delivered::add);
+		server.clientConnection().attach((message) -> delivered.add(message.text()));
 		server.send(toolCall("s-1", "result-first"), "s-1");
 		server.send("{\"jsonrpc\":\"2.0\",\"id\":\"s-2\",\"method\":\"prompts/get\",\"params\":{\"name\":\"review\"}}",
 				"s-2");
@@ -280,8 +280,9 @@ class RequestObservationsTests {
 	}
 
 	private McpStdioServer server(String name) {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(this.fixtures.spec(name, "tools.sh"),
-				true, false, Duration.ofSeconds(20), RestartPolicy.NEVER), TestHost.shared());
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
+				this.fixtures.spec(name, "tools.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(), true,
+				false, RestartPolicy.NEVER), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,15 +37,18 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes to a server's stdin, one line at a time and never two at once: on the sender's
- * thread when nothing is queued or being written, else through a bounded queue that a
- * task on the shared task threads writes in order, so that a caller can give up on a
- * server that does not read. Stdin is closed only once no write is under way, so a close
- * never cuts a write in half.
+ * Writes lines to a server's stdin, one at a time, bounded by the send timeout.
  *
  * @author mcp-stdio authors
  */
-public final class StdinWriter {
+final class StdinWriter {
+
+	// On the sender's thread when nothing is queued or being written, else through a
+	// bounded
+	// queue that a task writes in order, so that a caller can give up on a server that
+	// does
+	// not read. Stdin is closed only once no write is under way: a close never cuts a
+	// write.
 
 	/** How many messages may wait for the writer. */
 	static final int QUEUE_CAPACITY = 1024;
@@ -100,7 +103,7 @@ public final class StdinWriter {
 	 * @param tasks runs the task that writes queued lines
 	 * @param timer runs the check of a blocked direct write
 	 */
-	public StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
+	StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
 			ScheduledExecutorService timer) {
 		this.stdin = stdin;
 		this.sendTimeoutNanos = sendTimeout.toNanos();
@@ -147,7 +150,7 @@ public final class StdinWriter {
 	 * @throws InterruptedException if interrupted; a queued line is taken back if it can
 	 * be
 	 */
-	public void write(byte[] line) throws IOException, InterruptedException {
+	void write(byte[] line) throws IOException, InterruptedException {
 		if (tryWriteDirect(line)) {
 			return;
 		}
@@ -176,7 +179,7 @@ public final class StdinWriter {
 		}
 	}
 
-	public static byte[] line(String message) {
+	static byte[] line(String message) {
 		byte[] text = message.getBytes(StandardCharsets.UTF_8);
 		byte[] line = new byte[text.length + 1];
 		System.arraycopy(text, 0, line, 0, text.length);
@@ -336,7 +339,7 @@ public final class StdinWriter {
 	 * given error.
 	 * @param error makes the error of each queued write
 	 */
-	public void close(Function<Write, Exception> error) {
+	void close(Function<Write, Exception> error) {
 		this.closeRequested = true;
 		Write taken = this.held;
 		if (taken != null && taken.cancel()) {
@@ -384,15 +387,15 @@ public final class StdinWriter {
 	 * Return whether stdin is closed or being closed.
 	 * @return whether the server has been or is being sent EOF
 	 */
-	public boolean isClosing() {
+	boolean isClosing() {
 		return this.closing;
 	}
 
-	public CompletableFuture<Void> closed() {
+	CompletableFuture<Void> closed() {
 		return this.closed;
 	}
 
-	public boolean isWriting() {
+	boolean isWriting() {
 		return this.busy;
 	}
 
@@ -409,7 +412,7 @@ public final class StdinWriter {
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @return whether the writer is idle
 	 */
-	public boolean awaitIdle(long deadlineNanos) {
+	boolean awaitIdle(long deadlineNanos) {
 		synchronized (this.idle) {
 			while (this.busy || !this.queue.isEmpty()) {
 				long left = deadlineNanos - System.nanoTime();
@@ -435,7 +438,7 @@ public final class StdinWriter {
 	}
 
 	/** One line to write. */
-	public static final class Write {
+	static final class Write {
 
 		private static final int QUEUED = 0;
 
@@ -443,7 +446,7 @@ public final class StdinWriter {
 
 		private static final int CANCELLED = 2;
 
-		public final byte[] line;
+		final byte[] line;
 
 		final CompletableFuture<Void> future = new CompletableFuture<>();
 
@@ -465,7 +468,7 @@ public final class StdinWriter {
 			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
 		}
 
-		public boolean isWriting() {
+		boolean isWriting() {
 			return this.state.get() == WRITING;
 		}
 
@@ -476,7 +479,7 @@ public final class StdinWriter {
 	}
 
 	/** A write that could not be made within the send timeout. */
-	public static final class WriteTimeoutException extends IOException {
+	static final class WriteTimeoutException extends IOException {
 
 		WriteTimeoutException(String message) {
 			super(message);

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,18 +27,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 
 /**
- * Drains a server's stderr so that it can never block on it, hands each line to the
- * {@link StderrLog} and keeps the last lines, sanitized on their way out, for error
- * messages and the endpoint. While the process runs the shared {@link StderrPoller} reads
- * what is there, never blocking; once it has ended, {@link #finish} reads the rest on a
- * task thread.
+ * Drains a server's stderr to the log and keeps its last lines.
  *
  * @author mcp-stdio authors
  */
-public final class StderrTail implements Runnable {
+final class StderrTail implements Runnable {
+
+	// While the process runs the shared StderrPoller reads what is there, never blocking;
+	// once it has ended, finish() reads the rest on a task thread. Lines are sanitized on
+	// their way out.
 
 	/** A longer stderr line is cut: stderr is for humans, not for data. */
 	static final int MAX_LINE_LENGTH = 8 * 1024;
@@ -66,7 +67,7 @@ public final class StderrTail implements Runnable {
 	/** Whether {@link #run()} reads from now on: the poller no longer does. */
 	private boolean blocking;
 
-	public StderrTail(StderrLog.Channel log, InputStream stderr, int capacity) {
+	StderrTail(StderrLog.Channel log, InputStream stderr, int capacity) {
 		this.stderr = stderr;
 		this.log = log;
 		this.capacity = capacity;
@@ -108,7 +109,7 @@ public final class StderrTail implements Runnable {
 	 * ended, that is all it wrote, even while a child holds the stream open. Its last
 	 * line counts even without a newline.
 	 */
-	public void drain() {
+	void drain() {
 		byte[] buffer = new byte[8192];
 		// bounded: a child that floods it does not hold the exit
 		for (int i = 0; i < 256 && poll(buffer) > 0; i++) {
@@ -126,7 +127,7 @@ public final class StderrTail implements Runnable {
 	 * stream ends once no child holds it open.
 	 * @param tasks where to read
 	 */
-	public void finish(Executor tasks) {
+	void finish(Executor tasks) {
 		try {
 			tasks.execute(this);
 		}
@@ -206,7 +207,7 @@ public final class StderrTail implements Runnable {
 	 * @param millis the longest wait
 	 * @return whether stderr reached its end
 	 */
-	public boolean awaitEnd(long millis) {
+	boolean awaitEnd(long millis) {
 		return Waits.await(this.done, millis);
 	}
 
@@ -215,7 +216,7 @@ public final class StderrTail implements Runnable {
 	 * flood of stderr costs the reader no more than splitting it into lines.
 	 * @return the lines, oldest first
 	 */
-	public List<String> lines() {
+	List<String> lines() {
 		List<String> lines;
 		synchronized (this.tail) {
 			lines = new ArrayList<>(this.tail);

@@ -30,15 +30,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies a server's {@link RestartPolicy}: counts the restarts within the sliding
- * window, gives up past {@code max-restarts}, and schedules each restart after its
- * doubling backoff. Not thread-safe: its server calls it under its own lock.
+ * Counts the restarts of a server within its policy's window and schedules each.
  *
  * @author mcp-stdio authors
  */
-final class RestartSupervisor {
+final class RestartBudget {
 
-	private static final Log logger = LogFactory.getLog(RestartSupervisor.class);
+	private static final Log logger = LogFactory.getLog(RestartBudget.class);
 
 	private final String serverName;
 
@@ -53,8 +51,7 @@ final class RestartSupervisor {
 
 	private @Nullable ScheduledFuture<?> pending;
 
-	RestartSupervisor(String serverName, RestartPolicy policy, ScheduledExecutorService scheduler,
-			LongSupplier nanoClock) {
+	RestartBudget(String serverName, RestartPolicy policy, ScheduledExecutorService scheduler, LongSupplier nanoClock) {
 		this.serverName = serverName;
 		this.policy = policy;
 		this.scheduler = scheduler;
@@ -70,7 +67,7 @@ final class RestartSupervisor {
 	 * @return the backoff, or {@code null} when the server ended too often within the
 	 * window and stays down
 	 */
-	@Nullable Duration nextBackoff() {
+	synchronized @Nullable Duration nextBackoff() {
 		long now = this.nanoClock.getAsLong();
 		while (!this.recent.isEmpty() && now - this.recent.peekFirst() > this.policy.window().toNanos()) {
 			this.recent.removeFirst();
@@ -94,13 +91,13 @@ final class RestartSupervisor {
 	 * @param restart what to run; it must not block
 	 * @param backoff the wait, from {@link #nextBackoff()}
 	 */
-	void schedule(Runnable restart, Duration backoff) {
+	synchronized void schedule(Runnable restart, Duration backoff) {
 		cancel();
 		this.pending = this.scheduler.schedule(restart, backoff.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	/** Forget the restart scheduled, if any: a stop or a start came first. */
-	void cancel() {
+	synchronized void cancel() {
 		if (this.pending != null) {
 			this.pending.cancel(false);
 			this.pending = null;
@@ -111,7 +108,7 @@ final class RestartSupervisor {
 	 * Return how many restarts happened within the window.
 	 * @return the count
 	 */
-	int recentRestarts() {
+	synchronized int recentRestarts() {
 		return this.recent.size();
 	}
 

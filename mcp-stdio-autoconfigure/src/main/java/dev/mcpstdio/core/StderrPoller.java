@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core;
 
 import java.time.Duration;
 import java.util.Set;
@@ -24,14 +24,17 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the stderr of every running server on one thread, instead of a blocking read and
- * a thread per server for a stream that is mostly silent. It reads only what a stream
- * holds, so it never blocks on one, and looks less often while stderr is quiet (at most
- * {@link #MAX_PAUSE_NANOS} apart) and not at all while no server runs.
+ * Reads the stderr of every running server on one thread, never blocking.
  *
  * @author mcp-stdio authors
  */
-public final class StderrPoller {
+final class StderrPoller {
+
+	// Instead of a blocking read and a thread per server for a stream that is mostly
+	// silent:
+	// it reads only what a stream holds, and looks less often while stderr is quiet (at
+	// most
+	// MAX_PAUSE_NANOS apart) and not at all while no server runs.
 
 	/** The pause after a look that found something to read. */
 	private static final long MIN_PAUSE_NANOS = 2_000_000L;
@@ -58,7 +61,7 @@ public final class StderrPoller {
 
 	private @Nullable Thread thread;
 
-	public StderrPoller() {
+	StderrPoller() {
 		this(IDLE);
 	}
 
@@ -74,7 +77,7 @@ public final class StderrPoller {
 	 * Read a server's stderr from now on, until {@link #remove(StderrTail)}.
 	 * @param tail the server's stderr
 	 */
-	public void add(StderrTail tail) {
+	void add(StderrTail tail) {
 		this.tails.add(tail);
 		synchronized (this.lock) {
 			if (this.thread == null || !this.thread.isAlive()) {
@@ -93,7 +96,7 @@ public final class StderrPoller {
 	 * Stop reading a server's stderr: its process has ended.
 	 * @param tail the server's stderr
 	 */
-	public void remove(StderrTail tail) {
+	void remove(StderrTail tail) {
 		this.tails.remove(tail);
 	}
 

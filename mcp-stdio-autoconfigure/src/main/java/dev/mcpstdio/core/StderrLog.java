@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,20 +26,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.io.SecretValues;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Logs the stderr lines of MCP servers, each under {@code dev.mcpstdio.server.<name>} at
- * INFO, sanitized, at a bounded rate per server, and never on the thread that reads
- * stderr: a line is handed to one logging thread through a bounded queue, or counted as
- * not logged when its server is over its rate or the queue is full (a stuck appender).
- * Every {@link #REPORT_INTERVAL} the logging thread says at WARN how many lines of a
- * server were not logged, so a flood costs a few lines a second and a count.
+ * Logs the stderr lines of MCP servers, sanitized and rate-limited per server.
  *
  * @author mcp-stdio authors
  */
-public final class StderrLog {
+final class StderrLog {
+
+	// Each under dev.mcpstdio.server.<name> at INFO, never on the thread that reads
+	// stderr: a
+	// line goes to one logging thread through a bounded queue, or is counted as not
+	// logged
+	// when its server is over its rate or the queue is full (a stuck appender); every
+	// REPORT_INTERVAL the count is logged at WARN, so a flood costs a few lines a second.
 
 	/** Lines a second each server may log once its burst is spent. */
 	static final int LINES_PER_SECOND = 100;
@@ -88,7 +92,7 @@ public final class StderrLog {
 	 * Create the log with the default rates.
 	 * @return a new log, whose thread runs until {@link #shutdown()}
 	 */
-	public static StderrLog withDefaults() {
+	static StderrLog withDefaults() {
 		return new StderrLog(LINES_PER_SECOND, BURST, REPORT_INTERVAL, QUEUE_CAPACITY, LAST_LINES_BOUND);
 	}
 
@@ -97,7 +101,7 @@ public final class StderrLog {
 	 * @param serverName the server
 	 * @return its channel, to be closed when its stderr ends
 	 */
-	public Channel open(String serverName) {
+	Channel open(String serverName) {
 		return open(serverName, SecretValues.NONE);
 	}
 
@@ -107,7 +111,7 @@ public final class StderrLog {
 	 * @param secrets its secret values
 	 * @return its channel, to be closed when its stderr ends
 	 */
-	public Channel open(String serverName, SecretValues secrets) {
+	Channel open(String serverName, SecretValues secrets) {
 		Channel channel = new Channel(LogFactory.getLog("dev.mcpstdio.server." + serverName), serverName, secrets);
 		this.channels.add(channel);
 		return channel;
@@ -118,7 +122,7 @@ public final class StderrLog {
 	 * queued and the last counts of lines not logged before it ends, which this waits for
 	 * (bounded): the thread is a daemon, so a JVM that exits next would cut it short.
 	 */
-	public void shutdown() {
+	void shutdown() {
 		this.thread.interrupt();
 		try {
 			// bounded: a stuck appender must not hold the application's stop

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,19 +24,19 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.io.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Splits a server's stdout into newline-delimited JSON-RPC messages, at most
- * {@code max-message-size} bytes each. A line that is not JSON is logged (a few, then
- * rarely) and skipped; a line that is too long is a protocol error.
+ * Splits a server's stdout into newline-delimited JSON-RPC messages of bounded size.
  *
  * @author mcp-stdio authors
  */
-public final class StdoutReader implements Runnable {
+final class StdoutReader implements Runnable {
 
 	private static final Log logger = LogFactory.getLog(StdoutReader.class);
 
@@ -95,7 +95,7 @@ public final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	public StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink, SecretValues secrets) {
+	StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink, SecretValues secrets) {
 		this.serverName = serverName;
 		this.stdout = stdout;
 		this.maxMessageSize = maxMessageSize;
@@ -206,19 +206,19 @@ public final class StdoutReader implements Runnable {
 		}
 		// Invalid UTF-8 is no reason to drop a line: decoding replaces it, and a response
 		// with a bad byte still reaches its caller
-		JsonRpcPeek.Peeked peeked = JsonRpcPeek.peek(this.line, end);
 		String text = new String(this.line, 0, end, StandardCharsets.UTF_8);
+		JsonRpcLine message = JsonRpcLine.scan(text);
 		if (this.line.length > SMALL_READ * 16 && end < SMALL_READ) {
 			// Do not keep a huge buffer for the server's lifetime after huge messages,
 			// but
 			// keep it while they follow one another
 			this.line = new byte[LINE_SIZE];
 		}
-		if (peeked == null) {
+		if (message == null) {
 			nonJson(text);
 			return;
 		}
-		this.sink.message(text, peeked);
+		this.sink.message(message);
 	}
 
 	private static boolean isBlank(byte[] bytes, int length) {
@@ -247,7 +247,7 @@ public final class StdoutReader implements Runnable {
 				+ quote + suppressed);
 	}
 
-	public long nonJsonLines() {
+	long nonJsonLines() {
 		return this.nonJsonLines;
 	}
 
@@ -256,7 +256,7 @@ public final class StdoutReader implements Runnable {
 	 * @param millis the longest wait
 	 * @return whether stdout reached its end
 	 */
-	public boolean awaitEnd(long millis) {
+	boolean awaitEnd(long millis) {
 		return Waits.await(this.done, millis);
 	}
 
@@ -268,7 +268,7 @@ public final class StdoutReader implements Runnable {
 	 * @param millis the longest wait
 	 * @return whether stdout ended or was drained
 	 */
-	public boolean awaitDrained(long millis) {
+	boolean awaitDrained(long millis) {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
 		long seen = -1;
 		long quietSince = System.nanoTime();
@@ -314,9 +314,9 @@ public final class StdoutReader implements Runnable {
 	}
 
 	/** Where the reader delivers what it reads. */
-	public interface Sink {
+	interface Sink {
 
-		void message(String message, JsonRpcPeek.Peeked peeked);
+		void message(JsonRpcLine message);
 
 		void protocolError(String description);
 

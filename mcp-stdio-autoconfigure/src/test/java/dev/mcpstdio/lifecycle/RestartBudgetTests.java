@@ -17,7 +17,6 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -34,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RestartPolicy} and {@link RestartSupervisor}: which exits restart, the
+ * Tests for {@link RestartPolicy} and {@link RestartBudget}: which exits restart, the
  * doubling backoff and its cap, the window and its expiry.
  *
  * @author mcp-stdio authors
  */
-class RestartSupervisorTests {
+class RestartBudgetTests {
 
 	private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
@@ -74,9 +73,8 @@ class RestartSupervisorTests {
 
 	@Test
 	void theSupervisorGivesUpPastMaxRestartsWithinTheWindowAndAgainAfterItExpires() {
-		RestartSupervisor supervisor = new RestartSupervisor("files", new RestartPolicy(Mode.ALWAYS, 2,
-				Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofSeconds(1)), this.scheduler,
-				this.nanos::get);
+		RestartBudget supervisor = new RestartBudget("files", new RestartPolicy(Mode.ALWAYS, 2, Duration.ofSeconds(10),
+				Duration.ofMillis(100), Duration.ofSeconds(1)), this.scheduler, this.nanos::get);
 		assertThat(supervisor.nextBackoff()).isEqualTo(Duration.ofMillis(100));
 		this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
 		assertThat(supervisor.nextBackoff()).isEqualTo(Duration.ofMillis(200));
@@ -90,7 +88,7 @@ class RestartSupervisorTests {
 
 	@Test
 	void aScheduledRestartRunsAfterItsBackoffUnlessCancelled() throws Exception {
-		RestartSupervisor supervisor = new RestartSupervisor("files",
+		RestartBudget supervisor = new RestartBudget("files",
 				new RestartPolicy(Mode.ALWAYS, 5, Duration.ofMinutes(1), Duration.ofMillis(50), Duration.ofSeconds(1)),
 				this.scheduler, System::nanoTime);
 		CountDownLatch ran = new CountDownLatch(1);
@@ -107,8 +105,7 @@ class RestartSupervisorTests {
 	}
 
 	private static ExitInfo exit(int code, String failure) {
-		return new ExitInfo("files", 42, code, ExitCause.UNEXPECTED, Instant.now(), Duration.ofSeconds(1), List.of(),
-				failure);
+		return new ExitInfo("files", 42, code, ExitCause.UNEXPECTED, List.of(), failure);
 	}
 
 }

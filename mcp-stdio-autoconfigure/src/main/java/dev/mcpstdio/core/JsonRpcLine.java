@@ -1,0 +1,582 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One line of JSON-RPC and what every layer needs of it, read in one pass.
+ *
+ * @author mcp-stdio authors
+ */
+public final class JsonRpcLine {
+
+	/** The deepest nesting taken for JSON. */
+	static final int MAX_DEPTH = 10_000;
+
+	/** The most {@code _meta} keys remembered: enough for any trace context. */
+	private static final int MAX_META_KEYS = 64;
+
+	private static final String CANCELLED = "notifications/cancelled";
+
+	private static final byte OTHER = 0;
+
+	private static final byte ROOT = 1;
+
+	private static final byte PARAMS = 2;
+
+	private static final byte ERROR = 3;
+
+	private static final byte RESULT = 4;
+
+	private static final byte META = 5;
+
+	private static final int STRING = 0;
+
+	private static final int NUMBER = 1;
+
+	private static final int LITERAL = 2;
+
+	private final String text;
+
+	private final int end;
+
+	private int at;
+
+	private @Nullable String id;
+
+	private @Nullable String method;
+
+	private boolean hasMethod;
+
+	private @Nullable String name;
+
+	private @Nullable String requestId;
+
+	private boolean error;
+
+	private @Nullable String errorCode;
+
+	private @Nullable String errorMessage;
+
+	private boolean toolError;
+
+	/** Where a member of {@code params._meta} can be inserted, -1 where none can. */
+	private int insertAt = -1;
+
+	private byte insertInto;
+
+	private boolean insertEmpty;
+
+	private @Nullable Set<String> metaKeys;
+
+	private JsonRpcLine(String text) {
+		this.text = text;
+		this.end = text.length();
+	}
+
+	/**
+	 * Read a line. The grammar is strict JSON (RFC 8259), as Jackson reads it by default;
+	 * nesting deeper than {@value #MAX_DEPTH} is not taken for JSON.
+	 * @param text the line, without its newline
+	 * @return what it says, or {@code null} when it is not JSON
+	 */
+	public static @Nullable JsonRpcLine scan(String text) {
+		JsonRpcLine line = new JsonRpcLine(text);
+		return line.parse() ? line : null;
+	}
+
+	/**
+	 * Read a line that is sent, JSON or not: one that is not gives no facts.
+	 * @param text the line
+	 * @return what it says
+	 */
+	public static JsonRpcLine of(String text) {
+		JsonRpcLine line = scan(text);
+		return (line != null) ? line : new JsonRpcLine(text);
+	}
+
+	public String text() {
+		return this.text;
+	}
+
+	/**
+	 * Return the top-level {@code id}: a string's text, or an integer as written.
+	 * @return the id, or {@code null}
+	 */
+	public @Nullable String id() {
+		return this.id;
+	}
+
+	public @Nullable String method() {
+		return this.method;
+	}
+
+	/**
+	 * Return the {@code name} of the {@code params}: the tool of {@code tools/call}, the
+	 * prompt of {@code prompts/get}.
+	 * @return the name, or {@code null}
+	 */
+	public @Nullable String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the request a {@code notifications/cancelled} cancels.
+	 * @return its id, or {@code null} when this is no cancellation
+	 */
+	public @Nullable String cancelledId() {
+		return CANCELLED.equals(this.method) ? this.requestId : null;
+	}
+
+	public boolean isResponse() {
+		return this.id != null && !this.hasMethod;
+	}
+
+	public boolean isError() {
+		return this.error;
+	}
+
+	/**
+	 * Return the code of an error response, when it is an integer that fits 32 bits.
+	 * @return the code as text, or {@code null}
+	 */
+	public @Nullable String errorCode() {
+		return this.errorCode;
+	}
+
+	public @Nullable String errorMessage() {
+		return this.errorMessage;
+	}
+
+	/**
+	 * Return whether a result says {@code isError: true}: a tool that failed.
+	 * @return whether it does
+	 */
+	public boolean isToolError() {
+		return this.toolError;
+	}
+
+	/**
+	 * Return this request with members added to its {@code params._meta}, a key already
+	 * there kept: inserted where {@code _meta}, {@code params} or the request opens,
+	 * every other character as it was.
+	 * @param members the members to add, their values strings
+	 * @return the new line with this one's facts, or this one when nothing could or had
+	 * to be added
+	 */
+	public JsonRpcLine withMeta(Map<String, String> members) {
+		if (this.insertAt < 0) {
+			return this;
+		}
+		StringBuilder added = new StringBuilder();
+		members.forEach((key, value) -> {
+			if (this.metaKeys == null || !this.metaKeys.contains(key)) {
+				quote(added.append((added.length() > 0) ? "," : ""), key).append(':');
+				quote(added, value);
+			}
+		});
+		if (added.length() == 0) {
+			return this;
+		}
+		String inserted = switch (this.insertInto) {
+			case META -> added.toString();
+			case PARAMS -> "\"_meta\":{" + added + "}";
+			default -> "\"params\":{\"_meta\":{" + added + "}}";
+		};
+		JsonRpcLine line = new JsonRpcLine(this.text.substring(0, this.insertAt) + inserted
+				+ (this.insertEmpty ? "" : ",") + this.text.substring(this.insertAt));
+		line.id = this.id;
+		line.method = this.method;
+		line.hasMethod = this.hasMethod;
+		line.name = this.name;
+		line.requestId = this.requestId;
+		return line;
+	}
+
+	private static StringBuilder quote(StringBuilder json, String text) {
+		json.append('"');
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '"' || c == '\\') {
+				json.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				json.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				json.append(c);
+			}
+		}
+		return json.append('"');
+	}
+
+	// The one pass: values are skipped without recursion; the members of the root, of
+	// params, error, result and params._meta are looked at on the way
+
+	private boolean parse() {
+		if (this.end > 0 && this.text.charAt(0) == '\uFEFF') {
+			this.at = 1;
+		}
+		byte[] roles = new byte[16];
+		boolean[] objects = new boolean[16];
+		int depth = 0;
+		String key = null;
+		while (true) {
+			whitespace();
+			if (this.at >= this.end) {
+				return false;
+			}
+			char c = this.text.charAt(this.at);
+			byte role = (depth == 0) ? ROOT : child(roles[depth - 1], key);
+			if (c == '{' || c == '[') {
+				if (depth == MAX_DEPTH) {
+					return false;
+				}
+				if (depth == roles.length) {
+					roles = Arrays.copyOf(roles, depth * 2);
+					objects = Arrays.copyOf(objects, depth * 2);
+				}
+				boolean object = c == '{';
+				if (!object && (role == PARAMS || role == META)) {
+					// by-position params: no _meta to add to
+					this.insertAt = -2;
+				}
+				roles[depth] = object ? role : OTHER;
+				objects[depth++] = object;
+				this.at++;
+				if (object) {
+					opened(role);
+				}
+				whitespace();
+				if (this.at < this.end && this.text.charAt(this.at) == (object ? '}' : ']')) {
+					this.at++;
+					depth--;
+				}
+				else if (object) {
+					key = key(roles[depth - 1]);
+					if (key == null) {
+						return false;
+					}
+					continue;
+				}
+				else {
+					key = null;
+					continue;
+				}
+			}
+			else if (!scalar(c, depth, roles, key)) {
+				return false;
+			}
+			// a value ended: close what it ends, or go on to the next member or element
+			while (true) {
+				if (depth == 0) {
+					whitespace();
+					return this.at == this.end;
+				}
+				whitespace();
+				if (this.at >= this.end) {
+					return false;
+				}
+				char next = this.text.charAt(this.at++);
+				boolean object = objects[depth - 1];
+				if (next == ',') {
+					key = object ? key(roles[depth - 1]) : null;
+					if (object && key == null) {
+						return false;
+					}
+					break;
+				}
+				if (next != (object ? '}' : ']')) {
+					return false;
+				}
+				depth--;
+			}
+		}
+	}
+
+	/** The role of a value: what its container is, and under which key. */
+	private static byte child(byte parent, @Nullable String key) {
+		if (parent == ROOT && key != null) {
+			return switch (key) {
+				case "params" -> PARAMS;
+				case "error" -> ERROR;
+				case "result" -> RESULT;
+				default -> OTHER;
+			};
+		}
+		return (parent == PARAMS && "_meta".equals(key)) ? META : OTHER;
+	}
+
+	/**
+	 * Where members of {@code _meta} can go, at the deepest object that is on the way.
+	 */
+	private void opened(byte role) {
+		this.error |= role == ERROR;
+		if ((role == ROOT || role == PARAMS || role == META) && this.insertAt != -2) {
+			if (role != META && this.insertInto == META) {
+				return;
+			}
+			this.insertAt = this.at;
+			this.insertInto = role;
+			whitespace();
+			this.insertEmpty = this.at < this.end && this.text.charAt(this.at) == '}';
+		}
+	}
+
+	/** Read a member's name and its colon; remember the names of {@code _meta}. */
+	private @Nullable String key(byte role) {
+		whitespace();
+		// the names of other objects are skipped, not built
+		String key = string(role != OTHER);
+		whitespace();
+		if (key == null || this.at >= this.end || this.text.charAt(this.at) != ':') {
+			return null;
+		}
+		this.at++;
+		if (role == META) {
+			if (this.metaKeys == null) {
+				this.metaKeys = new LinkedHashSet<>();
+			}
+			if (this.metaKeys.size() < MAX_META_KEYS) {
+				this.metaKeys.add(key);
+			}
+		}
+		return key;
+	}
+
+	private boolean scalar(char c, int depth, byte[] roles, @Nullable String key) {
+		byte parent = (depth == 0) ? OTHER : roles[depth - 1];
+		boolean wanted = key != null && parent != OTHER && parent != META;
+		if (wanted && (child(parent, key) == PARAMS || child(parent, key) == META)) {
+			// params or _meta that is no object: nothing to add to
+			this.insertAt = -2;
+		}
+		int start = this.at;
+		if (c == '"') {
+			String value = string(wanted);
+			if (this.at == start) {
+				return false;
+			}
+			if (wanted) {
+				take(parent, key, value, STRING);
+			}
+			return true;
+		}
+		boolean number = c != 't' && c != 'f' && c != 'n';
+		if (!(number ? number() : literal((c == 't') ? "true" : (c == 'f') ? "false" : "null"))) {
+			return false;
+		}
+		if (wanted) {
+			take(parent, key, this.text.substring(start, this.at), number ? NUMBER : LITERAL);
+		}
+		return true;
+	}
+
+	private void take(byte parent, String key, String value, int kind) {
+		// ids and names are strings or integers
+		boolean idLike = kind == STRING || (kind == NUMBER && isInteger(value));
+		switch (parent) {
+			case ROOT -> {
+				if (key.equals("id") && idLike) {
+					this.id = value;
+				}
+				else if (key.equals("method")) {
+					this.hasMethod = true;
+					this.method = (kind == STRING) ? value : null;
+				}
+			}
+			case PARAMS -> {
+				if (key.equals("name") && idLike) {
+					this.name = value;
+				}
+				else if (key.equals("requestId") && idLike) {
+					this.requestId = value;
+				}
+			}
+			case ERROR -> {
+				if (key.equals("code") && kind == NUMBER && isInteger(value)) {
+					this.errorCode = int32(value);
+				}
+				else if (key.equals("message") && kind == STRING) {
+					this.errorMessage = value;
+				}
+			}
+			case RESULT -> this.toolError |= key.equals("isError") && "true".equals(value);
+			default -> {
+			}
+		}
+	}
+
+	/** A JSON-RPC error code is an int32 or it is not one: its length is the server's. */
+	private static @Nullable String int32(String integer) {
+		if (integer.length() > 11) {
+			return null;
+		}
+		long value = Long.parseLong(integer);
+		return (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) ? integer : null;
+	}
+
+	private static boolean isInteger(String number) {
+		return number.indexOf('.') < 0 && number.indexOf('e') < 0 && number.indexOf('E') < 0;
+	}
+
+	/**
+	 * Read a string, its quotes included: the text when asked for (the one unescape of
+	 * mcp-stdio), else {@code ""}; {@code null} and no move when it is not valid.
+	 */
+	private @Nullable String string(boolean text) {
+		if (this.at >= this.end || this.text.charAt(this.at) != '"') {
+			return null;
+		}
+		int i = this.at + 1;
+		StringBuilder unescaped = null;
+		int plain = i;
+		while (i < this.end) {
+			char c = this.text.charAt(i);
+			if (c == '"') {
+				this.at = i + 1;
+				if (!text) {
+					return "";
+				}
+				return (unescaped == null) ? this.text.substring(plain, i)
+						: unescaped.append(this.text, plain, i).toString();
+			}
+			if (c < 0x20) {
+				return null;
+			}
+			if (c != '\\') {
+				i++;
+				continue;
+			}
+			if (i + 1 >= this.end) {
+				return null;
+			}
+			if (unescaped == null) {
+				unescaped = new StringBuilder();
+			}
+			unescaped.append(this.text, plain, i);
+			char escaped = this.text.charAt(i + 1);
+			switch (escaped) {
+				case 'b' -> unescaped.append('\b');
+				case 'f' -> unescaped.append('\f');
+				case 'n' -> unescaped.append('\n');
+				case 'r' -> unescaped.append('\r');
+				case 't' -> unescaped.append('\t');
+				case '"', '\\', '/' -> unescaped.append(escaped);
+				case 'u' -> {
+					if (i + 5 >= this.end || !hex(i + 2, i + 6)) {
+						return null;
+					}
+					unescaped.append((char) Integer.parseInt(this.text, i + 2, i + 6, 16));
+					i += 4;
+				}
+				default -> {
+					return null;
+				}
+			}
+			i += 2;
+			plain = i;
+		}
+		return null;
+	}
+
+	private boolean hex(int from, int to) {
+		for (int i = from; i < to; i++) {
+			if (Character.digit(this.text.charAt(i), 16) < 0) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private boolean number() {
+		int i = this.at;
+		if (i < this.end && this.text.charAt(i) == '-') {
+			i++;
+		}
+		if (i >= this.end || !digit(i)) {
+			return false;
+		}
+		if (this.text.charAt(i) == '0') {
+			i++;
+		}
+		else {
+			i = digits(i);
+		}
+		if (i < this.end && this.text.charAt(i) == '.') {
+			if (i + 1 >= this.end || !digit(i + 1)) {
+				return false;
+			}
+			i = digits(i + 1);
+		}
+		if (i < this.end && (this.text.charAt(i) == 'e' || this.text.charAt(i) == 'E')) {
+			i++;
+			if (i < this.end && (this.text.charAt(i) == '+' || this.text.charAt(i) == '-')) {
+				i++;
+			}
+			if (i >= this.end || !digit(i)) {
+				return false;
+			}
+			i = digits(i);
+		}
+		this.at = i;
+		return true;
+	}
+
+	private int digits(int from) {
+		int i = from;
+		while (i < this.end && digit(i)) {
+			i++;
+		}
+		return i;
+	}
+
+	private boolean digit(int i) {
+		char c = this.text.charAt(i);
+		return c >= '0' && c <= '9';
+	}
+
+	private boolean literal(String literal) {
+		if (!this.text.startsWith(literal, this.at)) {
+			return false;
+		}
+		this.at += literal.length();
+		return true;
+	}
+
+	private void whitespace() {
+		while (this.at < this.end) {
+			char c = this.text.charAt(this.at);
+			if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+				return;
+			}
+			this.at++;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "JsonRpcLine[id=" + this.id + ", method=" + this.method + "]";
+	}
+
+}

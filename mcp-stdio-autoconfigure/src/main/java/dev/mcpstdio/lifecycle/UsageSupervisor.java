@@ -1,0 +1,270 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Starts a server on demand and stops it when idle or over its resource limits.
+ *
+ * @author mcp-stdio authors
+ */
+final class UsageSupervisor implements ServerController.StateWatcher {
+
+	private static final Log logger = LogFactory.getLog(UsageSupervisor.class);
+
+	private static final long MB = 1024 * 1024;
+
+	private final String serverName;
+
+	private final ServerController controller;
+
+	private final Demand demand;
+
+	private final Limits limits;
+
+	private final ServerHost host;
+
+	private final Supplier<TreeStats> census;
+
+	/**
+	 * Guards {@link #sending} against the claim of an idle stop: they exclude each other.
+	 */
+	private final Object lock = new Object();
+
+	private final AtomicReference<@Nullable ScheduledFuture<?>> idleCheck = new AtomicReference<>();
+
+	private final AtomicReference<@Nullable ScheduledFuture<?>> limitChecks = new AtomicReference<>();
+
+	/**
+	 * Set while a limit check (and the stop it may lead to) runs: checks never overlap.
+	 */
+	private final AtomicBoolean checking = new AtomicBoolean();
+
+	/** Messages being sent now. */
+	private int sending;
+
+	/** When a message was last sent or received, by {@link System#nanoTime()}. */
+	private volatile long lastActivity = System.nanoTime();
+
+	UsageSupervisor(McpStdioServerDefinition definition, ServerController controller, ServerHost host,
+			Supplier<TreeStats> census) {
+		this.serverName = definition.name();
+		this.controller = controller;
+		this.demand = definition.demand();
+		this.limits = definition.limits();
+		this.host = host;
+		this.census = census;
+	}
+
+	/**
+	 * Send through the current process, started first when the server is idle; no idle
+	 * stop begins while the send is under way.
+	 * @param <T> what the send returns
+	 * @param send the send
+	 * @return what it returned
+	 */
+	<T> T send(Function<StdioServerProcess, T> send) {
+		if (!this.demand.onDemand()) {
+			return send.apply(currentForSend());
+		}
+		synchronized (this.lock) {
+			this.sending++;
+		}
+		touch();
+		try {
+			this.controller.startOnDemand();
+			return send.apply(currentForSend());
+		}
+		finally {
+			synchronized (this.lock) {
+				this.sending--;
+			}
+			touch();
+		}
+	}
+
+	/**
+	 * Return the process a message goes to, once the server is past a start or restart.
+	 * @return the current process, which fails the send naming its exit if it ended
+	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
+	 */
+	private StdioServerProcess currentForSend() {
+		this.controller.awaitSettled();
+		StdioServerProcess current = this.controller.process();
+		ServerState state = this.controller.state();
+		if (state == ServerState.STOPPED || state == ServerState.STOPPING || state == ServerState.DISABLED
+				|| state == ServerState.IDLE) {
+			throw new McpServerNotRunningException(this.serverName, "MCP server '" + this.serverName + "' is "
+					+ state.name().toLowerCase(Locale.ROOT) + "; start it first");
+		}
+		String failure = this.controller.lastFailure();
+		ExitInfo exit = (current != null) ? current.exitInfo() : null;
+		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
+		if (current == null || (state == ServerState.FAILED && failure != null && !exitSaysWhy)) {
+			// no process tells why: the start that failed does
+			throw new McpStdioException(this.serverName, (failure != null) ? failure
+					: "MCP server '" + this.serverName + "' is " + state.name().toLowerCase(Locale.ROOT));
+		}
+		return current;
+	}
+
+	/**
+	 * Start the server if it is idle, for a caller that must prepare the new process
+	 * before its message (a client replaying its handshake).
+	 */
+	void startOnDemand() {
+		if (this.demand.onDemand()) {
+			touch();
+			this.controller.startOnDemand();
+		}
+	}
+
+	/** Record that a message went to or came from the server. */
+	void touch() {
+		this.lastActivity = System.nanoTime();
+	}
+
+	@Override
+	public void stateChanged(ServerState state) {
+		// Called under the controller's lock: schedules or cancels, never waits. The
+		// scheduler's one thread hands each check to the tasks: a check reads /proc
+		if (state == ServerState.RUNNING && this.demand.idleTimeout() != null) {
+			touch();
+			scheduleIdleCheck(this.demand.idleTimeout().toNanos());
+		}
+		if (!this.limits.any()) {
+			return;
+		}
+		ScheduledFuture<?> armed = null;
+		if (state == ServerState.RUNNING) {
+			long interval = this.limits.checkInterval().toNanos();
+			armed = this.host.scheduler()
+				.scheduleWithFixedDelay(() -> this.host.tasks().execute(this::checkLimits), interval, interval,
+						TimeUnit.NANOSECONDS);
+		}
+		cancel(this.limitChecks.getAndSet(armed));
+	}
+
+	private static void cancel(@Nullable ScheduledFuture<?> future) {
+		if (future != null) {
+			future.cancel(false);
+		}
+	}
+
+	private void scheduleIdleCheck(long delayNanos) {
+		cancel(this.idleCheck.getAndSet(this.host.scheduler()
+			.schedule(() -> this.host.tasks().execute(this::checkIdle), Math.max(delayNanos, 1_000_000L),
+					TimeUnit.NANOSECONDS)));
+	}
+
+	private void checkIdle() {
+		Duration timeout = this.demand.idleTimeout();
+		if (timeout == null || this.controller.state() != ServerState.RUNNING) {
+			// Armed again when it runs again
+			return;
+		}
+		long idleFor;
+		StdioServerProcess claimed = null;
+		synchronized (this.lock) {
+			idleFor = System.nanoTime() - this.lastActivity;
+			if (this.sending == 0 && idleFor >= timeout.toNanos()) {
+				// null while a request is pending or the start is not over
+				claimed = this.controller.claimIdleStop();
+			}
+			if (claimed == null) {
+				// An answer counts as activity: a pending request is looked at again a
+				// timeout later
+				scheduleIdleCheck((idleFor < timeout.toNanos()) ? timeout.toNanos() - idleFor : timeout.toNanos());
+				return;
+			}
+		}
+		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
+				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Durations.format(timeout)
+				+ "); its next message starts it again");
+		this.controller.stopClaimed(claimed);
+	}
+
+	/** Check the running process once, counted as the endpoint counts it. */
+	void checkLimits() {
+		if (!this.checking.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			StdioServerProcess current = this.controller.process();
+			if (this.controller.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
+				return;
+			}
+			TreeStats stats = this.census.get();
+			Integer maxProcesses = this.limits.maxProcesses();
+			Long maxMemory = this.limits.maxMemoryBytes();
+			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")
+					+ " using " + size(stats.memoryBytes()) + " of resident memory";
+			ExitCause cause;
+			String reason;
+			if (maxProcesses != null && stats.liveProcesses() > maxProcesses) {
+				cause = ExitCause.PROCESS_LIMIT;
+				reason = figures + ", over max-processes " + maxProcesses;
+			}
+			else if (maxMemory != null && stats.memoryBytes() > maxMemory) {
+				cause = ExitCause.MEMORY_LIMIT;
+				reason = figures + ", over max-memory " + size(maxMemory);
+			}
+			else {
+				return;
+			}
+			logger.warn("MCP server '" + this.serverName + "' (pid " + current.pid() + ") has " + reason
+					+ "; stopping it (" + cause + ")");
+			this.controller.stopOverLimit(current, cause, reason);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not check the resources of MCP server '" + this.serverName + "': " + ex);
+		}
+		finally {
+			this.checking.set(false);
+		}
+	}
+
+	static String size(long bytes) {
+		if (bytes % MB == 0) {
+			return (bytes / MB) + " MB";
+		}
+		return String.format(Locale.ROOT, "%.1f MB", (double) bytes / MB);
+	}
+
+}
