@@ -19,13 +19,14 @@ package dev.mcpstdio;
 import java.util.List;
 
 /**
- * Thrown when an MCP server's process ended while it was starting, while a send or
- * request was under way, or before it. Carries the exit code and the last lines the
- * server wrote to stderr, which usually say what went wrong.
+ * Thrown when an MCP server's process ended before or while it was used.
  *
  * @author mcp-stdio authors
  */
 public class McpServerExitedException extends McpStdioException {
+
+	// Carries the exit code and the last lines the server wrote to stderr, which usually
+	// say what went wrong.
 
 	private final int exitCode;
 

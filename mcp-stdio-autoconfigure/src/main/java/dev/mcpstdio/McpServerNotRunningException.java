@@ -17,8 +17,7 @@
 package dev.mcpstdio;
 
 /**
- * Thrown when a message is sent to an MCP server that is stopping, stopped or was never
- * started.
+ * Thrown when a message is sent to a server that is stopping, stopped or not started.
  *
  * @author mcp-stdio authors
  */

@@ -73,8 +73,7 @@ public final class McpStdioMetricsAutoConfiguration {
 	static class OperationMeterConfiguration {
 
 		// ahead of Micrometer's default meter handler, which Boot groups with it: the
-		// first
-		// that supports a context records it
+		// first that supports a context records it
 		@Bean
 		@Order(0)
 		@ConditionalOnMissingBean

@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
@@ -65,7 +65,7 @@ final class InitializeReplay {
 		CompletableFuture<String> answered = this.server.request(id, this.lines.write(replayed));
 		String line;
 		try {
-			line = Futures.await(answered, timeout, this.server.name(), "answer the replayed initialize");
+			line = Waits.await(answered, timeout, this.server.name(), "answer the replayed initialize");
 		}
 		finally {
 			// Given up on: it must not hold the drain of a stop

@@ -27,13 +27,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.support.Durations;
-import dev.mcpstdio.core.support.Futures;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -269,7 +268,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		String message;
 		if (cause instanceof TimeoutException) {
 			message = "MCP server '" + this.server.name() + "' did not answer initialize within its startup-timeout ("
-					+ Durations.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
+					+ Waits.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
 					+ ".startup-timeout if it is just slow to start";
 			if (this.serving.getAsBoolean()) {
 				// While the application serves, the server is stopped and FAILED (at
@@ -308,7 +307,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void awaitConnected() {
 		// Bounded like the server's own start
-		Futures.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
+		Waits.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
 				this.server.name(), "start");
 	}
 

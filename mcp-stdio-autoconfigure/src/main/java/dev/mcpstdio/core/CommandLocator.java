@@ -27,8 +27,7 @@ import dev.mcpstdio.core.process.Platform;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the executable of a server's command the way a shell would, so that a command
- * that cannot run is reported before anything starts.
+ * Finds a server's executable as a shell would, before anything starts.
  *
  * @author mcp-stdio authors
  */

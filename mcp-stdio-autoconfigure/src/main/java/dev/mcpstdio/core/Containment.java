@@ -38,7 +38,7 @@ import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -192,7 +192,7 @@ public final class Containment {
 		}
 		this.containerEnded = true;
 		if (stop.killed()) {
-			logger.warn(container + " did not stop within " + Durations.format(terminateTimeout)
+			logger.warn(container + " did not stop within " + Waits.format(terminateTimeout)
 					+ " after SIGTERM through the engine; removed it with rm -f (" + stop.took().toMillis() + " ms)");
 		}
 		else if (stop.terminated()) {
@@ -216,7 +216,7 @@ public final class Containment {
 					+ ((result.signalled() == 1) ? " process" : " processes")
 					+ " in its cgroup outside its process tree and markers; sent SIGTERM"
 					+ ((result.killed() > 0)
-							? ", then killed " + result.killed() + " after " + Durations.format(terminateTimeout) : "")
+							? ", then killed " + result.killed() + " after " + Waits.format(terminateTimeout) : "")
 					+ ((result.survivors() > 0) ? "; " + result.survivors() + " survived" : ""));
 		}
 	}

@@ -394,13 +394,10 @@ public final class ServerHost implements AutoCloseable {
 		}
 
 		// For an exit nobody saw (a child holds stdout open), one thread for all
-		// processes.
-		// Not Process.onExit(): the JDK completes it on the common fork-join pool, where
-		// an
-		// exit waits behind whatever else the application runs there (seconds, on Java 25
-		// with two cores). isAlive() turns false as soon as the JDK's own reaper thread
-		// has
-		// reaped the process, whatever the common pool does.
+		// processes. Not Process.onExit(): the JDK completes it on the common fork-join
+		// pool, where an exit waits behind whatever else the application runs there
+		// (seconds, on Java 25 with two cores). isAlive() turns false as soon as the
+		// JDK's own reaper thread has reaped the process, whatever the common pool does.
 		private void run() {
 			while (!Thread.currentThread().isInterrupted() && !this.closed) {
 				if (this.watched.isEmpty()) {

@@ -21,20 +21,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the user configured a server, so that advice names the user's own key: the
- * property of its {@code env} ({@code mcp.stdio.servers.files.env},
- * {@code spring.ai.mcp.client.stdio.connections.brave.env}), or its entry in a servers
- * file.
+ * Where the user configured a server, so that advice names the user's own key.
  *
- * @param serverName the server's name; its mcp-stdio settings are under
- * {@code mcp.stdio.servers.<name>} wherever its command line came from
- * @param envProperty the property whose keys are its variables, or {@code null} when it
- * came from a file
- * @param file the file and entry it came from
- * ({@code classpath:mcp.json mcpServers.files}), or {@code null}
  * @author mcp-stdio authors
  */
 public record ServerOrigin(String serverName, @Nullable String envProperty, @Nullable String file) {
+
+	// The property of its env (mcp.stdio.servers.files.env,
+	// spring.ai.mcp.client.stdio.connections.brave.env), or its entry in a servers file
+	// (classpath:mcp.json mcpServers.files); its mcp-stdio settings are under
+	// mcp.stdio.servers.<name> wherever its command line came from.
 
 	public ServerOrigin {
 		Objects.requireNonNull(serverName, "serverName");

@@ -19,12 +19,8 @@ package dev.mcpstdio.core;
 import java.time.Duration;
 
 /**
- * The bounds of the shutdown steps of one MCP server.
+ * The bounds of the shutdown steps of one MCP server: drain, stdin close, terminate.
  *
- * @param drain how long in-flight sends and requests may take to finish (step 1)
- * @param stdinClose how long to wait for the process to exit after its stdin closed
- * (steps 2 and 3)
- * @param terminate how long to wait after SIGTERM before SIGKILL (step 4)
  * @author mcp-stdio authors
  */
 public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration terminate) {

@@ -39,11 +39,10 @@ import org.apache.commons.logging.LogFactory;
 final class StderrLog {
 
 	// Each under dev.mcpstdio.server.<name> at INFO, never on the thread that reads
-	// stderr: a
-	// line goes to one logging thread through a bounded queue, or is counted as not
-	// logged
-	// when its server is over its rate or the queue is full (a stuck appender); every
-	// REPORT_INTERVAL the count is logged at WARN, so a flood costs a few lines a second.
+	// stderr: a line goes to one logging thread through a bounded queue, or is counted as
+	// not logged when its server is over its rate or the queue is full (a stuck
+	// appender); every REPORT_INTERVAL the count is logged at WARN, so a flood costs a
+	// few lines a second.
 
 	/** Lines a second each server may log once its burst is spent. */
 	static final int LINES_PER_SECOND = 100;

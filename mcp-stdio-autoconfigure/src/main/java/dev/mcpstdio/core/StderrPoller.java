@@ -31,10 +31,8 @@ import org.jspecify.annotations.Nullable;
 final class StderrPoller {
 
 	// Instead of a blocking read and a thread per server for a stream that is mostly
-	// silent:
-	// it reads only what a stream holds, and looks less often while stderr is quiet (at
-	// most
-	// MAX_PAUSE_NANOS apart) and not at all while no server runs.
+	// silent: it reads only what a stream holds, and looks less often while stderr is
+	// quiet (at most MAX_PAUSE_NANOS apart) and not at all while no server runs.
 
 	/** The pause after a look that found something to read. */
 	private static final long MIN_PAUSE_NANOS = 2_000_000L;

@@ -44,11 +44,9 @@ import org.jspecify.annotations.Nullable;
 final class StdinWriter {
 
 	// On the sender's thread when nothing is queued or being written, else through a
-	// bounded
-	// queue that a task writes in order, so that a caller can give up on a server that
-	// does
-	// not read. Stdin is closed only once no write is under way: a close never cuts a
-	// write.
+	// bounded queue that a task writes in order, so that a caller can give up on a server
+	// that does not read. Stdin is closed only once no write is under way: a close never
+	// cuts a write.
 
 	/** How many messages may wait for the writer. */
 	static final int QUEUE_CAPACITY = 1024;

@@ -36,8 +36,7 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeStats;
-import dev.mcpstdio.core.support.Durations;
-import dev.mcpstdio.core.support.Futures;
+import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -113,7 +112,7 @@ public final class StdioServerProcess {
 		this.listener = listener;
 		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Durations.format(spec.sendTimeout())), host.tasks(),
+				() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())), host.tasks(),
 				host.scheduler());
 		this.stderr = new StderrTail(host.stderrLog().open(spec.name(), spec.secrets()), this.process.getErrorStream(),
 				spec.stderrTailLines());
@@ -311,7 +310,7 @@ public final class StdioServerProcess {
 						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}");
 		JsonRpcLine response;
 		try {
-			response = Futures.await(answer, timeout, name(), "answer initialize",
+			response = Waits.await(answer, timeout, name(), "answer initialize",
 					"; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
 		}
 		finally {
@@ -346,9 +345,9 @@ public final class StdioServerProcess {
 		}
 		catch (StdinWriter.WriteTimeoutException ex) {
 			throw new McpStdioException(name(),
-					"MCP server '" + name() + "' did not read its stdin within "
-							+ Durations.format(this.spec.sendTimeout()) + "; " + ex.getMessage()
-							+ ". Raise mcp.stdio.servers." + name() + ".send-timeout if the server is just slow");
+					"MCP server '" + name() + "' did not read its stdin within " + Waits.format(this.spec.sendTimeout())
+							+ "; " + ex.getMessage() + ". Raise mcp.stdio.servers." + name()
+							+ ".send-timeout if the server is just slow");
 		}
 		catch (IOException ex) {
 			throw awaitExitException(ex);
@@ -421,7 +420,7 @@ public final class StdioServerProcess {
 				throw ex;
 			}
 		}
-		return Futures.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
+		return Waits.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
 	}
 
 	private StopResult runStop(boolean wasRunning) {
@@ -467,7 +466,7 @@ public final class StdioServerProcess {
 			cohort.awaitOthers(waitEnd);
 		}
 		String why = exited ? "left processes behind after its root process exited"
-				: "did not exit within " + Durations.format(timeouts.stdinClose()) + " after stdin closed";
+				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
 		try {
 			this.stopSteps.entering(Step.TERMINATE);
 			terminateTree(why, exited ? exitSeen : System.nanoTime());

@@ -210,8 +210,7 @@ final class StdoutReader implements Runnable {
 		JsonRpcLine message = JsonRpcLine.scan(text);
 		if (this.line.length > SMALL_READ * 16 && end < SMALL_READ) {
 			// Do not keep a huge buffer for the server's lifetime after huge messages,
-			// but
-			// keep it while they follow one another
+			// but keep it while they follow one another
 			this.line = new byte[LINE_SIZE];
 		}
 		if (message == null) {

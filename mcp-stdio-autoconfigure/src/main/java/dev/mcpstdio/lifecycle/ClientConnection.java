@@ -22,15 +22,17 @@ import dev.mcpstdio.core.MessageListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a client integration (the Spring AI transport, the per-request observations) is
- * handed to run its session over an {@link McpStdioServer}: who performs the handshake,
- * where the process's messages go, and the starts a client joins or gives up on. Users
- * and operators start, stop and restart a server through the server itself.
+ * What a client integration is handed to run its session over an McpStdioServer.
  *
  * @author mcp-stdio authors
  * @see McpStdioServer#clientConnection()
  */
 public interface ClientConnection {
+
+	// Who performs the handshake, where the process's messages go, and the starts a
+	// client joins or gives up on (the Spring AI transport, the per-request
+	// observations). Users and operators start, stop and restart a server through the
+	// server itself.
 
 	/**
 	 * Choose who performs the MCP handshake: the server itself at start (the default), or

@@ -20,8 +20,7 @@ import dev.mcpstdio.McpStdioException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown from start-up when a server marked {@code required} could not start; the failure
- * analysis turns it into a report naming the server and what to do.
+ * Thrown from start-up when a server marked required could not start.
  *
  * @author mcp-stdio authors
  */

@@ -24,12 +24,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * One configured server: what to start and how to manage it.
  *
- * @param spec what to start
- * @param enabled whether it is started at all
- * @param required whether start-up fails when it cannot start
- * @param restart the restart policy
- * @param demand when it is started and when it is stopped for being idle
- * @param limits the resources it may use
  * @author mcp-stdio authors
  */
 public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, RestartPolicy restart,

@@ -26,8 +26,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Every configured MCP server of the application, by name. Starts them all in parallel,
- * one phase before each server's own start waits for its result.
+ * Every configured MCP server of the application, by name, started in parallel.
  *
  * @author mcp-stdio authors
  */

@@ -24,7 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-import dev.mcpstdio.core.support.Durations;
+import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -74,7 +74,7 @@ final class RestartBudget {
 		}
 		if (this.recent.size() >= this.policy.maxRestarts()) {
 			logger.error("MCP server '" + this.serverName + "' ended " + (this.recent.size() + 1) + " times within "
-					+ Durations.format(this.policy.window()) + "; giving up after " + this.policy.maxRestarts()
+					+ Waits.format(this.policy.window()) + "; giving up after " + this.policy.maxRestarts()
 					+ " restarts");
 			return null;
 		}
@@ -82,7 +82,7 @@ final class RestartBudget {
 		this.recent.addLast(now);
 		logger.info("Restarting MCP server '" + this.serverName + "' in " + backoff.toMillis() + " ms (restart "
 				+ this.recent.size() + " of at most " + this.policy.maxRestarts() + " within "
-				+ Durations.format(this.policy.window()) + ")");
+				+ Waits.format(this.policy.window()) + ")");
 		return backoff;
 	}
 

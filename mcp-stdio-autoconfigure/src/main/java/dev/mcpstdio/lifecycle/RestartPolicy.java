@@ -23,14 +23,12 @@ import dev.mcpstdio.core.ExitInfo;
 /**
  * When and how often a server that ended unexpectedly is started again.
  *
- * @param mode when to restart
- * @param maxRestarts the most restarts within {@code window}
- * @param window the sliding window of {@code maxRestarts}
- * @param initialBackoff the wait before the first restart
- * @param maxBackoff the longest wait, as the backoff doubles
  * @author mcp-stdio authors
  */
 public record RestartPolicy(Mode mode, int maxRestarts, Duration window, Duration initialBackoff, Duration maxBackoff) {
+
+	// At most maxRestarts within the sliding window, each after a backoff that doubles
+	// from initialBackoff up to maxBackoff.
 
 	/** The contract's defaults: never restart. */
 	public static final RestartPolicy NEVER = new RestartPolicy(Mode.NEVER, 5, Duration.ofMinutes(1),

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
@@ -31,7 +32,6 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.support.Futures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -44,8 +44,8 @@ import org.jspecify.annotations.Nullable;
 final class ServerController {
 
 	// Each generation of the process replaces the previous one only once that one is
-	// gone.
-	// No process is stopped while the lock is held, so a stop never waits behind a start.
+	// gone. No process is stopped while the lock is held, so a stop never waits behind a
+	// start.
 
 	private static final Log logger = LogFactory.getLog(ServerController.class);
 
@@ -171,9 +171,8 @@ final class ServerController {
 	}
 
 	// Starts: the lifecycle's (begun for every server at once), a client's, an
-	// operator's,
-	// a message's to a server started on demand. At most one is under way; every caller
-	// joins it, bounded.
+	// operator's, a message's to a server started on demand. At most one is under way;
+	// every caller joins it, bounded.
 
 	/**
 	 * Join the start for a client that connects: await the start the lifecycle began,
@@ -279,7 +278,7 @@ final class ServerController {
 	 */
 	void awaitStart(CompletableFuture<Void> future) {
 		Duration bound = this.definition.spec().startupTimeout().plus(this.definition.spec().shutdown().worstCase());
-		Futures.await(future, bound, name(), "start");
+		Waits.await(future, bound, name(), "start");
 	}
 
 	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
@@ -32,7 +33,6 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.process.TreeStats;
-import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import org.apache.commons.logging.Log;
@@ -215,7 +215,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 			}
 		}
 		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
-				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Durations.format(timeout)
+				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
 				+ "); its next message starts it again");
 		this.controller.stopClaimed(claimed);
 	}

@@ -28,10 +28,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.TreeStats;
-import dev.mcpstdio.core.support.Waits;
 import org.jspecify.annotations.Nullable;
 
 /**

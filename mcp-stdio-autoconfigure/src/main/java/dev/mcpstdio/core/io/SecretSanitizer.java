@@ -26,16 +26,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one sanitizer of mcp-stdio: masks what looks like a secret in a command line or in
- * free text (a stderr line, an exception message) before it reaches a log, an exception,
- * a JSON-RPC error or the actuator endpoint, keeping the text around it and a well-known
- * token's prefix ({@code ghp_******}). A secret is recognized by its name or its shape,
- * the cases docs/security.md lists; the overloads that take a server's
- * {@link SecretValues} mask its registered values first, whatever their shape.
+ * Masks what looks like a secret in a command line or in free text.
  *
  * @author mcp-stdio authors
  */
 public final class SecretSanitizer {
+
+	// Before it reaches a log, an exception, a JSON-RPC error or the endpoint, keeping
+	// the text around it and a well-known token's prefix (ghp_******). A secret is
+	// recognized by its name or its shape, the cases docs/security.md lists; the
+	// overloads that take a server's SecretValues mask its registered values first,
+	// whatever their shape.
 
 	/** What a secret is replaced by. */
 	public static final String MASK = "******";

@@ -28,14 +28,15 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The secret values of one server, masked wherever its output goes, as CI systems mask
- * registered secrets: those of its {@code env} entries whose names look secret, and
- * whatever else the configuration registers. Immutable; its {@link #toString()} never
- * shows a value.
+ * The secret values of one server, masked wherever its output goes.
  *
  * @author mcp-stdio authors
  */
 public final class SecretValues {
+
+	// Those of its env entries whose names look secret, and whatever else the
+	// configuration registers, as CI systems mask registered secrets. Immutable;
+	// toString() never shows a value.
 
 	/** No values. */
 	public static final SecretValues NONE = new SecretValues(List.of());

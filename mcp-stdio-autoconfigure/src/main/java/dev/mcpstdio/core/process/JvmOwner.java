@@ -27,18 +27,16 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A JVM that owns servers (their containers, their cgroups), identified by pid and start
- * time so that another process that reused the pid of a dead owner does not protect its
- * leftovers. The start is the start time in clock ticks since boot from {@code /proc}
- * where it exists (exact), else the start instant in epoch milliseconds, written with an
- * {@code ms} suffix and compared with a tolerance.
+ * A JVM that owns servers, identified by pid, start time and host.
  *
- * @param pid the JVM's pid
- * @param start its start time, as described above
- * @param host the host it runs on
  * @author mcp-stdio authors
  */
 public record JvmOwner(long pid, String start, String host) {
+
+	// So that a process that reused the pid of a dead owner does not protect its
+	// leftovers. The start is in clock ticks since boot from /proc where it exists
+	// (exact), else the start instant in epoch milliseconds, written with an ms suffix
+	// and compared with a tolerance.
 
 	/** How far two readings of one process's start instant may differ. */
 	private static final long START_TOLERANCE_MILLIS = 2000;

@@ -28,16 +28,17 @@ import java.util.function.Predicate;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 
 /**
- * The one rule of what proves that a live process belongs to a server start, asked by
- * every path that ends or counts a server's processes (the orphan guard's script repeats
- * it, held to the same cases by a test). A process is a member when it is the root, or in
- * the root's process group or session, while the root is unreaped; when it carries the
- * start's complete markers and runs as this rule's user; or when it descends from a
- * member, each child started no earlier than its parent.
+ * The one rule of what proves that a live process belongs to a server start.
  *
  * @author mcp-stdio authors
  */
 public final class Membership {
+
+	// Asked by every path that ends or counts a server's processes (the orphan guard's
+	// script repeats it, held to the same cases by a test). A member is the root, or in
+	// the root's process group or session while the root is unreaped; or carries the
+	// start's complete markers and runs as this rule's user; or descends from a member,
+	// each child started no earlier than its parent.
 
 	/** The user this JVM runs as, -1 when unknown. */
 	public static final long CURRENT_UID = ProcReader.currentUid();

@@ -24,13 +24,14 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 
 /**
- * Linux pidfds through libc, by JNA: the only class that touches JNA. A pidfd refers to
- * one process, never to a later one that reuses its pid: a signal sent through it reaches
- * that process or nobody.
+ * Linux pidfds through libc by JNA: a signal reaches its process or nobody.
  *
  * @author mcp-stdio authors
  */
 final class Pidfds {
+
+	// The only class that touches JNA. A pidfd refers to one process, never to a later
+	// one that reuses its pid.
 
 	/** {@code pidfd_open}: the same number on every architecture (generic table). */
 	private static final long SYS_PIDFD_OPEN = 434;
@@ -139,6 +140,47 @@ final class Pidfds {
 		int poll(Pointer fds, int count, int timeout) throws LastErrorException;
 
 		int close(int fd) throws LastErrorException;
+
+	}
+
+	/** One process held by its pidfd: a signal reaches it or nobody, never a stranger. */
+	static final class Pidfd implements AutoCloseable {
+
+		private final Pidfds pidfds;
+
+		private final int fd;
+
+		private boolean closed;
+
+		Pidfd(Pidfds pidfds, int fd) {
+			this.pidfds = pidfds;
+			this.fd = fd;
+		}
+
+		/**
+		 * Send SIGTERM or SIGKILL to the held process.
+		 * @param kill SIGKILL, else SIGTERM
+		 * @return whether it was sent: {@code false} once the process was reaped
+		 */
+		synchronized boolean signal(boolean kill) {
+			return !this.closed && this.pidfds.send(this.fd, kill);
+		}
+
+		/**
+		 * Return whether the held process has ended (a zombie has).
+		 * @return whether it ended
+		 */
+		synchronized boolean exited() {
+			return this.closed || this.pidfds.exited(this.fd);
+		}
+
+		@Override
+		public synchronized void close() {
+			if (!this.closed) {
+				this.closed = true;
+				this.pidfds.close(this.fd);
+			}
+		}
 
 	}
 

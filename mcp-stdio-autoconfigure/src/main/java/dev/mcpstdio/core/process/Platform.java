@@ -25,14 +25,15 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What this operating system offers mcp-stdio, found out once: whether servers can get a
- * session of their own ({@code setsid}), whether live processes can be read from
- * {@code /proc}, and whether a POSIX shell can run the orphan guard. Every other class
- * asks a {@code Platform} instead of probing for itself.
+ * What this operating system offers mcp-stdio, found out once.
  *
  * @author mcp-stdio authors
  */
 public final class Platform {
+
+	// Whether servers can get a session of their own (setsid), whether live processes can
+	// be read from /proc, and whether a POSIX shell can run the orphan guard: every other
+	// class asks a Platform instead of probing for itself.
 
 	private static final List<String> SETSID_CANDIDATES = List.of("/usr/bin/setsid", "/bin/setsid");
 

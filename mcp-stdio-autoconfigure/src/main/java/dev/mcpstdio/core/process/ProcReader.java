@@ -29,8 +29,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one reader of {@code /proc}: a process's {@code stat}, its environment, its owner,
- * and the clock its start times are counted in. Every read is bounded in size.
+ * The one reader of /proc, every read bounded in size.
  *
  * @author mcp-stdio authors
  */

@@ -22,18 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The environment variables that mark every process started for a server, so that its
- * processes can be found even after they left its tree: the server, the owner JVM's pid,
- * the one start that made it and the application.
+ * The environment variables that mark every process started for a server.
  *
- * @param server the server name ({@value #SERVER})
- * @param ownerPid the pid of the JVM that started it ({@value #OWNER_PID})
- * @param instance the id of the one start that made it ({@value #INSTANCE})
- * @param application the application that started it ({@value #APPLICATION}), or
- * {@code null} when the process carries none
  * @author mcp-stdio authors
  */
 public record ProcessMarkers(String server, long ownerPid, @Nullable String instance, @Nullable String application) {
+
+	// So that its processes can be found even after they left its tree: the server, the
+	// owner JVM's pid, the one start that made it, and the application (null when a
+	// process carries none).
 
 	/** Names the server a process was started for. */
 	public static final String SERVER = "MCP_STDIO_SERVER";

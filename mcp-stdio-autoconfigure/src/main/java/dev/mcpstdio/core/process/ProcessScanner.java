@@ -38,14 +38,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes snapshots of the live processes through a {@link ProcReader} (with the mcp-stdio
- * markers of each process that can carry one of this JVM), else through
- * {@link ProcessHandle}, shares them among callers that ask at the same time, and signals
- * a process only while it is still the one a snapshot saw.
+ * Takes snapshots of the live processes and signals only what a snapshot saw.
  *
  * @author mcp-stdio authors
  */
 public final class ProcessScanner implements ProcessSource {
+
+	// Through a ProcReader (with the markers of each process that can carry one of this
+	// JVM), else through ProcessHandle; snapshots are shared among callers that ask at
+	// the same time.
 
 	/** The longest a snapshot is reused by {@link #recent()}. */
 	private static final long MAX_AGE_NANOS = 100_000_000L;
@@ -416,14 +417,14 @@ public final class ProcessScanner implements ProcessSource {
 	 * or none could be opened (out of descriptors): then a signal goes by pid
 	 */
 	@Override
-	public @Nullable Pidfd hold(long pid) {
+	public Pidfds.@Nullable Pidfd hold(long pid) {
 		Pidfds pidfds = this.pidfds;
 		if (pidfds == null) {
 			return null;
 		}
 		try {
 			int fd = pidfds.open(pid);
-			return (fd >= 0) ? new Pidfd(pidfds, fd) : null;
+			return (fd >= 0) ? new Pidfds.Pidfd(pidfds, fd) : null;
 		}
 		catch (RuntimeException ex) {
 			return null;

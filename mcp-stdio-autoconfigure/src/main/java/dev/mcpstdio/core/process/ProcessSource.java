@@ -20,8 +20,7 @@ import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the processes to end are read from and how they are signalled: the machine's own
- * ({@link ProcessScanner}), or a fake in tests.
+ * Where the processes to end are read from and how they are signalled.
  *
  * @author mcp-stdio authors
  */
@@ -71,7 +70,7 @@ interface ProcessSource {
 	 * @return the hold, to be closed by the caller, or {@code null} when the process is
 	 * gone or this source cannot hold processes
 	 */
-	default @Nullable Pidfd hold(long pid) {
+	default Pidfds.@Nullable Pidfd hold(long pid) {
 		return null;
 	}
 

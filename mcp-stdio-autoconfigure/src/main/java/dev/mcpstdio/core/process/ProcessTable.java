@@ -25,8 +25,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A snapshot of the live processes of this machine, as a {@link ProcessScanner} read
- * them: zombies are not in it.
+ * A snapshot of the live processes of this machine, zombies left out.
  *
  * @author mcp-stdio authors
  */

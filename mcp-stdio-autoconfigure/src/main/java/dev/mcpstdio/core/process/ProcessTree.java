@@ -23,9 +23,7 @@ import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every process that one start of a server made, as {@link Membership} proves it: the
- * root, its process group and session while the root is unreaped, the processes that
- * carry the start's instance marker, and their descendants.
+ * Every process that one start of a server made, as Membership proves it.
  *
  * @author mcp-stdio authors
  */

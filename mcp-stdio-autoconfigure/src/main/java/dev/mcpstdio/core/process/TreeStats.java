@@ -17,10 +17,8 @@
 package dev.mcpstdio.core.process;
 
 /**
- * Live processes and their memory.
+ * Live processes and their resident memory (0 where the OS does not tell).
  *
- * @param liveProcesses how many processes are alive
- * @param memoryBytes their resident memory together, 0 where the OS does not tell
  * @author mcp-stdio authors
  */
 public record TreeStats(int liveProcesses, long memoryBytes) {

@@ -18,24 +18,28 @@ package dev.mcpstdio.core.process;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.core.support.Waits;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Step 4 of a stop: SIGTERM to every process of a tree, a bounded wait, then SIGKILL to
- * whatever is left, re-reading the tree each time so that processes forked meanwhile are
- * caught too. Each signal goes as {@link Signalled} allows: through a pidfd held since
- * the process was proven a member, else right after a fresh proof.
+ * Step 4 of a stop: SIGTERM to a tree, a bounded wait, then SIGKILL.
  *
  * @author mcp-stdio authors
  */
 public final class TreeTerminator {
+
+	// The tree is read again each time, so that processes forked meanwhile are caught
+	// too. Each signal goes as Signalled allows: through a pidfd held since the process
+	// was proven a member, else right after a fresh proof.
 
 	private static final Log logger = LogFactory.getLog(TreeTerminator.class);
 
@@ -94,7 +98,7 @@ public final class TreeTerminator {
 
 			@Override
 			public void killed(int count) {
-				logger.warn("MCP server '" + serverName + "' did not exit within " + Durations.format(terminateTimeout)
+				logger.warn("MCP server '" + serverName + "' did not exit within " + Waits.format(terminateTimeout)
 						+ " after SIGTERM; sent SIGKILL to " + count + ((count == 1) ? " process" : " processes"));
 			}
 
@@ -244,6 +248,168 @@ public final class TreeTerminator {
 	 * @param survivors processes still alive at the end
 	 */
 	public record Result(int terminated, int killed, int survivors) {
+
+	}
+
+	/** The processes one escalation signalled, and the only way it signals. */
+	static final class Signalled implements AutoCloseable {
+
+		/** The most pidfds held at once: past it, a signal goes by pid after a proof. */
+		static final int MAX_HELD = 1024;
+
+		private final ProcessSource source;
+
+		private final Function<ProcessTable, List<Proc>> members;
+
+		/** The processes signalled through a pidfd, still held, by pid. */
+		private final Map<Long, Held> held = new HashMap<>();
+
+		/** The start times of the processes signalled by pid, by pid. */
+		private final Map<Long, Long> byPid = new HashMap<>();
+
+		Signalled(ProcessSource source, Function<ProcessTable, List<Proc>> members) {
+			this.source = source;
+			this.members = members;
+		}
+
+		/**
+		 * Return the processes of a snapshot that are left to end: the members it shows,
+		 * and the processes held by pidfd that have not ended, members or not. A held
+		 * process that ended is let go: whatever has its pid now is another process.
+		 * @param table a snapshot, read before this call
+		 * @return the processes left
+		 */
+		List<Proc> left(ProcessTable table) {
+			List<Proc> left = new ArrayList<>(this.members.apply(table));
+			// Asked after the snapshot: not ended then, the pid was still its own when
+			// read
+			for (Iterator<Held> it = this.held.values().iterator(); it.hasNext();) {
+				Held held = it.next();
+				if (held.pidfd().exited()) {
+					held.pidfd().close();
+					it.remove();
+				}
+			}
+			for (Held held : this.held.values()) {
+				if (!contains(left, held.proc().pid())) {
+					Proc now = table.get(held.proc().pid());
+					left.add((now != null) ? now : held.proc());
+				}
+			}
+			return left;
+		}
+
+		/**
+		 * Return whether a process of a snapshot was signalled already.
+		 * @param proc the process
+		 * @return whether it was
+		 */
+		boolean contains(Proc proc) {
+			Long start = this.byPid.get(proc.pid());
+			return this.held.containsKey(proc.pid()) || (start != null && start == proc.startTime());
+		}
+
+		/**
+		 * Signal processes of a snapshot, each only as this class allows.
+		 * @param procs the processes, as a snapshot saw them
+		 * @param kill SIGKILL, else SIGTERM
+		 * @param escalation learns of each signal just before it is sent
+		 * @return how many were signalled
+		 */
+		int signal(List<Proc> procs, boolean kill, TreeTerminator.Escalation escalation) {
+			int count = 0;
+			for (Proc proc : procs) {
+				if (proc.pid() != ProcessMarkers.CURRENT_PID && signal(proc, kill, escalation)) {
+					count++;
+				}
+			}
+			return count;
+		}
+
+		private boolean signal(Proc proc, boolean kill, TreeTerminator.Escalation escalation) {
+			long pid = proc.pid();
+			Held held = this.held.get(pid);
+			if (held != null) {
+				// the pidfd of a process proven a member when it was opened
+				escalation.signalling(pid, kill);
+				return held.pidfd().signal(kill);
+			}
+			Pidfds.Pidfd pidfd = (this.held.size() < MAX_HELD) ? this.source.hold(pid) : null;
+			if (pidfd != null) {
+				// opened first, proven after: the proof is of the held process unless
+				// that one is gone, and then the signal reaches nobody
+				Proc proven = proven(pid);
+				if (proven == null) {
+					pidfd.close();
+					return false;
+				}
+				escalation.signalling(pid, kill);
+				if (!pidfd.signal(kill)) {
+					pidfd.close();
+					return false;
+				}
+				this.held.put(pid, new Held(pidfd, proven));
+				return true;
+			}
+			Proc proven = proven(pid);
+			if (proven == null) {
+				return false;
+			}
+			escalation.signalling(pid, kill);
+			if (this.source.signal(proven, kill)) {
+				this.byPid.put(pid, proven.startTime());
+				return true;
+			}
+			return false;
+		}
+
+		/**
+		 * Return the process that has a pid now if a fresh read of it and its ancestors
+		 * proves it a member, by the same rule as the snapshots.
+		 */
+		private @Nullable Proc proven(long pid) {
+			ProcessTable lineage = this.source.lineage(pid);
+			Proc now = lineage.get(pid);
+			if (now == null) {
+				return null;
+			}
+			for (Proc member : this.members.apply(lineage)) {
+				if (member.pid() == pid && member.startTime() == now.startTime()) {
+					return now;
+				}
+			}
+			return null;
+		}
+
+		private static boolean contains(List<Proc> procs, long pid) {
+			for (Proc proc : procs) {
+				if (proc.pid() == pid) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/**
+		 * Return how many processes are held by pidfd now.
+		 * @return the count
+		 */
+		int held() {
+			return this.held.size();
+		}
+
+		/** Close every pidfd still held. */
+		@Override
+		public void close() {
+			for (Held held : this.held.values()) {
+				held.pidfd().close();
+			}
+			this.held.clear();
+		}
+
+		private record Held(Pidfds.Pidfd pidfd, Proc proc) {
+
+		}
 
 	}
 

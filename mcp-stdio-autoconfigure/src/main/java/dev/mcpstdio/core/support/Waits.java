@@ -16,19 +16,76 @@
 
 package dev.mcpstdio.core.support;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.mcpstdio.McpStdioException;
 
 /**
- * The two small waits that several classes share: a pause that an interrupt does not cut
- * short, for an ending that must finish, and a bounded wait for a latch that an interrupt
- * does end. Either way the interrupt is restored for the caller.
+ * The bounded waits of mcp-stdio, and how their bounds are written in messages.
  *
  * @author mcp-stdio authors
  */
 public final class Waits {
 
 	private Waits() {
+	}
+
+	/**
+	 * Wait for a future, bounded.
+	 * @param <T> the result type
+	 * @param future what to wait for
+	 * @param timeout the longest wait
+	 * @param serverName the server, for messages
+	 * @param what what the server is to do, completing "MCP server 'x' did not ...", such
+	 * as {@code start} or {@code answer initialize}
+	 * @return the result
+	 * @throws McpStdioException if the wait timed out or was interrupted (the interrupt
+	 * is restored), or the future failed with a checked exception; an unchecked failure
+	 * is rethrown as it is
+	 */
+	public static <T> T await(CompletableFuture<T> future, Duration timeout, String serverName, String what) {
+		return await(future, timeout, serverName, what, "");
+	}
+
+	/**
+	 * Wait for a future, bounded.
+	 * @param <T> the result type
+	 * @param future what to wait for
+	 * @param timeout the longest wait
+	 * @param serverName the server, for messages
+	 * @param what what the server is to do, completing "MCP server 'x' did not ..."
+	 * @param timeoutHint appended to the message of a timeout, such as how to raise the
+	 * bound
+	 * @return the result
+	 * @throws McpStdioException if the wait timed out or was interrupted (the interrupt
+	 * is restored), or the future failed with a checked exception; an unchecked failure
+	 * is rethrown as it is
+	 */
+	public static <T> T await(CompletableFuture<T> future, Duration timeout, String serverName, String what,
+			String timeoutHint) {
+		try {
+			return future.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(serverName,
+					"Interrupted while waiting for MCP server '" + serverName + "' to " + what, ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new McpStdioException(serverName, "MCP server '" + serverName + "' failed to " + what, ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new McpStdioException(serverName,
+					"MCP server '" + serverName + "' did not " + what + " within " + format(timeout) + timeoutHint, ex);
+		}
 	}
 
 	/**
@@ -65,6 +122,19 @@ public final class Waits {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/**
+	 * Format a duration as {@code 2s} when it is whole seconds, else as {@code 500ms}.
+	 * @param duration the duration
+	 * @return the text
+	 */
+	public static String format(Duration duration) {
+		long millis = duration.toMillis();
+		if (millis % 1000 == 0) {
+			return (millis / 1000) + "s";
+		}
+		return millis + "ms";
 	}
 
 }

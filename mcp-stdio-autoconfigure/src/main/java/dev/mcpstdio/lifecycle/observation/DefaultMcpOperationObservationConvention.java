@@ -23,16 +23,17 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 
 /**
- * The default convention of {@code mcp.client.operation.duration}, after the
- * OpenTelemetry MCP semantic conventions: the key values named by the constants below,
- * {@code jsonrpc.request.id} the only high-cardinality one, and {@code {mcp.method.name}
- * {target}} as the contextual name (a span's), the target being the tool or prompt, else
- * the server. The key values of each kind of request are built once and kept, so that a
- * request allocates none.
+ * The default convention of mcp.client.operation.duration, after OpenTelemetry's MCP
+ * conventions.
  *
  * @author mcp-stdio authors
  */
 public class DefaultMcpOperationObservationConvention implements McpOperationObservationConvention {
+
+	// jsonrpc.request.id is the only high-cardinality key value, and {mcp.method.name}
+	// {target} the contextual name (a span's), the target being the tool or prompt, else
+	// the server. The key values of each kind of request are built once and kept, so that
+	// a request allocates none.
 
 	/** The shared instance. */
 	public static final DefaultMcpOperationObservationConvention INSTANCE = new DefaultMcpOperationObservationConvention();

@@ -25,16 +25,16 @@ import io.micrometer.observation.transport.SenderContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The context of one JSON-RPC request sent to an MCP server, observed as
- * {@code mcp.client.operation.duration}: a {@link SenderContext} of kind
- * {@link Kind#CLIENT}, whose carrier is the context itself, so that a tracer's propagator
- * hands it the trace context to put into the request's {@code params._meta}. Names that
- * come from the request (method, tool, prompt) and the error type are bounded per server:
- * past the bound they read {@code _OTHER}.
+ * The context of one JSON-RPC request sent to an MCP server.
  *
  * @author mcp-stdio authors
  */
 public class McpOperationContext extends SenderContext<McpOperationContext> {
+
+	// A SenderContext of kind CLIENT whose carrier is the context itself, so that a
+	// tracer's propagator hands it the trace context to put into the request's
+	// params._meta. Names that come from the request and the error type are bounded per
+	// server: past the bound they read _OTHER.
 
 	private static final Propagator.Setter<McpOperationContext> SETTER = (context, key, value) -> context.propagate(key,
 			value);

@@ -28,16 +28,16 @@ import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.Observation;
 
 /**
- * Records the timer of {@code mcp.client.operation.duration}, in place of Micrometer's
- * default meter handler for this observation: the timer of each set of key values is
- * looked up once and kept, so a request builds no tag list and no meter id, and the tags
- * are exactly the convention's low-cardinality key values (no {@code error} tag beside
- * {@code error.type}, no long task timer beside {@code mcp.stdio.requests.pending}).
- * Auto-configured ahead of the default handler; other observations are not its business.
+ * Records the timer of mcp.client.operation.duration, each timer looked up once.
  *
  * @author mcp-stdio authors
  */
 public class McpOperationMeterHandler implements MeterObservationHandler<McpOperationContext> {
+
+	// In place of Micrometer's default meter handler for this observation: a request
+	// builds no tag list and no meter id, and the tags are exactly the convention's
+	// low-cardinality key values (no error tag beside error.type, no long task timer
+	// beside mcp.stdio.requests.pending). Auto-configured ahead of the default handler.
 
 	/** Timers kept at most: the key values are bounded per server already. */
 	private static final int MAX_TIMERS = 10_000;

@@ -20,9 +20,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * The {@link ObservationConvention} of the requests sent to MCP servers. Declare a bean
- * of this type to replace {@link DefaultMcpOperationObservationConvention}, or extend
- * that one to add key values.
+ * The ObservationConvention of the requests sent to MCP servers; a bean replaces the
+ * default.
  *
  * @author mcp-stdio authors
  */

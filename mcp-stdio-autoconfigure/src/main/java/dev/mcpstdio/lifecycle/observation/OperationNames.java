@@ -25,18 +25,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The names one server's telemetry uses, interned, sanitized and bounded.
- * <p>
- * Methods, tool and prompt names and error types come from the requests and responses, so
- * a client that calls made-up tools, or a server that invents error codes, must not grow
- * the number of series without end, nor a label's length: past each bound (count, or
- * {@value #MAX_LENGTH} characters) a name is folded into {@value #OTHER} (the
- * OpenTelemetry conventions' fallback value); names seen before keep theirs. A name
- * holding one of the server's secret values has it masked, and its control characters
- * escaped, before it becomes a label or a span's name.
  *
  * @author mcp-stdio authors
  */
 final class OperationNames {
+
+	// Methods, tool and prompt names and error types come from the requests and
+	// responses, so a client that calls made-up tools, or a server that invents error
+	// codes, must not grow the number of series without end, nor a label's length: past
+	// each bound (count, or MAX_LENGTH characters) a name is folded into OTHER (the
+	// OpenTelemetry conventions' fallback value); names seen before keep theirs. A name
+	// holding one of the server's secret values has it masked, and its control characters
+	// escaped, before it becomes a label or a span's name.
 
 	/** What a name past its bound is folded into. */
 	static final String OTHER = "_OTHER";

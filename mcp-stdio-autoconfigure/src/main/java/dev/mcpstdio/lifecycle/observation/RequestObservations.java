@@ -29,12 +29,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.io.SecretValues;
-import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.RequestObserver;
 import io.micrometer.observation.Observation;
@@ -288,7 +288,7 @@ public class RequestObservations implements RequestObserver {
 					long age = now - request.sentAt;
 					if (age >= timeoutNanos) {
 						end(request, "timeout", new Failure("timeout",
-								"No response within the client's request timeout of " + Durations.format(timeout)));
+								"No response within the client's request timeout of " + Waits.format(timeout)));
 					}
 					else {
 						next = Math.min(next, timeoutNanos - age);

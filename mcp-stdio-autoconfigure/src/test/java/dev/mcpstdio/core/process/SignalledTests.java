@@ -38,9 +38,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for how a {@link TreeTerminator} signals ({@link Signalled}) with real processes:
- * through pidfds where the kernel has them, and the way without them, forced by
- * {@code ProcessScanner}'s package-private switch.
+ * Tests for how a {@link TreeTerminator} signals ({@link TreeTerminator.Signalled}) with
+ * real processes: through pidfds where the kernel has them, and the way without them,
+ * forced by {@code ProcessScanner}'s package-private switch.
  *
  * @author mcp-stdio authors
  */
@@ -77,7 +77,7 @@ class SignalledTests {
 	@Test
 	void aHeldProcessIsSignalledThroughItsPidfdAndItsEndIsSeen() throws Exception {
 		Process sleep = start("sleep", "60");
-		try (Pidfd pidfd = this.withPidfds.hold(sleep.pid())) {
+		try (Pidfds.Pidfd pidfd = this.withPidfds.hold(sleep.pid())) {
 			assertThat(pidfd).isNotNull();
 			assertThat(pidfd.exited()).isFalse();
 			assertThat(pidfd.signal(false)).isTrue();
@@ -93,7 +93,7 @@ class SignalledTests {
 		PidThief.requireCapability();
 		for (int attempt = 0; attempt < 50; attempt++) {
 			Process first = start("sleep", "60");
-			try (Pidfd pidfd = this.withPidfds.hold(first.pid())) {
+			try (Pidfds.Pidfd pidfd = this.withPidfds.hold(first.pid())) {
 				assertThat(pidfd).isNotNull();
 				first.destroyForcibly();
 				assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
