@@ -198,11 +198,13 @@ public final class JsonRpcLine {
 		if (added.length() == 0) {
 			return this;
 		}
-		String inserted = switch (this.insertInto) {
-			case META -> added.toString();
-			case PARAMS -> "\"_meta\":{" + added + "}";
-			default -> "\"params\":{\"_meta\":{" + added + "}}";
+		String open = switch (this.insertInto) {
+			case META -> "";
+			case PARAMS -> "\"_meta\":{";
+			default -> "\"params\":{\"_meta\":{";
 		};
+		// every brace it opens is closed after the members
+		String inserted = open + added + "}".repeat((int) open.chars().filter((c) -> c == '{').count());
 		JsonRpcLine line = new JsonRpcLine(this.text.substring(0, this.insertAt) + inserted
 				+ (this.insertEmpty ? "" : ",") + this.text.substring(this.insertAt));
 		line.id = this.id;
@@ -210,6 +212,14 @@ public final class JsonRpcLine {
 		line.hasMethod = this.hasMethod;
 		line.name = this.name;
 		line.requestId = this.requestId;
+		// it takes more members where these went
+		line.insertAt = this.insertAt + open.length();
+		line.insertInto = META;
+		Set<String> keys = new LinkedHashSet<>(members.keySet());
+		if (this.metaKeys != null) {
+			keys.addAll(this.metaKeys);
+		}
+		line.metaKeys = keys;
 		return line;
 	}
 
@@ -255,6 +265,11 @@ public final class JsonRpcLine {
 				if (depth == roles.length) {
 					roles = Arrays.copyOf(roles, depth * 2);
 					objects = Arrays.copyOf(objects, depth * 2);
+				}
+				if (depth == 1 && roles[0] == ROOT && "method".equals(key)) {
+					// a method of any value makes it no response
+					this.hasMethod = true;
+					this.method = null;
 				}
 				boolean object = c == '{';
 				if (!object && (role == PARAMS || role == META)) {
