@@ -434,8 +434,9 @@ final class ServerController {
 				remaining = deadline - System.nanoTime();
 			}
 			StdioServerProcess current = this.process;
-			ExitInfo exit = (current != null) ? current.exitInfo() : null;
-			if (this.state == ServerState.RESTARTING && exit != null) {
+			// The exit the controller was told of, which the process may not tell yet
+			ExitInfo exit = this.events.lastExit();
+			if (this.state == ServerState.RESTARTING && current != null && exit != null && exit.pid() == current.pid()) {
 				throw exit.toException();
 			}
 		}
@@ -648,6 +649,10 @@ final class ServerController {
 		this.events.restarted();
 		try {
 			startProcess(true, stopsSeen);
+		}
+		catch (McpServerExitedException ex) {
+			// its exit was logged at WARN already
+			logger.debug("Restart of MCP server '" + name() + "' failed: its process exited", ex);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
