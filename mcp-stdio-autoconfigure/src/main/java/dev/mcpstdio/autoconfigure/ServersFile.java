@@ -31,6 +31,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -46,15 +49,11 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ResourceUtils;
 
 /**
- * Reads a servers file in the common {@code mcpServers} JSON format:
- * {@code {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd":
- * "..."}}}}. Its values are returned as written (placeholders unresolved), and no error
- * quotes its content: a value could be a secret. Only a regular file is read (a FIFO
- * would block its reader for good), within {@link #READ_TIMEOUT} and {@link #MAX_SIZE}.
+ * A servers file in the common {@code mcpServers} JSON format, and its placeholders.
  *
  * @author mcp-stdio authors
  */
-final class ServersConfigurationFile {
+final class ServersFile {
 
 	/** A larger file is not a servers configuration. */
 	static final int MAX_SIZE = 4 * 1024 * 1024;
@@ -67,7 +66,10 @@ final class ServersConfigurationFile {
 
 	private static final JsonMapper MAPPER = JsonMapper.shared();
 
-	private ServersConfigurationFile() {
+	private static final Pattern PLACEHOLDER = Pattern
+		.compile("\\\\\\$\\{|\\$\\{(?:([A-Za-z_][A-Za-z0-9_.-]*)(?::-([^}]*))?})?");
+
+	private ServersFile() {
 	}
 
 	/**
@@ -86,7 +88,9 @@ final class ServersConfigurationFile {
 	}
 
 	/**
-	 * Read the servers of a file.
+	 * Read the servers of a file: {@code {"mcpServers": {"name": {"command": "...",
+	 * "args": [...], "env": {...}, "cwd": "..."}}}}, their values as written
+	 * (placeholders unresolved). No error quotes its content: a value could be a secret.
 	 * @param resource the file
 	 * @param timeout how long finding and reading it may take
 	 * @return the servers by name, in file order
@@ -113,6 +117,46 @@ final class ServersConfigurationFile {
 			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
 		}
 		return result;
+	}
+
+	/**
+	 * Resolve the placeholders of a value of the file: <code>${VAR}</code>, and
+	 * <code>${VAR:-default}</code> where the default stands in for a variable that is
+	 * unset or empty (as in a shell); <code>\${</code> is a literal <code>${</code>.
+	 * @param value the value as written in the file
+	 * @param lookup the value of a variable, {@code null} when it is unset
+	 * @return the resolved value
+	 * @throws UnresolvableException for a variable without a value or default, or a
+	 * malformed placeholder
+	 */
+	static String resolve(String value, Function<String, @Nullable String> lookup) {
+		Matcher matcher = PLACEHOLDER.matcher(value);
+		StringBuilder resolved = new StringBuilder();
+		while (matcher.find()) {
+			String replacement;
+			if (matcher.group().startsWith("\\")) {
+				replacement = "${";
+			}
+			else if (matcher.group(1) == null) {
+				throw new UnresolvableException(null);
+			}
+			else {
+				String found = lookup.apply(matcher.group(1));
+				String fallback = matcher.group(2);
+				if (fallback != null && (found == null || found.isEmpty())) {
+					replacement = fallback;
+				}
+				else if (found == null) {
+					throw new UnresolvableException(matcher.group(1));
+				}
+				else {
+					replacement = found;
+				}
+			}
+			matcher.appendReplacement(resolved, Matcher.quoteReplacement(replacement));
+		}
+		matcher.appendTail(resolved);
+		return resolved.toString();
 	}
 
 	/**
@@ -330,6 +374,28 @@ final class ServersConfigurationFile {
 
 		String action() {
 			return this.action;
+		}
+
+	}
+
+	/**
+	 * A placeholder without a value.
+	 */
+	static final class UnresolvableException extends RuntimeException {
+
+		private final @Nullable String variable;
+
+		UnresolvableException(@Nullable String variable) {
+			super((variable != null) ? "the variable " + variable + " is not set" : "a placeholder is malformed");
+			this.variable = variable;
+		}
+
+		/**
+		 * Return the variable that has no value.
+		 * @return its name, or {@code null} when the placeholder is malformed
+		 */
+		@Nullable String variable() {
+			return this.variable;
 		}
 
 	}
