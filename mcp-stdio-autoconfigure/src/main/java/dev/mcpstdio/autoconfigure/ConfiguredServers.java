@@ -30,7 +30,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -100,14 +99,13 @@ final class ConfiguredServers {
 
 	private final List<Problem> problems = new ArrayList<>();
 
-	/** The names binding gave a value to, the groups (such as shutdown) left out. */
-	private final Set<ConfigurationPropertyName> bound = new HashSet<>();
+	/** The keys binding gave a value to, by server. */
+	private final Map<String, Set<String>> serverKeys = new HashMap<>();
+
+	/** The keys binding gave a value to under {@code defaults}. */
+	private final Set<String> defaultsKeys = new TreeSet<>();
 
 	private final McpStdioProperties properties;
-
-	private final Set<String> defaultsKeys;
-
-	private final boolean springAiStdio;
 
 	private final boolean adopting;
 
@@ -129,9 +127,8 @@ final class ConfiguredServers {
 		this.resourceLoader = resourceLoader;
 		this.log = log;
 		this.properties = bind();
-		this.defaultsKeys = keys(DEFAULTS_NAME::isAncestorOf, DEFAULTS_NAME.getNumberOfElements());
-		this.springAiStdio = SpringAiStdio.isActive(environment, classLoader);
-		this.adopting = this.springAiStdio && this.properties.isAdoptSpringAiStdio();
+		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
+		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
 		this.connections = this.binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
@@ -152,6 +149,14 @@ final class ConfiguredServers {
 					+ "Spring AI's own stdio transport gave it: " + String.join(", ", inheriting) + " (set " + SERVERS
 					+ "<name>.inherit-env=false to give one only the allow-list and its env)");
 		}
+		for (String name : (springAiStdio && !this.adopting) ? this.connections.keySet() : Set.<String>of()) {
+			if (this.problems.isEmpty() && this.properties.getServers().containsKey(name)) {
+				log.warn("MCP server '" + name + "' is configured both under mcp.stdio.servers and under "
+						+ SpringAiStdio.CONNECTIONS + " with " + McpStdioProperties.PREFIX
+						+ ".adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server twice. "
+						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
+			}
+		}
 	}
 
 	/**
@@ -169,16 +174,6 @@ final class ConfiguredServers {
 		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader, classLoader, log);
 		if (!configured.problems.isEmpty()) {
 			throw new McpStdioConfigurationException(configured.problems);
-		}
-		if (configured.springAiStdio && !configured.adopting) {
-			for (String name : configured.connections.keySet()) {
-				if (configured.properties.getServers().containsKey(name)) {
-					log.warn("MCP server '" + name + "' is configured both under mcp.stdio.servers and under "
-							+ SpringAiStdio.CONNECTIONS + " with " + McpStdioProperties.PREFIX
-							+ ".adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server "
-							+ "twice. Remove one, or let mcp-stdio adopt Spring AI's servers");
-				}
-			}
 		}
 		return configured;
 	}
@@ -216,7 +211,7 @@ final class ConfiguredServers {
 					Object result) {
 				Class<?> type = target.getType().resolve(Object.class);
 				if (type != McpStdioProperties.class && type.getEnclosingClass() != McpStdioProperties.class) {
-					ConfiguredServers.this.bound.add(name);
+					bound(name);
 				}
 				return result;
 			}
@@ -274,14 +269,9 @@ final class ConfiguredServers {
 	 */
 	private Map<String, Configured> collect() {
 		Map<String, Configured> servers = new LinkedHashMap<>();
-		int keyIndex = SERVERS_NAME.getNumberOfElements() + 1;
 		this.properties.getServers()
-			.forEach(
-					(name, server) -> servers.put(name,
-							new Configured(name, server, SERVERS + name + ".", null,
-									keys((key) -> SERVERS_NAME.isAncestorOf(key)
-											&& name.equals(key.getElement(keyIndex - 1, Form.ORIGINAL)), keyIndex),
-									Set.of())));
+			.forEach((name, server) -> servers.put(name, new Configured(name, server, SERVERS + name + ".", null,
+					this.serverKeys.getOrDefault(name, Set.of()), Set.of())));
 		String location = this.properties.getServersConfiguration();
 		if (location != null && !location.isBlank()) {
 			readFile(location, McpStdioProperties.PREFIX + ".servers-configuration").forEach((name, server) -> {
@@ -463,19 +453,19 @@ final class ConfiguredServers {
 	}
 
 	/**
-	 * Return the keys bound under the names {@code under} takes, from {@code keyIndex}
-	 * on, such as {@code restart.policy}; {@code env} and {@code args} as a whole.
+	 * Note a key binding gave a value to, such as {@code restart.policy}, and {@code env}
+	 * or {@code args} as a whole: where a value comes from and which a server sets.
 	 */
-	private Set<String> keys(Predicate<ConfigurationPropertyName> under, int keyIndex) {
-		Set<String> keys = new TreeSet<>();
-		for (ConfigurationPropertyName name : this.bound) {
-			if (under.test(name) && name.getNumberOfElements() > keyIndex) {
-				ConfigurationPropertyName key = name.subName(keyIndex);
-				String first = key.getElement(0, Form.DASHED);
-				keys.add((first.equals("env") || first.equals("args")) ? first : key.toString());
-			}
+	private void bound(ConfigurationPropertyName name) {
+		boolean server = SERVERS_NAME.isAncestorOf(name);
+		int index = server ? SERVERS_NAME.getNumberOfElements() + 1 : DEFAULTS_NAME.getNumberOfElements();
+		if ((server || DEFAULTS_NAME.isAncestorOf(name)) && name.getNumberOfElements() > index) {
+			ConfigurationPropertyName key = name.subName(index);
+			String first = key.getElement(0, Form.DASHED);
+			(server ? this.serverKeys.computeIfAbsent(name.getElement(index - 1, Form.ORIGINAL),
+					(serverName) -> new TreeSet<>()) : this.defaultsKeys)
+				.add((first.equals("env") || first.equals("args")) ? first : key.toString());
 		}
-		return keys;
 	}
 
 	/**

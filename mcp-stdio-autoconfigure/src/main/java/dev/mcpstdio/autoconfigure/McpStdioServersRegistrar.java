@@ -27,20 +27,14 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.context.EnvironmentAware;
-import org.springframework.context.ResourceLoaderAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotationMetadata;
 
@@ -49,39 +43,26 @@ import org.springframework.core.type.AnnotationMetadata;
  *
  * @author mcp-stdio authors
  */
-class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, ResourceLoaderAware,
-		BeanClassLoaderAware, BeanFactoryAware {
+class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 
 	/** The prefix of each server bean's name. */
-	static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
+	private static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
 
 	private static final Log logger = LogFactory.getLog(McpStdioServersRegistrar.class);
 
-	private Environment environment;
+	private final Environment environment;
 
-	private ResourceLoader resourceLoader = new DefaultResourceLoader();
+	private final ResourceLoader resourceLoader;
 
-	private @Nullable ClassLoader classLoader;
+	private final BeanFactory beanFactory;
 
-	private BeanFactory beanFactory;
+	private final ClassLoader classLoader;
 
-	@Override
-	public void setEnvironment(Environment environment) {
+	McpStdioServersRegistrar(Environment environment, ResourceLoader resourceLoader, BeanFactory beanFactory,
+			ClassLoader classLoader) {
 		this.environment = environment;
-	}
-
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) {
-		this.beanFactory = beanFactory;
-	}
-
-	@Override
-	public void setResourceLoader(ResourceLoader resourceLoader) {
 		this.resourceLoader = resourceLoader;
-	}
-
-	@Override
-	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.beanFactory = beanFactory;
 		this.classLoader = classLoader;
 	}
 

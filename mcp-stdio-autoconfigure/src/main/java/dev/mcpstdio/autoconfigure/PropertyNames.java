@@ -115,9 +115,8 @@ final class PropertyNames {
 	private void check(ConfigurationPropertyName name, ConfigurationProperty property) {
 		if (DEFAULTS.isAncestorOf(name)) {
 			int keyIndex = DEFAULTS.getNumberOfElements();
-			if (written(name, property, keyIndex, "(defaults)")
-					&& known(ServerSettings.class, name, "(defaults)", keyIndex)) {
-				fits(ServerSettings.class, name, "(defaults)", keyIndex);
+			if (written(name, property, keyIndex, "(defaults)")) {
+				fits(ServerSettings.class, name, "(defaults)", keyIndex, true);
 			}
 			return;
 		}
@@ -127,8 +126,7 @@ final class PropertyNames {
 		findSecrets(name, property, server, serverIndex + 1);
 		// Spring AI's keys are its own; command, args and env have the shapes of ours
 		if (written(name, property, serverIndex, null)
-				&& (connection || known(Server.class, name, server, serverIndex + 1))
-				&& fits(Server.class, name, server, serverIndex + 1)) {
+				&& fits(Server.class, name, server, serverIndex + 1, !connection)) {
 			checkPlaceholders(name, property, server, serverIndex + 1);
 		}
 	}
@@ -217,16 +215,11 @@ final class PropertyNames {
 	}
 
 	/**
-	 * Check that every element from {@code keyIndex} on is a key of {@code type} (nested
-	 * keys included); the keys of a map or a list are free.
+	 * Report an element that is no key of the settings class where it is.
 	 */
-	private boolean known(Class<?> type, ConfigurationPropertyName name, String server, int keyIndex) {
-		Key unknown = walk(type, name, keyIndex);
-		if (unknown.known(name)) {
-			return true;
-		}
+	private void unknown(Key unknown, ConfigurationPropertyName name, String server, int keyIndex) {
 		String key = name.getElement(unknown.index(), Form.ORIGINAL);
-		if (type == Server.class && unknown.index() == keyIndex && name.getNumberOfElements() > keyIndex + 1
+		if (unknown.type() == Server.class && unknown.index() == keyIndex && name.getNumberOfElements() > keyIndex + 1
 				&& walk(Server.class, name, keyIndex + 1).known(name)) {
 			// mcp.stdio.servers.my.server.command: the rest is a server's key
 			String dotted = server + "." + key;
@@ -244,19 +237,25 @@ final class PropertyNames {
 								.map((property) -> DataObjectPropertyName.toDashedForm(property.getName()))
 								.toList()));
 		}
-		return false;
 	}
 
 	/**
-	 * Check that the elements after a known key fit its type, as binding would silently
-	 * ignore or misread them: a list or map for a key of one value ({@code enabled[0]}),
-	 * a map for a list ({@code args.x}), a list for a map ({@code env[0]}, YAML's
-	 * {@code env: [1, 2]}) or for a value of a map ({@code env.A[0]}).
+	 * Check that every element from {@code keyIndex} on is a key of {@code type} (nested
+	 * keys included; those of a map or list are free; Spring AI's are its own unless
+	 * {@code keys}), and that what follows the key that takes the value fits it: binding
+	 * would silently ignore or misread a list or map for a key of one value
+	 * ({@code enabled[0]}), a map for a list ({@code args.x}), a list for a map
+	 * ({@code env[0]}, YAML's {@code env: [1, 2]}) or for a value of a map
+	 * ({@code env.A[0]}).
 	 */
-	private boolean fits(Class<?> type, ConfigurationPropertyName name, String server, int keyIndex) {
+	private boolean fits(Class<?> type, ConfigurationPropertyName name, String server, int keyIndex, boolean keys) {
 		Key key = walk(type, name, keyIndex);
 		PropertyDescriptor property = key.property();
 		if (property == null) {
+			if (keys && !key.known(name)) {
+				unknown(key, name, server, keyIndex);
+				return false;
+			}
 			return true;
 		}
 		String dashed = DataObjectPropertyName.toDashedForm(property.getName());

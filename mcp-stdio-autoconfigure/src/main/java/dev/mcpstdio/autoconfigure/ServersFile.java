@@ -331,8 +331,7 @@ final class ServersFile {
 	}
 
 	/**
-	 * The file is not a servers configuration: its message follows "the file X", and its
-	 * action says what to do.
+	 * The file is not a servers configuration; the message follows "the file X".
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
