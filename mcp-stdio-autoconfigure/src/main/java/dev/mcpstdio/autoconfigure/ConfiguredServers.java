@@ -372,7 +372,7 @@ final class ConfiguredServers {
 	private Map<String, Configured> readFile(String location, String property) {
 		Map<String, ServersFile.Entry> entries;
 		try {
-			entries = ServersFile.read(ServersFile.locate(location, this.resourceLoader), ServersFile.READ_TIMEOUT);
+			entries = ServersFile.read(location, this.resourceLoader);
 		}
 		catch (ServersFile.InvalidFileException ex) {
 			String server = ex.server();
@@ -476,30 +476,11 @@ final class ConfiguredServers {
 		int before = this.problems.size();
 		String name = configured.name();
 		Server server = configured.server();
-		if (!NAME.matcher(name).matches()) {
-			problem(name, SERVERS + name,
-					"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or digit, "
-							+ "and have no '..'" + configured.inFile(),
-					"rename the server: its name is also a bean name, a metric tag and a logger category");
-		}
-		for (String variable : server.getEnv().keySet()) {
-			// an operating system takes no such name: the start would fail
-			if (variable.isEmpty() || variable.indexOf('=') >= 0 || variable.indexOf('\0') >= 0) {
-				problem(name, configured.commandPrefix() + "env[" + variable + "]",
-						"'" + variable + "' cannot name an environment variable: a name is not empty and holds no '=' "
-								+ "or NUL" + configured.inFile(),
-						"rename the variable");
-			}
-		}
+		checkNames(configured);
 		// the bounds: a value beyond them is a unit typed wrong, and some would overflow
-		// or leave a server stuck; a stop should fit in a shutdown phase
+		// or leave a server stuck
 		Duration startupTimeout = duration(configured, "startup-timeout", server.getStartupTimeout(), ONE_HOUR);
 		Duration sendTimeout = duration(configured, "send-timeout", server.getSendTimeout(), ONE_HOUR);
-		McpStdioProperties.Shutdown stop = server.getShutdown();
-		ShutdownTimeouts shutdown = new ShutdownTimeouts(
-				duration(configured, "shutdown.drain-timeout", stop.getDrainTimeout(), TEN_MINUTES),
-				duration(configured, "shutdown.stdin-close-timeout", stop.getStdinCloseTimeout(), TEN_MINUTES),
-				duration(configured, "shutdown.terminate-timeout", stop.getTerminateTimeout(), TEN_MINUTES));
 		// a message is held in memory whole, and so is the stderr tail of every server
 		DataSize maxMessageSize = server.getMaxMessageSize();
 		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(DataSize.ofMegabytes(256)) > 0) {
@@ -507,54 +488,101 @@ final class ConfiguredServers {
 					"set a size such as 16MB");
 		}
 		int stderrTailLines = count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
-		McpStdioProperties.Restart restart = server.getRestart();
-		RestartPolicy restartPolicy = new RestartPolicy(restart.getPolicy(),
-				count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5),
-				duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1)),
-				duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR),
-				duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR));
-		McpStdioProperties.Container container = server.getContainer();
-		ContainerSettings containerSettings = new ContainerSettings(container.isEnabled(), container.getEngineCommand(),
-				container.isInit(),
-				duration(configured, "container.engine-timeout", container.getEngineTimeout(), TEN_MINUTES));
-		Duration idleTimeout = server.getIdleTimeout();
-		if (idleTimeout != null) {
-			idleTimeout = duration(configured, "idle-timeout", idleTimeout, Duration.ofDays(7));
-		}
-		DataSize maxMemory = server.getMaxMemory();
-		if (maxMemory != null && maxMemory.toBytes() <= 0) {
-			problem(name, source(configured, "max-memory"), "must be positive, was " + maxMemory,
-					"set a size such as 512MB, or remove it for no limit");
-		}
-		Integer maxProcesses = server.getMaxProcesses();
-		if (maxProcesses != null && maxProcesses < 1) {
-			problem(name, source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
-					"set a count such as 64, or remove it for no limit");
-		}
+		ShutdownTimeouts shutdown = shutdown(configured);
+		RestartPolicy restart = restart(configured);
+		McpStdioProperties.Container settings = server.getContainer();
+		ContainerSettings container = new ContainerSettings(settings.isEnabled(), settings.getEngineCommand(),
+				settings.isInit(),
+				duration(configured, "container.engine-timeout", settings.getEngineTimeout(), TEN_MINUTES));
+		Duration idleTimeout = (server.getIdleTimeout() != null)
+				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7)) : null;
+		Limits limits = limits(configured, checkInterval);
 		Path directory = workingDirectory(configured);
-		String command = server.getCommand();
-		String commandProperty = configured.commandPrefix() + "command";
-		if (command == null || command.isBlank()) {
-			problem(name, commandProperty, "no command is set" + configured.inFile(),
-					"set the executable to run, such as npx, uvx or java");
-		}
-		else if (server.isEnabled()
-				&& this.problems.stream().noneMatch((problem) -> problem.property().equals(commandProperty))) {
-			checkCommand(configured, command, directory);
-			checkContainer(configured, command, containerSettings, directory);
-		}
+		String command = command(configured, container, directory);
 		if (command == null || this.problems.size() > before) {
 			return null;
 		}
 		// the one place that builds a spec and a definition
 		StdioServerSpec spec = new StdioServerSpec(name, command, server.getArgs(), server.getEnv(),
 				server.isInheritEnv(), directory, (int) maxMessageSize.toBytes(), stderrTailLines, sendTimeout,
-				shutdown, containerSettings, secrets(configured),
+				shutdown, container, secrets(configured),
 				(configured.file() != null) ? ServerOrigin.file(name, configured.file())
 						: ServerOrigin.property(name, configured.commandPrefix() + "env"));
-		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), startupTimeout,
-				restartPolicy, new Demand(server.getStart(), idleTimeout),
-				new Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses, checkInterval));
+		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), startupTimeout, restart,
+				new Demand(server.getStart(), idleTimeout), limits);
+	}
+
+	/**
+	 * A name is also a bean name, a metric tag and a logger category; an operating system
+	 * takes no variable whose name is empty or holds '=' or NUL: the start would fail.
+	 */
+	private void checkNames(Configured configured) {
+		String name = configured.name();
+		if (!NAME.matcher(name).matches()) {
+			problem(name, SERVERS + name,
+					"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or digit, "
+							+ "and have no '..'" + configured.inFile(),
+					"rename the server: its name is also a bean name, a metric tag and a logger category");
+		}
+		for (String variable : configured.server().getEnv().keySet()) {
+			if (variable.isEmpty() || variable.indexOf('=') >= 0 || variable.indexOf('\0') >= 0) {
+				problem(name, configured.commandPrefix() + "env[" + variable + "]",
+						"'" + variable + "' cannot name an environment variable: a name is not empty and holds no '=' "
+								+ "or NUL" + configured.inFile(),
+						"rename the variable");
+			}
+		}
+	}
+
+	// each step at most 10m: a stop should fit in a shutdown phase
+	private ShutdownTimeouts shutdown(Configured configured) {
+		McpStdioProperties.Shutdown shutdown = configured.server().getShutdown();
+		return new ShutdownTimeouts(
+				duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES),
+				duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES),
+				duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES));
+	}
+
+	private RestartPolicy restart(Configured configured) {
+		McpStdioProperties.Restart restart = configured.server().getRestart();
+		return new RestartPolicy(restart.getPolicy(),
+				count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5),
+				duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1)),
+				duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR),
+				duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR));
+	}
+
+	private Limits limits(Configured configured, Duration checkInterval) {
+		DataSize maxMemory = configured.server().getMaxMemory();
+		if (maxMemory != null && maxMemory.toBytes() <= 0) {
+			problem(configured.name(), source(configured, "max-memory"), "must be positive, was " + maxMemory,
+					"set a size such as 512MB, or remove it for no limit");
+		}
+		Integer maxProcesses = configured.server().getMaxProcesses();
+		if (maxProcesses != null && maxProcesses < 1) {
+			problem(configured.name(), source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
+					"set a count such as 64, or remove it for no limit");
+		}
+		return new Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses, checkInterval);
+	}
+
+	/**
+	 * Return the command, checked (with the container it runs) when the server is
+	 * enabled, or {@code null} when none is set.
+	 */
+	private @Nullable String command(Configured configured, ContainerSettings container, @Nullable Path directory) {
+		String command = configured.server().getCommand();
+		String property = configured.commandPrefix() + "command";
+		if (command == null || command.isBlank()) {
+			problem(configured.name(), property, "no command is set" + configured.inFile(),
+					"set the executable to run, such as npx, uvx or java");
+		}
+		else if (configured.server().isEnabled()
+				&& this.problems.stream().noneMatch((problem) -> problem.property().equals(property))) {
+			checkCommand(configured, command, directory);
+			checkContainer(configured, command, container, directory);
+		}
+		return command;
 	}
 
 	/**

@@ -154,24 +154,11 @@ final class PropertyNames {
 		for (int i = from; i < count; i++) {
 			int at = elements.size() - (count - i);
 			String as = (at >= 0) ? elements.get(at) : "";
-			String bound = name.getElement(i, Form.ORIGINAL);
-			if (variable ? as.equalsIgnoreCase(bound) : as.equals(bound)) {
-				continue;
+			if (!(variable ? as.equalsIgnoreCase(name.getElement(i, Form.ORIGINAL))
+					: as.equals(name.getElement(i, Form.ORIGINAL)))) {
+				changed(name, from, i, as, written, server);
+				return false;
 			}
-			if (server == null && i == from) {
-				problem(as, written,
-						"the server's name '" + as + "' holds characters a property name cannot, so "
-								+ "binding would silently make it '" + bound
-								+ "'; a name is 1 to 64 letters, digits, '.', '_' or '-'",
-						"rename the server (a name with a dot goes in brackets: " + SERVERS + "[my.server].command)");
-			}
-			else {
-				problem((server != null) ? server : name.getElement(from, Form.ORIGINAL), written,
-						"'" + as + "' holds characters a property name cannot, so binding would silently read it as '"
-								+ bound + "'",
-						"remove them, or write it in brackets ([" + as + "]) to keep it as written");
-			}
-			return false;
 		}
 		if (variable && server == null && count > from + 2 && "env".equals(name.getElement(from + 1, Form.UNIFORM))) {
 			problem(name.getElement(from, Form.ORIGINAL), written,
@@ -182,6 +169,26 @@ final class PropertyNames {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Report the element at {@code index} that binding reads otherwise than it was
+	 * written ({@code as}).
+	 */
+	private void changed(ConfigurationPropertyName name, int from, int index, String as, String written,
+			@Nullable String server) {
+		String bound = name.getElement(index, Form.ORIGINAL);
+		if (server == null && index == from) {
+			problem(as, written,
+					"the server's name '" + as + "' holds characters a property name cannot, so binding would silently "
+							+ "make it '" + bound + "'; a name is 1 to 64 letters, digits, '.', '_' or '-'",
+					"rename the server (a name with a dot goes in brackets: " + SERVERS + "[my.server].command)");
+		}
+		else {
+			problem((server != null) ? server : name.getElement(from, Form.ORIGINAL), written, "'" + as
+					+ "' holds characters a property name cannot, so binding would silently read it as '" + bound + "'",
+					"remove them, or write it in brackets ([" + as + "]) to keep it as written");
+		}
 	}
 
 	/**

@@ -73,33 +73,22 @@ final class ServersFile {
 	}
 
 	/**
-	 * Find a file by its location: a {@code classpath:} or URL location as Spring
-	 * resolves it, a plain path on the file system (else, as before, on the class path).
-	 * @param location the location
-	 * @param resourceLoader the application's resource loader
-	 * @return the resource, which may not exist
-	 */
-	static Resource locate(String location, ResourceLoader resourceLoader) {
-		if (location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) || ResourceUtils.isUrl(location)) {
-			return resourceLoader.getResource(location);
-		}
-		FileSystemResource file = new FileSystemResource(location);
-		return file.exists() ? file : resourceLoader.getResource(location);
-	}
-
-	/**
 	 * Read the servers of a file: {@code {"mcpServers": {"name": {"command": "...",
 	 * "args": [...], "env": {...}, "cwd": "..."}}}}, their values as written
 	 * (placeholders unresolved). No error quotes its content: a value could be a secret.
-	 * @param resource the file
-	 * @param timeout how long finding and reading it may take
+	 * @param location a {@code classpath:} or URL location as Spring resolves it, or a
+	 * plain path on the file system (else, as before, on the class path)
+	 * @param resourceLoader the application's resource loader
 	 * @return the servers by name, in file order
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
-	static Map<String, Entry> read(Resource resource, Duration timeout) {
+	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
+		FileSystemResource file = new FileSystemResource(location);
+		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
+		Resource resource = (plain && file.exists()) ? file : resourceLoader.getResource(location);
 		JsonNode root;
 		try {
-			root = MAPPER.readTree(load(resource, timeout));
+			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
 		}
 		catch (StreamConstraintsException ex) {
 			throw InvalidFileException.unusable(constraint(ex));
@@ -275,46 +264,37 @@ final class ServersFile {
 		if (!node.isObject()) {
 			throw InvalidFileException.unusable(name, "server '" + name + "' is not a JSON object");
 		}
-		String command = string(name, node, "command");
-		String cwd = string(name, node, "cwd");
-		List<String> args = new ArrayList<>();
-		JsonNode argsNode = node.get("args");
-		if (argsNode != null && !argsNode.isNull()) {
-			if (!argsNode.isArray()) {
-				throw InvalidFileException.unusable(name, "the args of server '" + name + "' are not an array");
-			}
-			for (JsonNode arg : argsNode) {
-				if (!arg.isString()) {
-					throw InvalidFileException.unusable(name, "an argument of server '" + name + "' is not a string");
-				}
-				args.add(arg.asString());
-			}
+		JsonNode command = present(node.get("command"));
+		JsonNode cwd = present(node.get("cwd"));
+		String what = " of server '" + name + "'";
+		Entry entry = new Entry((command != null) ? string(name, command, "the command" + what) : null,
+				new ArrayList<>(), new LinkedHashMap<>(), (cwd != null) ? string(name, cwd, "the cwd" + what) : null);
+		JsonNode args = present(node.get("args"));
+		if (args != null && !args.isArray()) {
+			throw InvalidFileException.unusable(name, "the args" + what + " are not an array");
 		}
-		Map<String, String> env = new LinkedHashMap<>();
-		JsonNode envNode = node.get("env");
-		if (envNode != null && !envNode.isNull()) {
-			if (!envNode.isObject()) {
-				throw InvalidFileException.unusable(name,
-						"the env of server '" + name + "' is not an object of names to strings");
-			}
-			for (Map.Entry<String, JsonNode> variable : envNode.properties()) {
-				if (!variable.getValue().isString()) {
-					throw InvalidFileException.unusable(name,
-							"env." + variable.getKey() + " of server '" + name + "' is not a string");
-				}
-				env.put(variable.getKey(), variable.getValue().asString());
-			}
+		for (JsonNode arg : (args != null) ? args : List.<JsonNode>of()) {
+			entry.args().add(string(name, arg, "an argument" + what));
 		}
-		return new Entry(command, args, env, cwd);
+		JsonNode env = present(node.get("env"));
+		if (env != null && !env.isObject()) {
+			throw InvalidFileException.unusable(name, "the env" + what + " is not an object of names to strings");
+		}
+		if (env != null) {
+			env.properties()
+				.forEach((variable) -> entry.env()
+					.put(variable.getKey(), string(name, variable.getValue(), "env." + variable.getKey() + what)));
+		}
+		return entry;
 	}
 
-	private static @Nullable String string(String name, JsonNode node, String key) {
-		JsonNode value = node.get(key);
-		if (value == null || value.isNull()) {
-			return null;
-		}
+	private static @Nullable JsonNode present(@Nullable JsonNode node) {
+		return (node == null || node.isNull()) ? null : node;
+	}
+
+	private static String string(String name, JsonNode value, String what) {
 		if (!value.isString()) {
-			throw InvalidFileException.unusable(name, "the " + key + " of server '" + name + "' is not a string");
+			throw InvalidFileException.unusable(name, what + " is not a string");
 		}
 		return value.asString();
 	}
