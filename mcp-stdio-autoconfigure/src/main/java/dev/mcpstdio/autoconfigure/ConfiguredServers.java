@@ -16,124 +16,308 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
+import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
+import dev.mcpstdio.core.CommandLocator;
+import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.ServerOrigin;
+import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containers.ContainerRun;
+import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containers.InvalidContainerCommandException;
 import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.RestartPolicy;
+import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.io.Resource;
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.IgnoreErrorsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.unit.DataSize;
 
 /**
- * Gathers the configured servers from every place: {@code mcp.stdio.servers}, the
- * {@code mcp.stdio.servers-configuration} file and, when adopted, Spring AI's stdio
- * connections and servers file. A name Spring AI and mcp-stdio both configure is one
- * server, and a note for the log says which keys came from where.
+ * The servers configured for mcp-stdio, bound, checked and resolved once per start-up.
  *
  * @author mcp-stdio authors
  */
 final class ConfiguredServers {
 
-	static final String SERVERS = McpStdioProperties.PREFIX + ".servers.";
+	private static final String SERVERS = McpStdioProperties.PREFIX + ".servers.";
 
-	private static final String SERVERS_CONFIGURATION = McpStdioProperties.PREFIX + ".servers-configuration";
+	private static final String DEFAULTS = McpStdioProperties.PREFIX + ".defaults.";
+
+	private static final ConfigurationPropertyName SERVERS_NAME = ConfigurationPropertyName
+		.of(McpStdioProperties.PREFIX + ".servers");
+
+	private static final ConfigurationPropertyName DEFAULTS_NAME = ConfigurationPropertyName
+		.of(McpStdioProperties.PREFIX + ".defaults");
+
+	// a server's name is also a bean name, a metric tag, a logger category and a key
+	private static final Pattern NAME = Pattern.compile("(?!.*\\.\\.)[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,62}[a-zA-Z0-9])?");
+
+	private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9 .+-]{1,24}");
+
+	private static final Duration TEN_MINUTES = Duration.ofMinutes(10);
+
+	private static final Duration ONE_HOUR = Duration.ofHours(1);
+
+	private final Environment environment;
+
+	private final Binder binder;
 
 	private final ResourceLoader resourceLoader;
 
-	private final Function<String, @Nullable String> variables;
+	private final Log log;
 
-	private final ProblemReport problems;
+	private final List<Problem> problems = new ArrayList<>();
 
-	private final Consumer<String> notes;
+	/** The keys binding gave a value to, by server. */
+	private final Map<String, Set<String>> serverKeys = new HashMap<>();
+
+	/** The keys binding gave a value to under {@code defaults}. */
+	private final Set<String> defaultsKeys = new TreeSet<>();
+
+	private final McpStdioProperties properties;
+
+	private final boolean adopting;
+
+	private final Map<String, Set<String>> placeholderSecrets;
+
+	private final Map<String, Connection> connections;
 
 	/**
-	 * Create an instance.
-	 * @param resourceLoader finds the servers files
-	 * @param variables the value of a placeholder's variable in a servers file
-	 * @param problems where errors go
-	 * @param notes where what is worth a line at INFO goes (what was adopted), once per
-	 * start-up
+	 * The adopted servers that inherit the environment because nothing says otherwise.
 	 */
-	ConfiguredServers(ResourceLoader resourceLoader, Function<String, @Nullable String> variables,
-			ProblemReport problems, Consumer<String> notes) {
+	private final Set<String> inheriting = new HashSet<>();
+
+	private final List<McpStdioServerDefinition> definitions = new ArrayList<>();
+
+	private ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
+			Log log) {
+		this.environment = environment;
+		this.binder = Binder.get(environment);
 		this.resourceLoader = resourceLoader;
-		this.variables = variables;
-		this.problems = problems;
-		this.notes = notes;
+		this.log = log;
+		this.properties = bind();
+		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
+		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
+		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
+		this.connections = this.binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
+			.orElse(Map.of());
+		Duration interval = duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
+				this.properties.getResourceCheckInterval(), ONE_HOUR);
+		List<String> inheriting = new ArrayList<>();
+		for (Configured server : collect().values()) {
+			McpStdioServerDefinition definition = resolve(server, interval);
+			if (definition != null) {
+				this.definitions.add(definition);
+				if (definition.enabled() && this.inheriting.contains(server.name())) {
+					inheriting.add(server.name());
+				}
+			}
+		}
+		if (!inheriting.isEmpty()) {
+			log.info("MCP servers adopted from spring.ai.mcp.client.stdio get the application's whole environment, as "
+					+ "Spring AI's own stdio transport gave it: " + String.join(", ", inheriting) + " (set " + SERVERS
+					+ "<name>.inherit-env=false to give one only the allow-list and its env)");
+		}
+		for (String name : (springAiStdio && !this.adopting) ? this.connections.keySet() : Set.<String>of()) {
+			if (this.problems.isEmpty() && this.properties.getServers().containsKey(name)) {
+				log.warn("MCP server '" + name + "' is configured both under mcp.stdio.servers and under "
+						+ SpringAiStdio.CONNECTIONS + " with " + McpStdioProperties.PREFIX
+						+ ".adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server twice. "
+						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
+			}
+		}
 	}
 
 	/**
-	 * Gather the servers.
-	 * @param properties the bound {@code mcp.stdio} properties
-	 * @param springAi Spring AI's stdio servers to adopt, or {@code null}
-	 * @return the servers by name: mcp-stdio's in configuration order, then the adopted
+	 * Bind, check and resolve the configured servers, those of Spring AI adopted
+	 * included.
+	 * @param environment the environment
+	 * @param resourceLoader loads a servers file
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
+	 * @return the servers
+	 * @throws McpStdioConfigurationException naming every error
 	 */
-	Map<String, ConfiguredServer> collect(McpStdioProperties properties, @Nullable SpringAiServers springAi) {
-		Map<String, ConfiguredServer> servers = new LinkedHashMap<>();
-		properties.getServers()
-			.forEach((name, server) -> servers.put(name,
-					new ConfiguredServer(name, server, SERVERS + name + ".", null, false, Set.of())));
-		String location = properties.getServersConfiguration();
-		if (location != null && !location.isBlank()) {
-			readFile(location, SERVERS_CONFIGURATION, (name, server) -> {
-				if (servers.containsKey(name)) {
-					this.problems.add(name, SERVERS + name, "the server is configured both here and in " + location,
-							"remove it from one of the two places: a name may appear only once");
+	static ConfiguredServers read(Environment environment, ResourceLoader resourceLoader,
+			@Nullable ClassLoader classLoader, Log log) {
+		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader, classLoader, log);
+		if (!configured.problems.isEmpty()) {
+			throw new McpStdioConfigurationException(configured.problems);
+		}
+		return configured;
+	}
+
+	McpStdioProperties properties() {
+		return this.properties;
+	}
+
+	boolean adopting() {
+		return this.adopting;
+	}
+
+	List<McpStdioServerDefinition> definitions() {
+		return this.definitions;
+	}
+
+	/**
+	 * Bind {@code mcp.stdio} as Boot does (relaxed names, enums such as
+	 * {@code on-failure}), each server starting from {@code defaults}, and report every
+	 * value that cannot be converted instead of stopping at the first.
+	 */
+	private McpStdioProperties bind() {
+		McpStdioProperties properties = new McpStdioProperties();
+		this.binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(properties), new AbstractBindHandler() {
+
+			@Override
+			@SuppressWarnings("unchecked")
+			public <T> Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target, BindContext context) {
+				return (target.getType().resolve() == Server.class) ? target.withExistingValue((T) newServer())
+						: target;
+			}
+
+			@Override
+			public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+					Object result) {
+				Class<?> type = target.getType().resolve(Object.class);
+				if (type != McpStdioProperties.class && type.getEnclosingClass() != McpStdioProperties.class) {
+					bound(name);
 				}
-				else {
-					servers.put(name, server);
+				return result;
+			}
+
+			@Override
+			public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+					Exception error) {
+				unconvertible(name, target.getType().resolve(Object.class), context.getConfigurationProperty());
+				// unbound: the default stands in, and binding goes on
+				return null;
+			}
+
+		});
+		return properties;
+	}
+
+	/**
+	 * Return a server with the values of {@code defaults}, for its own to override. A
+	 * value that cannot be converted stays at its default here: binding reports it.
+	 */
+	private Server newServer() {
+		Server server = new Server();
+		this.binder.bind(DEFAULTS_NAME, Bindable.ofInstance(server), new IgnoreErrorsBindHandler());
+		return server;
+	}
+
+	private void unconvertible(ConfigurationPropertyName name, Class<?> type,
+			@Nullable ConfigurationProperty property) {
+		// only typed keys fail to convert; still, a value is quoted only when it is a
+		// short plain word, never what could be a secret pasted in the wrong place
+		Object value = (property != null) ? property.getValue() : null;
+		String shown = (value != null && PLAIN.matcher(value.toString()).matches()) ? "'" + value + "'" : "the value";
+		String server = SERVERS_NAME.isAncestorOf(name)
+				? name.getElement(SERVERS_NAME.getNumberOfElements(), Form.ORIGINAL)
+				: DEFAULTS_NAME.isAncestorOf(name) ? "(defaults)" : "(all)";
+		String expected = (type == Duration.class) ? "a duration such as 500ms, 2s or 1m"
+				: (type == DataSize.class) ? "a size such as 512KB or 16MB"
+						: (type == Integer.class || type == int.class) ? "a whole number"
+								: (type == Boolean.class || type == boolean.class) ? "true or false"
+										: "a " + type.getSimpleName();
+		if (type.isEnum()) {
+			String values = Arrays.stream(type.getEnumConstants())
+				.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+				.collect(Collectors.joining(", "));
+			problem(server, PropertyNames.original(name), shown + " is not one of " + values, "use one of " + values);
+		}
+		else {
+			problem(server, PropertyNames.original(name), shown + " is not " + expected, "write " + expected);
+		}
+	}
+
+	/**
+	 * Gather the servers: {@code mcp.stdio.servers}, then its servers file, then, when
+	 * adopted, Spring AI's; a name both configure is one server.
+	 */
+	private Map<String, Configured> collect() {
+		Map<String, Configured> servers = new LinkedHashMap<>();
+		this.properties.getServers()
+			.forEach((name, server) -> servers.put(name, new Configured(name, server, SERVERS + name + ".", null,
+					this.serverKeys.getOrDefault(name, Set.of()), Set.of())));
+		String location = this.properties.getServersConfiguration();
+		if (location != null && !location.isBlank()) {
+			readFile(location, McpStdioProperties.PREFIX + ".servers-configuration").forEach((name, server) -> {
+				if (servers.putIfAbsent(name, server) != null) {
+					problem(name, SERVERS + name, "the server is configured both here and in " + location,
+							"remove it from one of the two places: a name may appear only once");
 				}
 			});
 		}
-		if (springAi != null) {
-			adopt(servers, springAi);
+		if (this.adopting) {
+			adopt(servers);
 		}
 		return servers;
 	}
 
-	private void adopt(Map<String, ConfiguredServer> servers, SpringAiServers springAi) {
+	private void adopt(Map<String, Configured> servers) {
 		// Spring AI keeps these servers in hash maps, built in this sequence: their order
 		// decides which of two same-named tools keeps its name, so it is kept
-		Map<String, ConfiguredServer> fromFile = new HashMap<>();
-		String location = springAi.serversConfiguration();
+		Map<String, Configured> fromFile = new HashMap<>();
+		String location = this.environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION);
 		if (location != null && !location.isBlank()) {
-			readFile(location, SpringAiStdio.SERVERS_CONFIGURATION,
-					(name, server) -> fromFile.put(name, server.adoptedFromSpringAi()));
+			fromFile.putAll(readFile(location, SpringAiStdio.SERVERS_CONFIGURATION));
 		}
-		Map<String, Connection> connections = new HashMap<>();
-		connections.putAll(springAi.connections());
-		Map<String, ConfiguredServer> adopted = new HashMap<>();
+		Map<String, Configured> adopted = new HashMap<>();
 		adopted.putAll(fromFile);
-		connections.forEach((name, connection) -> {
-			String prefix = SpringAiStdio.CONNECTIONS + "." + name + ".";
-			ConfiguredServer inFile = adopted.put(name,
-					new ConfiguredServer(name, connection.toServer(), prefix, null, true, Set.of()));
+		new HashMap<>(this.connections).forEach((name, connection) -> {
+			Configured inFile = adopted.put(name, connection.toConfigured(name, newServer()));
 			if (inFile != null) {
-				this.notes.accept("MCP server '" + name + "' is configured both in " + inFile.origin() + " and under "
+				this.log.info("MCP server '" + name + "' is configured both in " + inFile.origin() + " and under "
 						+ SpringAiStdio.CONNECTIONS + "." + name
 						+ ": the connection wins, as with Spring AI's own transport");
 			}
 		});
 		adopted.forEach((name, server) -> {
-			ConfiguredServer own = servers.get(name);
+			Configured own = servers.get(name);
 			if (own == null) {
-				servers.put(name, server);
-				this.notes.accept("Adopted MCP server '" + name + "' from " + server.origin()
+				this.log.info("Adopted MCP server '" + name + "' from " + server.origin()
 						+ ": mcp-stdio runs it, Spring AI's stdio transport starts no process for it");
 			}
-			else {
-				servers.put(name, merge(own, server));
+			Configured one = (own != null) ? merge(own, server) : server;
+			// Spring AI's own transport gave it the whole environment
+			if (!one.keys().contains("inherit-env") && !this.defaultsKeys.contains("inherit-env")) {
+				one.server().setInheritEnv(true);
+				this.inheriting.add(name);
 			}
+			servers.put(name, one);
 		});
 	}
 
@@ -142,131 +326,403 @@ final class ConfiguredServers {
 	 * what mcp-stdio leaves unset (its command line), mcp-stdio's value wins where both
 	 * set one.
 	 */
-	private ConfiguredServer merge(ConfiguredServer own, ConfiguredServer adopted) {
+	private Configured merge(Configured own, Configured adopted) {
 		Server server = own.server();
 		Server from = adopted.server();
-		List<String> ownKeys = new ArrayList<>(ServerKeys.values(server).keySet());
-		List<String> taken = new ArrayList<>();
-		List<String> won = new ArrayList<>();
 		// with no command in either place, the error names Spring AI's property
 		boolean ownCommand = server.getCommand() != null;
-		String commandPrefix = ownCommand ? own.commandPrefix() : adopted.commandPrefix();
-		String file = ownCommand ? own.file() : adopted.file();
-		if (from.getCommand() != null) {
-			if (server.getCommand() == null) {
-				server.setCommand(from.getCommand());
-				taken.add("command");
-			}
-			else {
-				won.add("command");
-			}
+		List<String> taken = new ArrayList<>();
+		List<String> won = new ArrayList<>();
+		if (take("command", from.getCommand() != null, ownCommand, taken, won)) {
+			server.setCommand(from.getCommand());
 		}
-		if (!from.getArgs().isEmpty()) {
-			if (server.getArgs().isEmpty()) {
-				server.setArgs(from.getArgs());
-				taken.add("args");
-			}
-			else {
-				won.add("args");
-			}
+		if (take("args", !from.getArgs().isEmpty(), !server.getArgs().isEmpty(), taken, won)) {
+			server.setArgs(from.getArgs());
 		}
-		Map<String, String> env = new LinkedHashMap<>(from.getEnv());
 		from.getEnv()
 			.keySet()
 			.forEach((variable) -> (server.getEnv().containsKey(variable) ? won : taken).add("env." + variable));
+		Map<String, String> env = new LinkedHashMap<>(from.getEnv());
 		env.putAll(server.getEnv());
 		server.setEnv(env);
-		if (from.getWorkingDirectory() != null) {
-			if (server.getWorkingDirectory() == null) {
-				server.setWorkingDirectory(from.getWorkingDirectory());
-				taken.add("working-directory");
-			}
-			else {
-				won.add("working-directory");
-			}
+		if (take("working-directory", adopted.keys().contains("working-directory"),
+				own.keys().contains("working-directory"), taken, won)) {
+			server.setWorkingDirectory(from.getWorkingDirectory());
 		}
-		this.notes.accept("Adopted MCP server '" + own.name() + "' from " + adopted.origin() + " ("
-				+ String.join(", ", taken) + ") together with " + own.origin() + " (" + String.join(", ", ownKeys)
+		this.log.info("Adopted MCP server '" + own.name() + "' from " + adopted.origin() + " ("
+				+ String.join(", ", taken) + ") together with " + own.origin() + " (" + String.join(", ", own.keys())
 				+ "): one server, one process"
 				+ (won.isEmpty() ? "" : "; " + own.origin() + " wins for " + String.join(", ", won))
 				+ "; Spring AI's stdio transport starts no process for it");
-		Set<String> placeholderValues = new LinkedHashSet<>(own.placeholderValues());
-		placeholderValues.addAll(adopted.placeholderValues());
-		return new ConfiguredServer(own.name(), server, commandPrefix, file, true, placeholderValues);
+		Set<String> keys = new TreeSet<>(own.keys());
+		keys.addAll(taken);
+		Set<String> secrets = new LinkedHashSet<>(own.secrets());
+		secrets.addAll(adopted.secrets());
+		return new Configured(own.name(), server, ownCommand ? own.commandPrefix() : adopted.commandPrefix(),
+				ownCommand ? own.file() : adopted.file(), keys, secrets);
 	}
 
-	private void readFile(String location, String property, BiConsumer<String, ConfiguredServer> sink) {
-		Resource resource = ServersConfigurationFile.locate(location, this.resourceLoader);
-		Map<String, ServersConfigurationFile.Entry> entries;
+	private static boolean take(String key, boolean given, boolean set, List<String> taken, List<String> won) {
+		if (given) {
+			(set ? won : taken).add(key);
+		}
+		return given && !set;
+	}
+
+	private Map<String, Configured> readFile(String location, String property) {
+		Map<String, ServersFile.Entry> entries;
 		try {
-			entries = ServersConfigurationFile.read(resource, ServersConfigurationFile.READ_TIMEOUT);
+			entries = ServersFile.read(location, this.resourceLoader);
 		}
-		catch (ServersConfigurationFile.InvalidFileException ex) {
+		catch (ServersFile.InvalidFileException ex) {
 			String server = ex.server();
-			this.problems.add((server != null) ? server : "(servers file)", property,
+			problem((server != null) ? server : "(servers file)", property,
 					"the file " + location + " " + ex.getMessage(), ex.action());
-			return;
+			return Map.of();
 		}
+		Map<String, Configured> servers = new LinkedHashMap<>();
 		entries.forEach((name, entry) -> {
-			Set<String> secretValues = new LinkedHashSet<>();
-			FileValues values = (key, value) -> resolve(name, location, property, key, value, secretValues);
-			Server server = new Server();
+			Set<String> secrets = new LinkedHashSet<>();
+			FileValues values = (key, value) -> placeholders(name, location, property, key, value, secrets);
+			Server server = newServer();
 			server.setCommand(values.resolve("command", entry.command()));
 			List<String> args = new ArrayList<>();
 			for (int i = 0; i < entry.args().size(); i++) {
 				args.add(values.resolve("args[" + i + "]", entry.args().get(i)));
 			}
 			server.setArgs(args);
-			Map<String, String> env = new LinkedHashMap<>();
-			entry.env().forEach((variable, value) -> env.put(variable, values.resolve("env." + variable, value)));
-			server.setEnv(env);
-			server.setWorkingDirectory(values.resolve("cwd", entry.cwd()));
-			sink.accept(name, new ConfiguredServer(name, server, SERVERS + name + ".", location + " mcpServers." + name,
-					false, secretValues));
+			entry.env()
+				.forEach((variable, value) -> server.getEnv().put(variable, values.resolve("env." + variable, value)));
+			Set<String> keys = new TreeSet<>();
+			if (entry.cwd() != null) {
+				server.setWorkingDirectory(values.resolve("cwd", entry.cwd()));
+				keys.add("working-directory");
+			}
+			keys.addAll((server.getCommand() != null) ? List.of("command") : List.of());
+			keys.addAll(args.isEmpty() ? List.of() : List.of("args"));
+			keys.addAll(server.getEnv().isEmpty() ? List.of() : List.of("env"));
+			servers.put(name, new Configured(name, server, SERVERS + name + ".", location + " mcpServers." + name, keys,
+					secrets));
 		});
+		return servers;
 	}
 
 	/**
 	 * Resolve the placeholders of one value of a server of a file, reporting what cannot
-	 * be resolved.
-	 * @param name the server
-	 * @param location the file
-	 * @param property the property that names the file
-	 * @param key where the value is in the server's entry
-	 * @param value the value
-	 * @param secretValues where the values of placeholders that are secrets go: those in
-	 * a secret-looking {@code env} entry, and those of variables whose names look secret
-	 * @return the value resolved, or as it is when it cannot be
+	 * be; the values of those in a secret-looking {@code env} entry, and of variables
+	 * whose names look secret, go to {@code secrets}.
 	 */
-	private @Nullable String resolve(String name, String location, String property, String key, @Nullable String value,
-			Set<String> secretValues) {
+	private @Nullable String placeholders(String name, String location, String property, String key,
+			@Nullable String value, Set<String> secrets) {
 		if (value == null) {
 			return null;
 		}
 		boolean secretEntry = key.startsWith("env.") && SecretValues.isSecretName(key.substring(4));
 		try {
-			return FilePlaceholders.resolve(value, (variable) -> {
-				String found = this.variables.apply(variable);
+			return ServersFile.resolve(value, (variable) -> {
+				String found = variable(variable);
 				if (found != null && (secretEntry || SecretValues.isSecretName(variable))) {
-					secretValues.add(found);
+					secrets.add(found);
 				}
 				return found;
 			});
 		}
-		catch (FilePlaceholders.UnresolvableException ex) {
+		catch (ServersFile.UnresolvableException ex) {
 			String where = key + " of server '" + name + "' in " + location;
 			String variable = ex.variable();
 			if (variable != null) {
-				this.problems.add(name, property, "the variable " + variable + " in " + where + " is not set",
-						"set " + variable + " (an environment variable or a property), or give a default: ${" + variable
-								+ ":-default}");
+				problem(name, property, "the variable " + variable + " in " + where + " is not set", "set " + variable
+						+ " (an environment variable or a property), or give a default: ${" + variable + ":-default}");
 			}
 			else {
-				this.problems.add(name, property, "a placeholder in " + where + " is malformed",
+				problem(name, property, "a placeholder in " + where + " is malformed",
 						"write ${VAR} or ${VAR:-default}, and \\${ for a literal ${");
 			}
 			return value;
 		}
+	}
+
+	private @Nullable String variable(String name) {
+		try {
+			return this.environment.getProperty(name);
+		}
+		catch (IllegalArgumentException ex) {
+			// its value has a placeholder of its own that cannot be resolved
+			return null;
+		}
+	}
+
+	/**
+	 * Note a key binding gave a value to, such as {@code restart.policy}, and {@code env}
+	 * or {@code args} as a whole: where a value comes from and which a server sets.
+	 */
+	private void bound(ConfigurationPropertyName name) {
+		boolean server = SERVERS_NAME.isAncestorOf(name);
+		int index = server ? SERVERS_NAME.getNumberOfElements() + 1 : DEFAULTS_NAME.getNumberOfElements();
+		if ((server || DEFAULTS_NAME.isAncestorOf(name)) && name.getNumberOfElements() > index) {
+			ConfigurationPropertyName key = name.subName(index);
+			String first = key.getElement(0, Form.DASHED);
+			(server ? this.serverKeys.computeIfAbsent(name.getElement(index - 1, Form.ORIGINAL),
+					(serverName) -> new TreeSet<>()) : this.defaultsKeys)
+				.add((first.equals("env") || first.equals("args")) ? first : key.toString());
+		}
+	}
+
+	/**
+	 * Check one server and define it.
+	 * @return its definition, or {@code null} when it has errors
+	 */
+	private @Nullable McpStdioServerDefinition resolve(Configured configured, Duration checkInterval) {
+		int before = this.problems.size();
+		String name = configured.name();
+		Server server = configured.server();
+		checkNames(configured);
+		// the bounds: a value beyond them is a unit typed wrong, and some would overflow
+		// or leave a server stuck
+		Duration startupTimeout = duration(configured, "startup-timeout", server.getStartupTimeout(), ONE_HOUR);
+		Duration sendTimeout = duration(configured, "send-timeout", server.getSendTimeout(), ONE_HOUR);
+		// a message is held in memory whole, and so is the stderr tail of every server
+		DataSize maxMessageSize = server.getMaxMessageSize();
+		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(DataSize.ofMegabytes(256)) > 0) {
+			problem(name, source(configured, "max-message-size"), "must be between 1B and 256MB, was " + maxMessageSize,
+					"set a size such as 16MB");
+		}
+		int stderrTailLines = count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
+		ShutdownTimeouts shutdown = shutdown(configured);
+		RestartPolicy restart = restart(configured);
+		McpStdioProperties.Container settings = server.getContainer();
+		ContainerSettings container = new ContainerSettings(settings.isEnabled(), settings.getEngineCommand(),
+				settings.isInit(),
+				duration(configured, "container.engine-timeout", settings.getEngineTimeout(), TEN_MINUTES));
+		Duration idleTimeout = (server.getIdleTimeout() != null)
+				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7)) : null;
+		Limits limits = limits(configured, checkInterval);
+		Path directory = workingDirectory(configured);
+		String command = command(configured, container, directory);
+		if (command == null || this.problems.size() > before) {
+			return null;
+		}
+		// the one place that builds a spec and a definition
+		StdioServerSpec spec = StdioServerSpec.builder(name, command)
+			.args(server.getArgs())
+			.env(server.getEnv())
+			.inheritEnv(server.isInheritEnv())
+			.workingDirectory(directory)
+			.maxMessageSize((int) maxMessageSize.toBytes())
+			.stderrTailLines(stderrTailLines)
+			.sendTimeout(sendTimeout)
+			.startupTimeout(startupTimeout)
+			.shutdown(shutdown)
+			.container(container)
+			.secrets(secrets(configured))
+			.origin((configured.file() != null) ? ServerOrigin.file(name, configured.file())
+					: ServerOrigin.property(name, configured.commandPrefix() + "env"))
+			.build();
+		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart,
+				new Demand(server.getStart(), idleTimeout), limits);
+	}
+
+	/**
+	 * A name is also a bean name, a metric tag and a logger category; an operating system
+	 * takes no variable whose name is empty or holds '=' or NUL: the start would fail.
+	 */
+	private void checkNames(Configured configured) {
+		String name = configured.name();
+		if (!NAME.matcher(name).matches()) {
+			problem(name, SERVERS + name,
+					"the name must be 1 to 64 letters, digits, '.', '_' or '-', begin and end with a letter or digit, "
+							+ "and have no '..'" + configured.inFile(),
+					"rename the server: its name is also a bean name, a metric tag and a logger category");
+		}
+		for (String variable : configured.server().getEnv().keySet()) {
+			if (variable.isEmpty() || variable.indexOf('=') >= 0 || variable.indexOf('\0') >= 0) {
+				problem(name, configured.commandPrefix() + "env[" + variable + "]",
+						"'" + variable + "' cannot name an environment variable: a name is not empty and holds no '=' "
+								+ "or NUL" + configured.inFile(),
+						"rename the variable");
+			}
+		}
+	}
+
+	// each step at most 10m: a stop should fit in a shutdown phase
+	private ShutdownTimeouts shutdown(Configured configured) {
+		McpStdioProperties.Shutdown shutdown = configured.server().getShutdown();
+		return new ShutdownTimeouts(
+				duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES),
+				duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES),
+				duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES));
+	}
+
+	private RestartPolicy restart(Configured configured) {
+		McpStdioProperties.Restart restart = configured.server().getRestart();
+		return new RestartPolicy(restart.getPolicy(),
+				count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5),
+				duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1)),
+				duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR),
+				duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR));
+	}
+
+	private Limits limits(Configured configured, Duration checkInterval) {
+		DataSize maxMemory = configured.server().getMaxMemory();
+		if (maxMemory != null && maxMemory.toBytes() <= 0) {
+			problem(configured.name(), source(configured, "max-memory"), "must be positive, was " + maxMemory,
+					"set a size such as 512MB, or remove it for no limit");
+		}
+		Integer maxProcesses = configured.server().getMaxProcesses();
+		if (maxProcesses != null && maxProcesses < 1) {
+			problem(configured.name(), source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
+					"set a count such as 64, or remove it for no limit");
+		}
+		return new Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses, checkInterval);
+	}
+
+	/**
+	 * Return the command, checked (with the container it runs) when the server is
+	 * enabled, or {@code null} when none is set.
+	 */
+	private @Nullable String command(Configured configured, ContainerSettings container, @Nullable Path directory) {
+		String command = configured.server().getCommand();
+		String property = configured.commandPrefix() + "command";
+		if (command == null || command.isBlank()) {
+			problem(configured.name(), property, "no command is set" + configured.inFile(),
+					"set the executable to run, such as npx, uvx or java");
+		}
+		else if (configured.server().isEnabled()
+				&& this.problems.stream().noneMatch((problem) -> problem.property().equals(property))) {
+			checkCommand(configured, command, directory);
+			checkContainer(configured, command, container, directory);
+		}
+		return command;
+	}
+
+	/**
+	 * Return the values masked in the server's output besides those of its secret-looking
+	 * {@code env} entries: the placeholders that are secrets and, when it inherits the
+	 * environment, the application's secret-looking variables (it may print them).
+	 */
+	private SecretValues secrets(Configured configured) {
+		Set<String> values = new LinkedHashSet<>(configured.secrets());
+		values.addAll(this.placeholderSecrets.getOrDefault(configured.name(), Set.of()));
+		SecretValues secrets = SecretValues.of(values);
+		return configured.server().isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets;
+	}
+
+	private @Nullable Path workingDirectory(Configured configured) {
+		String workingDirectory = configured.server().getWorkingDirectory();
+		if (workingDirectory == null) {
+			return null;
+		}
+		Path directory = Path.of(workingDirectory);
+		if (!Files.isDirectory(directory)) {
+			String inFile = configured.keys().contains("working-directory") ? configured.inFile() : "";
+			problem(configured.name(), source(configured, "working-directory"),
+					"the directory " + workingDirectory + " does not exist" + inFile,
+					"create it or point working-directory at an existing directory");
+		}
+		return directory;
+	}
+
+	private void checkCommand(Configured configured, String command, @Nullable Path directory) {
+		String path = configured.server().getEnv().get("PATH");
+		try {
+			CommandLocator.locate(command, (path != null) ? path : System.getenv("PATH"), directory);
+		}
+		catch (CommandNotFoundException ex) {
+			problem(configured.name(), configured.commandPrefix() + "command", ex.getMessage() + configured.inFile(),
+					"install it, use its absolute path, or add its directory to PATH");
+		}
+	}
+
+	/**
+	 * A docker run or podman run that cannot serve MCP over stdio (-t, -d, no -i) is
+	 * refused naming the argument; an engine command of its own must exist.
+	 */
+	private void checkContainer(Configured configured, String command, ContainerSettings container,
+			@Nullable Path directory) {
+		if (!container.enabled()) {
+			return;
+		}
+		ContainerRun run;
+		try {
+			run = ContainerRun.recognise(command, configured.server().getArgs());
+		}
+		catch (InvalidContainerCommandException ex) {
+			String argument = (ex.argIndex() >= 0) ? "args[" + ex.argIndex() + "]" : "args";
+			problem(configured.name(), configured.commandPrefix() + argument, ex.getMessage() + configured.inFile(),
+					"change the container's arguments as described, or set " + SERVERS + configured.name()
+							+ ".container.enabled=false to run the command as given (its container is then ended only "
+							+ "through its process tree)");
+			return;
+		}
+		String engineCommand = container.engineCommand();
+		if (run != null && engineCommand != null) {
+			try {
+				CommandLocator.locate(engineCommand, System.getenv("PATH"), directory);
+			}
+			catch (CommandNotFoundException ex) {
+				problem(configured.name(), source(configured, "container.engine-command"), ex.getMessage(),
+						"install it, use its absolute path, or remove the property to use the server's command");
+			}
+		}
+	}
+
+	private Duration duration(Configured configured, String key, Duration value, Duration max) {
+		return duration(configured.name(), source(configured, key), value, max);
+	}
+
+	private Duration duration(String server, String property, Duration value, Duration max) {
+		if (value.isNegative() || value.isZero()) {
+			problem(server, property, "must be positive, was " + value, "set a positive duration such as 2s");
+			return Duration.ofSeconds(1);
+		}
+		if (value.compareTo(max) > 0) {
+			problem(server, property, "must be at most " + format(max) + ", was " + format(value),
+					"set a duration up to " + format(max));
+			return max;
+		}
+		return value;
+	}
+
+	private int count(Configured configured, String key, int value, int max, int example) {
+		if (value < 0 || value > max) {
+			problem(configured.name(), source(configured, key), "must be between 0 and " + max + ", was " + value,
+					"set a small count such as " + example);
+		}
+		return Math.max(0, value);
+	}
+
+	/**
+	 * Return the full name of the property a value came from: the server's own, else the
+	 * one under {@code defaults} that it inherited, so that an error points where to fix
+	 * it.
+	 */
+	private String source(Configured configured, String key) {
+		boolean inherited = !configured.keys().contains(key) && this.defaultsKeys.contains(key);
+		return (inherited ? DEFAULTS : SERVERS + configured.name() + ".") + key;
+	}
+
+	private void problem(String server, String property, String problem, String action) {
+		this.problems.add(new Problem(server, property, problem, action));
+	}
+
+	/**
+	 * Return a duration the way it is configured, such as {@code 10m} or {@code 500ms}.
+	 */
+	private static String format(Duration duration) {
+		if (duration.isNegative() || duration.isZero() || duration.getNano() % 1_000_000 != 0) {
+			return duration.toString();
+		}
+		if (duration.getNano() != 0) {
+			return (duration.getSeconds() < 1_000_000_000L) ? duration.toMillis() + "ms" : duration.toString();
+		}
+		long seconds = duration.getSeconds();
+		long[] units = { 86_400, 3600, 60, 1 };
+		String[] suffixes = { "d", "h", "m", "s" };
+		int unit = 0;
+		while (seconds % units[unit] != 0) {
+			unit++;
+		}
+		return (seconds / units[unit]) + suffixes[unit];
 	}
 
 	/** Resolves the placeholders of the values of one server of a file. */
@@ -280,39 +736,23 @@ final class ConfiguredServers {
 	 * One configured server.
 	 *
 	 * @param name its name
-	 * @param server its settings as configured, command line included
-	 * @param commandPrefix the prefix of the property its command came from
+	 * @param server its settings, those of {@code defaults} under its own
+	 * @param commandPrefix the prefix of the property its command line came from
 	 * @param file where in a servers file its command line came from, or {@code null}
-	 * @param adopted whether it was configured for Spring AI's stdio transport
-	 * @param placeholderValues the values of placeholders of its servers file that are
-	 * secrets (see {@link PlaceholderSecrets} for those of properties)
+	 * @param keys the keys set for it, not under {@code defaults}
+	 * @param secrets the values of placeholders of its servers file that are secrets
 	 */
-	record ConfiguredServer(String name, Server server, String commandPrefix, @Nullable String file, boolean adopted,
-			Set<String> placeholderValues) {
+	private record Configured(String name, Server server, String commandPrefix, @Nullable String file, Set<String> keys,
+			Set<String> secrets) {
 
-		ConfiguredServer adoptedFromSpringAi() {
-			return new ConfiguredServer(this.name, this.server, this.commandPrefix, this.file, true,
-					this.placeholderValues);
-		}
-
-		/**
-		 * Return where its command line was configured, for messages.
-		 * @return a file and server, or a property prefix
-		 */
+		/** Where its command line was configured, for messages. */
 		String origin() {
 			return (this.file != null) ? this.file : this.commandPrefix.substring(0, this.commandPrefix.length() - 1);
 		}
 
-	}
-
-	/**
-	 * The stdio servers configured for Spring AI.
-	 *
-	 * @param connections {@code spring.ai.mcp.client.stdio.connections}
-	 * @param serversConfiguration
-	 * {@code spring.ai.mcp.client.stdio.servers-configuration}
-	 */
-	record SpringAiServers(Map<String, Connection> connections, @Nullable String serversConfiguration) {
+		String inFile() {
+			return (this.file != null) ? " (in " + this.file + ")" : "";
+		}
 
 	}
 
@@ -325,12 +765,11 @@ final class ConfiguredServers {
 	 */
 	record Connection(@Nullable String command, @Nullable List<String> args, @Nullable Map<String, String> env) {
 
-		Server toServer() {
-			Server server = new Server();
+		private Configured toConfigured(String name, Server server) {
 			server.setCommand(this.command);
 			server.setArgs((this.args != null) ? new ArrayList<>(this.args) : new ArrayList<>());
 			server.setEnv((this.env != null) ? new LinkedHashMap<>(this.env) : new LinkedHashMap<>());
-			return server;
+			return new Configured(name, server, SpringAiStdio.CONNECTIONS + "." + name + ".", null, Set.of(), Set.of());
 		}
 
 	}

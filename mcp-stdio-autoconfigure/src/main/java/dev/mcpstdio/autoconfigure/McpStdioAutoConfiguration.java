@@ -28,38 +28,27 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of mcp-stdio: the {@link ServerHost} that the servers of the
- * application context share (closed after them), one {@link McpStdioServer} bean per
- * server configured under {@code mcp.stdio.servers} (or in the {@code
- * servers-configuration} file), and the {@link McpStdioServers} registry. Servers
- * configured for Spring AI's stdio transport are adopted: they run as mcp-stdio servers,
- * and Spring AI's transport is removed.
+ * Auto-configuration of mcp-stdio's servers, their shared host and their registry.
  *
  * @author mcp-stdio authors
  */
 @AutoConfiguration
 @ConditionalOnProperty(prefix = McpStdioProperties.PREFIX, name = "enabled", matchIfMissing = true)
-@EnableConfigurationProperties(McpStdioProperties.class)
 @Import(McpStdioServersRegistrar.class)
 public class McpStdioAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(McpStdioAutoConfiguration.class);
 
-	// Before any bean exists: Spring AI's transports must not even be created
-	@Bean
-	static SpringAiStdioTransportRemover mcpStdioSpringAiStdioTransportRemover(Environment environment) {
-		return new SpringAiStdioTransportRemover(environment);
-	}
-
+	// the servers of the application context share it, and it is closed after them
 	@Bean
 	@ConditionalOnMissingBean
-	ServerHost mcpStdioServerHost(McpStdioProperties properties, Environment environment) {
+	ServerHost mcpStdioServerHost(ConfiguredServers configured, Environment environment) {
+		McpStdioProperties properties = configured.properties();
 		ServerHost host = ServerHost.builder()
 			.orphanGuard(properties.getOrphanGuard().isEnabled())
 			.cgroups(properties.getCgroup().isEnabled())

@@ -22,8 +22,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown before any server starts when the {@code mcp.stdio} configuration has errors;
- * each error names the server and the property, and says how to fix it.
+ * Thrown before any server starts when the {@code mcp.stdio} configuration has errors.
  *
  * @author mcp-stdio authors
  */
@@ -84,7 +83,8 @@ public class McpStdioConfigurationException extends RuntimeException {
 	}
 
 	/**
-	 * One configuration error.
+	 * One configuration error: it names the server and the property, and says how to fix
+	 * it.
 	 *
 	 * @param server the server's name, or {@code null} when the error is not about one
 	 * @param property the full property name

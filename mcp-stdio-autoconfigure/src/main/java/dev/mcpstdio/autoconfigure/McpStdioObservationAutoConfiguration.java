@@ -23,6 +23,7 @@ import dev.mcpstdio.lifecycle.observation.RequestObservations;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,11 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the per-request telemetry: every {@link McpStdioServer} gets a
- * {@link RequestObservations} as it is created, before any client can send through it,
- * when Micrometer's {@link ObservationRegistry} is there and
- * {@code mcp.stdio.observations.enabled} is not {@code false}. A bean of type
- * {@link McpOperationObservationConvention} replaces the default convention.
+ * Auto-configuration of the per-request telemetry of every {@link McpStdioServer}.
  *
  * @author mcp-stdio authors
  */
@@ -53,6 +50,40 @@ public final class McpStdioObservationAutoConfiguration {
 			ObjectProvider<ObservationRegistry> registry, ObjectProvider<McpOperationObservationConvention> convention,
 			ObjectProvider<ServerHost> host) {
 		return new RequestObservationsPostProcessor(registry, convention, host);
+	}
+
+	/**
+	 * Attaches a {@link RequestObservations} to every {@link McpStdioServer} bean.
+	 */
+	static final class RequestObservationsPostProcessor implements BeanPostProcessor {
+
+		private final ObjectProvider<ObservationRegistry> registry;
+
+		private final ObjectProvider<McpOperationObservationConvention> convention;
+
+		private final ObjectProvider<ServerHost> host;
+
+		RequestObservationsPostProcessor(ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<McpOperationObservationConvention> convention, ObjectProvider<ServerHost> host) {
+			this.registry = registry;
+			this.convention = convention;
+			this.host = host;
+		}
+
+		// as it is initialized: a client (Spring AI's, whose beans need the servers)
+		// cannot send a request, its initialize included, before the server is observed;
+		// a bean of type McpOperationObservationConvention replaces the default
+		// convention
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			if (bean instanceof McpStdioServer server) {
+				new RequestObservations(server, this.registry.getObject(), this.convention.getIfUnique(),
+						this.host.getObject().scheduler())
+					.attach();
+			}
+			return bean;
+		}
+
 	}
 
 }

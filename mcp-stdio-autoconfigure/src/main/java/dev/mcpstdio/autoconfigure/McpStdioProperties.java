@@ -22,12 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.containers.ContainerSettings;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;
+import dev.mcpstdio.lifecycle.StartMode;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
 
@@ -81,10 +77,9 @@ public class McpStdioProperties {
 	private @Nullable String serversConfiguration;
 
 	/**
-	 * How often the max-memory and max-processes of every server are checked. Default:
-	 * 5s.
+	 * How often the max-memory and max-processes of every server are checked.
 	 */
-	private @Nullable Duration resourceCheckInterval;
+	private Duration resourceCheckInterval = Duration.ofSeconds(5);
 
 	/**
 	 * Settings that every server gets unless it sets its own.
@@ -95,7 +90,7 @@ public class McpStdioProperties {
 	/**
 	 * The servers, by name (1-64 letters, digits, '.', '_' or '-'; a name with a dot is
 	 * written in brackets: mcp.stdio.servers[my.server].command). Each takes command,
-	 * args, env and every key of defaults.
+	 * args, env and every key of defaults, whose value it overrides.
 	 */
 	private final Map<String, Server> servers = new LinkedHashMap<>();
 
@@ -135,11 +130,11 @@ public class McpStdioProperties {
 		this.serversConfiguration = serversConfiguration;
 	}
 
-	public @Nullable Duration getResourceCheckInterval() {
+	public Duration getResourceCheckInterval() {
 		return this.resourceCheckInterval;
 	}
 
-	public void setResourceCheckInterval(@Nullable Duration resourceCheckInterval) {
+	public void setResourceCheckInterval(Duration resourceCheckInterval) {
 		this.resourceCheckInterval = resourceCheckInterval;
 	}
 
@@ -256,46 +251,14 @@ public class McpStdioProperties {
 	public static class ServerSettings {
 
 		/**
-		 * Return the built-in default of every setting: the one place they are gathered,
-		 * from the constants of the classes that use them.
-		 * @return settings with every value set
-		 */
-		static ServerSettings builtIn() {
-			ServerSettings settings = new ServerSettings();
-			settings.setEnabled(true);
-			settings.setRequired(false);
-			settings.setInheritEnv(false);
-			settings.setStartupTimeout(StdioServerSpec.DEFAULT_STARTUP_TIMEOUT);
-			settings.setMaxMessageSize(DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE));
-			settings.setStderrTailLines(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
-			settings.setSendTimeout(StdioServerSpec.DEFAULT_SEND_TIMEOUT);
-			ShutdownTimeouts shutdown = ShutdownTimeouts.DEFAULTS;
-			settings.getShutdown().setDrainTimeout(shutdown.drain());
-			settings.getShutdown().setStdinCloseTimeout(shutdown.stdinClose());
-			settings.getShutdown().setTerminateTimeout(shutdown.terminate());
-			RestartPolicy restart = RestartPolicy.NEVER;
-			settings.getRestart().setPolicy(restart.mode());
-			settings.getRestart().setMaxRestarts(restart.maxRestarts());
-			settings.getRestart().setWindow(restart.window());
-			settings.getRestart().setInitialBackoff(restart.initialBackoff());
-			settings.getRestart().setMaxBackoff(restart.maxBackoff());
-			ContainerSettings container = ContainerSettings.DEFAULTS;
-			settings.getContainer().setEnabled(container.enabled());
-			settings.getContainer().setInit(container.init());
-			settings.getContainer().setEngineTimeout(container.engineTimeout());
-			settings.setStart(Demand.EAGER.start());
-			return settings;
-		}
-
-		/**
 		 * Whether the server is started.
 		 */
-		private @Nullable Boolean enabled;
+		private boolean enabled = true;
 
 		/**
 		 * Whether start-up fails when this server cannot start.
 		 */
-		private @Nullable Boolean required;
+		private boolean required;
 
 		/**
 		 * Whether the server gets the application's whole environment instead of a safe
@@ -303,34 +266,34 @@ public class McpStdioProperties {
 		 * server adopted from spring.ai.mcp.client.stdio inherits it unless this is set
 		 * for it or under defaults.
 		 */
-		private @Nullable Boolean inheritEnv;
+		private boolean inheritEnv;
 
 		/**
-		 * The working directory of the server.
+		 * The working directory of the server. Default: the application's.
 		 */
 		private @Nullable String workingDirectory;
 
 		/**
 		 * How long process start and the MCP initialize handshake may take.
 		 */
-		private @Nullable Duration startupTimeout;
+		private Duration startupTimeout = Duration.ofSeconds(30);
 
 		/**
 		 * The longest stdout line (one JSON-RPC message) accepted; a longer one is a
 		 * protocol error.
 		 */
-		private @Nullable DataSize maxMessageSize;
+		private DataSize maxMessageSize = DataSize.ofMegabytes(16);
 
 		/**
 		 * How many of the last stderr lines are kept for errors and the endpoint.
 		 */
-		private @Nullable Integer stderrTailLines;
+		private int stderrTailLines = 50;
 
 		/**
 		 * How long a send may wait for the server to read its stdin; a server that keeps
 		 * a write blocked that long is treated as failed and ended.
 		 */
-		private @Nullable Duration sendTimeout;
+		private Duration sendTimeout = Duration.ofSeconds(30);
 
 		/**
 		 * The bounds of the shutdown steps.
@@ -349,10 +312,9 @@ public class McpStdioProperties {
 
 		/**
 		 * When the process is first started: eager (with the application) or lazy (by the
-		 * server's first message; until then it is IDLE, with no process). Default:
-		 * eager.
+		 * server's first message; until then it is IDLE, with no process).
 		 */
-		private @Nullable StartMode start;
+		private StartMode start = StartMode.EAGER;
 
 		/**
 		 * How long the server may go with no request pending and none sent before it is
@@ -375,27 +337,27 @@ public class McpStdioProperties {
 		 */
 		private @Nullable Integer maxProcesses;
 
-		public @Nullable Boolean getEnabled() {
+		public boolean isEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(@Nullable Boolean enabled) {
+		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
-		public @Nullable Boolean getRequired() {
+		public boolean isRequired() {
 			return this.required;
 		}
 
-		public void setRequired(@Nullable Boolean required) {
+		public void setRequired(boolean required) {
 			this.required = required;
 		}
 
-		public @Nullable Boolean getInheritEnv() {
+		public boolean isInheritEnv() {
 			return this.inheritEnv;
 		}
 
-		public void setInheritEnv(@Nullable Boolean inheritEnv) {
+		public void setInheritEnv(boolean inheritEnv) {
 			this.inheritEnv = inheritEnv;
 		}
 
@@ -407,35 +369,35 @@ public class McpStdioProperties {
 			this.workingDirectory = workingDirectory;
 		}
 
-		public @Nullable Duration getStartupTimeout() {
+		public Duration getStartupTimeout() {
 			return this.startupTimeout;
 		}
 
-		public void setStartupTimeout(@Nullable Duration startupTimeout) {
+		public void setStartupTimeout(Duration startupTimeout) {
 			this.startupTimeout = startupTimeout;
 		}
 
-		public @Nullable DataSize getMaxMessageSize() {
+		public DataSize getMaxMessageSize() {
 			return this.maxMessageSize;
 		}
 
-		public void setMaxMessageSize(@Nullable DataSize maxMessageSize) {
+		public void setMaxMessageSize(DataSize maxMessageSize) {
 			this.maxMessageSize = maxMessageSize;
 		}
 
-		public @Nullable Integer getStderrTailLines() {
+		public int getStderrTailLines() {
 			return this.stderrTailLines;
 		}
 
-		public void setStderrTailLines(@Nullable Integer stderrTailLines) {
+		public void setStderrTailLines(int stderrTailLines) {
 			this.stderrTailLines = stderrTailLines;
 		}
 
-		public @Nullable Duration getSendTimeout() {
+		public Duration getSendTimeout() {
 			return this.sendTimeout;
 		}
 
-		public void setSendTimeout(@Nullable Duration sendTimeout) {
+		public void setSendTimeout(Duration sendTimeout) {
 			this.sendTimeout = sendTimeout;
 		}
 
@@ -451,11 +413,11 @@ public class McpStdioProperties {
 			return this.container;
 		}
 
-		public @Nullable StartMode getStart() {
+		public StartMode getStart() {
 			return this.start;
 		}
 
-		public void setStart(@Nullable StartMode start) {
+		public void setStart(StartMode start) {
 			this.start = start;
 		}
 
@@ -486,7 +448,7 @@ public class McpStdioProperties {
 	}
 
 	/**
-	 * One server.
+	 * One server: its command line, and its settings over those of {@code defaults}.
 	 */
 	public static class Server extends ServerSettings {
 
@@ -543,40 +505,40 @@ public class McpStdioProperties {
 		 * Step 1: how long in-flight sends and requests may take to finish while new
 		 * sends are refused.
 		 */
-		private @Nullable Duration drainTimeout;
+		private Duration drainTimeout = Duration.ofSeconds(5);
 
 		/**
 		 * Steps 2-3: how long to wait for the process to exit after its stdin is closed.
 		 */
-		private @Nullable Duration stdinCloseTimeout;
+		private Duration stdinCloseTimeout = Duration.ofSeconds(2);
 
 		/**
 		 * Step 4: how long to wait after SIGTERM to the whole process tree before
 		 * SIGKILL.
 		 */
-		private @Nullable Duration terminateTimeout;
+		private Duration terminateTimeout = Duration.ofSeconds(2);
 
-		public @Nullable Duration getDrainTimeout() {
+		public Duration getDrainTimeout() {
 			return this.drainTimeout;
 		}
 
-		public void setDrainTimeout(@Nullable Duration drainTimeout) {
+		public void setDrainTimeout(Duration drainTimeout) {
 			this.drainTimeout = drainTimeout;
 		}
 
-		public @Nullable Duration getStdinCloseTimeout() {
+		public Duration getStdinCloseTimeout() {
 			return this.stdinCloseTimeout;
 		}
 
-		public void setStdinCloseTimeout(@Nullable Duration stdinCloseTimeout) {
+		public void setStdinCloseTimeout(Duration stdinCloseTimeout) {
 			this.stdinCloseTimeout = stdinCloseTimeout;
 		}
 
-		public @Nullable Duration getTerminateTimeout() {
+		public Duration getTerminateTimeout() {
 			return this.terminateTimeout;
 		}
 
-		public void setTerminateTimeout(@Nullable Duration terminateTimeout) {
+		public void setTerminateTimeout(Duration terminateTimeout) {
 			this.terminateTimeout = terminateTimeout;
 		}
 
@@ -590,9 +552,9 @@ public class McpStdioProperties {
 		/**
 		 * Whether a docker run or podman run command is run as a container server:
 		 * labels, markers and a cidfile added, the container ended through its engine.
-		 * false runs the command as given. Default: true.
+		 * false runs the command as given.
 		 */
-		private @Nullable Boolean enabled;
+		private boolean enabled = true;
 
 		/**
 		 * The engine executable used to end, list and count the container, such as a full
@@ -602,21 +564,21 @@ public class McpStdioProperties {
 
 		/**
 		 * Whether to add --init (unless given), so that the server does not run as PID 1
-		 * and SIGTERM ends it. Default: false.
+		 * and SIGTERM ends it.
 		 */
-		private @Nullable Boolean init;
+		private boolean init;
 
 		/**
 		 * How long one call of the engine's command-line interface may take (kill, rm,
-		 * ps, inspect). Default: 10s.
+		 * ps, inspect).
 		 */
-		private @Nullable Duration engineTimeout;
+		private Duration engineTimeout = Duration.ofSeconds(10);
 
-		public @Nullable Boolean getEnabled() {
+		public boolean isEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(@Nullable Boolean enabled) {
+		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
@@ -628,19 +590,19 @@ public class McpStdioProperties {
 			this.engineCommand = engineCommand;
 		}
 
-		public @Nullable Boolean getInit() {
+		public boolean isInit() {
 			return this.init;
 		}
 
-		public void setInit(@Nullable Boolean init) {
+		public void setInit(boolean init) {
 			this.init = init;
 		}
 
-		public @Nullable Duration getEngineTimeout() {
+		public Duration getEngineTimeout() {
 			return this.engineTimeout;
 		}
 
-		public void setEngineTimeout(@Nullable Duration engineTimeout) {
+		public void setEngineTimeout(Duration engineTimeout) {
 			this.engineTimeout = engineTimeout;
 		}
 
@@ -654,65 +616,65 @@ public class McpStdioProperties {
 		/**
 		 * When to restart: never, on-failure (non-zero exit or signal) or always.
 		 */
-		private RestartPolicy.@Nullable Mode policy;
+		private RestartPolicy.Mode policy = RestartPolicy.Mode.NEVER;
 
 		/**
 		 * The most restarts within the window; after that the server stays FAILED.
 		 */
-		private @Nullable Integer maxRestarts;
+		private int maxRestarts = 5;
 
 		/**
 		 * The sliding window of max-restarts.
 		 */
-		private @Nullable Duration window;
+		private Duration window = Duration.ofMinutes(1);
 
 		/**
 		 * The wait before the first restart, doubled for each next one.
 		 */
-		private @Nullable Duration initialBackoff;
+		private Duration initialBackoff = Duration.ofMillis(500);
 
 		/**
 		 * The longest wait between restarts.
 		 */
-		private @Nullable Duration maxBackoff;
+		private Duration maxBackoff = Duration.ofSeconds(30);
 
-		public RestartPolicy.@Nullable Mode getPolicy() {
+		public RestartPolicy.Mode getPolicy() {
 			return this.policy;
 		}
 
-		public void setPolicy(RestartPolicy.@Nullable Mode policy) {
+		public void setPolicy(RestartPolicy.Mode policy) {
 			this.policy = policy;
 		}
 
-		public @Nullable Integer getMaxRestarts() {
+		public int getMaxRestarts() {
 			return this.maxRestarts;
 		}
 
-		public void setMaxRestarts(@Nullable Integer maxRestarts) {
+		public void setMaxRestarts(int maxRestarts) {
 			this.maxRestarts = maxRestarts;
 		}
 
-		public @Nullable Duration getWindow() {
+		public Duration getWindow() {
 			return this.window;
 		}
 
-		public void setWindow(@Nullable Duration window) {
+		public void setWindow(Duration window) {
 			this.window = window;
 		}
 
-		public @Nullable Duration getInitialBackoff() {
+		public Duration getInitialBackoff() {
 			return this.initialBackoff;
 		}
 
-		public void setInitialBackoff(@Nullable Duration initialBackoff) {
+		public void setInitialBackoff(Duration initialBackoff) {
 			this.initialBackoff = initialBackoff;
 		}
 
-		public @Nullable Duration getMaxBackoff() {
+		public Duration getMaxBackoff() {
 			return this.maxBackoff;
 		}
 
-		public void setMaxBackoff(@Nullable Duration maxBackoff) {
+		public void setMaxBackoff(Duration maxBackoff) {
 			this.maxBackoff = maxBackoff;
 		}
 

@@ -16,19 +16,24 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * What mcp-stdio knows of Spring AI's own stdio transport: the names of its properties
- * and bean, and whether its servers are adopted. Names only, so that nothing here needs
- * Spring AI on the class path.
+ * Removes Spring AI's own stdio transports when mcp-stdio adopts their servers.
  *
  * @author mcp-stdio authors
  */
-final class SpringAiStdio {
+class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
+
+	// Spring AI's names only, so that nothing here needs it on the class path
 
 	/** Spring AI's stdio connections, by name: command, args, env. */
 	static final String CONNECTIONS = "spring.ai.mcp.client.stdio.connections";
@@ -36,18 +41,16 @@ final class SpringAiStdio {
 	/** Spring AI's servers file, a resource in the mcpServers format. */
 	static final String SERVERS_CONFIGURATION = "spring.ai.mcp.client.stdio.servers-configuration";
 
-	/** The auto-configuration that builds Spring AI's stdio transports. */
-	static final String AUTO_CONFIGURATION = "org.springframework.ai.mcp.client.common.autoconfigure.StdioTransportAutoConfiguration";
+	private static final String AUTO_CONFIGURATION = "org.springframework.ai.mcp.client.common.autoconfigure.StdioTransportAutoConfiguration";
 
-	/** The method of {@link #AUTO_CONFIGURATION} whose bean holds the transports. */
-	static final String TRANSPORTS_METHOD = "stdioTransports";
+	/** The method of the auto-configuration whose bean holds the transports. */
+	private static final String TRANSPORTS_METHOD = "stdioTransports";
 
 	private static final String[] REQUIRED_CLASSES = { AUTO_CONFIGURATION,
 			"org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport",
 			"io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper" };
 
-	private SpringAiStdio() {
-	}
+	private static final Log logger = LogFactory.getLog(SpringAiStdio.class);
 
 	/**
 	 * Return whether Spring AI's stdio transport would start processes here: its classes
@@ -64,6 +67,38 @@ final class SpringAiStdio {
 		}
 		// @ConditionalOnProperty(havingValue = "true", matchIfMissing = true)
 		return "true".equalsIgnoreCase(environment.getProperty("spring.ai.mcp.client.enabled", "true"));
+	}
+
+	/**
+	 * Remove the bean of Spring AI's stdio transports, so that each server has one
+	 * process tree, never two: Spring AI builds a client for every transport in its list,
+	 * and the client starts the process.
+	 */
+	@Override
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		boolean autoConfigured = false;
+		for (String name : registry.getBeanDefinitionNames()) {
+			BeanDefinition definition = registry.getBeanDefinition(name);
+			autoConfigured |= AUTO_CONFIGURATION.equals(definition.getBeanClassName());
+			String factoryBean = definition.getFactoryBeanName();
+			if (TRANSPORTS_METHOD.equals(definition.getFactoryMethodName()) && factoryBean != null
+					&& registry.containsBeanDefinition(factoryBean)
+					&& AUTO_CONFIGURATION.equals(registry.getBeanDefinition(factoryBean).getBeanClassName())) {
+				// The bean, not its auto-configuration: that one's properties beans stay,
+				// and an import filter would not see it registered any other way than
+				// through @EnableAutoConfiguration or @ImportAutoConfiguration
+				registry.removeBeanDefinition(name);
+				logger.debug("Removed Spring AI's stdio transports (bean '" + name
+						+ "'): mcp-stdio runs the servers configured for them");
+				return;
+			}
+		}
+		if (autoConfigured) {
+			logger.warn("Spring AI's stdio transports bean (" + AUTO_CONFIGURATION + "." + TRANSPORTS_METHOD
+					+ ") was not found: a server configured under spring.ai.mcp.client.stdio may start twice. Set "
+					+ McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio=false and configure such servers under "
+					+ "mcp.stdio.servers only");
+		}
 	}
 
 }

@@ -436,7 +436,8 @@ final class ServerController {
 			StdioServerProcess current = this.process;
 			// The exit the controller was told of, which the process may not tell yet
 			ExitInfo exit = this.events.lastExit();
-			if (this.state == ServerState.RESTARTING && current != null && exit != null && exit.pid() == current.pid()) {
+			if (this.state == ServerState.RESTARTING && current != null && exit != null
+					&& exit.pid() == current.pid()) {
 				throw exit.toException();
 			}
 		}

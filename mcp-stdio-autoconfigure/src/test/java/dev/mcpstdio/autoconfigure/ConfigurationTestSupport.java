@@ -73,7 +73,7 @@ final class ConfigurationTestSupport {
 
 	static FailureAnalysis analyze(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new McpStdioConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+		FailureAnalysis analysis = new McpStdioFailureAnalyzer().analyze(context.getStartupFailure());
 		assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
 		return analysis;
 	}

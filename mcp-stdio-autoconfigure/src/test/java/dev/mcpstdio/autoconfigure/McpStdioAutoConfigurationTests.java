@@ -16,6 +16,9 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.time.Duration;
+
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -59,6 +62,26 @@ class McpStdioAutoConfigurationTests {
 				assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 				assertThat(server.isInitialized()).isTrue();
 				assertThat(this.fixtures.alive()).contains(server.pid());
+			});
+	}
+
+	@Test
+	void theConfigurationIsBoundOnceForTheServersTheHostAndTheOrphanGuard() {
+		this.runner.withConfiguration(AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class))
+			.withPropertyValues("mcp.stdio.servers.echo.command=sh",
+					"mcp.stdio.servers.echo.args=" + Fixtures.script("echo.sh"),
+					"mcp.stdio.servers.echo.env." + Fixtures.MARKER + "=" + this.fixtures.id(),
+					"mcp.stdio.orphan-guard.enabled=false", "mcp.stdio.defaults.startup-timeout=20s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ConfiguredServers.class);
+				ConfiguredServers configured = context.getBean(ConfiguredServers.class);
+				assertThat(configured.properties().getOrphanGuard().isEnabled()).isFalse();
+				assertThat(context.getBean(ServerHost.class).orphanGuard().isEnabled()).isFalse();
+				// the server bean's definition is the one resolved, over defaults
+				assertThat(context.getBean(McpStdioServers.class).get("echo").definition())
+					.isSameAs(configured.definitions().get(0));
+				assertThat(configured.properties().getServers().get("echo").getStartupTimeout())
+					.isEqualTo(Duration.ofSeconds(20));
 			});
 	}
 

@@ -34,9 +34,9 @@ import org.springframework.util.unit.DataSize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the upper bounds of the settings ({@link SettingBounds}): each value beyond
- * its bound stops start-up with a report naming server and property, and no process
- * starts, not even that of a valid server next to it.
+ * Tests for the upper bounds of the settings (checked by {@link ConfiguredServers}): each
+ * value beyond its bound stops start-up with a report naming server and property, and no
+ * process starts, not even that of a valid server next to it.
  *
  * @author mcp-stdio authors
  */

@@ -268,7 +268,7 @@ class McpStdioServersFileTests {
 	@Test
 	void fileOfFourMegabytesIsReadALargerOneIsRefused() throws IOException {
 		String servers = "{\"mcpServers\": {\"big\": {\"command\": \"sh\"}}}";
-		Path atLimit = write(servers + " ".repeat(ServersConfigurationFile.MAX_SIZE - servers.length()));
+		Path atLimit = write(servers + " ".repeat(ServersFile.MAX_SIZE - servers.length()));
 		assertThat(Files.size(atLimit)).isEqualTo(4L * 1024 * 1024);
 		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + atLimit, "mcp.stdio.defaults.enabled=false")
 			.run((context) -> {
@@ -276,7 +276,7 @@ class McpStdioServersFileTests {
 				assertThat(context.getBean(McpStdioServers.class).get("big").definition().spec().command())
 					.isEqualTo("sh");
 			});
-		Path over = write(servers + " ".repeat(ServersConfigurationFile.MAX_SIZE - servers.length() + 1));
+		Path over = write(servers + " ".repeat(ServersFile.MAX_SIZE - servers.length() + 1));
 		this.runner.withPropertyValues("mcp.stdio.servers-configuration=" + over)
 			.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
 					"mcp.stdio.servers-configuration",
@@ -390,7 +390,7 @@ class McpStdioServersFileTests {
 						.run((context) -> ConfigurationTestSupport.assertFailure(context, "(servers file)",
 								"mcp.stdio.servers-configuration",
 								"the file " + location + " cannot be read: it could not be read within "
-										+ ServersConfigurationFile.READ_TIMEOUT.toSeconds() + "s",
+										+ ServersFile.READ_TIMEOUT.toSeconds() + "s",
 								"make it a readable mcpServers JSON file")));
 			ConfigurationTestSupport.assertNeverStarted(started);
 			assertThat(held).isNotEmpty();

@@ -31,6 +31,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -46,15 +49,11 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ResourceUtils;
 
 /**
- * Reads a servers file in the common {@code mcpServers} JSON format:
- * {@code {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd":
- * "..."}}}}. Its values are returned as written (placeholders unresolved), and no error
- * quotes its content: a value could be a secret. Only a regular file is read (a FIFO
- * would block its reader for good), within {@link #READ_TIMEOUT} and {@link #MAX_SIZE}.
+ * A servers file in the common {@code mcpServers} JSON format, and its placeholders.
  *
  * @author mcp-stdio authors
  */
-final class ServersConfigurationFile {
+final class ServersFile {
 
 	/** A larger file is not a servers configuration. */
 	static final int MAX_SIZE = 4 * 1024 * 1024;
@@ -67,35 +66,29 @@ final class ServersConfigurationFile {
 
 	private static final JsonMapper MAPPER = JsonMapper.shared();
 
-	private ServersConfigurationFile() {
+	private static final Pattern PLACEHOLDER = Pattern
+		.compile("\\\\\\$\\{|\\$\\{(?:([A-Za-z_][A-Za-z0-9_.-]*)(?::-([^}]*))?})?");
+
+	private ServersFile() {
 	}
 
 	/**
-	 * Find a file by its location: a {@code classpath:} or URL location as Spring
-	 * resolves it, a plain path on the file system (else, as before, on the class path).
-	 * @param location the location
+	 * Read the servers of a file: {@code {"mcpServers": {"name": {"command": "...",
+	 * "args": [...], "env": {...}, "cwd": "..."}}}}, their values as written
+	 * (placeholders unresolved). No error quotes its content: a value could be a secret.
+	 * @param location a {@code classpath:} or URL location as Spring resolves it, or a
+	 * plain path on the file system (else, as before, on the class path)
 	 * @param resourceLoader the application's resource loader
-	 * @return the resource, which may not exist
-	 */
-	static Resource locate(String location, ResourceLoader resourceLoader) {
-		if (location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) || ResourceUtils.isUrl(location)) {
-			return resourceLoader.getResource(location);
-		}
-		FileSystemResource file = new FileSystemResource(location);
-		return file.exists() ? file : resourceLoader.getResource(location);
-	}
-
-	/**
-	 * Read the servers of a file.
-	 * @param resource the file
-	 * @param timeout how long finding and reading it may take
 	 * @return the servers by name, in file order
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
-	static Map<String, Entry> read(Resource resource, Duration timeout) {
+	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
+		FileSystemResource file = new FileSystemResource(location);
+		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
+		Resource resource = (plain && file.exists()) ? file : resourceLoader.getResource(location);
 		JsonNode root;
 		try {
-			root = MAPPER.readTree(load(resource, timeout));
+			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
 		}
 		catch (StreamConstraintsException ex) {
 			throw InvalidFileException.unusable(constraint(ex));
@@ -113,6 +106,46 @@ final class ServersConfigurationFile {
 			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
 		}
 		return result;
+	}
+
+	/**
+	 * Resolve the placeholders of a value of the file: <code>${VAR}</code>, and
+	 * <code>${VAR:-default}</code> where the default stands in for a variable that is
+	 * unset or empty (as in a shell); <code>\${</code> is a literal <code>${</code>.
+	 * @param value the value as written in the file
+	 * @param lookup the value of a variable, {@code null} when it is unset
+	 * @return the resolved value
+	 * @throws UnresolvableException for a variable without a value or default, or a
+	 * malformed placeholder
+	 */
+	static String resolve(String value, Function<String, @Nullable String> lookup) {
+		Matcher matcher = PLACEHOLDER.matcher(value);
+		StringBuilder resolved = new StringBuilder();
+		while (matcher.find()) {
+			String replacement;
+			if (matcher.group().startsWith("\\")) {
+				replacement = "${";
+			}
+			else if (matcher.group(1) == null) {
+				throw new UnresolvableException(null);
+			}
+			else {
+				String found = lookup.apply(matcher.group(1));
+				String fallback = matcher.group(2);
+				if (fallback != null && (found == null || found.isEmpty())) {
+					replacement = fallback;
+				}
+				else if (found == null) {
+					throw new UnresolvableException(matcher.group(1));
+				}
+				else {
+					replacement = found;
+				}
+			}
+			matcher.appendReplacement(resolved, Matcher.quoteReplacement(replacement));
+		}
+		matcher.appendTail(resolved);
+		return resolved.toString();
 	}
 
 	/**
@@ -231,46 +264,37 @@ final class ServersConfigurationFile {
 		if (!node.isObject()) {
 			throw InvalidFileException.unusable(name, "server '" + name + "' is not a JSON object");
 		}
-		String command = string(name, node, "command");
-		String cwd = string(name, node, "cwd");
-		List<String> args = new ArrayList<>();
-		JsonNode argsNode = node.get("args");
-		if (argsNode != null && !argsNode.isNull()) {
-			if (!argsNode.isArray()) {
-				throw InvalidFileException.unusable(name, "the args of server '" + name + "' are not an array");
-			}
-			for (JsonNode arg : argsNode) {
-				if (!arg.isString()) {
-					throw InvalidFileException.unusable(name, "an argument of server '" + name + "' is not a string");
-				}
-				args.add(arg.asString());
-			}
+		JsonNode command = present(node.get("command"));
+		JsonNode cwd = present(node.get("cwd"));
+		String what = " of server '" + name + "'";
+		Entry entry = new Entry((command != null) ? string(name, command, "the command" + what) : null,
+				new ArrayList<>(), new LinkedHashMap<>(), (cwd != null) ? string(name, cwd, "the cwd" + what) : null);
+		JsonNode args = present(node.get("args"));
+		if (args != null && !args.isArray()) {
+			throw InvalidFileException.unusable(name, "the args" + what + " are not an array");
 		}
-		Map<String, String> env = new LinkedHashMap<>();
-		JsonNode envNode = node.get("env");
-		if (envNode != null && !envNode.isNull()) {
-			if (!envNode.isObject()) {
-				throw InvalidFileException.unusable(name,
-						"the env of server '" + name + "' is not an object of names to strings");
-			}
-			for (Map.Entry<String, JsonNode> variable : envNode.properties()) {
-				if (!variable.getValue().isString()) {
-					throw InvalidFileException.unusable(name,
-							"env." + variable.getKey() + " of server '" + name + "' is not a string");
-				}
-				env.put(variable.getKey(), variable.getValue().asString());
-			}
+		for (JsonNode arg : (args != null) ? args : List.<JsonNode>of()) {
+			entry.args().add(string(name, arg, "an argument" + what));
 		}
-		return new Entry(command, args, env, cwd);
+		JsonNode env = present(node.get("env"));
+		if (env != null && !env.isObject()) {
+			throw InvalidFileException.unusable(name, "the env" + what + " is not an object of names to strings");
+		}
+		if (env != null) {
+			env.properties()
+				.forEach((variable) -> entry.env()
+					.put(variable.getKey(), string(name, variable.getValue(), "env." + variable.getKey() + what)));
+		}
+		return entry;
 	}
 
-	private static @Nullable String string(String name, JsonNode node, String key) {
-		JsonNode value = node.get(key);
-		if (value == null || value.isNull()) {
-			return null;
-		}
+	private static @Nullable JsonNode present(@Nullable JsonNode node) {
+		return (node == null || node.isNull()) ? null : node;
+	}
+
+	private static String string(String name, JsonNode value, String what) {
 		if (!value.isString()) {
-			throw InvalidFileException.unusable(name, "the " + key + " of server '" + name + "' is not a string");
+			throw InvalidFileException.unusable(name, what + " is not a string");
 		}
 		return value.asString();
 	}
@@ -287,8 +311,7 @@ final class ServersConfigurationFile {
 	}
 
 	/**
-	 * The file is not a servers configuration: its message follows "the file X", and its
-	 * action says what to do.
+	 * The file is not a servers configuration; the message follows "the file X".
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
@@ -330,6 +353,28 @@ final class ServersConfigurationFile {
 
 		String action() {
 			return this.action;
+		}
+
+	}
+
+	/**
+	 * A placeholder without a value.
+	 */
+	static final class UnresolvableException extends RuntimeException {
+
+		private final @Nullable String variable;
+
+		UnresolvableException(@Nullable String variable) {
+			super((variable != null) ? "the variable " + variable + " is not set" : "a placeholder is malformed");
+			this.variable = variable;
+		}
+
+		/**
+		 * Return the variable that has no value.
+		 * @return its name, or {@code null} when the placeholder is malformed
+		 */
+		@Nullable String variable() {
+			return this.variable;
 		}
 
 	}

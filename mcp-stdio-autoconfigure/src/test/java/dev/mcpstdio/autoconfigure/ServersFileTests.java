@@ -26,11 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link FilePlaceholders}.
+ * Tests for the placeholders of {@link ServersFile}.
  *
  * @author mcp-stdio authors
  */
-class FilePlaceholdersTests {
+class ServersFileTests {
 
 	private final Function<String, @Nullable String> variables = Map.of("TOKEN", "t0k", "EMPTY", "", "my.level",
 			"debug")::get;
@@ -62,13 +62,13 @@ class FilePlaceholdersTests {
 
 	@Test
 	void replacementIsNotReadAgain() {
-		assertThat(FilePlaceholders.resolve("${A}", Map.of("A", "${B}", "B", "no")::get)).isEqualTo("${B}");
-		assertThat(FilePlaceholders.resolve("${A}", Map.of("A", "$1\\")::get)).isEqualTo("$1\\");
+		assertThat(ServersFile.resolve("${A}", Map.of("A", "${B}", "B", "no")::get)).isEqualTo("${B}");
+		assertThat(ServersFile.resolve("${A}", Map.of("A", "$1\\")::get)).isEqualTo("$1\\");
 	}
 
 	@Test
 	void unsetVariableWithoutDefaultNamesTheVariable() {
-		assertThatExceptionOfType(FilePlaceholders.UnresolvableException.class)
+		assertThatExceptionOfType(ServersFile.UnresolvableException.class)
 			.isThrownBy(() -> resolve("x ${UNSET_ONE} ${TOKEN}"))
 			.satisfies((ex) -> assertThat(ex.variable()).isEqualTo("UNSET_ONE"))
 			.withMessage("the variable UNSET_ONE is not set");
@@ -77,14 +77,14 @@ class FilePlaceholdersTests {
 	@Test
 	void malformedPlaceholders() {
 		for (String value : new String[] { "${env:HOME}", "${1}", "${}", "${TOKEN", "${TOKEN:default}", "a ${ b" }) {
-			assertThatExceptionOfType(FilePlaceholders.UnresolvableException.class).as(value)
+			assertThatExceptionOfType(ServersFile.UnresolvableException.class).as(value)
 				.isThrownBy(() -> resolve(value))
 				.satisfies((ex) -> assertThat(ex.variable()).isNull());
 		}
 	}
 
 	private String resolve(String value) {
-		return FilePlaceholders.resolve(value, this.variables);
+		return ServersFile.resolve(value, this.variables);
 	}
 
 }

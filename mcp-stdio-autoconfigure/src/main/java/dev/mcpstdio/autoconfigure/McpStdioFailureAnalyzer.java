@@ -20,26 +20,42 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.lifecycle.McpServerStartupException;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 
 /**
- * Turns {@link McpStdioConfigurationException} into a start-up report that names each
- * server and property at fault and says how to fix it.
+ * Start-up reports for an invalid configuration and for a required server that failed.
  *
  * @author mcp-stdio authors
  */
-class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpStdioConfigurationException> {
+class McpStdioFailureAnalyzer implements FailureAnalyzer {
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, McpStdioConfigurationException cause) {
+	public @Nullable FailureAnalysis analyze(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof McpStdioConfigurationException configuration) {
+				return analyze(configuration);
+			}
+			if (cause instanceof McpServerStartupException startup) {
+				return analyze(startup);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Name each server and property at fault and say how to fix it, on one line each
+	 * whatever a server's name holds.
+	 */
+	private FailureAnalysis analyze(McpStdioConfigurationException cause) {
 		StringBuilder description = new StringBuilder(
 				"The MCP server configuration is invalid; no server was started.\n");
 		// one line per thing to do: a variable used in three values is set once
 		Set<String> actions = new LinkedHashSet<>();
 		for (Problem problem : cause.problems()) {
-			// one line each, whatever a server's name holds
 			String property = McpStdioConfigurationException.printable(problem.property());
 			description.append("\n    Server: ").append(McpStdioConfigurationException.printable(problem.server()));
 			description.append("\n    Property: ").append(property);
@@ -50,6 +66,20 @@ class McpStdioConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<McpSt
 		}
 		return new FailureAnalysis(description.toString(), "Fix the configuration:\n" + String.join("", actions),
 				cause);
+	}
+
+	/**
+	 * Name the required server that could not start, why (its exit code, stderr and any
+	 * hint) and what to do, with or without Spring AI.
+	 */
+	private FailureAnalysis analyze(McpServerStartupException cause) {
+		String name = cause.serverName();
+		String description = cause.getMessage() + "\n\nThe server is required (mcp.stdio.servers." + name
+				+ ".required=true), so the application does not start; the other servers were stopped.";
+		String action = "Make MCP server '" + name + "' start: the stderr above usually says why it could not. Or set "
+				+ "mcp.stdio.servers." + name + ".required=false to start the application without it (it is then "
+				+ "shown FAILED by the mcpservers endpoint and health).";
+		return new FailureAnalysis(description, action, cause);
 	}
 
 }
