@@ -30,7 +30,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.actuate.McpServersHealthProperties;
+import dev.mcpstdio.actuate.McpServersProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
@@ -127,7 +127,7 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(fresh.getObservations().isEnabled()))
 			.isEqualTo("true");
 		assertThat(defaultOf("management.health.mcpservers.count-optional"))
-			.isEqualTo(String.valueOf(new McpServersHealthProperties().isCountOptional()));
+			.isEqualTo(String.valueOf(new McpServersProperties.Health().isCountOptional()));
 		Map<String, Object> builtIn = ServerKeys.values(McpStdioProperties.ServerSettings.builtIn());
 		// every setting but working-directory, whose default is "the application's"
 		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");
