@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.actuate;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -163,16 +162,11 @@ public final class McpStdioMetricsAutoConfiguration {
 		}
 
 		private static Meter.Id withKeys(Meter.Id id, List<String> keys) {
-			List<Tag> missing = null;
-			for (String key : keys) {
-				if (id.getTag(key) == null) {
-					if (missing == null) {
-						missing = new ArrayList<>(keys.size());
-					}
-					missing.add(Tag.of(key, ""));
-				}
-			}
-			return (missing != null) ? id.withTags(missing) : id;
+			List<Tag> missing = keys.stream()
+				.filter((key) -> id.getTag(key) == null)
+				.map((key) -> Tag.of(key, ""))
+				.toList();
+			return missing.isEmpty() ? id : id.withTags(missing);
 		}
 
 	}

@@ -48,10 +48,8 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 		// used
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream()
-			.map((client) -> new ToolGathering.Client(client.getClientInfo(),
-					() -> new McpConnectionInfo(client.getClientCapabilities(), client.getClientInfo(),
-							client.getCurrentInitializationResult()),
-					() -> {
+			.map((client) -> new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
+					client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
 						McpSchema.ListToolsResult result = client.listTools().block();
 						return (result != null) ? result.tools() : List.<Tool>of();
 					},

@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
@@ -430,11 +429,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 			this.closed = true;
 			this.connection.detach(this.session);
 		});
-	}
-
-	@Override
-	public void setExceptionHandler(Consumer<Throwable> handler) {
-		// Failures reach the client as errors of its requests
 	}
 
 	@Override

@@ -46,7 +46,7 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 		// used
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream()
-			.map((client) -> new ToolGathering.Client(client.getClientInfo(),
+			.map((client) -> new ToolGathering.Client(
 					() -> new McpConnectionInfo(client.getClientCapabilities(), client.getClientInfo(),
 							client.getCurrentInitializationResult()),
 					() -> client.listTools().tools(),

@@ -199,8 +199,12 @@ final class ServerAnswers {
 		return new JSONRPCResponse(response.jsonrpc(), response.id(), walk.value(response.result(), 0), null);
 	}
 
+	/**
+	 * One walk over a value, masking the secrets in its texts and keys, within a budget.
+	 */
 	private final class Walk {
 
+		/** Whether what looks like a secret is masked too, as in an error. */
 		private final boolean shapes;
 
 		private final boolean bounded;

@@ -208,8 +208,9 @@ final class ToolGathering {
 
 		Entry(Client client, @Nullable McpStdioServers servers) {
 			this.client = client;
-			String name = connectionOf(client.info(), ToolGathering.this.customizers.clientName());
-			this.connection = (name != null) ? name : String.valueOf(client.info().name());
+			McpSchema.Implementation info = client.connection().get().clientInfo();
+			String name = connectionOf(info, ToolGathering.this.customizers.clientName());
+			this.connection = (name != null) ? name : String.valueOf(info.name());
 			this.server = (servers != null && name != null) ? servers.find(name) : null;
 		}
 
@@ -295,12 +296,12 @@ final class ToolGathering {
 	/**
 	 * One of Spring AI's MCP clients, sync or async, as the gathering uses it.
 	 *
-	 * @param info the client's info
-	 * @param connection what a filter and a name prefix generator learn of the client
+	 * @param connection what a filter and a name prefix generator learn of the client,
+	 * its info among it
 	 * @param tools lists the client's tools, blocking
 	 * @param callback makes the callback of one of its tools, under a name
 	 */
-	record Client(McpSchema.Implementation info, Supplier<McpConnectionInfo> connection, Supplier<List<Tool>> tools,
+	record Client(Supplier<McpConnectionInfo> connection, Supplier<List<Tool>> tools,
 			BiFunction<Tool, String, ToolCallback> callback) {
 
 	}
@@ -345,9 +346,7 @@ final class ToolGathering {
 
 	/**
 	 * A tool of an mcp-stdio server whose calls tell the model why the server could not
-	 * answer: Spring AI rethrows every JSON-RPC error as a hard failure of the chat, so
-	 * the errors mcp-stdio makes for an exit become a failure of the tool call, which the
-	 * model is told.
+	 * answer.
 	 */
 	private record ExitTellingToolCallback(ToolCallback delegate, String server) implements ToolCallback {
 
@@ -372,6 +371,11 @@ final class ToolGathering {
 				return this.delegate.call(toolInput, toolContext);
 			}
 			catch (McpError ex) {
+				// Spring AI rethrows every JSON-RPC error as a hard failure of the chat:
+				// the
+				// errors mcp-stdio makes for an exit become a failure of the tool call,
+				// which
+				// the model is told
 				JSONRPCError own = McpStdioClientTransport.ownError(ex, this.server);
 				if (own == null) {
 					throw ex;
