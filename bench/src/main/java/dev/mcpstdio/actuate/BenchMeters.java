@@ -34,7 +34,9 @@ public final class BenchMeters {
 
 	public static PrometheusMeterRegistry prometheus() {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		registry.config().meterFilter(new McpClientPrometheusLabels()).meterFilter(new McpClientHistograms());
+		new McpStdioMetricsAutoConfiguration.PrometheusLabelsConfiguration().mcpClientPrometheusLabels()
+			.customize(registry);
+		registry.config().meterFilter(new McpStdioMetricsAutoConfiguration().mcpClientHistograms());
 		return registry;
 	}
 

@@ -17,14 +17,17 @@
 package dev.mcpstdio.actuate;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
@@ -47,11 +50,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * {@link Endpoint @Endpoint} that shows the configured MCP servers, their state and their
- * live processes, and restarts, stops or starts one of them; its default access is
- * read-only. Arguments and stderr tails are shown, sanitized, only when {@code
- * show-values} says so, and environment values never; HTTP status codes are the business
- * of {@link McpServersEndpointWebExtension}.
+ * Actuator endpoint that shows the MCP servers and restarts, stops or starts one.
  *
  * @author mcp-stdio authors
  */
@@ -60,6 +59,9 @@ public class McpServersEndpoint {
 
 	private final McpStdioServers servers;
 
+	/**
+	 * When arguments and stderr tails are shown, sanitized; environment values never are.
+	 */
 	private final Show showValues;
 
 	public McpServersEndpoint(McpStdioServers servers, Show showValues) {
@@ -80,7 +82,8 @@ public class McpServersEndpoint {
 	}
 
 	/**
-	 * Act on one server.
+	 * Act on one server; HTTP status codes are the business of
+	 * {@link McpServersEndpointWebExtension}.
 	 * @param name the server
 	 * @param action {@code restart}, {@code stop} or {@code start}
 	 * @return the server after the action
@@ -89,7 +92,7 @@ public class McpServersEndpoint {
 	public McpServerDescriptor act(@Selector String name, String action) {
 		ActionResult result = perform(name, action, this.showValues.isShown(true));
 		return switch (result.outcome()) {
-			case DONE -> result.descriptor();
+			case DONE -> Objects.requireNonNull(result.server());
 			case UNKNOWN_SERVER, UNKNOWN_ACTION ->
 				throw new InvalidEndpointRequestException(result.message(), result.message());
 			case CONFLICT, FAILED -> throw new IllegalStateException(result.message());
@@ -107,7 +110,7 @@ public class McpServersEndpoint {
 		for (McpStdioServer server : this.servers.list()) {
 			McpServerDescriptor descriptor = describe(server, showValues);
 			descriptors.put(server.name(), descriptor);
-			liveProcesses += descriptor.liveProcesses();
+			liveProcesses += descriptor.process().liveProcesses();
 		}
 		return new McpServersDescriptor(descriptors, liveProcesses);
 	}
@@ -135,7 +138,10 @@ public class McpServersEndpoint {
 		if (server == null) {
 			return new ActionResult(ActionOutcome.UNKNOWN_SERVER, "No MCP server '" + name + "'", null);
 		}
-		Action parsed = Action.from(action);
+		Action parsed = Arrays.stream(Action.values())
+			.filter((candidate) -> candidate.name().equalsIgnoreCase(action.trim()))
+			.findFirst()
+			.orElse(null);
 		if (parsed == null) {
 			return new ActionResult(ActionOutcome.UNKNOWN_ACTION,
 					"Unknown action '" + SecretSanitizer.quote(action, 40) + "'; use restart, stop or start", null);
@@ -162,44 +168,33 @@ public class McpServersEndpoint {
 		// One census per server and read: every figure comes from the same snapshot
 		TreeStats stats = server.treeStats();
 		StdioServerSpec spec = server.definition().spec();
+		// Unless shown, the executable and a mask for its arguments: they may hold
+		// secrets
+		String command = showValues ? spec.commandLine()
+				: spec.sanitize(spec.command()) + (spec.args().isEmpty() ? "" : " " + SecretSanitizer.MASK);
 		ExitInfo exit = server.lastExit();
-		String command = showValues ? spec.commandLine() : withheldCommandLine(spec);
-		return new McpServerDescriptor(server.state(), server.isInitialized(), server.pid(), stats.liveProcesses(),
-				stats.memoryBytes(), command, server.startedAt(), server.restarts(), server.pendingRequests(),
+		return new McpServerDescriptor(server.state(), server.isInitialized(),
+				new ProcessDescriptor(server.pid(), stats.liveProcesses(), stats.memoryBytes(), command,
+						server.startedAt()),
+				server.restarts(), server.pendingRequests(),
 				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
-	}
-
-	/** The executable, and a mask for its arguments: they may hold secrets. */
-	private static String withheldCommandLine(StdioServerSpec spec) {
-		String command = spec.sanitize(spec.command());
-		return spec.args().isEmpty() ? command : command + " " + SecretSanitizer.MASK;
 	}
 
 	private static String failureMessage(McpStdioServer server, Action action, McpStdioException ex,
 			boolean showValues) {
-		String name = server.name();
 		if (showValues) {
 			return server.definition().spec().sanitize(String.valueOf(ex.getMessage()));
 		}
 		// The message may quote the command line or stderr
 		String exitCode = (ex instanceof McpServerExitedException exited) ? ", exit code " + exited.exitCode() : "";
-		return "Could not " + action.name().toLowerCase(Locale.ROOT) + " MCP server '" + name + "' ("
+		return "Could not " + action.name().toLowerCase(Locale.ROOT) + " MCP server '" + server.name() + "' ("
 				+ ex.getClass().getSimpleName() + exitCode + "); its message is withheld, as arguments and stderr are"
 				+ " (management.endpoint.mcpservers.show-values)";
 	}
 
 	private enum Action {
 
-		RESTART, STOP, START;
-
-		static @Nullable Action from(String action) {
-			for (Action candidate : values()) {
-				if (candidate.name().equalsIgnoreCase(action.trim())) {
-					return candidate;
-				}
-			}
-			return null;
-		}
+		RESTART, STOP, START
 
 	}
 
@@ -230,16 +225,9 @@ public class McpServersEndpoint {
 	 *
 	 * @param outcome what came of it
 	 * @param message why it was not done, {@code null} when it was
-	 * @param server the server as it is now, when there is one
+	 * @param server the server as it is now, when there is one (always when done)
 	 */
 	record ActionResult(ActionOutcome outcome, @Nullable String message, @Nullable McpServerDescriptor server) {
-
-		McpServerDescriptor descriptor() {
-			if (this.server == null) {
-				throw new IllegalStateException("No server after " + this.outcome);
-			}
-			return this.server;
-		}
 
 		ActionFailure failure() {
 			return new ActionFailure(this.message, this.server);
@@ -263,6 +251,20 @@ public class McpServersEndpoint {
 	 *
 	 * @param state its state
 	 * @param initialized whether its MCP {@code initialize} was answered
+	 * @param process its processes, shown among the server's own fields
+	 * @param restarts how often it was restarted
+	 * @param pendingRequests requests sent and not yet answered
+	 * @param lastExit how its last process ended, {@code null} when none has
+	 */
+	public record McpServerDescriptor(ServerState state, boolean initialized, @JsonUnwrapped ProcessDescriptor process,
+			long restarts, int pendingRequests,
+			@JsonInclude(Include.ALWAYS) @Nullable LastExitDescriptor lastExit) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A server's processes.
+	 *
 	 * @param pid the pid of its running process, {@code null} when none runs
 	 * @param liveProcesses its live processes, the root included
 	 * @param memoryBytes their resident memory together
@@ -270,14 +272,9 @@ public class McpServersEndpoint {
 	 * are shown
 	 * @param startedAt when its current process started while it is {@code RUNNING}, else
 	 * {@code null}
-	 * @param restarts how often it was restarted
-	 * @param pendingRequests requests sent and not yet answered
-	 * @param lastExit how its last process ended, {@code null} when none has
 	 */
-	public record McpServerDescriptor(ServerState state, boolean initialized,
-			@JsonInclude(Include.ALWAYS) @Nullable Long pid, int liveProcesses, long memoryBytes, String command,
-			@JsonInclude(Include.ALWAYS) @Nullable Instant startedAt, long restarts, int pendingRequests,
-			@JsonInclude(Include.ALWAYS) @Nullable LastExitDescriptor lastExit) implements OperationResponseBody {
+	public record ProcessDescriptor(@JsonInclude(Include.ALWAYS) @Nullable Long pid, int liveProcesses,
+			long memoryBytes, String command, @JsonInclude(Include.ALWAYS) @Nullable Instant startedAt) {
 
 	}
 

@@ -30,22 +30,21 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@link McpServersEndpoint}, when actuator is present and the
- * endpoint is available, and of its {@link McpServersEndpointWebExtension web extension}
- * when it is exposed over the web.
+ * Auto-configuration of the {@link McpServersEndpoint} and, exposed over the web, its web
+ * extension.
  *
  * @author mcp-stdio authors
  */
 @AutoConfiguration(after = McpStdioAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnAvailableEndpoint(McpServersEndpoint.class)
-@EnableConfigurationProperties(McpServersEndpointProperties.class)
+@EnableConfigurationProperties(McpServersProperties.Endpoint.class)
 public final class McpServersEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(McpStdioServers.class)
 	@ConditionalOnMissingBean
-	McpServersEndpoint mcpServersEndpoint(McpStdioServers servers, McpServersEndpointProperties properties) {
+	McpServersEndpoint mcpServersEndpoint(McpStdioServers servers, McpServersProperties.Endpoint properties) {
 		return new McpServersEndpoint(servers, properties.getShowValues());
 	}
 
@@ -54,7 +53,7 @@ public final class McpServersEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	McpServersEndpointWebExtension mcpServersEndpointWebExtension(McpServersEndpoint endpoint,
-			McpServersEndpointProperties properties) {
+			McpServersProperties.Endpoint properties) {
 		return new McpServersEndpointWebExtension(endpoint, properties.getShowValues(), properties.getRoles());
 	}
 

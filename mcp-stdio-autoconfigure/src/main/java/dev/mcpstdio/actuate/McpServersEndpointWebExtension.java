@@ -38,15 +38,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * {@link EndpointWebExtension @EndpointWebExtension} for the {@link McpServersEndpoint}:
- * {@code show-values} decided per request ({@link Show#WHEN_AUTHORIZED} for an
- * authenticated user in one of the roles, when roles are configured), and the HTTP status
- * of each outcome: {@code 404} for an unknown server, {@code 400} for an unknown action,
- * {@code 409} for a start or restart of a disabled server and {@code 500} for an action
- * that failed. One server is served only as the request's path names it: Boot merges the
- * body and the query string over the path's variables, so a {@code name} there would
- * select another server than the path (and than a security rule for that path); such a
- * request is refused with {@code 400}.
+ * Web extension of the {@link McpServersEndpoint}: values shown per user, HTTP statuses.
  *
  * @author mcp-stdio authors
  */
@@ -70,6 +62,8 @@ public class McpServersEndpointWebExtension {
 		this.roles = roles;
 	}
 
+	// Show.WHEN_AUTHORIZED shows the values to an authenticated user in one of the roles,
+	// when roles are configured
 	@ReadOperation
 	public McpServersDescriptor servers(SecurityContext securityContext) {
 		return this.delegate.serversDescriptor(this.showValues.isShown(securityContext, this.roles));
@@ -88,7 +82,9 @@ public class McpServersEndpointWebExtension {
 	}
 
 	/**
-	 * Act on one server.
+	 * Act on one server: {@code 404} for an unknown server, {@code 400} for an unknown
+	 * action, {@code 409} for a start or restart of a disabled server and {@code 500} for
+	 * an action that failed.
 	 * @param securityContext the caller
 	 * @param name the server
 	 * @param action {@code restart}, {@code stop} or {@code start}
@@ -102,7 +98,7 @@ public class McpServersEndpointWebExtension {
 		}
 		ActionResult result = this.delegate.perform(name, action, this.showValues.isShown(securityContext, this.roles));
 		return switch (result.outcome()) {
-			case DONE -> new WebEndpointResponse<>(result.descriptor());
+			case DONE -> new WebEndpointResponse<>(result.server());
 			case UNKNOWN_SERVER -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 			case UNKNOWN_ACTION -> new WebEndpointResponse<>(result.failure(), WebEndpointResponse.STATUS_BAD_REQUEST);
 			case CONFLICT -> new WebEndpointResponse<>(result.failure(), STATUS_CONFLICT);
@@ -116,7 +112,9 @@ public class McpServersEndpointWebExtension {
 	}
 
 	/**
-	 * Why the request does not name its server by its path alone.
+	 * Why the request does not name its server by its path alone: Boot merges the body
+	 * and the query string over the path's variables, so a {@code name} there would
+	 * select another server than the path (and than a security rule for that path).
 	 * @param name the server the operation was given
 	 * @return why, or {@code null} when the path names that server
 	 */

@@ -29,9 +29,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@code mcpServers} health contributor, when Spring Boot's
- * health support is present and {@code management.health.mcpServers.enabled} is not
- * {@code false}.
+ * Auto-configuration of the {@code mcpServers} health contributor.
  *
  * @author mcp-stdio authors
  */
@@ -39,14 +37,14 @@ import org.springframework.context.annotation.Bean;
 		beforeName = "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
 @ConditionalOnClass({ Health.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnEnabledHealthIndicator("mcpServers")
-@EnableConfigurationProperties(McpServersHealthProperties.class)
+@EnableConfigurationProperties(McpServersProperties.Health.class)
 public final class McpServersHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBean(McpStdioServers.class)
 	@ConditionalOnMissingBean(name = "mcpServersHealthIndicator")
 	McpServersHealthIndicator mcpServersHealthIndicator(McpStdioServers servers,
-			McpServersHealthProperties properties) {
+			McpServersProperties.Health properties) {
 		return new McpServersHealthIndicator(servers, properties.isCountOptional());
 	}
 

@@ -16,10 +16,10 @@
 
 package dev.mcpstdio.actuate;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Set;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -30,15 +30,10 @@ import org.springframework.boot.health.actuate.endpoint.SimpleStatusAggregator;
 import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * {@link HealthIndicator} of the MCP servers, contributed as {@code mcpServers}: each
- * server's state gives a status, the worst wins, and every server's state is in the
- * details. A server that is not required cannot make it {@code DOWN} or {@code
- * OUT_OF_SERVICE} (HTTP 503, which would take the instance out of its load balancer for
- * one optional tool) unless {@code management.health.mcpservers.count-optional} is set.
+ * Health indicator of the MCP servers: the worst status of their states wins.
  *
  * @author mcp-stdio authors
  */
@@ -58,14 +53,6 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 	private final boolean countOptional;
 
 	/**
-	 * Create the indicator that counts required servers only.
-	 * @param servers the servers
-	 */
-	public McpServersHealthIndicator(McpStdioServers servers) {
-		this(servers, false);
-	}
-
-	/**
 	 * Create the indicator.
 	 * @param servers the servers
 	 * @param countOptional whether servers that are not required count like required ones
@@ -78,32 +65,26 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		Map<String, ServerState> states = new LinkedHashMap<>();
-		Set<Status> statuses = new HashSet<>();
-		// UP is always there: no servers at all is UP, not UNKNOWN
-		statuses.add(Status.UP);
+		List<Status> statuses = new ArrayList<>();
 		for (McpStdioServer server : this.servers.list()) {
 			ServerState state = server.state();
-			states.put(server.name(), state);
+			// every server's state is in the details
+			builder.withDetail(server.name(), state.name());
 			statuses.add(status(state, this.countOptional || server.definition().required()));
 		}
-		builder.status(AGGREGATOR.getAggregateStatus(statuses));
-		states.forEach((name, state) -> builder.withDetail(name, state.name()));
+		builder.status(aggregate(statuses));
 	}
 
 	/**
-	 * Return the status the states of the servers give together.
-	 * @param states the states
+	 * Return the status the statuses of the servers give together: the worst.
+	 * @param statuses the statuses
 	 * @return the status
 	 */
-	static Status status(Collection<ServerState> states) {
+	static Status aggregate(Collection<Status> statuses) {
 		// UP is always there: no servers at all is UP, not UNKNOWN
-		Set<Status> statuses = new HashSet<>();
-		statuses.add(Status.UP);
-		for (ServerState state : states) {
-			statuses.add(status(state));
-		}
-		return AGGREGATOR.getAggregateStatus(statuses);
+		Set<Status> all = new HashSet<>(statuses);
+		all.add(Status.UP);
+		return AGGREGATOR.getAggregateStatus(all);
 	}
 
 	/**
@@ -116,7 +97,10 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 	static Status status(ServerState state, boolean counts) {
 		Status status = status(state);
 		if (!counts && (Status.DOWN.equals(status) || Status.OUT_OF_SERVICE.equals(status))) {
-			// shown as FAILED or STOPPED in the details only
+			// DOWN or OUT_OF_SERVICE is HTTP 503, which would take the instance out of
+			// its
+			// load balancer for one optional tool: shown as FAILED or STOPPED in the
+			// details only
 			return Status.UP;
 		}
 		return status;

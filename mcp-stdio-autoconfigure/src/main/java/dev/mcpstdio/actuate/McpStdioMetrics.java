@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -31,18 +33,22 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 /**
- * {@link MeterBinder} of the MCP servers: for each configured server its live processes,
- * their memory (and its {@code max-memory}, where set), whether it is up, its state, its
- * restarts, its process exits by cause, its pending requests, and the time each stop took
- * by outcome. The gauges and counters read the server when they are measured, so they
- * stay right through crashes, restarts and stops; the shutdown timer is recorded as each
- * stop ends.
+ * Micrometer meters of the MCP servers, their processes, stops and sessions.
  *
  * @author mcp-stdio authors
  */
 public class McpStdioMetrics implements MeterBinder {
+
+	/**
+	 * The timer of the sessions after the OpenTelemetry MCP semantic conventions: one
+	 * record per process generation of a server, its uptime. A timer rather than an
+	 * observation: a session lasts as long as its process, and a span that long helps no
+	 * trace.
+	 */
+	static final String SESSION_DURATION = "mcp.client.session.duration";
 
 	private final McpStdioServers servers;
 
@@ -55,6 +61,9 @@ public class McpStdioMetrics implements MeterBinder {
 		}
 	}
 
+	// The gauges and counters read the server when they are measured, so they stay right
+	// through crashes, restarts and stops; the timers are recorded as each stop or
+	// session ends
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
@@ -104,22 +113,59 @@ public class McpStdioMetrics implements MeterBinder {
 				.tags(tags)
 				.description("Requests sent to the MCP server and not yet answered")
 				.register(registry);
+			// The sessions that ended without an error exist from the start, at 0, so
+			// that
+			// a rate sees the first one
+			sessionTimer(registry, sessionTags(server.name()));
 		}
 	}
 
-	private Timer shutdownTimer(MeterRegistry registry, String server, ExitCause outcome) {
-		return Timer.builder("mcp.stdio.shutdown")
-			.tags("server", server, "outcome", outcome.name())
-			.description("One stop of the MCP server, from the drain to the last process gone")
+	private static Tags sessionTags(String server) {
+		return Tags.of("server", server, "network.transport", "pipe");
+	}
+
+	private static Timer sessionTimer(MeterRegistry registry, Tags tags) {
+		return Timer.builder(SESSION_DURATION)
+			.tags(tags)
+			.description("One process generation of the MCP server, from its start to its end")
 			.register(registry);
 	}
 
+	/** Follows one server: each process that ran is a session, ended by its exit. */
 	private final class ServerEvents implements McpStdioServer.Listener {
+
+		private @Nullable StdioServerProcess last;
+
+		@Override
+		public void stateChanged(McpStdioServer server, ServerState state) {
+			// called under the server's lock, once per state change; a process is a
+			// session once it ran: one whose start failed is none
+			StdioServerProcess process = server.process();
+			if (state != ServerState.RUNNING || process == null || process == this.last) {
+				return;
+			}
+			this.last = process;
+			process.exit().thenAccept(this::sessionEnded);
+		}
+
+		private void sessionEnded(ExitInfo exit) {
+			Tags tags = sessionTags(exit.serverName());
+			if (exit.cause().isFailure()) {
+				tags = tags.and("error.type", exit.cause().name());
+			}
+			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
+				sessionTimer(registry, tags).record(exit.uptime());
+			}
+		}
 
 		@Override
 		public void stopped(McpStdioServer server, StopResult result) {
 			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				shutdownTimer(registry, server.name(), result.outcome()).record(result.duration());
+				Timer.builder("mcp.stdio.shutdown")
+					.tags("server", server.name(), "outcome", result.outcome().name())
+					.description("One stop of the MCP server, from the drain to the last process gone")
+					.register(registry)
+					.record(result.duration());
 			}
 		}
 

@@ -23,14 +23,13 @@ import java.util.List;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
-
-import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
 import org.springframework.ai.mcp.McpToolFilter;
@@ -52,10 +51,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration that makes every enabled mcp-stdio server a Spring AI MCP client
- * transport, and the application's MCP tool callbacks ones that gather tools client by
- * client. Servers configured for Spring AI's own stdio transport are among them when
- * adopted (see {@code mcp.stdio.adopt-spring-ai-stdio}): same name, same client.
+ * Auto-configuration of Spring AI MCP client transports and tool callbacks over
+ * mcp-stdio's servers.
  *
  * @author mcp-stdio authors
  */
@@ -70,31 +67,26 @@ public class McpStdioAiAutoConfiguration {
 	/** The auto-configuration of Spring AI's tool callbacks, which ours replace. */
 	static final String SPRING_AI_TOOL_CALLBACKS = "org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration";
 
-	/** Spring AI's timeout of a client's request. */
-	static final String REQUEST_TIMEOUT = "spring.ai.mcp.client.request-timeout";
-
-	/** Spring AI's default of {@link #REQUEST_TIMEOUT}. */
-	static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(20);
-
 	/**
 	 * One transport per enabled server, named after it; a bean of exactly this type is
-	 * what Spring AI collects. Creating it starts every server process in parallel, so
-	 * that Spring AI's one-by-one handshakes wait for the slowest server only.
-	 * @param servers the servers, those adopted from Spring AI's stdio configuration
-	 * included
+	 * what Spring AI collects. Servers adopted from Spring AI's stdio configuration (see
+	 * {@code mcp.stdio.adopt-spring-ai-stdio}) are among them: same name, same client.
+	 * Creating it starts every server process in parallel, so that Spring AI's one-by-one
+	 * handshakes wait for the slowest server only.
+	 * @param servers the servers
 	 * @param environment where Spring AI's request timeout is read
-	 * @param window whether the application serves: only then is a server that does not
-	 * run answered for
+	 * @param startup whether the application serves: only then is a server that misses
+	 * its {@code startup-timeout} given up by its transport
 	 * @return the transports
 	 */
 	@Bean
 	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment,
-			ServingWindow window) {
+			StartupClientInitializer startup) {
 		// A request older than this has been given up by Spring AI's client: it must not
 		// hold the drain step of a stop
 		Duration requestTimeout = Binder.get(environment)
-			.bind(REQUEST_TIMEOUT, Duration.class)
-			.orElse(DEFAULT_REQUEST_TIMEOUT);
+			.bind("spring.ai.mcp.client.request-timeout", Duration.class)
+			.orElse(Duration.ofSeconds(20));
 		McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
 		List<NamedClientMcpTransport> transports = new ArrayList<>();
 		for (McpStdioServer server : servers.list()) {
@@ -105,20 +97,10 @@ public class McpStdioAiAutoConfiguration {
 			server.clientConnection().setSelfInitialize(false);
 			server.clientConnection().setClientRequestTimeout(requestTimeout);
 			transports.add(new NamedClientMcpTransport(server.name(),
-					new McpStdioClientTransport(server, jsonMapper, Schedulers.boundedElastic(), window::isOpen)));
+					new McpStdioClientTransport(server, jsonMapper, Schedulers.boundedElastic(), startup::isRunning)));
 		}
 		servers.startAllInBackground();
 		return transports;
-	}
-
-	/**
-	 * Whether the application serves: from just after the servers started until just
-	 * before they stop.
-	 * @return the window
-	 */
-	@Bean
-	ServingWindow mcpStdioServingWindow() {
-		return new ServingWindow();
 	}
 
 	/**
@@ -126,68 +108,13 @@ public class McpStdioAiAutoConfiguration {
 	 * cannot start is FAILED (or, when {@code required}, fails start-up with the failure
 	 * analysis) instead of aborting the application from within Spring AI.
 	 * @param servers the servers
-	 * @param window where giving up on a server waits for the servers' start
 	 * @param leftOut where the one WARN of a server that could not start is recorded
 	 * @return the post-processor of Spring AI's client beans
 	 */
 	@Bean
 	static StartupClientInitializer mcpStdioStartupClientInitializer(ObjectProvider<McpStdioServers> servers,
-			ObjectProvider<ServingWindow> window, ObjectProvider<LeftOut> leftOut) {
-		return new StartupClientInitializer(servers, window, leftOut);
-	}
-
-	/**
-	 * The application's tool callbacks over the sync clients, in place of Spring AI's:
-	 * gathered client by client, so that no server that does not run makes them fail.
-	 * @param clients Spring AI's sync clients
-	 * @param servers the servers
-	 * @param filter the application's tool filter, if any
-	 * @param prefixes the application's tool name prefix generator, if any
-	 * @param meta the application's tool context converter, if any
-	 * @param environment where the client's name is read
-	 * @param leftOut which absences were told
-	 * @return the tool callbacks
-	 */
-	@Bean
-	@ConditionalOnMissingBean(SyncMcpToolCallbackProvider.class)
-	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "SYNC", matchIfMissing = true)
-	McpStdioSyncToolCallbacks mcpStdioToolCallbacks(ObjectProvider<List<McpSyncClient>> clients,
-			McpStdioServers servers, ObjectProvider<McpToolFilter> filter,
-			ObjectProvider<McpToolNamePrefixGenerator> prefixes, ObjectProvider<ToolContextToMcpMetaConverter> meta,
-			Environment environment, LeftOut leftOut) {
-		return new McpStdioSyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers,
-				customizers(filter, prefixes, environment),
-				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), leftOut);
-	}
-
-	/**
-	 * The application's tool callbacks over the async clients, in place of Spring AI's.
-	 * @param clients Spring AI's async clients
-	 * @param servers the servers
-	 * @param filter the application's tool filter, if any
-	 * @param prefixes the application's tool name prefix generator, if any
-	 * @param meta the application's tool context converter, if any
-	 * @param environment where the client's name is read
-	 * @param leftOut which absences were told
-	 * @return the tool callbacks
-	 */
-	@Bean
-	@ConditionalOnMissingBean(AsyncMcpToolCallbackProvider.class)
-	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "ASYNC")
-	McpStdioAsyncToolCallbacks mcpStdioAsyncToolCallbacks(ObjectProvider<List<McpAsyncClient>> clients,
-			McpStdioServers servers, ObjectProvider<McpToolFilter> filter,
-			ObjectProvider<McpToolNamePrefixGenerator> prefixes, ObjectProvider<ToolContextToMcpMetaConverter> meta,
-			Environment environment, LeftOut leftOut) {
-		return new McpStdioAsyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers,
-				customizers(filter, prefixes, environment),
-				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), leftOut);
-	}
-
-	private static ToolGathering.Customizers customizers(ObjectProvider<McpToolFilter> filter,
-			ObjectProvider<McpToolNamePrefixGenerator> prefixes, Environment environment) {
-		return new ToolGathering.Customizers(filter.getIfUnique(() -> (connection, tool) -> true),
-				prefixes.getIfUnique(McpToolNamePrefixGenerator::noPrefix),
-				environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"));
+			ObjectProvider<ToolGathering.LeftOut> leftOut) {
+		return new StartupClientInitializer(servers, leftOut);
 	}
 
 	/**
@@ -195,8 +122,62 @@ public class McpStdioAiAutoConfiguration {
 	 * @return the record
 	 */
 	@Bean
-	static LeftOut mcpStdioLeftOut() {
-		return new LeftOut();
+	static ToolGathering.LeftOut mcpStdioLeftOut() {
+		return new ToolGathering.LeftOut();
+	}
+
+	/**
+	 * The application's say in the tools: its filter, name prefix generator and tool
+	 * context converter, where it has them.
+	 * @param filter the application's tool filter, if any
+	 * @param prefixes the application's tool name prefix generator, if any
+	 * @param meta the application's tool context converter, if any
+	 * @param environment where the client's name is read
+	 * @return the customizers
+	 */
+	@Bean
+	ToolGathering.Customizers mcpStdioToolCustomizers(ObjectProvider<McpToolFilter> filter,
+			ObjectProvider<McpToolNamePrefixGenerator> prefixes, ObjectProvider<ToolContextToMcpMetaConverter> meta,
+			Environment environment) {
+		return new ToolGathering.Customizers(filter.getIfUnique(() -> (connection, tool) -> true),
+				prefixes.getIfUnique(McpToolNamePrefixGenerator::noPrefix),
+				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter),
+				environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"));
+	}
+
+	/**
+	 * The application's tool callbacks over the sync clients, in place of Spring AI's:
+	 * gathered client by client, so that no server that does not run makes them fail.
+	 * @param clients Spring AI's sync clients
+	 * @param servers the servers
+	 * @param customizers the application's say in the tools
+	 * @param leftOut which absences were told
+	 * @return the tool callbacks
+	 */
+	@Bean
+	@ConditionalOnMissingBean(SyncMcpToolCallbackProvider.class)
+	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "SYNC", matchIfMissing = true)
+	McpStdioSyncToolCallbacks mcpStdioToolCallbacks(ObjectProvider<List<McpSyncClient>> clients,
+			McpStdioServers servers, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+		return new McpStdioSyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, customizers,
+				leftOut);
+	}
+
+	/**
+	 * The application's tool callbacks over the async clients, in place of Spring AI's.
+	 * @param clients Spring AI's async clients
+	 * @param servers the servers
+	 * @param customizers the application's say in the tools
+	 * @param leftOut which absences were told
+	 * @return the tool callbacks
+	 */
+	@Bean
+	@ConditionalOnMissingBean(AsyncMcpToolCallbackProvider.class)
+	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "ASYNC")
+	McpStdioAsyncToolCallbacks mcpStdioAsyncToolCallbacks(ObjectProvider<List<McpAsyncClient>> clients,
+			McpStdioServers servers, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+		return new McpStdioAsyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, customizers,
+				leftOut);
 	}
 
 	/**
@@ -207,14 +188,9 @@ public class McpStdioAiAutoConfiguration {
 	 */
 	@Bean
 	static BeanDefinitionRegistryPostProcessor mcpStdioToolCallbacksInPlaceOfSpringAis() {
-		return new BeanDefinitionRegistryPostProcessor() {
-
-			@Override
-			public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-				replace(registry, "mcpStdioToolCallbacks", "mcpToolCallbacks");
-				replace(registry, "mcpStdioAsyncToolCallbacks", "mcpAsyncToolCallbacks");
-			}
-
+		return (registry) -> {
+			replace(registry, "mcpStdioToolCallbacks", "mcpToolCallbacks");
+			replace(registry, "mcpStdioAsyncToolCallbacks", "mcpAsyncToolCallbacks");
 		};
 	}
 

@@ -21,48 +21,45 @@ import java.util.List;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.mcp.AsyncMcpToolCallback;
 import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
-import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
+import org.springframework.ai.mcp.McpConnectionInfo;
+import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.tool.ToolCallback;
 
 /**
- * The application's tool callbacks over Spring AI's async MCP clients, gathered per
+ * The application's tool callbacks over Spring AI's async MCP clients, gathered client by
  * client.
- * <p>
- * A {@link AsyncMcpToolCallbackProvider} (as Spring AI's own, which it replaces), so that
- * Spring AI treats it as an MCP provider; see {@link ToolGathering} for what one server
- * that does not run changes.
  *
  * @author mcp-stdio authors
  */
 public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 
-	private final ToolGathering<McpAsyncClient> gathering;
+	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
 	McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, @Nullable McpStdioServers servers,
-			ToolGathering.Customizers customizers, ToolContextToMcpMetaConverter meta, LeftOut leftOut) {
-		// the superclass's own gathering is not used
+			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+		// A AsyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
+		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
+		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering<>(clients,
-				new ToolGathering.Clients<>(McpAsyncClient::getClientInfo,
-						(client) -> ToolGathering.Clients.connectionInfo(client.getClientCapabilities(),
-								client.getClientInfo(), client.getCurrentInitializationResult()),
-						(client) -> {
-							McpSchema.ListToolsResult result = client.listTools().block();
-							return (result != null) ? result.tools() : List.of();
-						},
-						(client, tool, name) -> AsyncMcpToolCallback.builder()
-							.mcpClient(client)
-							.tool(tool)
-							.prefixedToolName(name)
-							.toolContextToMcpMetaConverter(meta)
-							.build()),
-				servers, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream()
+			.map((client) -> new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
+					client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
+						McpSchema.ListToolsResult result = client.listTools().block();
+						return (result != null) ? result.tools() : List.<Tool>of();
+					},
+					(tool, name) -> AsyncMcpToolCallback.builder()
+						.mcpClient(client)
+						.tool(tool)
+						.prefixedToolName(name)
+						.toolContextToMcpMetaConverter(customizers.meta())
+						.build()))
+			.toList(), servers, customizers, leftOut);
 	}
 
 	@Override

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.ai;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,21 +24,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.support.Waits;
+import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
@@ -52,14 +56,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * An MCP client transport over a server managed by mcp-stdio, for the MCP Java SDK's
- * clients (and so Spring AI's): the server's lifecycle owns the process, so connecting
- * reuses the running process and closing only detaches. When the server runs a new
- * process (a restart, a start after an idle stop), the client's {@code initialize} is
- * replayed to it and the client is told that its tools may have changed, so that it goes
- * on without being rebuilt. Nothing is ever answered in the server's place: a request to
- * a server that does not run fails at once naming why, and the client's
- * {@code initialize} is bounded by the server's {@code startup-timeout}.
+ * An MCP client transport, for the MCP SDK's clients, over a server mcp-stdio manages.
  *
  * @author mcp-stdio authors
  */
@@ -70,35 +67,32 @@ public class McpStdioClientTransport implements McpClientTransport {
 	/** Set while a thread delivers a server's message to the client. */
 	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
 
+	private static final AtomicLong replayIds = new AtomicLong();
+
 	/**
-	 * The key of the data of the JSON-RPC errors mcp-stdio makes itself: the server's
-	 * name.
+	 * The key of the server's name in the data of the JSON-RPC errors mcp-stdio makes.
 	 */
-	static final String OWN_ERROR_SERVER = "server";
+	private static final String OWN_ERROR_SERVER = "server";
 
 	private final McpStdioServer server;
 
+	private final ClientConnection connection;
+
 	private final McpJsonMapper jsonMapper;
 
-	private final JsonRpcLines lines;
-
-	private final InitializeReplay replay;
-
 	private final Scheduler scheduler;
-
-	private final Session session = new Session();
-
-	private final ClientSession client = new ClientSession();
-
-	private final Object replayLock = new Object();
-
-	/** Drops a response to an id the client never sent, or that was already answered. */
-	private final SentRequests sent;
 
 	/**
 	 * Whether the application serves: a server that misses its start is then given up.
 	 */
 	private final BooleanSupplier serving;
+
+	/** Drops a response to an id the client never sent, and sanitizes the others. */
+	private final ServerAnswers answers;
+
+	private final Session session = new Session();
+
+	private final Object replayLock = new Object();
 
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
@@ -106,6 +100,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	/** The last connect: the client sends its first message before it completes. */
 	private volatile CompletableFuture<Void> connected = CompletableFuture.completedFuture(null);
+
+	/** The client's initialize, replayed to a process that has not seen it. */
+	private volatile @Nullable JSONRPCRequest initialize;
+
+	/** The process generation the client's initialize went to. */
+	private volatile long initializeSentTo;
+
+	/** The process generation that answered the client's initialize, 0 for none. */
+	private volatile long initializedBy;
 
 	/**
 	 * Create a transport over a server.
@@ -122,36 +125,18 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * @param jsonMapper reads and writes the JSON-RPC messages
 	 * @param scheduler where sends that must not block their thread, and deliveries, run
 	 * @param serving whether the application serves: only then does a missed
-	 * {@code startup-timeout} give the server up here (see {@link ServingWindow})
+	 * {@code startup-timeout} give the server up here (see
+	 * {@link StartupClientInitializer})
 	 */
 	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler,
 			BooleanSupplier serving) {
 		this.server = server;
+		this.connection = server.clientConnection();
 		this.jsonMapper = jsonMapper;
 		this.scheduler = scheduler;
 		this.serving = serving;
-		this.lines = new JsonRpcLines(server.name(), spec(), jsonMapper);
-		this.replay = new InitializeReplay(server, this.lines);
-		this.sent = new SentRequests(server.name(), spec().secrets(), System::nanoTime);
-		server.addListener(new McpStdioServer.Listener() {
-
-			@Override
-			public void stateChanged(McpStdioServer changed, ServerState state) {
-				// Called under the server's lock: act elsewhere
-				if (state == ServerState.RUNNING) {
-					McpStdioClientTransport.this.scheduler.schedule(McpStdioClientTransport.this::resumeQuietly);
-				}
-			}
-
-		});
-	}
-
-	/**
-	 * Return the server this transport talks to.
-	 * @return the server
-	 */
-	public McpStdioServer server() {
-		return this.server;
+		this.answers = new ServerAnswers(server.name(), spec().secrets(), System::nanoTime);
+		server.addListener(this.session);
 	}
 
 	@Override
@@ -164,10 +149,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return Mono.<Void>fromRunnable(() -> {
 			try {
 				this.closed = false;
-				this.server.clientConnection().attach(this.session);
+				// The server's lifecycle owns the process: a client attaches to it
+				this.connection.attach(this.session);
 				// Joins the start begun for all servers: a reconnect (after a failed
 				// initialize) reuses the process, and one that ended is not run again
-				this.server.clientConnection().joinStart();
+				this.connection.joinStart();
 				connecting.complete(null);
 			}
 			catch (RuntimeException ex) {
@@ -190,44 +176,44 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	private void sendToServer(JSONRPCMessage message) {
-		awaitConnected();
+		// Bounded like the server's own start
+		Waits.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
+				this.server.name(), "start");
 		// While the server restarts, wait for the new process, so that the session is
 		// resumed on it before this message
-		this.server.clientConnection().awaitSettled();
-		if (isInitialized(message) && !this.client.initializeSentTo(this.server.clientConnection().generation())) {
+		this.connection.awaitSettled();
+		boolean initialized = message instanceof JSONRPCNotification notification
+				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method());
+		if (initialized && this.initializeSentTo != this.connection.generation()) {
 			// The process that answered initialize is gone (stopped for being idle, or
 			// restarted): the replay to the next one sends its own
 			return;
 		}
 		// An idle server starts now, so that its new process gets the handshake first
-		this.server.clientConnection().startOnDemand();
-		if (message instanceof JSONRPCRequest request) {
-			if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
-				// A new session: it is what a restarted process gets replayed
-				this.client.initializeSent(request, this.server.clientConnection().generation());
-				initialize(request);
-				return;
-			}
-			resume();
-			this.sent.sent(request.id(), request.method());
-			try {
-				this.server.send(this.lines.write(message), request.id());
-			}
-			catch (RuntimeException ex) {
-				this.sent.answered(request.id());
-				throw ex;
-			}
+		this.connection.startOnDemand();
+		if (message instanceof JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+			// A new session: it is what a restarted process gets replayed
+			this.initialize = request;
+			this.initializeSentTo = this.connection.generation();
+			initialize(request);
 			return;
 		}
-		if (!isInitialized(message)) {
+		if (!initialized) {
 			resume();
 		}
-		this.server.send(this.lines.write(message), null);
-	}
-
-	private static boolean isInitialized(JSONRPCMessage message) {
-		return message instanceof JSONRPCNotification notification
-				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method());
+		if (!(message instanceof JSONRPCRequest request)) {
+			this.server.send(write(message), null);
+			return;
+		}
+		this.answers.sent(request.id(), request.method());
+		try {
+			this.server.send(write(message), request.id());
+		}
+		catch (RuntimeException ex) {
+			// Nothing answers in the server's place: the send fails, naming why
+			this.answers.answered(request.id());
+			throw ex;
+		}
 	}
 
 	/**
@@ -237,10 +223,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 */
 	private void initialize(JSONRPCRequest request) {
 		Duration timeout = this.server.definition().spec().startupTimeout();
-		CompletableFuture<String> answer = this.server.request(request.id(), this.lines.write(request));
-		if (answer.isCompletedExceptionally()) {
+		CompletableFuture<String> answer = this.server.request(request.id(), write(request));
+		try {
+			answer.getNow(null);
+		}
+		catch (CompletionException ex) {
 			// Not sent (the server does not run): the send fails, naming why
-			throw failureOf(answer);
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
 		}
 		// A request given up on does not hold the drain of a stop
 		answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -251,13 +240,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
 			Duration timeout) {
 		if (line != null) {
-			JSONRPCMessage answer = this.lines.read(line);
+			JSONRPCMessage answer = read(line);
 			if (answer instanceof JSONRPCResponse response) {
 				if (response.error() == null) {
-					this.server.clientConnection().markInitialized();
-					this.client.initialized(response);
+					this.connection.markInitialized();
+					this.initializedBy = this.initializeSentTo;
 				}
-				deliver(ServerErrors.sanitized(response, McpSchema.METHOD_INITIALIZE, spec()));
+				deliver(this.answers.sanitized(response, McpSchema.METHOD_INITIALIZE));
 				return;
 			}
 			failure = new McpStdioException(this.server.name(),
@@ -273,7 +262,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 			if (this.serving.getAsBoolean()) {
 				// While the application serves, the server is stopped and FAILED (at
 				// start-up, the initializer decides)
-				giveUpInBackground(message);
+				giveUpInBackground(this.server, message);
 			}
 		}
 		else {
@@ -283,78 +272,137 @@ public class McpStdioClientTransport implements McpClientTransport {
 				Map.of(OWN_ERROR_SERVER, this.server.name()))));
 	}
 
-	private static RuntimeException failureOf(CompletableFuture<String> failed) {
-		try {
-			failed.join();
-			return new IllegalStateException("not failed");
-		}
-		catch (CompletionException ex) {
-			return (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
-		}
+	/**
+	 * Give up on a server in the background: its stop takes up to its shutdown bounds.
+	 * @param server the server
+	 * @param reason why
+	 */
+	static void giveUpInBackground(McpStdioServer server, String reason) {
+		inBackground("mcp-stdio-give-up-" + server.name(), () -> server.clientConnection().giveUp(reason));
 	}
 
-	private void giveUpInBackground(String reason) {
-		// Its stop takes up to its shutdown bounds: the caller does not wait for them
-		Thread thread = new Thread(() -> this.server.clientConnection().giveUp(reason),
-				"mcp-stdio-give-up-" + this.server.name());
-		thread.setDaemon(true);
-		thread.start();
+	/**
+	 * Run a task on a daemon thread of its own.
+	 * @param thread the thread's name
+	 * @param task the task
+	 */
+	static void inBackground(String thread, Runnable task) {
+		Thread background = new Thread(task, thread);
+		background.setDaemon(true);
+		background.start();
+	}
+
+	/**
+	 * Return the error mcp-stdio made for a server (its exit, its stop, a missed
+	 * {@code startup-timeout}) that a client failed with.
+	 * @param failure what the client threw, or a cause of it
+	 * @param server the server's name
+	 * @return the error, or {@code null} when it is another
+	 */
+	static @Nullable JSONRPCError ownError(Throwable failure, String server) {
+		return (failure instanceof McpError error && error.getJsonRpcError() != null
+				&& error.getJsonRpcError().data() instanceof Map<?, ?> data
+				&& server.equals(data.get(OWN_ERROR_SERVER))) ? error.getJsonRpcError() : null;
 	}
 
 	private StdioServerSpec spec() {
 		return this.server.definition().spec();
 	}
 
-	private void awaitConnected() {
-		// Bounded like the server's own start
-		Waits.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
-				this.server.name(), "start");
-	}
-
-	private void resumeQuietly() {
-		try {
-			resume();
-		}
-		catch (RuntimeException ex) {
-			logger
-				.warn("Could not resume the MCP session with server '" + this.server.name() + "': " + ex.getMessage());
-		}
-	}
-
 	/**
-	 * Replay the client's handshake when the server runs a process that has not seen it,
-	 * then tell the client that the tools may have changed: the new process may offer
-	 * others, and Spring AI refreshes its tool callbacks on that notification. Nothing
-	 * else is resent: requests of the old process have failed.
+	 * Resume the client's session on a process that has not seen its {@code initialize}
+	 * (a restart, a start after an idle stop), once per process, so that the client goes
+	 * on without being rebuilt: the handshake is replayed, then the client is told that
+	 * its tools may have changed (Spring AI lists them again). Nothing else is resent:
+	 * requests of the old process have failed.
 	 */
 	private void resume() {
-		JSONRPCRequest initialize = this.client.replayFor(this.server.clientConnection().generation());
-		if (this.closed || initialize == null) {
+		if (this.closed || replayFor(this.connection.generation()) == null) {
 			return;
 		}
-		if (resumeOn(initialize)) {
-			// Outside the replay's lock: the client lists the tools at once
+		boolean offersTools;
+		synchronized (this.replayLock) {
+			long generation = this.connection.generation();
+			JSONRPCRequest request = replayFor(generation);
+			if (this.closed || request == null || this.server.state() != ServerState.RUNNING) {
+				return;
+			}
+			JSONRPCMessage answer = replay(request);
+			this.initializedBy = generation;
+			offersTools = answer instanceof JSONRPCResponse response && response.result() instanceof Map<?, ?> result
+					&& result.get("capabilities") instanceof Map<?, ?> capabilities
+					&& capabilities.get("tools") != null;
+			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
+					+ this.server.pid() + "): replayed initialize"
+					+ (offersTools ? "; told the client that its tools may have changed" : ""));
+		}
+		if (offersTools) {
+			// Outside the lock: the client lists the tools at once
 			deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
 		}
 	}
 
 	/**
-	 * Replay the client's initialize to the current process, once per process.
-	 * @return whether it was replayed now and the server offers tools
+	 * The client's initialize when the process of that generation has not answered it.
 	 */
-	private boolean resumeOn(JSONRPCRequest initialize) {
-		synchronized (this.replayLock) {
-			long generation = this.server.clientConnection().generation();
-			if (this.closed || this.client.replayFor(generation) == null
-					|| this.server.state() != ServerState.RUNNING) {
-				return false;
-			}
-			JSONRPCMessage answer = this.replay.replay(initialize);
-			boolean offersTools = this.client.resumed(generation, answer);
-			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
-					+ this.server.pid() + "): replayed initialize"
-					+ (offersTools ? "; told the client that its tools may have changed" : ""));
-			return offersTools;
+	private @Nullable JSONRPCRequest replayFor(long generation) {
+		long answeredBy = this.initializedBy;
+		return (answeredBy == 0 || answeredBy == generation) ? null : this.initialize;
+	}
+
+	/**
+	 * Replay the client's initialize to the current process under an id of its own, its
+	 * answer bounded by the server's {@code startup-timeout}, then send
+	 * {@code notifications/initialized}.
+	 * @return the process's answer ({@code null} when it was not JSON-RPC)
+	 * @throws McpStdioException when the process refused it or did not answer in time
+	 */
+	private @Nullable JSONRPCMessage replay(JSONRPCRequest initialize) {
+		String id = "mcp-stdio-replay-" + replayIds.incrementAndGet();
+		CompletableFuture<String> answered = this.server.request(id, write(
+				new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id, initialize.params())));
+		String line;
+		try {
+			line = Waits.await(answered, this.server.definition().spec().startupTimeout(), this.server.name(),
+					"answer the replayed initialize");
+		}
+		finally {
+			// Given up on: it must not hold the drain of a stop
+			answered.cancel(false);
+		}
+		JSONRPCMessage answer = read(line);
+		if (answer instanceof JSONRPCResponse response && response.error() != null) {
+			throw new McpStdioException(this.server.name(),
+					"MCP server '" + this.server.name() + "' refused the replayed initialize: " + SecretSanitizer
+						.quote(String.valueOf(response.error().message()), ServerAnswers.MAX_TEXT, spec().secrets()));
+		}
+		this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
+		this.connection.markInitialized();
+		return answer;
+	}
+
+	private String write(JSONRPCMessage message) {
+		try {
+			return this.jsonMapper.writeValueAsString(message);
+		}
+		catch (IOException ex) {
+			throw new McpStdioException(this.server.name(),
+					"Could not serialize a message for MCP server '" + this.server.name() + "': " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
+	private @Nullable JSONRPCMessage read(String line) {
+		try {
+			return McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+		}
+		catch (Exception ex) {
+			// Invalid JSON, a message of no known kind, a response with a null id
+			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
+					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
+					+ SecretSanitizer.quote(line, 200, spec().secrets()));
+			return null;
 		}
 	}
 
@@ -379,13 +427,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return Mono.fromRunnable(() -> {
 			// The server's lifecycle owns the process: closing the client only detaches
 			this.closed = true;
-			this.server.clientConnection().detach(this.session);
+			this.connection.detach(this.session);
 		});
-	}
-
-	@Override
-	public void setExceptionHandler(Consumer<Throwable> handler) {
-		// Failures reach the client as errors of its requests
 	}
 
 	@Override
@@ -398,18 +441,19 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return "McpStdioClientTransport[" + this.server.name() + "]";
 	}
 
-	private final class Session implements MessageListener {
+	/** The client's session on the server: its messages, its exits, its new processes. */
+	private final class Session implements MessageListener, McpStdioServer.Listener {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {
-			JSONRPCMessage message = McpStdioClientTransport.this.lines.read(line.text());
+			JSONRPCMessage message = read(line.text());
 			if (message instanceof JSONRPCResponse response) {
-				String method = McpStdioClientTransport.this.sent.accept(response.id());
+				String method = McpStdioClientTransport.this.answers.accept(response.id());
 				if (method == null) {
 					// never sent or already answered: the client would warn for each
 					return;
 				}
-				message = ServerErrors.sanitized(response, method, spec());
+				message = McpStdioClientTransport.this.answers.sanitized(response, method);
 			}
 			if (message != null) {
 				deliver(message);
@@ -428,12 +472,29 @@ public class McpStdioClientTransport implements McpClientTransport {
 			Map<String, Object> data = Map.of(OWN_ERROR_SERVER, exit.serverName(), "exitCode", exit.exitCode(),
 					"stderrTail", exit.stderrTail());
 			for (Object id : unansweredRequestIds) {
-				if (McpStdioClientTransport.this.sent.answered(id) == null) {
+				if (McpStdioClientTransport.this.answers.answered(id) == null) {
 					// not the client's, or the client gave up on it long ago
 					continue;
 				}
+				// The server's exit, never an answer in its place
 				deliver(JSONRPCResponse.error(id,
 						new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
+			}
+		}
+
+		@Override
+		public void stateChanged(McpStdioServer changed, ServerState state) {
+			// Called under the server's lock: act elsewhere
+			if (state == ServerState.RUNNING) {
+				McpStdioClientTransport.this.scheduler.schedule(() -> {
+					try {
+						resume();
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Could not resume the MCP session with server '" + changed.name() + "': "
+								+ ex.getMessage());
+					}
+				});
 			}
 		}
 

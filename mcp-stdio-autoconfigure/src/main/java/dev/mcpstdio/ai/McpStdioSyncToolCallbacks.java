@@ -22,43 +22,41 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.ai.mcp.McpConnectionInfo;
 import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.mcp.SyncMcpToolCallback;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
-import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.tool.ToolCallback;
 
 /**
- * The application's tool callbacks over Spring AI's sync MCP clients, gathered per
+ * The application's tool callbacks over Spring AI's sync MCP clients, gathered client by
  * client.
- * <p>
- * A {@link SyncMcpToolCallbackProvider} (as Spring AI's own, which it replaces), so that
- * Spring AI treats it as an MCP provider; see {@link ToolGathering} for what one server
- * that does not run changes.
  *
  * @author mcp-stdio authors
  */
 public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 
-	private final ToolGathering<McpSyncClient> gathering;
+	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
 	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, @Nullable McpStdioServers servers,
-			ToolGathering.Customizers customizers, ToolContextToMcpMetaConverter meta, LeftOut leftOut) {
-		// the superclass's own gathering is not used
+			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+		// A SyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
+		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
+		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering<>(clients,
-				new ToolGathering.Clients<>(McpSyncClient::getClientInfo,
-						(client) -> ToolGathering.Clients.connectionInfo(client.getClientCapabilities(),
-								client.getClientInfo(), client.getCurrentInitializationResult()),
-						(client) -> client.listTools().tools(),
-						(client, tool, name) -> SyncMcpToolCallback.builder()
-							.mcpClient(client)
-							.tool(tool)
-							.prefixedToolName(name)
-							.toolContextToMcpMetaConverter(meta)
-							.build()),
-				servers, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream()
+			.map((client) -> new ToolGathering.Client(
+					() -> new McpConnectionInfo(client.getClientCapabilities(), client.getClientInfo(),
+							client.getCurrentInitializationResult()),
+					() -> client.listTools().tools(),
+					(tool, name) -> SyncMcpToolCallback.builder()
+						.mcpClient(client)
+						.tool(tool)
+						.prefixedToolName(name)
+						.toolContextToMcpMetaConverter(customizers.meta())
+						.build()))
+			.toList(), servers, customizers, leftOut);
 	}
 
 	@Override

@@ -17,7 +17,7 @@
 package dev.mcpstdio.ai;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,8 +34,8 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -43,41 +43,38 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.SmartLifecycle;
 
 /**
- * Initializes Spring AI's MCP clients at start-up in Spring AI's place, in parallel.
- * <p>
- * Each is bounded by its server's {@code startup-timeout}: a {@code required} server that
- * cannot start fails start-up with {@link McpServerStartupException}; any other is
- * {@code FAILED}, with one WARN, and its client stays, uninitialized, failing every call
- * with the reason until the server runs again. Every other transport's client is
- * initialized as Spring AI would.
+ * Initializes Spring AI's MCP clients at start-up, in parallel, then tells whether the
+ * application serves.
  *
  * @author mcp-stdio authors
  */
-final class StartupClientInitializer implements BeanPostProcessor {
-
-	static final String SYNC_CLIENTS = "mcpSyncClients";
-
-	static final String ASYNC_CLIENTS = "mcpAsyncClients";
+final class StartupClientInitializer implements BeanPostProcessor, SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(StartupClientInitializer.class);
 
 	private final ObjectProvider<McpStdioServers> servers;
 
-	private final ObjectProvider<ServingWindow> window;
-
-	private final ObjectProvider<LeftOut> leftOut;
+	private final ObjectProvider<ToolGathering.LeftOut> leftOut;
 
 	private @Nullable McpClientCommonProperties properties;
 
 	/** What {@code spring.ai.mcp.client.initialized} said, once its bean was seen. */
 	private @Nullable Boolean initializeAll;
 
-	StartupClientInitializer(ObjectProvider<McpStdioServers> servers, ObjectProvider<ServingWindow> window,
-			ObjectProvider<LeftOut> leftOut) {
+	/**
+	 * Whether the application serves: from just after the servers started until just
+	 * before they stop.
+	 */
+	private volatile boolean serving;
+
+	/** What waits for the application to serve: at most one task per server left out. */
+	private final List<Runnable> whenServing = new ArrayList<>();
+
+	StartupClientInitializer(ObjectProvider<McpStdioServers> servers, ObjectProvider<ToolGathering.LeftOut> leftOut) {
 		this.servers = servers;
-		this.window = window;
 		this.leftOut = leftOut;
 	}
 
@@ -93,10 +90,10 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			common.setInitialized(false);
 			return bean;
 		}
-		if (SYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
+		if ("mcpSyncClients".equals(beanName) && bean instanceof List<?> clients) {
 			return initialize(clients, McpSyncClient.class, McpSyncClient::getClientInfo, McpSyncClient::initialize);
 		}
-		if (ASYNC_CLIENTS.equals(beanName) && bean instanceof List<?> clients) {
+		if ("mcpAsyncClients".equals(beanName) && bean instanceof List<?> clients) {
 			return initialize(clients, McpAsyncClient.class, McpAsyncClient::getClientInfo,
 					(client) -> client.initialize().block());
 		}
@@ -112,45 +109,38 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			return clients;
 		}
 		common.setInitialized(all);
-		// mcp-stdio's clients first, all at once
-		Map<Object, CompletableFuture<Boolean>> initializing = new IdentityHashMap<>();
-		for (Object candidate : clients) {
-			if (type.isInstance(candidate)) {
-				C client = type.cast(candidate);
-				McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
-				// a required server's whatever initialized says: only its answer proves
-				// that it started
-				if (server != null && (all || server.definition().required())) {
-					initializing.put(client, CompletableFuture
-						.supplyAsync(() -> initialized(server, client, initialize), (task) -> thread(server, task)));
-				}
+		// mcp-stdio's clients first, all at once; every other in Spring AI's order, as
+		// Spring AI would
+		Map<C, @Nullable CompletableFuture<Boolean>> inOrder = new LinkedHashMap<>();
+		for (C client : clients.stream().filter(type::isInstance).map(type::cast).toList()) {
+			McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
+			if (server == null && all) {
+				inOrder.put(client, null);
+			}
+			// a required server's whatever initialized says: only its answer proves that
+			// it started
+			else if (server != null && (all || server.definition().required())) {
+				inOrder.put(client, CompletableFuture.supplyAsync(() -> initialized(server, client, initialize),
+						(task) -> McpStdioClientTransport.inBackground("mcp-stdio-initialize-" + server.name(), task)));
 			}
 		}
 		RuntimeException failure = null;
-		for (Object candidate : clients) {
-			CompletableFuture<Boolean> initialized = initializing.get(candidate);
-			if (!type.isInstance(candidate)) {
+		for (Map.Entry<C, @Nullable CompletableFuture<Boolean>> entry : inOrder.entrySet()) {
+			CompletableFuture<Boolean> initialized = entry.getValue();
+			if (initialized == null) {
+				initialize.accept(entry.getKey());
 				continue;
 			}
-			if (initialized == null) {
-				C client = type.cast(candidate);
-				if (all && serverOf(clientInfo.apply(client), common.getName()) == null) {
-					// another transport's client: as Spring AI would
-					initialize.accept(client);
-				}
+			try {
+				// each bounded by its server's startup-timeout and the client's own; a
+				// server that could not start keeps its client, which says why
+				initialized.join();
 			}
-			else {
-				try {
-					// each bounded by its server's startup-timeout and the client's own;
-					// a server that could not start keeps its client, which says why
-					initialized.join();
-				}
-				catch (CompletionException ex) {
-					// the first required server in Spring AI's order fails start-up,
-					// once every other initialize ended
-					RuntimeException cause = (ex.getCause() instanceof RuntimeException runtime) ? runtime : ex;
-					failure = (failure != null) ? failure : cause;
-				}
+			catch (CompletionException ex) {
+				// the first required server in Spring AI's order fails start-up, once
+				// every other initialize ended
+				RuntimeException cause = (ex.getCause() instanceof RuntimeException runtime) ? runtime : ex;
+				failure = (failure != null) ? failure : cause;
 			}
 		}
 		if (failure != null) {
@@ -159,17 +149,6 @@ final class StartupClientInitializer implements BeanPostProcessor {
 		return clients;
 	}
 
-	private static void thread(McpStdioServer server, Runnable task) {
-		Thread thread = new Thread(task, "mcp-stdio-initialize-" + server.name());
-		thread.setDaemon(true);
-		thread.start();
-	}
-
-	/**
-	 * Find the server of a client: Spring AI names a client
-	 * {@code <spring.ai.mcp.client.name> - <transport name>}, and gives the sync client
-	 * the transport's name as its title.
-	 */
 	private @Nullable McpStdioServer serverOf(McpSchema.@Nullable Implementation clientInfo, String clientName) {
 		McpStdioServers all = this.servers.getIfAvailable();
 		String name = ToolGathering.connectionOf(clientInfo, clientName);
@@ -177,7 +156,10 @@ final class StartupClientInitializer implements BeanPostProcessor {
 	}
 
 	/**
-	 * Initialize the client of an mcp-stdio server.
+	 * Initialize the client of an mcp-stdio server, bounded by its
+	 * {@code startup-timeout}: a server that cannot start is {@code FAILED}, with one
+	 * WARN, and its client stays, uninitialized, failing every call with the reason until
+	 * the server runs again.
 	 * @return whether it is initialized; {@code false} when the server could not start
 	 * @throws McpServerStartupException when a required server could not start
 	 */
@@ -189,7 +171,8 @@ final class StartupClientInitializer implements BeanPostProcessor {
 				return true;
 			}
 			catch (RuntimeException ex) {
-				if (attempt < attempts && isRestarting(server)) {
+				ServerState state = server.state();
+				if (attempt < attempts && (state == ServerState.RESTARTING || state == ServerState.STARTING)) {
 					// the policy runs a new process; the next initialize waits for it
 					continue;
 				}
@@ -198,7 +181,7 @@ final class StartupClientInitializer implements BeanPostProcessor {
 					throw McpServerStartupException.required(server.name(), reason, ex);
 				}
 				giveUp(server, reason);
-				this.leftOut.getObject().told(server);
+				this.leftOut.getObject().newAbsence(server);
 				logger.warn("MCP server '" + server.name() + "' could not start and is FAILED (it is not required, so "
 						+ "the application goes on; its tools are left out of Spring AI's tool callbacks until it runs "
 						+ "again): " + reason);
@@ -209,22 +192,22 @@ final class StartupClientInitializer implements BeanPostProcessor {
 
 	/**
 	 * Give up on a server: at once when it is {@code FAILED} already, else once the
-	 * servers' lifecycle has started, in the background: the stop of a process that did
-	 * not answer in time must neither hold start-up nor race with that start (whose
-	 * server, stopped before it, would be started again).
+	 * application serves, in the background: the stop of a process that did not answer in
+	 * time must neither hold start-up nor race with the servers' start (whose server,
+	 * stopped before it, would be started again).
 	 */
 	private void giveUp(McpStdioServer server, String reason) {
-		ServingWindow opened = this.window.getIfAvailable();
-		if (server.state() == ServerState.FAILED || opened == null) {
+		if (server.state() == ServerState.FAILED) {
 			server.clientConnection().giveUp(reason);
 			return;
 		}
-		opened.whenOpen(() -> thread(server, () -> server.clientConnection().giveUp(reason)));
-	}
-
-	private static boolean isRestarting(McpStdioServer server) {
-		ServerState state = server.state();
-		return state == ServerState.RESTARTING || state == ServerState.STARTING;
+		synchronized (this.whenServing) {
+			if (!this.serving) {
+				this.whenServing.add(() -> McpStdioClientTransport.giveUpInBackground(server, reason));
+				return;
+			}
+		}
+		McpStdioClientTransport.giveUpInBackground(server, reason);
 	}
 
 	/**
@@ -243,16 +226,42 @@ final class StartupClientInitializer implements BeanPostProcessor {
 			if (cause instanceof McpStdioException) {
 				return cause.getMessage();
 			}
-			if (cause instanceof McpError error && error.getJsonRpcError() != null
-					&& error.getJsonRpcError().data() instanceof Map<?, ?> data
-					&& server.name().equals(data.get(McpStdioClientTransport.OWN_ERROR_SERVER))) {
+			JSONRPCError own = McpStdioClientTransport.ownError(cause, server.name());
+			if (own != null) {
 				// the transport's own error, such as a startup-timeout missed
-				return error.getJsonRpcError().message();
+				return own.message();
 			}
 			root = cause;
 		}
 		return "Spring AI's MCP client could not initialize it: "
 				+ server.definition().spec().sanitize(String.valueOf(root.getMessage()));
+	}
+
+	@Override
+	public void start() {
+		List<Runnable> tasks;
+		synchronized (this.whenServing) {
+			this.serving = true;
+			tasks = new ArrayList<>(this.whenServing);
+			this.whenServing.clear();
+		}
+		tasks.forEach(Runnable::run);
+	}
+
+	@Override
+	public void stop() {
+		this.serving = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.serving;
+	}
+
+	@Override
+	public int getPhase() {
+		// just above the servers': started after them, stopped before them
+		return McpStdioServer.PHASE + 1;
 	}
 
 }

@@ -18,12 +18,12 @@ package dev.mcpstdio.ai;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpStdioException;
@@ -33,6 +33,7 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -42,66 +43,43 @@ import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.mcp.McpConnectionInfo;
 import org.springframework.ai.mcp.McpToolFilter;
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
+import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 /**
- * The tools of every MCP client, gathered client by client.
- * <p>
- * A client whose mcp-stdio server is {@code FAILED} or stopped is left out, with one WARN
- * per absence, until it runs again; one that cannot list its tools is left out too, so
- * that no server makes the gathering, or another server's calls, fail. A lazy or
- * {@code IDLE} server keeps its last known tools (a call starts it).
+ * The tools of Spring AI's MCP clients, gathered client by client.
  *
- * @param <C> the client type, sync or async
  * @author mcp-stdio authors
  */
-final class ToolGathering<C> {
+final class ToolGathering {
 
 	private static final Log logger = LogFactory.getLog(McpStdioClientTransport.class);
 
 	/** How long a client whose listing failed is left out before it is asked again. */
 	private static final long RETRY_NANOS = 5_000_000_000L;
 
-	private final List<Entry> entries = new ArrayList<>();
-
-	private final Map<C, Entry> byClient = new IdentityHashMap<>();
-
-	private final Clients<C> clients;
-
-	private final McpToolFilter filter;
-
-	private final McpToolNamePrefixGenerator prefixes;
+	private final Customizers customizers;
 
 	private final LeftOut leftOut;
+
+	private final List<Entry> entries;
 
 	private final Set<String> duplicatesTold = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Gather the tools of some clients.
-	 * @param all the clients, in the order their tools are listed
-	 * @param clients what a client is and does
+	 * @param clients the clients, in the order their tools are listed
 	 * @param servers the mcp-stdio servers, or {@code null} when there are none
-	 * @param customizers the application's filter and name prefix generator
+	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told already
 	 */
-	ToolGathering(List<C> all, Clients<C> clients, @Nullable McpStdioServers servers, Customizers customizers,
-			LeftOut leftOut) {
-		this.clients = clients;
-		this.filter = customizers.filter();
-		this.prefixes = customizers.prefixes();
+	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers, Customizers customizers, LeftOut leftOut) {
+		this.customizers = customizers;
 		this.leftOut = leftOut;
-		String clientName = customizers.clientName();
-		for (C client : all) {
-			McpSchema.Implementation info = clients.info().apply(client);
-			String connection = connectionOf(info, clientName);
-			McpStdioServer server = (servers != null && connection != null) ? servers.find(connection) : null;
-			Entry entry = new Entry(client, (connection != null) ? connection : String.valueOf(info.name()), server);
-			this.entries.add(entry);
-			this.byClient.put(client, entry);
-		}
+		this.entries = clients.stream().map((client) -> new Entry(client, servers)).toList();
 	}
 
 	/**
@@ -124,7 +102,8 @@ final class ToolGathering<C> {
 	}
 
 	/**
-	 * Return the tools of every client that can serve them now.
+	 * Return the tools of every client that can serve them now: no server that does not
+	 * run or cannot list its tools makes the gathering, or another server's calls, fail.
 	 * @return the tool callbacks, unique by name
 	 */
 	ToolCallback[] gather() {
@@ -168,18 +147,52 @@ final class ToolGathering<C> {
 	}
 
 	/**
-	 * Return whether a client is one of this gathering's.
-	 * @param client the client
-	 * @return whether its tools are gathered here
+	 * Say, once per absence, that a server's tools are left out.
+	 * @param server the server
+	 * @param unlisted why it could not list its tools, or {@code null} when it does not
+	 * run
 	 */
-	boolean gathers(Object client) {
-		return this.byClient.containsKey(client);
+	private void tellLeftOut(McpStdioServer server, @Nullable String unlisted) {
+		if (!this.leftOut.newAbsence(server)) {
+			return;
+		}
+		if (unlisted != null) {
+			logger.warn("MCP server '" + server.name() + "' did not list its tools: they are left out of Spring AI's "
+					+ "tool callbacks until it does (" + unlisted + ")");
+			return;
+		}
+		// an operator's stop: STOPPING for the moment of the stop only
+		ServerState state = (server.state() == ServerState.STOPPING) ? ServerState.STOPPED : server.state();
+		String reason = reason(server);
+		logger.warn("MCP server '" + server.name() + "' is " + state + ": its tools are left out of Spring AI's "
+				+ "tool callbacks until it runs again" + ((reason != null) ? " (" + reason + ")" : ""));
+	}
+
+	/** Why a server does not run: its last failure or exit when it failed. */
+	private static @Nullable String reason(McpStdioServer server) {
+		if (server.state() != ServerState.FAILED) {
+			return null;
+		}
+		String failure = server.lastFailure();
+		ExitInfo exit = server.lastExit();
+		return (failure != null) ? failure : (exit != null) ? exit.message() : null;
+	}
+
+	private static String messageOf(Throwable failure) {
+		// the SDK wraps a failed initialize: the innermost message says why
+		String message = String.valueOf(failure.getMessage());
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null) {
+				message = cause.getMessage();
+			}
+		}
+		return message;
 	}
 
 	/** One client and the tools it listed last. */
 	private final class Entry {
 
-		private final C client;
+		private final Client client;
 
 		private final String connection;
 
@@ -193,19 +206,27 @@ final class ToolGathering<C> {
 
 		private volatile boolean failed;
 
-		Entry(C client, String connection, @Nullable McpStdioServer server) {
+		Entry(Client client, @Nullable McpStdioServers servers) {
 			this.client = client;
-			this.connection = connection;
-			this.server = server;
+			McpSchema.Implementation info = client.connection().get().clientInfo();
+			String name = connectionOf(info, ToolGathering.this.customizers.clientName());
+			this.connection = (name != null) ? name : String.valueOf(info.name());
+			this.server = (servers != null && name != null) ? servers.find(name) : null;
 		}
 
+		/**
+		 * Return the client's tools now: none while its mcp-stdio server is
+		 * {@code FAILED} or stopped (one WARN per absence), the last known while it is
+		 * lazy or {@code IDLE} (a call starts it).
+		 */
 		List<ToolCallback> current() {
 			McpStdioServer own = this.server;
 			List<ToolCallback> known = this.callbacks;
 			if (own != null) {
 				ServerState state = own.state();
-				if (isAway(state)) {
-					ToolGathering.this.leftOut.tell(own, reason(own));
+				if (state == ServerState.FAILED || state == ServerState.STOPPED || state == ServerState.STOPPING
+						|| state == ServerState.DISABLED) {
+					tellLeftOut(own, null);
 					return List.of();
 				}
 				if (known != null && state != ServerState.RUNNING) {
@@ -230,7 +251,7 @@ final class ToolGathering<C> {
 				return known;
 			}
 			try {
-				List<Tool> tools = ToolGathering.this.clients.list().apply(this.client);
+				List<Tool> tools = this.client.tools().get();
 				this.failed = false;
 				if (this.server != null) {
 					ToolGathering.this.leftOut.present(this.server);
@@ -241,11 +262,8 @@ final class ToolGathering<C> {
 				this.failed = true;
 				this.failedAt = System.nanoTime();
 				McpStdioServer own = this.server;
-				if (own != null && own.state() == ServerState.FAILED) {
-					ToolGathering.this.leftOut.tell(own, reason(own));
-				}
-				else if (own != null) {
-					ToolGathering.this.leftOut.tellUnlisted(own, messageOf(ex));
+				if (own != null) {
+					tellLeftOut(own, (own.state() == ServerState.FAILED) ? null : messageOf(ex));
 				}
 				else {
 					logger
@@ -257,13 +275,14 @@ final class ToolGathering<C> {
 		}
 
 		synchronized List<ToolCallback> take(List<Tool> tools) {
-			McpConnectionInfo info = ToolGathering.this.clients.connection().apply(this.client);
+			McpConnectionInfo info = this.client.connection().get();
+			Customizers customizers = ToolGathering.this.customizers;
 			List<ToolCallback> built = new ArrayList<>(tools.size());
 			for (Tool tool : tools) {
-				if (ToolGathering.this.filter.test(info, tool)) {
-					String name = ToolGathering.this.prefixes.prefixedToolName(info, tool);
-					built.add(new ExitTellingToolCallback(
-							ToolGathering.this.clients.callbacks().of(this.client, tool, name), this.connection));
+				if (customizers.filter().test(info, tool)) {
+					ToolCallback callback = this.client.callback()
+						.apply(tool, customizers.prefixes().prefixedToolName(info, tool));
+					built.add(new ExitTellingToolCallback(callback, this.connection));
 				}
 			}
 			List<ToolCallback> callbacks = List.copyOf(built);
@@ -274,96 +293,62 @@ final class ToolGathering<C> {
 
 	}
 
-	private static boolean isAway(ServerState state) {
-		return state == ServerState.FAILED || state == ServerState.STOPPED || state == ServerState.STOPPING
-				|| state == ServerState.DISABLED;
-	}
-
-	/** Why a server does not run: its last failure or exit when it failed. */
-	static @Nullable String reason(McpStdioServer server) {
-		if (server.state() != ServerState.FAILED) {
-			return null;
-		}
-		String failure = server.lastFailure();
-		if (failure != null) {
-			return failure;
-		}
-		ExitInfo exit = server.lastExit();
-		return (exit != null) ? exit.message() : null;
-	}
-
-	private static String messageOf(Throwable failure) {
-		// the SDK wraps a failed initialize: the innermost message says why
-		String message = String.valueOf(failure.getMessage());
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null) {
-				message = cause.getMessage();
-			}
-		}
-		return message;
-	}
-
 	/**
-	 * What the gathering needs of a client type.
+	 * One of Spring AI's MCP clients, sync or async, as the gathering uses it.
 	 *
-	 * @param <C> the client type
-	 * @param info the client's info
-	 * @param connection what a filter and a name prefix generator learn of the client
-	 * @param list lists the client's tools, blocking
-	 * @param callbacks makes a tool's callback
+	 * @param connection what a filter and a name prefix generator learn of the client,
+	 * its info among it
+	 * @param tools lists the client's tools, blocking
+	 * @param callback makes the callback of one of its tools, under a name
 	 */
-	record Clients<C>(Function<C, McpSchema.Implementation> info, Function<C, McpConnectionInfo> connection,
-			Function<C, List<Tool>> list, Callbacks<C> callbacks) {
-
-		static McpConnectionInfo connectionInfo(McpSchema.ClientCapabilities capabilities,
-				McpSchema.Implementation info, McpSchema.@Nullable InitializeResult initialized) {
-			return McpConnectionInfo.builder()
-				.clientCapabilities(capabilities)
-				.clientInfo(info)
-				.initializeResult(initialized)
-				.build();
-		}
+	record Client(Supplier<McpConnectionInfo> connection, Supplier<List<Tool>> tools,
+			BiFunction<Tool, String, ToolCallback> callback) {
 
 	}
 
 	/**
-	 * Makes the callback of one tool of a client.
-	 *
-	 * @param <C> the client type
-	 */
-	interface Callbacks<C> {
-
-		ToolCallback of(C client, Tool tool, String prefixedName);
-
-	}
-
-	/**
-	 * The application's say in which tools are offered and how they are named.
+	 * The application's say in which tools are offered and how.
 	 *
 	 * @param filter which tools are offered
 	 * @param prefixes how they are named
+	 * @param meta what of a tool context reaches the server as {@code _meta}
 	 * @param clientName {@code spring.ai.mcp.client.name}
 	 */
-	record Customizers(McpToolFilter filter, McpToolNamePrefixGenerator prefixes, String clientName) {
+	record Customizers(McpToolFilter filter, McpToolNamePrefixGenerator prefixes, ToolContextToMcpMetaConverter meta,
+			String clientName) {
+
+	}
+
+	/**
+	 * Which absences of servers from the tool callbacks were told, shared with start-up.
+	 */
+	static final class LeftOut {
+
+		/** The process generation whose absence was told, by server. */
+		private final Map<String, Long> told = new ConcurrentHashMap<>();
+
+		/**
+		 * Record an absence of a server: its current process generation.
+		 * @param server the server
+		 * @return whether it was not told yet
+		 */
+		boolean newAbsence(McpStdioServer server) {
+			Long generation = server.clientConnection().generation();
+			return !generation.equals(this.told.put(server.name(), generation));
+		}
+
+		/** The server lists its tools again: its next absence is told again. */
+		void present(McpStdioServer server) {
+			this.told.remove(server.name());
+		}
 
 	}
 
 	/**
 	 * A tool of an mcp-stdio server whose calls tell the model why the server could not
-	 * answer: Spring AI rethrows every JSON-RPC error as a hard failure of the chat, so
-	 * the errors mcp-stdio makes for an exit become a failure of the tool call, which the
-	 * model is told.
+	 * answer.
 	 */
-	private static final class ExitTellingToolCallback implements ToolCallback {
-
-		private final ToolCallback delegate;
-
-		private final String server;
-
-		ExitTellingToolCallback(ToolCallback delegate, String server) {
-			this.delegate = delegate;
-			this.server = server;
-		}
+	private record ExitTellingToolCallback(ToolCallback delegate, String server) implements ToolCallback {
 
 		@Override
 		public ToolDefinition getToolDefinition() {
@@ -386,29 +371,28 @@ final class ToolGathering<C> {
 				return this.delegate.call(toolInput, toolContext);
 			}
 			catch (McpError ex) {
-				McpStdioException own = ownOf(ex);
+				// Spring AI rethrows every JSON-RPC error as a hard failure of the chat:
+				// the
+				// errors mcp-stdio makes for an exit become a failure of the tool call,
+				// which
+				// the model is told
+				JSONRPCError own = McpStdioClientTransport.ownError(ex, this.server);
 				if (own == null) {
 					throw ex;
 				}
-				throw new ToolExecutionException(getToolDefinition(), own);
+				throw new ToolExecutionException(getToolDefinition(), exceptionOf(own));
 			}
 		}
 
-		/** The error mcp-stdio made for the server (its exit, its stop), or null. */
-		private @Nullable McpStdioException ownOf(McpError error) {
-			McpSchema.JSONRPCResponse.JSONRPCError rpc = error.getJsonRpcError();
-			if (rpc == null || !(rpc.data() instanceof Map<?, ?> data)
-					|| !this.server.equals(data.get(McpStdioClientTransport.OWN_ERROR_SERVER))) {
-				return null;
-			}
+		/** The server's exit, or its stop, as an exception. */
+		private McpStdioException exceptionOf(JSONRPCError error) {
+			Map<?, ?> data = (Map<?, ?>) error.data();
 			if (!(data.get("exitCode") instanceof Number code)) {
-				return new McpStdioException(this.server, rpc.message());
+				return new McpStdioException(this.server, error.message());
 			}
-			List<String> tail = new ArrayList<>();
-			if (data.get("stderrTail") instanceof List<?> lines) {
-				lines.forEach((line) -> tail.add(String.valueOf(line)));
-			}
-			return new McpServerExitedException(this.server, code.intValue(), tail, rpc.message());
+			List<String> tail = (data.get("stderrTail") instanceof List<?> lines)
+					? lines.stream().map(String::valueOf).toList() : List.of();
+			return new McpServerExitedException(this.server, code.intValue(), tail, error.message());
 		}
 
 		@Override

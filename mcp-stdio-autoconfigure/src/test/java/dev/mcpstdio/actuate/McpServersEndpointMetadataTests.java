@@ -47,7 +47,7 @@ class McpServersEndpointMetadataTests {
 		JsonNode showValues = properties.get("management.endpoint.mcpservers.show-values");
 		assertThat(showValues.get("type").asString()).isEqualTo(Show.class.getName());
 		assertThat(showValues.get("defaultValue").asString())
-			.isEqualTo(new McpServersEndpointProperties().getShowValues().name().toLowerCase());
+			.isEqualTo(new McpServersProperties.Endpoint().getShowValues().name().toLowerCase());
 		assertThat(showValues.get("description").asString()).contains("withheld", "never shown");
 		assertThat(properties.get("management.endpoint.mcpservers.roles").get("description").asString())
 			.contains("authenticated users");

@@ -101,6 +101,9 @@ class McpServersEndpointTests {
 		assertThat(plain.has("lastExit")).isTrue();
 		assertThat(plain.get("lastExit").isNull()).isTrue();
 		assertThat(plain.has("env")).isFalse();
+		// the fields of the contract, in its order (docs/observability.md)
+		assertThat(plain.propertyNames()).containsExactly("state", "initialized", "pid", "liveProcesses", "memoryBytes",
+				"command", "startedAt", "restarts", "pendingRequests", "lastExit");
 	}
 
 	@Test

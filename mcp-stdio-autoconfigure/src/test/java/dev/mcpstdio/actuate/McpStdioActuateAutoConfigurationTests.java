@@ -55,7 +55,6 @@ class McpStdioActuateAutoConfigurationTests {
 			assertThat(context).hasSingleBean(McpServersEndpoint.class)
 				.hasSingleBean(McpServersEndpointWebExtension.class)
 				.hasSingleBean(McpStdioMetrics.class)
-				.hasSingleBean(McpClientSessionMetrics.class)
 				.hasSingleBean(McpOperationMeterHandler.class)
 				.hasBean("mcpClientHistograms")
 				.hasBean("mcpClientPrometheusLabels")
@@ -113,9 +112,7 @@ class McpStdioActuateAutoConfigurationTests {
 	@Test
 	void metricsBackOffWithoutMicrometer() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(McpStdioMetrics.class)
-				.doesNotHaveBean(McpClientSessionMetrics.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioMetrics.class));
 	}
 
 	@Test
@@ -130,7 +127,7 @@ class McpStdioActuateAutoConfigurationTests {
 	void prometheusLabelsBackOffWithoutPrometheus() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.prometheusmetrics"))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(McpClientSessionMetrics.class)
+				.hasSingleBean(McpStdioMetrics.class)
 				.doesNotHaveBean("mcpClientPrometheusLabels"));
 	}
 

@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.actuate.McpServersHealthProperties;
+import dev.mcpstdio.actuate.McpServersProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containers.ContainerSettings;
@@ -136,7 +136,7 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(fresh.getObservations().isEnabled()))
 			.isEqualTo("true");
 		assertThat(defaultOf("management.health.mcpservers.count-optional"))
-			.isEqualTo(String.valueOf(new McpServersHealthProperties().isCountOptional()));
+			.isEqualTo(String.valueOf(new McpServersProperties.Health().isCountOptional()));
 		Map<String, Object> builtIn = values(new McpStdioProperties.ServerSettings(), "");
 		// every setting but working-directory, whose default is "the application's"
 		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");

@@ -30,37 +30,37 @@ import static dev.mcpstdio.ai.AiTestSupport.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link SentRequests}, with a clock of the test's own.
+ * Tests for {@link ServerAnswers}, with a clock of the test's own.
  *
  * @author mcp-stdio authors
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SentRequestsTests {
+class ServerAnswersTests {
 
 	private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
-	private final SentRequests sent = new SentRequests("rates", SecretValues.of(List.of("upstream-7d3f9a21c4")),
+	private final ServerAnswers answers = new ServerAnswers("rates", SecretValues.of(List.of("upstream-7d3f9a21c4")),
 			this.now::get);
 
 	@Test
 	void aResponseIsTakenOnceForARequestSent() {
-		this.sent.sent("a-1", "tools/call");
-		this.sent.sent(7, "tools/list");
-		assertThat(this.sent.accept("a-1")).isEqualTo("tools/call");
-		assertThat(this.sent.accept("a-1")).isNull();
+		this.answers.sent("a-1", "tools/call");
+		this.answers.sent(7, "tools/list");
+		assertThat(this.answers.accept("a-1")).isEqualTo("tools/call");
+		assertThat(this.answers.accept("a-1")).isNull();
 		// the same id, whether the server wrote it as a number or as text
-		assertThat(this.sent.accept("7")).isEqualTo("tools/list");
-		assertThat(this.sent.size()).isZero();
+		assertThat(this.answers.accept("7")).isEqualTo("tools/list");
+		assertThat(this.answers.size()).isZero();
 	}
 
 	@Test
 	void dropsAreWarnedAboutAtABoundedRateAndCounted(CapturedOutput output) {
 		for (int i = 0; i < 10_000; i++) {
-			assertThat(this.sent.accept("never-" + i)).isNull();
+			assertThat(this.answers.accept("never-" + i)).isNull();
 		}
 		assertThat(count(output.getOut(), "Dropped a response of MCP server 'rates'")).isEqualTo(10);
-		this.now.addAndGet(SentRequests.WARNING_INTERVAL_NANOS);
-		this.sent.accept("upstream-7d3f9a21c4");
+		this.now.addAndGet(ServerAnswers.WARNING_INTERVAL_NANOS);
+		this.answers.accept("upstream-7d3f9a21c4");
 		assertThat(count(output.getOut(), "Dropped a response of MCP server 'rates'")).isEqualTo(11);
 		assertThat(output.getOut())
 			.contains("to id ******, which was never sent or already answered (9990 more such "
@@ -70,13 +70,13 @@ class SentRequestsTests {
 
 	@Test
 	void rememberedRequestsAreBounded() {
-		for (int i = 0; i <= SentRequests.CAPACITY; i++) {
-			this.sent.sent("r-" + i, "tools/call");
+		for (int i = 0; i <= ServerAnswers.CAPACITY; i++) {
+			this.answers.sent("r-" + i, "tools/call");
 		}
-		assertThat(this.sent.size()).isEqualTo(SentRequests.CAPACITY);
+		assertThat(this.answers.size()).isEqualTo(ServerAnswers.CAPACITY);
 		// the oldest is forgotten
-		assertThat(this.sent.answered("r-0")).isNull();
-		assertThat(this.sent.answered("r-" + SentRequests.CAPACITY)).isEqualTo("tools/call");
+		assertThat(this.answers.answered("r-0")).isNull();
+		assertThat(this.answers.answered("r-" + ServerAnswers.CAPACITY)).isEqualTo("tools/call");
 	}
 
 }
