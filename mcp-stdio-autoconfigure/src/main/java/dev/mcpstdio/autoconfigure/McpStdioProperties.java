@@ -24,7 +24,7 @@ import java.util.Map;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.RestartPolicy;

@@ -28,12 +28,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.mcpstdio.core.cgroup.CgroupContainment;
-import dev.mcpstdio.core.cgroup.ServerCgroup;
-import dev.mcpstdio.core.containers.ContainerEngine;
-import dev.mcpstdio.core.containers.ContainerLaunch;
-import dev.mcpstdio.core.containers.ContainerStats;
-import dev.mcpstdio.core.containers.ContainerStop;
+import dev.mcpstdio.core.containment.CgroupContainment;
+import dev.mcpstdio.core.containment.ServerCgroup;
+import dev.mcpstdio.core.containment.ContainerEngine;
+import dev.mcpstdio.core.containment.ContainerLaunch;
+import dev.mcpstdio.core.containment.ContainerStats;
+import dev.mcpstdio.core.containment.ContainerStop;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTable;

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.containment.ContainerStats;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;

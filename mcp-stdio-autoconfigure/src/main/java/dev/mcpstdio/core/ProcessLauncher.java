@@ -26,7 +26,7 @@ import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;

@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.guard.OrphanSweep;
-import dev.mcpstdio.core.guard.ReaperRegistrar;
+import dev.mcpstdio.core.containment.OrphanGuard;
+import dev.mcpstdio.core.containment.OrphanSweep;
+import dev.mcpstdio.core.containment.ReaperRegistrar;
 import dev.mcpstdio.core.io.StderrLog;
 import dev.mcpstdio.core.io.StderrPoller;
 import dev.mcpstdio.core.process.Membership;

@@ -19,7 +19,7 @@ package dev.mcpstdio.core;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
-import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.io.StderrLog;
 import dev.mcpstdio.core.io.StderrPoller;
 import dev.mcpstdio.core.process.ProcessScanner;

@@ -27,8 +27,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.containers.ContainerLaunch;
-import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.containment.ContainerLaunch;
+import dev.mcpstdio.core.containment.ContainerStats;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;

@@ -27,7 +27,7 @@ import java.util.Optional;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StopResult;
-import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.containment.CgroupContainment;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
