@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.mcpstdio.core.containment.ContainerStats;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
@@ -95,8 +94,8 @@ public final class ProcessCensus {
 		int processes = found.size();
 		for (StdioServerProcess process : current) {
 			// a container whose processes this host does not see (an engine in a VM)
-			ContainerStats container = process.containment().engineFigures();
-			processes += container.processes();
+			TreeStats container = process.containment().unseen();
+			processes += container.liveProcesses();
 			memory += container.memoryBytes();
 		}
 		return new TreeStats(processes, memory);

@@ -17,7 +17,6 @@
 package dev.mcpstdio.core;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +25,8 @@ import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
@@ -55,14 +56,14 @@ final class ProcessLauncher {
 
 	private final OrphanGuard guard;
 
-	private final ContainmentFactory containments;
+	private final Containments containments;
 
 	private final ProcReader proc;
 
 	private final String application;
 
 	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner, OrphanGuard guard,
-			ContainmentFactory containments, ProcReader proc, String application) {
+			Containments containments, ProcReader proc, String application) {
 		this.platform = platform;
 		this.jvmEnvironment = jvmEnvironment;
 		this.scanner = scanner;
@@ -80,16 +81,8 @@ final class ProcessLauncher {
 	 */
 	Launched launch(StdioServerSpec spec) {
 		String instance = ProcessMarkers.newInstance();
-		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance, this.application);
-		Path executable;
-		try {
-			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
-		}
-		catch (CommandNotFoundException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
-		}
-		Containment containment = this.containments.prepare(spec, executable, env, instance);
+		Containment.Start start = start(spec, instance);
+		Containment containment = this.containments.prepare(start, instance);
 		List<String> command = new ArrayList<>();
 		if (this.platform.ownSessions()) {
 			// setsid execs in place: the server's pid is also its process group and
@@ -97,10 +90,10 @@ final class ProcessLauncher {
 			command.add(this.platform.setsid());
 		}
 		// never kept in the spec: logs and the endpoint show the user's command line
-		command.addAll(containment.command(executable.toString(), spec.args()));
+		command.addAll(containment.command());
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
-		builder.environment().putAll(env);
+		builder.environment().putAll(start.env());
 		if (spec.workingDirectory() != null) {
 			builder.directory(spec.workingDirectory().toFile());
 		}
@@ -120,7 +113,30 @@ final class ProcessLauncher {
 		this.guard.started(process.pid(), startTime, this.platform.ownSessions(), spec.shutdown().stdinClose(),
 				spec.shutdown().terminate());
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
-		return new Launched(process, instance, startTime, containment, withheld(env));
+		return new Launched(process, instance, startTime, containment, withheld(start.env()));
+	}
+
+	/**
+	 * Return what a start of a server runs: its environment and its executable.
+	 * @param spec the server
+	 * @param instance the id of the start
+	 * @return the start
+	 * @throws McpStdioException if its command is not found
+	 */
+	Containment.Start start(StdioServerSpec spec, String instance) {
+		Map<String, String> env = ServerEnvironment.build(spec, this.jvmEnvironment, instance, this.application);
+		List<String> command = new ArrayList<>();
+		try {
+			command.add(CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory())
+				.toString());
+		}
+		catch (CommandNotFoundException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+		}
+		command.addAll(spec.args());
+		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env, spec.container(),
+				spec.shutdown().terminate());
 	}
 
 	/** The names of the application's variables that the server did not get. */

@@ -18,7 +18,9 @@ package dev.mcpstdio.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -31,9 +33,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.containment.OrphanSweep;
-import dev.mcpstdio.core.containment.ReaperRegistrar;
 import dev.mcpstdio.core.io.StderrLog;
 import dev.mcpstdio.core.io.StderrPoller;
 import dev.mcpstdio.core.process.Membership;
@@ -69,9 +72,7 @@ public final class ServerHost implements AutoCloseable {
 
 	private final OrphanGuard guard;
 
-	private final ReaperRegistrar reapers;
-
-	private final ContainmentFactory containments;
+	private final Containments containments;
 
 	private final ProcessLauncher launcher;
 
@@ -95,14 +96,12 @@ public final class ServerHost implements AutoCloseable {
 		this.scanner = new ProcessScanner(this.platform, this.proc);
 		TreeTerminator terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
 		this.guard = new OrphanGuard(this.platform, builder.orphanGuard, this.application);
-		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
-		this.containments = new ContainmentFactory(this.reapers, builder.environment, this.tasks, this.proc,
-				builder.cgroups);
+		this.containments = new Containments(this.guard, this.tasks, this.proc, builder.cgroups);
 		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.guard,
 				this.containments, this.proc, this.application);
 		this.exits = new ExitWatcher(this.tasks);
@@ -224,8 +223,16 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	public OrphanSweep.Result sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
 			boolean allApplications) {
-		this.containments.sweepContainers(specs);
-		this.containments.sweepCgroups(terminateTimeout);
+		List<Containment.Start> servers = new ArrayList<>();
+		for (StdioServerSpec spec : specs) {
+			try {
+				servers.add(this.launcher.start(spec, "sweep"));
+			}
+			catch (McpStdioException ex) {
+				// its command is not found: reported when it starts
+			}
+		}
+		this.containments.sweep(servers, terminateTimeout);
 		return new OrphanSweep(this.scanner,
 				new TreeTerminator(this.scanner.everyProcess(), ShutdownTimeouts.KILL_WAIT), this.membership,
 				allApplications ? null : this.application)
@@ -237,7 +244,7 @@ public final class ServerHost implements AutoCloseable {
 	 * @return the description
 	 */
 	public String describeContainment() {
-		return this.containments.cgroups().description();
+		return this.containments.describe();
 	}
 
 	/**
@@ -246,10 +253,7 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		if (this.guard.quit()) {
-			// its scripts are not run: a watcher that stays still needs them
-			this.reapers.close();
-		}
+		this.guard.quit();
 		this.scheduler.shutdownNow();
 		this.tasks.shutdown();
 		this.exits.close();

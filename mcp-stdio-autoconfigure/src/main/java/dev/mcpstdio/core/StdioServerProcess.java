@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.io.JsonRpcPeek;
 import dev.mcpstdio.core.io.StderrTail;
 import dev.mcpstdio.core.io.StdinWriter;

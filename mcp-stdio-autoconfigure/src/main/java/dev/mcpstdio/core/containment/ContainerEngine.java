@@ -18,38 +18,65 @@ package dev.mcpstdio.core.containment;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
-import dev.mcpstdio.core.containment.EngineCommand.Output;
+import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.TreeStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A container engine reached through its command-line interface ({@code docker} or {@code
- * podman}, with the global options and the environment the server's own command got),
- * every call bounded in time and output. It ends a container with {@code kill} and {@code
- * rm -f}, never with {@code stop}, whose wait is fixed and not ours.
+ * A container engine's command-line interface, every call bounded in time and output.
  *
  * @author mcp-stdio authors
  */
-public final class ContainerEngine {
+final class ContainerEngine {
+
+	/** Every label of ours starts with this; the user may not set one. */
+	static final String LABEL_PREFIX = "dev.mcpstdio.";
+
+	/** The server's name. */
+	static final String SERVER_LABEL = LABEL_PREFIX + "server";
+
+	/** The start that made the container, as in {@code MCP_STDIO_INSTANCE}. */
+	static final String INSTANCE_LABEL = LABEL_PREFIX + "instance";
+
+	/** The JVM that started it: {@link JvmOwner#id()}. */
+	static final String OWNER_LABEL = LABEL_PREFIX + "owner";
+
+	/** The host of that JVM: a pid means nothing on another host. */
+	static final String OWNER_HOST_LABEL = LABEL_PREFIX + "owner-host";
+
+	/** At most this many bytes of each stream of a call are kept. */
+	static final int MAX_OUTPUT = 256 * 1024;
 
 	/** The longest list of ids passed to one call. */
 	private static final int IDS_PER_CALL = 200;
 
-	private static final String LIST_FORMAT = "{{.Id}}|{{index .Config.Labels \"" + ContainerLabels.SERVER
-			+ "\"}}|{{index .Config.Labels \"" + ContainerLabels.INSTANCE + "\"}}|{{index .Config.Labels \""
-			+ ContainerLabels.OWNER + "\"}}|{{index .Config.Labels \"" + ContainerLabels.OWNER_HOST
-			+ "\"}}|{{.State.Running}}";
+	private static final String LIST_FORMAT = "{{.Id}}|{{index .Config.Labels \"" + SERVER_LABEL
+			+ "\"}}|{{index .Config.Labels \"" + INSTANCE_LABEL + "\"}}|{{index .Config.Labels \"" + OWNER_LABEL
+			+ "\"}}|{{index .Config.Labels \"" + OWNER_HOST_LABEL + "\"}}|{{.State.Running}}";
+
+	/** Reads the streams of calls; a call has two, and calls are few. */
+	private static final Executor readers = (runnable) -> {
+		Thread thread = new Thread(runnable, "mcp-stdio-engine-output");
+		thread.setDaemon(true);
+		thread.start();
+	};
 
 	private final List<String> prefix;
 
@@ -66,15 +93,15 @@ public final class ContainerEngine {
 	 * @param environment the environment of every call
 	 * @param timeout how long one call may take
 	 */
-	public ContainerEngine(List<String> prefix, Map<String, String> environment, Duration timeout) {
+	ContainerEngine(List<String> prefix, Map<String, String> environment, Duration timeout) {
 		if (prefix.isEmpty()) {
 			throw new IllegalArgumentException("prefix must name the engine executable");
 		}
 		this.prefix = List.copyOf(prefix);
-		ContainerRun.Engine kind = ContainerRun.engineOf(prefix.get(0));
 		// podman's rm -f stops first, with the same fixed wait as stop, unless told
 		// --time 0
-		this.remove = (kind == ContainerRun.Engine.PODMAN) ? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
+		this.remove = (ContainerRun.engineOf(prefix.get(0)) == ContainerRun.Engine.PODMAN)
+				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
 		env.remove(ProcessMarkers.SERVER);
@@ -86,14 +113,15 @@ public final class ContainerEngine {
 	}
 
 	/**
-	 * Return the engine that runs a recognised container command.
+	 * Return the engine that runs a recognised container command: the engine command of
+	 * the settings, else the server's, with its global options ({@code --context}).
 	 * @param run the recognised command
 	 * @param executable the resolved executable of the server's command
 	 * @param environment the environment the server's command gets
 	 * @param settings the server's container settings
 	 * @return the engine
 	 */
-	public static ContainerEngine of(ContainerRun run, String executable, Map<String, String> environment,
+	static ContainerEngine of(ContainerRun run, String executable, Map<String, String> environment,
 			ContainerSettings settings) {
 		List<String> prefix = new ArrayList<>();
 		String engineCommand = settings.engineCommand();
@@ -102,19 +130,11 @@ public final class ContainerEngine {
 		return new ContainerEngine(prefix, environment, settings.engineTimeout());
 	}
 
-	/**
-	 * Return the executable and global options of every call.
-	 * @return the prefix
-	 */
-	public List<String> prefix() {
+	List<String> prefix() {
 		return this.prefix;
 	}
 
-	/**
-	 * Return how long one call of the engine's command-line interface may take.
-	 * @return the bound
-	 */
-	public Duration timeout() {
+	Duration timeout() {
 		return this.timeout;
 	}
 
@@ -132,7 +152,7 @@ public final class ContainerEngine {
 	 * @param value its value
 	 * @return the full id, or {@code null} when there is none
 	 */
-	public @Nullable String idByLabel(String label, String value) {
+	@Nullable String idByLabel(String label, String value) {
 		List<String> ids = ids("label=" + label + "=" + value);
 		return ids.isEmpty() ? null : ids.get(0);
 	}
@@ -142,7 +162,7 @@ public final class ContainerEngine {
 	 * @param filters {@code ps --filter} expressions such as {@code label=key=value}
 	 * @return the ids
 	 */
-	public List<String> ids(String... filters) {
+	List<String> ids(String... filters) {
 		List<String> args = new ArrayList<>(List.of("ps", "-a", "-q", "--no-trunc"));
 		for (String filter : filters) {
 			args.add("--filter");
@@ -150,7 +170,7 @@ public final class ContainerEngine {
 		}
 		Output output = call(args, this.timeout);
 		if (!output.ok()) {
-			throw new ContainerEngineException("could not list containers: " + output.error());
+			throw new Failure("could not list containers: " + output.error());
 		}
 		return output.lines();
 	}
@@ -159,10 +179,10 @@ public final class ContainerEngine {
 	 * Send a signal to a container's main process.
 	 * @param id the container
 	 * @param signal the signal's name, such as {@code TERM}
-	 * @return {@code true} if sent, {@code false} when the container is not running or
-	 * does not exist
+	 * @return {@code true} if sent, {@code false} when it is not running or does not
+	 * exist
 	 */
-	public boolean kill(String id, String signal) {
+	boolean kill(String id, String signal) {
 		Output output = call(List.of("kill", "--signal", signal, id), this.timeout);
 		if (output.ok()) {
 			return true;
@@ -170,7 +190,7 @@ public final class ContainerEngine {
 		if (output.noSuchContainer() || output.notRunning()) {
 			return false;
 		}
-		throw new ContainerEngineException("could not signal container " + shortId(id) + ": " + output.error());
+		throw new Failure("could not signal container " + shortId(id) + ": " + output.error());
 	}
 
 	/**
@@ -179,7 +199,7 @@ public final class ContainerEngine {
 	 * @param within how long to wait
 	 * @return whether it is not running (stopped, or removed) at the end
 	 */
-	public boolean awaitExit(String id, Duration within) {
+	boolean awaitExit(String id, Duration within) {
 		Output output = call(List.of("wait", id), within);
 		if (output.timedOut()) {
 			return false;
@@ -187,17 +207,12 @@ public final class ContainerEngine {
 		try {
 			return output.ok() || output.noSuchContainer() || !isRunning(id);
 		}
-		catch (ContainerEngineException ex) {
+		catch (Failure ex) {
 			return false;
 		}
 	}
 
-	/**
-	 * Return whether a container is running.
-	 * @param id the container
-	 * @return whether it exists and runs
-	 */
-	public boolean isRunning(String id) {
+	boolean isRunning(String id) {
 		Output output = call(List.of("inspect", "--format", "{{.State.Running}}", id), this.timeout);
 		if (output.ok()) {
 			return output.stdout().strip().equals("true");
@@ -205,7 +220,7 @@ public final class ContainerEngine {
 		if (output.noSuchContainer()) {
 			return false;
 		}
-		throw new ContainerEngineException("could not inspect container " + shortId(id) + ": " + output.error());
+		throw new Failure("could not inspect container " + shortId(id) + ": " + output.error());
 	}
 
 	/**
@@ -213,7 +228,7 @@ public final class ContainerEngine {
 	 * @param ids the containers
 	 * @return whether none of them exists any more
 	 */
-	public boolean remove(List<String> ids) {
+	boolean remove(List<String> ids) {
 		boolean gone = true;
 		for (List<String> chunk : chunks(ids)) {
 			List<String> args = new ArrayList<>(this.remove);
@@ -222,46 +237,38 @@ public final class ContainerEngine {
 			if (!output.ok() && !output.noSuchContainer()) {
 				// "removal already in progress" (--rm) is not a failure: check what is
 				// left
-				gone &= ids(chunk).isEmpty();
+				for (String id : chunk) {
+					Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
+					gone &= !left.ok() && left.noSuchContainer();
+				}
 			}
 		}
 		return gone;
 	}
 
-	private List<String> ids(List<String> candidates) {
-		List<String> left = new ArrayList<>();
-		for (String id : candidates) {
-			Output output = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
-			if (output.ok() || !output.noSuchContainer()) {
-				left.add(id);
-			}
-		}
-		return left;
-	}
-
 	/**
 	 * End a container: SIGTERM to its main process, a wait of up to
-	 * {@code terminateTimeout} for it to stop, then {@code rm -f} (SIGKILL and removal),
-	 * whether or not it was started with {@code --rm}.
+	 * {@code terminateTimeout}, then {@code rm -f}, whatever {@code --rm} says. Never
+	 * {@code stop}, whose wait is fixed and not ours.
 	 * @param id the container
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was done
 	 */
-	public ContainerStop stop(String id, Duration terminateTimeout) {
+	Stop stop(String id, Duration terminateTimeout) {
 		long start = System.nanoTime();
 		boolean signalled = false;
 		String error = null;
 		try {
 			signalled = kill(id, "TERM");
 		}
-		catch (ContainerEngineException ex) {
+		catch (Failure ex) {
 			// rm -f may still work: an engine that failed once is tried once more
 			error = ex.getMessage();
 		}
 		boolean exited = !signalled || awaitExit(id, terminateTimeout);
 		boolean removed = remove(List.of(id));
-		return new ContainerStop(id, signalled, signalled && !exited, removed,
-				Duration.ofNanos(System.nanoTime() - start), removed ? null : error);
+		return new Stop(id, signalled, signalled && !exited, removed, Duration.ofNanos(System.nanoTime() - start),
+				removed ? null : error);
 	}
 
 	/**
@@ -269,26 +276,25 @@ public final class ContainerEngine {
 	 * @param filters more {@code ps --filter} expressions, ANDed
 	 * @return the containers
 	 */
-	public List<ContainerInfo> listOwned(String... filters) {
+	List<Owned> listOwned(String... filters) {
 		String[] all = new String[filters.length + 1];
-		all[0] = "label=" + ContainerLabels.OWNER;
+		all[0] = "label=" + OWNER_LABEL;
 		System.arraycopy(filters, 0, all, 1, filters.length);
-		List<String> ids = ids(all);
-		List<ContainerInfo> containers = new ArrayList<>();
-		for (List<String> chunk : chunks(ids)) {
+		List<Owned> containers = new ArrayList<>();
+		for (List<String> chunk : chunks(ids(all))) {
 			List<String> args = new ArrayList<>(List.of("inspect", "--format", LIST_FORMAT));
 			args.addAll(chunk);
 			Output output = call(args, this.timeout);
 			// a container removed between ps and inspect makes inspect fail, printing the
 			// others
 			for (String line : output.lines()) {
-				ContainerInfo info = ContainerInfo.parse(line);
-				if (info != null) {
-					containers.add(info);
+				Owned owned = Owned.parse(line);
+				if (owned != null) {
+					containers.add(owned);
 				}
 			}
 			if (!output.ok() && !output.noSuchContainer()) {
-				throw new ContainerEngineException("could not inspect containers: " + output.error());
+				throw new Failure("could not inspect containers: " + output.error());
 			}
 		}
 		return containers;
@@ -299,13 +305,10 @@ public final class ContainerEngine {
 	 * @param id the container
 	 * @return the pid, or 0 when it is not running
 	 */
-	public long mainPid(String id) {
+	long mainPid(String id) {
 		Output output = call(List.of("inspect", "--format", "{{.State.Pid}}", id), this.timeout);
-		if (!output.ok()) {
-			return 0;
-		}
 		try {
-			return Long.parseLong(output.stdout().strip());
+			return output.ok() ? Long.parseLong(output.stdout().strip()) : 0;
 		}
 		catch (NumberFormatException ex) {
 			return 0;
@@ -314,38 +317,132 @@ public final class ContainerEngine {
 
 	/**
 	 * Return whether this JVM sees a container's processes, with their markers, in
-	 * {@code /proc}: true where the engine runs on this host and its processes are
-	 * readable, false for an engine in a VM (Docker Desktop, podman machine).
+	 * {@code /proc}: false for an engine in a VM (Docker Desktop, podman machine).
 	 * @param id the container
 	 * @param instance the {@code MCP_STDIO_INSTANCE} it was given
 	 * @param proc where this host's processes are read
 	 * @return whether its processes can be counted from {@code /proc} by marker
 	 */
-	public boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
+	boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
 		long pid = mainPid(id);
 		return pid > 0 && proc.environContains(pid, ProcessMarkers.INSTANCE + "=" + instance);
 	}
 
 	/**
-	 * Count a container's processes and memory through the engine, for an engine whose
-	 * processes this host does not see. Costs one {@code stats} call (about a second or
-	 * two): cache the result.
+	 * Count a container's processes and memory through the engine. Costs one
+	 * {@code stats} call (about a second or two): cache the result.
 	 * @param id the container
 	 * @return the figures, zero when it is not running
 	 */
-	public ContainerStats stats(String id) {
+	TreeStats stats(String id) {
 		Output output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id), this.timeout);
-		if (!output.ok()) {
-			return new ContainerStats(0, 0);
-		}
-		return ContainerStats.parse(output.stdout().strip());
+		return output.ok() ? parseStats(output.stdout().strip()) : Containment.NOTHING;
 	}
 
+	/**
+	 * Read {@code stats --format '{{.PIDs}}|{{.MemUsage}}'} output such as
+	 * {@code 3|1.5MiB / 7.6GiB} (docker) or {@code 3|1.5MB / 8.2GB} (podman).
+	 * @param text the output
+	 * @return the figures, zero where unreadable
+	 */
+	static TreeStats parseStats(String text) {
+		String[] fields = text.split("\\|", 2);
+		int processes = 0;
+		try {
+			processes = Integer.parseInt(fields[0].strip());
+		}
+		catch (NumberFormatException ex) {
+			// "--" from an engine that does not count
+		}
+		return new TreeStats(processes, (fields.length > 1) ? bytes(fields[1].split("/")[0].strip()) : 0);
+	}
+
+	private static long bytes(String size) {
+		int unit = 0;
+		while (unit < size.length() && (Character.isDigit(size.charAt(unit)) || size.charAt(unit) == '.')) {
+			unit++;
+		}
+		double number;
+		try {
+			number = Double.parseDouble(size.substring(0, unit));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+		long factor = switch (size.substring(unit).strip().toLowerCase(Locale.ROOT)) {
+			case "", "b" -> 1L;
+			case "kb" -> 1000L;
+			case "kib" -> 1L << 10;
+			case "mb" -> 1000L * 1000;
+			case "mib" -> 1L << 20;
+			case "gb" -> 1000L * 1000 * 1000;
+			case "gib" -> 1L << 30;
+			case "tb" -> 1000L * 1000 * 1000 * 1000;
+			case "tib" -> 1L << 40;
+			default -> 0L;
+		};
+		return (long) (number * factor);
+	}
+
+	/**
+	 * Run one call, bounded: past {@code within} it is killed, and at most
+	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
+	 */
 	private Output call(List<String> args, Duration within) {
-		List<String> command = new ArrayList<>(this.prefix.size() + args.size());
-		command.addAll(this.prefix);
+		List<String> command = new ArrayList<>(this.prefix);
 		command.addAll(args);
-		return EngineCommand.run(command, this.environment, within);
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().clear();
+		builder.environment().putAll(this.environment);
+		Process process;
+		try {
+			process = builder.start();
+			process.getOutputStream().close();
+		}
+		catch (IOException ex) {
+			return new Output(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
+		}
+		CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), readers);
+		CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()), readers);
+		boolean exited;
+		try {
+			exited = process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			exited = false;
+		}
+		if (!exited) {
+			// killing it closes its pipes, which ends the reads
+			process.destroyForcibly();
+		}
+		return new Output(exited ? process.exitValue() : -1, await(stdout), await(stderr), !exited);
+	}
+
+	private static String read(InputStream in) {
+		try (in) {
+			byte[] bytes = in.readNBytes(MAX_OUTPUT);
+			// drain the rest so that the command never blocks on a full pipe
+			in.transferTo(OutputStream.nullOutputStream());
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	private static String await(CompletableFuture<String> read) {
+		try {
+			return read.get(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "";
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// a grandchild that keeps the pipe open: give up on the rest
+			return "";
+		}
 	}
 
 	private static List<List<String>> chunks(List<String> ids) {
@@ -361,13 +458,120 @@ public final class ContainerEngine {
 	 * @param id the full id
 	 * @return its first 12 characters
 	 */
-	public static String shortId(String id) {
+	static String shortId(String id) {
 		return (id.length() > 12) ? id.substring(0, 12) : id;
 	}
 
 	@Override
 	public String toString() {
 		return String.join(" ", this.prefix);
+	}
+
+	/**
+	 * The end of one call.
+	 *
+	 * @param exitCode its exit code, -1 when it could not run or timed out
+	 * @param stdout what it wrote to stdout
+	 * @param stderr what it wrote to stderr
+	 * @param timedOut whether it was killed for taking too long
+	 */
+	record Output(int exitCode, String stdout, String stderr, boolean timedOut) {
+
+		boolean ok() {
+			return this.exitCode == 0;
+		}
+
+		List<String> lines() {
+			List<String> lines = new ArrayList<>();
+			for (String line : this.stdout.split("\n")) {
+				if (!line.isBlank()) {
+					lines.add(line.strip());
+				}
+			}
+			return lines;
+		}
+
+		boolean noSuchContainer() {
+			String text = this.stderr.toLowerCase(Locale.ROOT);
+			return text.contains("no such container") || text.contains("no such object")
+					|| text.contains("no container with name or id");
+		}
+
+		boolean notRunning() {
+			String text = this.stderr.toLowerCase(Locale.ROOT);
+			// docker: "... is not running"; podman: "can only kill running containers"
+			return text.contains("not running") || text.contains("can only kill running")
+					|| text.contains("state improper");
+		}
+
+		String error() {
+			String text = this.stderr.strip();
+			if (this.timedOut) {
+				return "timed out" + (text.isEmpty() ? "" : ": " + text);
+			}
+			return text.isEmpty() ? "exit code " + this.exitCode : text;
+		}
+
+	}
+
+	/**
+	 * One container of ours as the engine lists it.
+	 *
+	 * @param id its full id
+	 * @param server the server it runs
+	 * @param instance the start that made it
+	 * @param owner the JVM that started it, {@code null} when its labels are not readable
+	 * @param running whether it is running
+	 */
+	record Owned(String id, String server, String instance, @Nullable JvmOwner owner, boolean running) {
+
+		/**
+		 * Read one line of {@link #LIST_FORMAT} output.
+		 * @param line the line
+		 * @return the container, or {@code null} for a line that is not one
+		 */
+		static @Nullable Owned parse(String line) {
+			String[] fields = line.split("\\|", -1);
+			if (fields.length != 6 || fields[0].isBlank()) {
+				return null;
+			}
+			return new Owned(fields[0].strip(), Objects.requireNonNullElse(value(fields[1]), ""),
+					Objects.requireNonNullElse(value(fields[2]), ""),
+					JvmOwner.parse(value(fields[3]), value(fields[4])), fields[5].strip().equals("true"));
+		}
+
+		/** Go templates print {@code <no value>} for a missing label. */
+		private static @Nullable String value(String field) {
+			String value = field.strip();
+			return (value.isEmpty() || value.equals("<no value>")) ? null : value;
+		}
+
+	}
+
+	/**
+	 * What ending one container did.
+	 *
+	 * @param id the container
+	 * @param terminated whether SIGTERM was sent (it was running)
+	 * @param killed whether it still ran after {@code terminate-timeout}, killed by
+	 * {@code rm -f}
+	 * @param removed whether it no longer exists at the end
+	 * @param took how long it took
+	 * @param error what the engine said when it could not remove the container
+	 */
+	record Stop(String id, boolean terminated, boolean killed, boolean removed, Duration took, @Nullable String error) {
+
+	}
+
+	/**
+	 * A call of the engine that failed or took too long.
+	 */
+	static final class Failure extends RuntimeException {
+
+		Failure(String message) {
+			super(message);
+		}
+
 	}
 
 }

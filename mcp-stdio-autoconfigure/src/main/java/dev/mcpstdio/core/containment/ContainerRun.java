@@ -17,6 +17,7 @@
 package dev.mcpstdio.core.containment;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -25,12 +26,7 @@ import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A server command line recognised as a container run ({@code docker} or {@code podman}
- * with {@code run} or {@code container run}, global options before it allowed), which
- * knows where our own options go: right after {@code run}, so that the user's arguments
- * keep their meaning. It refuses what cannot serve MCP over stdio ({@code -t}, {@code
- * -d}, no {@code -i}, an {@code --attach} without stdout, our markers or labels set by
- * the user) and lists the options that give the container the host.
+ * A server command line recognised as {@code docker run} or {@code podman run}.
  *
  * @author mcp-stdio authors
  */
@@ -59,57 +55,60 @@ public final class ContainerRun {
 	private static final String RUN_SHORT_FLAGS = "diPqt";
 
 	/** The engines recognised, by the file name of the command. */
-	public enum Engine {
+	enum Engine {
 
-		/** Docker's CLI (also Docker Desktop). */
-		DOCKER,
-
-		/** Podman's CLI. */
-		PODMAN
+		DOCKER, PODMAN
 
 	}
 
 	private final Engine engine;
 
-	private final String command;
-
 	private final List<String> args;
 
 	private final int runIndex;
 
-	private final @Nullable String name;
+	private String image = "";
 
-	private final @Nullable String cidfile;
+	// the options of run that matter to us, read as the engines read them: the last wins
 
-	private final boolean init;
+	private boolean interactive;
 
-	private final boolean autoRemove;
+	private int tty = -1;
 
-	private final String image;
+	private int detach = -1;
 
-	private final List<String> hostAccess;
+	private boolean init;
 
-	private ContainerRun(Engine engine, String command, List<String> args, int runIndex, RunOptions options,
-			String image) {
+	private boolean autoRemove;
+
+	private @Nullable String name;
+
+	private @Nullable String cidfile;
+
+	private final List<String> attach = new ArrayList<>();
+
+	private int attachIndex = -1;
+
+	private @Nullable String reserved;
+
+	private int reservedIndex = -1;
+
+	private final List<String> hostAccess = new ArrayList<>();
+
+	private ContainerRun(Engine engine, List<String> args, int runIndex) {
 		this.engine = engine;
-		this.command = command;
 		this.args = args;
 		this.runIndex = runIndex;
-		this.name = options.name;
-		this.cidfile = options.cidfile;
-		this.init = options.init;
-		this.autoRemove = options.autoRemove;
-		this.image = image;
-		this.hostAccess = List.copyOf(options.hostAccess);
 	}
 
 	/**
 	 * Recognise a container run.
-	 * @param command the server's command as configured
+	 * @param command the server's command
 	 * @param args its arguments
 	 * @return the container run, or {@code null} when the command is not one
 	 * @throws InvalidContainerCommandException when it is one that cannot serve MCP over
-	 * stdio
+	 * stdio ({@code -t}, {@code -d}, no {@code -i}, our markers or labels set by the
+	 * user)
 	 */
 	public static @Nullable ContainerRun recognise(String command, List<String> args) {
 		Engine engine = engineOf(command);
@@ -121,14 +120,15 @@ public final class ContainerRun {
 		if (runIndex < 0) {
 			return null;
 		}
-		RunOptions options = new RunOptions();
-		int imageIndex = parseRunOptions(copy, runIndex + 1, options);
+		ContainerRun run = new ContainerRun(engine, copy, runIndex);
+		int imageIndex = run.parseRunOptions(runIndex + 1);
 		if (imageIndex >= copy.size()) {
 			throw new InvalidContainerCommandException(
 					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		}
-		options.check();
-		return new ContainerRun(engine, command, copy, runIndex, options, copy.get(imageIndex));
+		run.check();
+		run.image = copy.get(imageIndex);
+		return run;
 	}
 
 	static @Nullable Engine engineOf(String command) {
@@ -178,10 +178,10 @@ public final class ContainerRun {
 	 * Read the options of {@code run} from {@code start}.
 	 * @return the index of the image
 	 */
-	private static int parseRunOptions(List<String> args, int start, RunOptions options) {
+	private int parseRunOptions(int start) {
 		int i = start;
-		while (i < args.size()) {
-			String arg = args.get(i);
+		while (i < this.args.size()) {
+			String arg = this.args.get(i);
 			if (arg.equals("--")) {
 				return i + 1;
 			}
@@ -193,20 +193,20 @@ public final class ContainerRun {
 				String option = (eq < 0) ? arg : arg.substring(0, eq);
 				String inline = (eq < 0) ? null : arg.substring(eq + 1);
 				if (RUN_FLAGS.contains(option)) {
-					options.flag(option, (inline != null) ? parseBoolean(inline, arg, i) : true, i);
+					flag(option, (inline != null) ? parseBoolean(inline, arg, i) : true, i);
 					i++;
 				}
 				else if (inline != null) {
-					options.value(option, inline, i);
+					value(option, inline, i);
 					i++;
 				}
 				else {
-					options.value(option, (i + 1 < args.size()) ? args.get(i + 1) : "", i);
+					value(option, (i + 1 < this.args.size()) ? this.args.get(i + 1) : "", i);
 					i += 2;
 				}
 			}
 			else {
-				i += parseShortGroup(args, i, options);
+				i += parseShortGroup(i);
 			}
 		}
 		return i;
@@ -217,17 +217,17 @@ public final class ContainerRun {
 	 * {@code -eNAME=value} or {@code -e NAME=value}.
 	 * @return how many arguments it used
 	 */
-	private static int parseShortGroup(List<String> args, int index, RunOptions options) {
-		String arg = args.get(index);
+	private int parseShortGroup(int index) {
+		String arg = this.args.get(index);
 		for (int j = 1; j < arg.length(); j++) {
 			char letter = arg.charAt(j);
 			String option = longName(letter);
 			if (RUN_SHORT_FLAGS.indexOf(letter) >= 0) {
 				if (j + 1 < arg.length() && arg.charAt(j + 1) == '=') {
-					options.flag(option, parseBoolean(arg.substring(j + 2), arg, index), index);
+					flag(option, parseBoolean(arg.substring(j + 2), arg, index), index);
 					return 1;
 				}
-				options.flag(option, true, index);
+				flag(option, true, index);
 				continue;
 			}
 			// a short option with a value takes the rest of the group, or the next
@@ -237,10 +237,10 @@ public final class ContainerRun {
 				rest = rest.substring(1);
 			}
 			if (!rest.isEmpty()) {
-				options.value(option, rest, index);
+				value(option, rest, index);
 				return 1;
 			}
-			options.value(option, (index + 1 < args.size()) ? args.get(index + 1) : "", index);
+			value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
 			return 2;
 		}
 		return 1;
@@ -268,38 +268,127 @@ public final class ContainerRun {
 		};
 	}
 
+	private void flag(String option, boolean on, int index) {
+		switch (option) {
+			case "--interactive" -> this.interactive = on;
+			case "--tty" -> this.tty = on ? index : -1;
+			case "--detach" -> this.detach = on ? index : -1;
+			case "--init" -> this.init = on;
+			case "--rm" -> this.autoRemove = on;
+			case "--privileged" -> {
+				if (on) {
+					this.hostAccess.add("--privileged");
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	private void value(String option, String value, int index) {
+		switch (option) {
+			case "--name" -> this.name = value;
+			case "--cidfile" -> this.cidfile = value;
+			case "--attach" -> {
+				this.attach.add(value.toLowerCase(Locale.ROOT));
+				this.attachIndex = index;
+			}
+			case "--env" -> {
+				String variable = value.contains("=") ? value.substring(0, value.indexOf('=')) : value;
+				if (variable.equals(ProcessMarkers.SERVER) || variable.equals(ProcessMarkers.OWNER_PID)
+						|| variable.equals(ProcessMarkers.INSTANCE)) {
+					reserve("-e " + variable, index);
+				}
+			}
+			case "--pid", "--network", "--net", "--uts", "--ipc", "--userns", "--cgroupns" -> {
+				if (value.equals("host")) {
+					this.hostAccess.add(option + "=host");
+				}
+			}
+			case "--volume", "-v" -> {
+				if (value.equals("/") || value.startsWith("/:")) {
+					this.hostAccess.add(option + " " + value);
+				}
+			}
+			case "--mount" -> {
+				if (mountsHostRoot(value)) {
+					this.hostAccess.add("--mount " + value);
+				}
+			}
+			case "--label" -> {
+				if (value.startsWith(ContainerEngine.LABEL_PREFIX)) {
+					reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value), index);
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	/** A bind mount whose source is the host's {@code /}. */
+	private static boolean mountsHostRoot(String spec) {
+		boolean bind = false;
+		boolean root = false;
+		for (String field : spec.split(",")) {
+			String[] pair = field.split("=", 2);
+			String key = pair[0].strip().toLowerCase(Locale.ROOT);
+			String value = (pair.length > 1) ? pair[1].strip() : "";
+			if (key.equals("type")) {
+				bind = value.equals("bind");
+			}
+			else if (key.equals("source") || key.equals("src")) {
+				root = value.equals("/");
+			}
+		}
+		return bind && root;
+	}
+
+	private void reserve(String what, int index) {
+		if (this.reserved == null) {
+			this.reserved = what;
+			this.reservedIndex = index;
+		}
+	}
+
+	private void check() {
+		if (this.tty >= 0) {
+			throw new InvalidContainerCommandException(
+					"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
+					this.tty);
+		}
+		if (this.detach >= 0) {
+			throw new InvalidContainerCommandException(
+					"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
+					this.detach);
+		}
+		if (!this.interactive) {
+			throw new InvalidContainerCommandException(
+					"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
+					-1);
+		}
+		if (!this.attach.isEmpty() && !this.attach.contains("stdout")) {
+			throw new InvalidContainerCommandException(
+					"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
+					this.attachIndex);
+		}
+		if (this.reserved != null) {
+			throw new InvalidContainerCommandException(this.reserved
+					+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
+					this.reservedIndex);
+		}
+	}
+
 	/**
 	 * Return the arguments with ours inserted right after {@code run}: the user's options
 	 * all come after ours, and what follows the image is untouched.
 	 * @param additions our options
 	 * @return the arguments to run
 	 */
-	public List<String> argsWith(List<String> additions) {
-		List<String> result = new ArrayList<>(this.args.size() + additions.size());
-		result.addAll(this.args.subList(0, this.runIndex + 1));
+	List<String> argsWith(List<String> additions) {
+		List<String> result = new ArrayList<>(this.args.subList(0, this.runIndex + 1));
 		result.addAll(additions);
 		result.addAll(this.args.subList(this.runIndex + 1, this.args.size()));
 		return result;
-	}
-
-	public Engine engine() {
-		return this.engine;
-	}
-
-	/**
-	 * Return the command as configured.
-	 * @return the engine command
-	 */
-	public String command() {
-		return this.command;
-	}
-
-	/**
-	 * Return the user's arguments, unchanged: what logs and the endpoint show.
-	 * @return the arguments
-	 */
-	public List<String> args() {
-		return this.args;
 	}
 
 	/**
@@ -307,44 +396,12 @@ public final class ContainerRun {
 	 * {@code -H tcp://…}), which every later call of the engine needs too.
 	 * @return the global options
 	 */
-	public List<String> globalOptions() {
+	List<String> globalOptions() {
 		int end = this.runIndex;
 		if (end > 0 && this.args.get(end - 1).equals("container")) {
 			end--;
 		}
 		return this.args.subList(0, end);
-	}
-
-	/**
-	 * Return the container name the user gave.
-	 * @return the name or {@code null}
-	 */
-	public @Nullable String name() {
-		return this.name;
-	}
-
-	/**
-	 * Return the cidfile the user gave.
-	 * @return the path or {@code null}
-	 */
-	public @Nullable String cidfile() {
-		return this.cidfile;
-	}
-
-	/**
-	 * Return whether the user's options already ask for an init process.
-	 * @return whether {@code --init} is given
-	 */
-	public boolean init() {
-		return this.init;
-	}
-
-	/**
-	 * Return whether the engine removes the container when it exits ({@code --rm}).
-	 * @return whether {@code --rm} is given
-	 */
-	public boolean autoRemove() {
-		return this.autoRemove;
 	}
 
 	/**
@@ -354,15 +411,35 @@ public final class ContainerRun {
 	 * @return the options, in order, possibly none
 	 */
 	public List<String> hostAccess() {
-		return this.hostAccess;
+		return Collections.unmodifiableList(this.hostAccess);
 	}
 
-	public String image() {
+	Engine engine() {
+		return this.engine;
+	}
+
+	List<String> args() {
+		return this.args;
+	}
+
+	String image() {
 		return this.image;
 	}
 
-	/**
-	 * The options of {@code run} that matter to us, last one winning like the engines.
-	 */
+	@Nullable String name() {
+		return this.name;
+	}
+
+	@Nullable String cidfile() {
+		return this.cidfile;
+	}
+
+	boolean init() {
+		return this.init;
+	}
+
+	boolean autoRemove() {
+		return this.autoRemove;
+	}
 
 }

@@ -22,20 +22,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a server whose command is {@code docker run} or {@code podman run} is run and
- * ended: the {@code container.*} settings of one server.
+ * The {@code container.*} settings of one server.
  *
- * @param enabled whether such a command is recognised as a container server (labels,
- * markers and a cidfile added; ended through the engine); {@code false} runs it as given,
- * ended only through its process tree
- * @param engineCommand the engine executable used to end, list and count the container,
- * or {@code null} for the server's own command (with the same global options, such as
- * {@code --context})
- * @param init whether to add {@code --init} (unless the arguments already have it), so
- * that the server does not run as PID 1: a server without a SIGTERM handler then ends on
- * SIGTERM instead of waiting for the kill after {@code terminate-timeout}
- * @param engineTimeout how long one call of the engine's command-line interface may take
- * (kill, rm, ps, inspect)
  * @author mcp-stdio authors
  */
 public record ContainerSettings(boolean enabled, @Nullable String engineCommand, boolean init, Duration engineTimeout) {
@@ -53,6 +41,21 @@ public record ContainerSettings(boolean enabled, @Nullable String engineCommand,
 	public static final ContainerSettings DEFAULTS = new ContainerSettings(DEFAULT_ENABLED, null, DEFAULT_INIT,
 			DEFAULT_ENGINE_TIMEOUT);
 
+	/**
+	 * Create the settings.
+	 * @param enabled whether a {@code docker run} or {@code podman run} command is
+	 * recognised as a container server (labels, markers and a cidfile added; ended
+	 * through the engine); {@code false} runs it as given, ended only through its process
+	 * tree
+	 * @param engineCommand the engine executable used to end, list and count the
+	 * container, or {@code null} for the server's own command (with the same global
+	 * options, such as {@code --context})
+	 * @param init whether to add {@code --init} (unless the arguments already have it),
+	 * so that the server does not run as PID 1: a server without a SIGTERM handler then
+	 * ends on SIGTERM instead of waiting for the kill after {@code terminate-timeout}
+	 * @param engineTimeout how long one call of the engine's command-line interface may
+	 * take (kill, rm, ps, inspect)
+	 */
 	public ContainerSettings {
 		Objects.requireNonNull(engineTimeout, "engineTimeout");
 		if (engineTimeout.isNegative() || engineTimeout.isZero()) {
@@ -63,11 +66,11 @@ public record ContainerSettings(boolean enabled, @Nullable String engineCommand,
 		}
 	}
 
-	public ContainerSettings withInit(boolean init) {
+	ContainerSettings withInit(boolean init) {
 		return new ContainerSettings(this.enabled, this.engineCommand, init, this.engineTimeout);
 	}
 
-	public ContainerSettings withEngineCommand(@Nullable String engineCommand) {
+	ContainerSettings withEngineCommand(@Nullable String engineCommand) {
 		return new ContainerSettings(this.enabled, engineCommand, this.init, this.engineTimeout);
 	}
 

@@ -18,9 +18,7 @@ package dev.mcpstdio.core.containment;
 
 /**
  * A {@code docker run} or {@code podman run} command line that cannot serve MCP over
- * stdio, such as one with {@code -t} or without {@code -i}. The message says what is
- * wrong and what to change, without the server's name, so that the caller can name server
- * and property.
+ * stdio.
  *
  * @author mcp-stdio authors
  */

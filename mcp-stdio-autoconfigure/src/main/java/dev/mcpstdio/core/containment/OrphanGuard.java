@@ -21,9 +21,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,12 +44,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Makes sure that no server outlives its JVM, however it dies (SIGKILL and
- * {@code Runtime.halt} included): one small {@code sh} watcher per host, started on its
- * first server start, learns each server's root through its stdin; when that stdin
- * reaches its end, it ends what is left of the servers, bounded by their shutdown
- * timeouts. What it ends is what {@link dev.mcpstdio.core.process.Membership} proves is
- * theirs; its script ({@code orphan-guard.sh}) repeats that rule.
+ * Makes sure that no server outlives its JVM, however the JVM dies.
  *
  * @author mcp-stdio authors
  */
@@ -54,7 +53,7 @@ public final class OrphanGuard implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(OrphanGuard.class);
 
 	/** The watcher's script, {@code orphan-guard.sh} beside this class. */
-	static final String SCRIPT = script();
+	static final String SCRIPT = resource("orphan-guard.sh");
 
 	/** The variable that hands the script to {@code sh}: its only use, unset at once. */
 	static final String SCRIPT_VARIABLE = "MCP_STDIO_GUARD_SCRIPT";
@@ -90,6 +89,13 @@ public final class OrphanGuard implements AutoCloseable {
 
 	private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
 
+	/**
+	 * One small {@code sh} per host, started with its first server: it learns each
+	 * server's root through its stdin; when that stdin reaches its end (the JVM is gone,
+	 * SIGKILL and {@code Runtime.halt} included), it ends what
+	 * {@link dev.mcpstdio.core.process.Membership} proves is left of the servers, bounded
+	 * by their shutdown timeouts, and runs the reaper scripts.
+	 */
 	private @Nullable Process watcher;
 
 	private @Nullable OutputStream input;
@@ -100,6 +106,12 @@ public final class OrphanGuard implements AutoCloseable {
 
 	/** Whether the host closed: the writer ends once it handed over what is queued. */
 	private volatile boolean closed;
+
+	/** The reaper scripts written so far, by name; guarded by this guard. */
+	private final Map<String, String> written = new HashMap<>();
+
+	/** Where the reaper scripts (and cidfiles) go; guarded by this guard. */
+	private @Nullable Path directory;
 
 	/**
 	 * Create a guard.
@@ -113,16 +125,25 @@ public final class OrphanGuard implements AutoCloseable {
 		this.application = application;
 	}
 
-	private static String script() {
-		try (InputStream in = OrphanGuard.class.getResourceAsStream("orphan-guard.sh")) {
+	/**
+	 * Return a script beside this class.
+	 * @param name its file name
+	 * @return its text
+	 */
+	static String resource(String name) {
+		try (InputStream in = OrphanGuard.class.getResourceAsStream(name)) {
 			if (in == null) {
-				throw new IllegalStateException("orphan-guard.sh is missing beside " + OrphanGuard.class.getName());
+				throw new IllegalStateException(name + " is missing beside " + OrphanGuard.class.getName());
 			}
 			return new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	static String quote(String word) {
+		return "'" + word.replace("'", "'\\''") + "'";
 	}
 
 	/**
@@ -181,13 +202,59 @@ public final class OrphanGuard implements AutoCloseable {
 	}
 
 	/**
-	 * Tell the watcher about a script to run once this JVM is gone, for what its process
-	 * scan cannot end (containers, cgroups): {@code sh <script> <stdinCloseMillis>
-	 * <terminateMillis>}, with the largest bounds of the servers, in the background. The
-	 * watcher deletes it after it ran. A script may be rewritten in place at any time.
+	 * Make sure the watcher runs a script once this JVM is gone, for what its process
+	 * scan cannot end (containers, cgroups): written to a directory of this user's only,
+	 * rewritten in place when it changed.
+	 * @param name the script's name, such as {@code containers}
+	 * @param script its text, or {@code null} for none
+	 */
+	synchronized void reaper(String name, @Nullable String script) {
+		if (!this.enabled || script == null || script.equals(this.written.get(name))) {
+			return;
+		}
+		try {
+			Path file = directory().resolve(name + ".sh");
+			Path temporary = file.resolveSibling(name + ".sh.tmp");
+			Files.writeString(temporary, script, StandardCharsets.UTF_8);
+			Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwx------"));
+			announce(Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
+			this.written.put(name, script);
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.warn("Could not write the script that ends this JVM's MCP server " + name + " if it is killed ("
+					+ ex.getMessage() + "); the next start-up's sweep ends what is left");
+		}
+	}
+
+	/**
+	 * Return the directory of the reaper scripts, where cidfiles of containers go too:
+	 * the watcher removes what is left in it once it ran the scripts.
+	 * @return the directory, or {@code null} when the guard is off or it cannot be made
+	 */
+	synchronized @Nullable Path privateDirectory() {
+		try {
+			return this.enabled ? directory() : null;
+		}
+		catch (IOException ex) {
+			return null;
+		}
+	}
+
+	/** A directory of this user's only (created so on POSIX), once per guard. */
+	private Path directory() throws IOException {
+		if (this.directory == null) {
+			this.directory = Files.createTempDirectory("mcp-stdio-guard-");
+		}
+		return this.directory;
+	}
+
+	/**
+	 * Tell the watcher about a script to run once this JVM is gone:
+	 * {@code sh <script> <stdinCloseMillis> <terminateMillis>}, with the largest bounds
+	 * of the servers, in the background. The watcher deletes it after it ran.
 	 * @param script the script, in a directory of this user's only
 	 */
-	void reaper(Path script) {
+	void announce(Path script) {
 		String path = script.toAbsolutePath().toString();
 		if (!this.enabled) {
 			return;
@@ -321,9 +388,7 @@ public final class OrphanGuard implements AutoCloseable {
 	}
 
 	/**
-	 * Let the watcher go without ending anything, when the host closes after its servers
-	 * stopped. A watcher that still knows a running server stays, so that it still ends
-	 * it if the JVM dies.
+	 * Let the watcher go without ending anything, unless a server it knows still runs.
 	 */
 	@Override
 	public void close() {
@@ -331,7 +396,9 @@ public final class OrphanGuard implements AutoCloseable {
 	}
 
 	/**
-	 * Let the watcher go without ending anything, unless a server it knows still runs.
+	 * Let the watcher go without ending anything, and delete its reaper scripts, unless a
+	 * server it knows still runs: then it keeps watching, so that it still ends that
+	 * server if the JVM dies.
 	 * @return whether it quit: {@code false} when it keeps watching
 	 */
 	public boolean quit() {
@@ -346,7 +413,26 @@ public final class OrphanGuard implements AutoCloseable {
 			if (this.watcher != null && this.watcher.isAlive()) {
 				offer("Q\n");
 			}
-			return true;
+		}
+		deleteScripts();
+		return true;
+	}
+
+	/**
+	 * Delete the scripts, and their directory unless a container's cidfile is still in
+	 * it.
+	 */
+	private synchronized void deleteScripts() {
+		if (this.directory != null) {
+			try {
+				for (String name : this.written.keySet()) {
+					Files.deleteIfExists(this.directory.resolve(name + ".sh"));
+				}
+				Files.deleteIfExists(this.directory);
+			}
+			catch (IOException ex) {
+				// not empty, or left for the temporary directory's own cleaning
+			}
 		}
 	}
 

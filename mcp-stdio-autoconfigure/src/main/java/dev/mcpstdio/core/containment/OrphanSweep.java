@@ -33,11 +33,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Ends, at start-up, the server processes that earlier JVMs left behind: processes that
- * {@link Membership} proves were started by a JVM that is gone (its pid is not alive, or
- * runs a process that started at another time), of this application unless told to take
- * every application's of this user. A marked process whose owner is alive (another
- * running application) is never touched, and nothing without the markers is.
+ * Ends, at start-up, the marked server processes that dead JVMs left behind.
  *
  * @author mcp-stdio authors
  */

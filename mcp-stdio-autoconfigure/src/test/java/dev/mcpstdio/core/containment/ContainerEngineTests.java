@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -85,7 +86,7 @@ class ContainerEngineTests {
 			server.closeStdin();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(1))).isFalse();
 			assertThat(server.launch.engine().isRunning(id)).isTrue();
-			ContainerStop stop = server.launch.stop(Duration.ofSeconds(1));
+			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(1));
 			assertThat(stop).isNotNull();
 			assertThat(stop.id()).isEqualTo(id);
 			assertThat(stop.terminated()).isTrue();
@@ -108,7 +109,7 @@ class ContainerEngineTests {
 				"podman's --init needs catatonit, which is not installed");
 		try (ContainerServer server = start("/srv/echo.sh", "--rm", "--init")) {
 			assertThat(server.request(1)).contains("\"echo\":\"ping\"");
-			ContainerStop stop = server.launch.stop(Duration.ofSeconds(20));
+			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(20));
 			assertThat(stop).isNotNull();
 			assertThat(stop.terminated()).isTrue();
 			assertThat(stop.killed()).isFalse();
@@ -129,8 +130,8 @@ class ContainerEngineTests {
 			Fixtures.sleep(500);
 			ContainerEngine engine = server.launch.engine();
 			assertThat(engine.isRunning(id)).as("the leak this prevents").isTrue();
-			assertThat(engine.idByLabel(ContainerLabels.INSTANCE, server.launch.instance())).isEqualTo(id);
-			ContainerStop stop = engine.stop(id, Duration.ofMillis(500));
+			assertThat(engine.idByLabel(ContainerEngine.INSTANCE_LABEL, server.launch.instance())).isEqualTo(id);
+			ContainerEngine.Stop stop = engine.stop(id, Duration.ofMillis(500));
 			assertThat(stop.removed()).isTrue();
 			// without --rm the stopped container is removed too
 			assertThat(engine.ids("id=" + id)).isEmpty();
@@ -147,7 +148,7 @@ class ContainerEngineTests {
 			server.closeStdin();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(20))).isTrue();
 			ContainerEngines.assertNoneLeft(this.fixtures.id(), Duration.ofSeconds(20));
-			ContainerStop stop = server.launch.stop(Duration.ofSeconds(30));
+			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(30));
 			assertThat(stop).isNotNull();
 			assertThat(stop.terminated()).isFalse();
 			assertThat(stop.removed()).isTrue();
@@ -187,8 +188,8 @@ class ContainerEngineTests {
 			assertThat(TestHost.shared().census().count(name, List.of()).liveProcesses())
 				.as("the CLI and the container's")
 				.isGreaterThanOrEqualTo(4);
-			ContainerStats stats = engine.stats(id);
-			assertThat(stats.processes()).isGreaterThanOrEqualTo(3);
+			TreeStats stats = engine.stats(id);
+			assertThat(stats.liveProcesses()).isGreaterThanOrEqualTo(3);
 			assertThat(stats.memoryBytes()).isPositive();
 			server.closeStdin();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(20))).isTrue();
@@ -252,7 +253,7 @@ class ContainerEngineTests {
 				ofDead.cli.destroyForcibly();
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
-				ContainerSweep.Result result = ContainerSweep.sweep(engine, Duration.ofSeconds(1),
+				Containments.Swept result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				List<String> orphans = List.of(dead, reused);
@@ -290,8 +291,8 @@ class ContainerEngineTests {
 						"/srv/echo.sh")) {
 			assertThat(stubborn.request(1)).contains("ping");
 			assertThat(polite.request(1)).contains("ping");
-			Path script = ContainerReaper.write(directory.resolve("containers.sh"),
-					List.of(stubborn.launch.engine(), polite.launch.engine()), owner);
+			Path script = Files.writeString(directory.resolve("containers.sh"),
+					Containments.reaper(List.of(stubborn.launch.engine(), polite.launch.engine()), owner));
 			assertThat(Files.readString(script)).contains("env -i").doesNotContain("MCP_STDIO_TEST_SECRET");
 			// the JVM "dies": its CLIs' stdin ends, the guard runs the reaper
 			dying.destroyForcibly();

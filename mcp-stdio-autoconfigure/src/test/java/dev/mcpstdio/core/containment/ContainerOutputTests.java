@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.TreeStats;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,17 +35,17 @@ class ContainerOutputTests {
 
 	@Test
 	void statsOfDockerAndPodmanAreRead() {
-		assertThat(ContainerStats.parse("3|1.5MiB / 7.6GiB")).isEqualTo(new ContainerStats(3, 1572864));
-		assertThat(ContainerStats.parse("2|1.5MB / 8.2GB")).isEqualTo(new ContainerStats(2, 1500000));
-		assertThat(ContainerStats.parse("1|512KiB / 1GiB")).isEqualTo(new ContainerStats(1, 524288));
-		assertThat(ContainerStats.parse("1|600kB / 1GB")).isEqualTo(new ContainerStats(1, 600000));
-		assertThat(ContainerStats.parse("--|0B / 0B")).isEqualTo(new ContainerStats(0, 0));
-		assertThat(ContainerStats.parse("")).isEqualTo(new ContainerStats(0, 0));
+		assertThat(ContainerEngine.parseStats("3|1.5MiB / 7.6GiB")).isEqualTo(new TreeStats(3, 1572864));
+		assertThat(ContainerEngine.parseStats("2|1.5MB / 8.2GB")).isEqualTo(new TreeStats(2, 1500000));
+		assertThat(ContainerEngine.parseStats("1|512KiB / 1GiB")).isEqualTo(new TreeStats(1, 524288));
+		assertThat(ContainerEngine.parseStats("1|600kB / 1GB")).isEqualTo(new TreeStats(1, 600000));
+		assertThat(ContainerEngine.parseStats("--|0B / 0B")).isEqualTo(new TreeStats(0, 0));
+		assertThat(ContainerEngine.parseStats("")).isEqualTo(new TreeStats(0, 0));
 	}
 
 	@Test
 	void inspectLinesAreRead() {
-		ContainerInfo info = ContainerInfo.parse("abc123|files|42-1|42@777|host-a|true");
+		ContainerEngine.Owned info = ContainerEngine.Owned.parse("abc123|files|42-1|42@777|host-a|true");
 		assertThat(info).isNotNull();
 		assertThat(info.id()).isEqualTo("abc123");
 		assertThat(info.server()).isEqualTo("files");
@@ -54,11 +55,11 @@ class ContainerOutputTests {
 		assertThat(info.owner().pid()).isEqualTo(42);
 		assertThat(info.owner().start()).isEqualTo("777");
 		assertThat(info.owner().host()).isEqualTo("host-a");
-		ContainerInfo foreign = ContainerInfo.parse("def|<no value>|<no value>|junk|<no value>|false");
+		ContainerEngine.Owned foreign = ContainerEngine.Owned.parse("def|<no value>|<no value>|junk|<no value>|false");
 		assertThat(foreign).isNotNull();
 		assertThat(foreign.owner()).isNull();
 		assertThat(foreign.running()).isFalse();
-		assertThat(ContainerInfo.parse("Error: no such object")).isNull();
+		assertThat(ContainerEngine.Owned.parse("Error: no such object")).isNull();
 	}
 
 	@Test
@@ -67,10 +68,12 @@ class ContainerOutputTests {
 		JvmOwner dead = new JvmOwner(11, "1", me.host());
 		JvmOwner alive = new JvmOwner(12, "1", me.host());
 		JvmOwner remote = new JvmOwner(13, "1", "elsewhere-" + me.host());
-		List<ContainerInfo> containers = List.of(new ContainerInfo("a", "s", "i", dead, true),
-				new ContainerInfo("b", "s", "i", alive, true), new ContainerInfo("c", "s", "i", remote, false),
-				new ContainerInfo("d", "s", "i", me, true), new ContainerInfo("e", "s", "i", null, true));
-		assertThat(ContainerSweep.orphans(containers, (owner) -> owner.pid() == 12)).extracting(ContainerInfo::id)
+		List<ContainerEngine.Owned> containers = List.of(new ContainerEngine.Owned("a", "s", "i", dead, true),
+				new ContainerEngine.Owned("b", "s", "i", alive, true),
+				new ContainerEngine.Owned("c", "s", "i", remote, false),
+				new ContainerEngine.Owned("d", "s", "i", me, true),
+				new ContainerEngine.Owned("e", "s", "i", null, true));
+		assertThat(Containments.orphans(containers, (owner) -> owner.pid() == 12)).extracting(ContainerEngine.Owned::id)
 			.containsExactly("a");
 	}
 
@@ -82,7 +85,7 @@ class ContainerOutputTests {
 				Duration.ofSeconds(5));
 		ContainerEngine podman = new ContainerEngine(List.of("/usr/bin/podman"), Map.of("HOME", "/root"),
 				Duration.ofSeconds(5));
-		String script = ContainerReaper.script(List.of(docker, podman, docker), owner);
+		String script = Containments.reaper(List.of(docker, podman, docker), owner);
 		assertThat(script).contains(
 				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
 			.contains(

@@ -42,13 +42,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class ContainerServer implements AutoCloseable {
 
-	final ContainerLaunch launch;
+	final Container launch;
 
 	final Process cli;
 
 	private final BufferedReader stdout;
 
-	private ContainerServer(ContainerLaunch launch, Process cli) {
+	private ContainerServer(Container launch, Process cli) {
 		this.launch = launch;
 		this.cli = cli;
 		this.stdout = new BufferedReader(new InputStreamReader(cli.getInputStream(), StandardCharsets.UTF_8));
@@ -73,13 +73,11 @@ final class ContainerServer implements AutoCloseable {
 		args.addAll(List.of(ContainerEngines.IMAGE, "sh", script));
 		ContainerRun run = ContainerRun.recognise(engineCommand, args);
 		assertThat(run).isNotNull();
-		ContainerEngine engine = ContainerEngine.of(run, engineCommand, System.getenv(), ContainerSettings.DEFAULTS);
-		ContainerLaunch launch = ContainerLaunch.prepare(run, name, instance, engine, ContainerSettings.DEFAULTS, null,
-				owner);
-		List<String> command = new ArrayList<>();
-		command.add(engineCommand);
-		command.addAll(launch.args());
-		ProcessBuilder builder = new ProcessBuilder(command);
+		List<String> command = new ArrayList<>(List.of(engineCommand));
+		command.addAll(args);
+		Container launch = new Container(ContainmentAccess.host(), new Containment.Start(name, command, null,
+				System.getenv(), ContainerSettings.DEFAULTS, Duration.ofSeconds(1)), run, instance, owner);
+		ProcessBuilder builder = new ProcessBuilder(launch.wrap(command));
 		builder.environment().put(Fixtures.MARKER, fixtures.id());
 		builder.environment().put(ProcessMarkers.SERVER, name);
 		builder.environment().put(ProcessMarkers.OWNER_PID, Long.toString(owner.pid()));
@@ -112,7 +110,7 @@ final class ContainerServer implements AutoCloseable {
 	}
 
 	String containerId() {
-		String id = this.launch.awaitContainerId(Duration.ofSeconds(30));
+		String id = ContainmentAccess.awaitContainerId(this.launch, Duration.ofSeconds(30));
 		assertThat(id).as("container id").isNotNull().matches("[0-9a-f]{64}");
 		return id;
 	}
@@ -128,7 +126,7 @@ final class ContainerServer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.cli.destroyForcibly();
-		this.launch.close();
+		this.launch.release();
 	}
 
 }

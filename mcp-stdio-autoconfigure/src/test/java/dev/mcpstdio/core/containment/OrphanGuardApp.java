@@ -59,7 +59,7 @@ public final class OrphanGuardApp {
 		OrphanGuard guard = host.orphanGuard();
 		if (args.length > 3) {
 			// a script the guard runs once this JVM is gone
-			guard.reaper(java.nio.file.Path.of(args[3]));
+			guard.announce(java.nio.file.Path.of(args[3]));
 		}
 		StdioServerProcess server = host.start(spec, MessageListener.NONE);
 		System.out.println("READY " + server.pid() + " " + guard.watcherPid());

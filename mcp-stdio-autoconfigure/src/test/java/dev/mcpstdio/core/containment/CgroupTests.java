@@ -24,14 +24,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -41,55 +45,44 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Tests for {@link CgroupContainment} and {@link ServerCgroup} with real cgroups, where
- * this machine lets the JVM write the cgroup v2 hierarchy (skipped, saying why,
- * elsewhere, unless {@value #REQUIRE} is set, as in CI).
+ * Tests for {@link Cgroups} and {@link Cgroup} with real cgroups, where this machine lets
+ * the JVM write the cgroup v2 hierarchy (skipped, saying why, elsewhere, unless
+ * {@value ContainmentAccess#REQUIRE_CGROUP} is set, as in CI).
  *
  * @author mcp-stdio authors
  */
 @ExtendWith(NoProcessLeft.class)
-class CgroupContainmentTests {
-
-	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
-	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
+class CgroupTests {
 
 	private final Fixtures fixtures;
 
 	private final List<Process> started = new ArrayList<>();
 
-	private final List<ServerCgroup> groups = new ArrayList<>();
+	private final List<Cgroup> groups = new ArrayList<>();
 
-	private CgroupContainment containment;
+	private Cgroups containment;
 
 	private Path directory;
 
-	CgroupContainmentTests(Fixtures fixtures) {
+	CgroupTests(Fixtures fixtures) {
 		this.fixtures = fixtures;
 	}
 
 	@BeforeEach
 	void detect() throws IOException {
-		this.containment = CgroupContainment.detect(ProcReader.system());
-		if (!this.containment.isAvailable()) {
-			String required = System.getenv(REQUIRE);
-			if (required != null && !required.isBlank()) {
-				fail("cgroup containment is required here (" + REQUIRE + "): " + this.containment.description());
-			}
-			assumeTrue(false, "no cgroup containment here: " + this.containment.description());
-		}
+		this.containment = ContainmentAccess.requireCgroups();
 		this.directory = Files.createTempDirectory("mcp-stdio-cgroup");
 	}
 
 	@AfterEach
 	void cleanUp() throws IOException {
 		this.started.forEach(Process::destroyForcibly);
-		for (ServerCgroup group : this.groups) {
+		for (Cgroup group : this.groups) {
 			group.terminate(Duration.ofMillis(100));
-			this.containment.remove(group);
+			group.remove();
 		}
 		if (this.directory != null) {
 			try (var files = Files.list(this.directory)) {
@@ -101,8 +94,9 @@ class CgroupContainmentTests {
 		}
 	}
 
-	private ServerCgroup group() {
-		ServerCgroup group = this.containment.create("t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
+	private Cgroup group() {
+		Cgroup group = this.containment.create("contained",
+				"t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
 		assertThat(group).isNotNull();
 		this.groups.add(group);
 		return group;
@@ -111,7 +105,7 @@ class CgroupContainmentTests {
 	/**
 	 * Start a shell script the way the launcher will: setsid, then the group, then it.
 	 */
-	private Process start(ServerCgroup group, String script) throws IOException {
+	private Process start(Cgroup group, String script) throws IOException {
 		List<String> command = new ArrayList<>();
 		command.add("setsid");
 		command.addAll(group.wrap(List.of("/bin/sh", "-c", script)));
@@ -177,38 +171,40 @@ class CgroupContainmentTests {
 	@Test
 	void theDescriptionSaysWhichContainmentIsInUse() {
 		assertThat(this.containment.description()).startsWith("cgroup v2: each server in its own group under ")
-			.contains(CgroupContainment.GROUP_PREFIX + ProcessMarkers.CURRENT_PID + "-");
-		assertThat(CgroupContainment.none("cgroup v2 is not mounted").description())
+			.contains(Cgroups.GROUP_PREFIX + ProcessMarkers.CURRENT_PID + "-");
+		assertThat(Cgroups.none("cgroup v2 is not mounted").description())
 			.isEqualTo("none (cgroup v2 is not mounted); servers are followed by process tree, session and markers");
 	}
 
 	@Test
 	void theServerJoinsItsGroupBeforeItsCommandRunsAndKeepsItsPid() throws Exception {
-		ServerCgroup group = group();
+		Cgroup group = group();
 		Process server = start(group, "echo $$; grep '^0::' /proc/self/cgroup; sleep 60 & echo $!; exec cat");
 		assertThat(readLine(server)).isEqualTo(Long.toString(server.pid()));
 		assertThat(readLine(server)).endsWith("/" + group.path().getFileName());
 		long child = Long.parseLong(readLine(server));
 		assertThat(group.pids()).contains(server.pid(), child);
-		assertThat(group.contains(child)).isTrue();
+		assertThat(group.pids().contains(child)).isTrue();
 		// both in their programs, not in an exec whose memory reads 0
 		awaitProgram(child, "sleep");
 		awaitProgram(server.pid(), "cat");
-		TreeStats stats = group.stats();
-		assertThat(stats.liveProcesses()).isEqualTo(2);
-		assertThat(stats.memoryBytes()).isPositive();
-		ServerCgroup.Result result = group.terminate(Duration.ofSeconds(5));
+		// what the census counts of the group: both, with their resident memory
+		Map<Long, Proc> found = new HashMap<>();
+		group.addMembers(found, new ProcessScanner(Platform.current(), ProcReader.system()).scanAll());
+		assertThat(found).containsOnlyKeys(server.pid(), child);
+		assertThat(found.values().stream().mapToLong(Proc::rssBytes).sum()).isPositive();
+		Cgroup.Result result = group.terminate(Duration.ofSeconds(5));
 		assertThat(result.signalled()).isEqualTo(2);
 		assertThat(result.killed()).isZero();
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(this.containment.remove(group)).isTrue();
+		assertThat(group.remove()).isTrue();
 		assertThat(group.path()).doesNotExist();
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
 	void aGroupIsEmptyOnlyWhenNoProcessIsLeftInItOrInTheGroupsBelowIt() throws Exception {
-		ServerCgroup group = group();
+		Cgroup group = group();
 		assertThat(group.isEmpty()).isTrue();
 		Path below = group.path().resolve("below");
 		// a process of the server that moved itself into a group of its own below
@@ -223,14 +219,14 @@ class CgroupContainmentTests {
 		assertThat(group.pids()).containsExactly(moved);
 		assertThat(group.terminate(Duration.ofSeconds(5)).signalled()).isEqualTo(1);
 		assertThat(group.isEmpty()).isTrue();
-		assertThat(this.containment.remove(group)).isTrue();
+		assertThat(group.remove()).isTrue();
 		assertThat(below).doesNotExist();
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
 	void aDaemonThatLeftTheSessionAndClearedItsEnvironmentIsEndedWithTheGroup() throws Exception {
-		ServerCgroup group = group();
+		Cgroup group = group();
 		Path pidFile = this.directory.resolve("daemon.pid");
 		// double fork, new session, empty environment: no tree, session or marker finds
 		// it
@@ -248,7 +244,7 @@ class CgroupContainmentTests {
 		assertThat(environ).doesNotContain("MCP_STDIO");
 		assertThat(sessionOf(pid)).isNotEqualTo(server.pid());
 		assertThat(handle.parent().map(ProcessHandle::pid)).isNotEqualTo(Optional.of(server.pid()));
-		assertThat(group.contains(pid)).as("the daemon is still in the server's group").isTrue();
+		assertThat(group.pids().contains(pid)).as("the daemon is still in the server's group").isTrue();
 		// the server dies alone: the daemon survives it, escaped from everything but the
 		// group
 		server.destroyForcibly();
@@ -256,21 +252,21 @@ class CgroupContainmentTests {
 		Fixtures.sleep(200);
 		assertThat(handle.isAlive()).isTrue();
 		long start = System.nanoTime();
-		ServerCgroup.Result result = group.terminate(Duration.ofSeconds(2));
+		Cgroup.Result result = group.terminate(Duration.ofSeconds(2));
 		System.out.printf("Escaped daemon ended with its cgroup in %d ms%n", (System.nanoTime() - start) / 1_000_000);
 		assertThat(result.signalled()).isEqualTo(1);
 		assertThat(result.survivors()).isZero();
 		assertThat(handle.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
-		assertThat(this.containment.remove(group)).isTrue();
+		assertThat(group.remove()).isTrue();
 	}
 
 	@Test
 	void withoutCgroupKillAGroupThatIgnoresSigtermIsKilledPidByPid() throws Exception {
-		ServerCgroup created = group();
-		ServerCgroup group = new ServerCgroup(created.path(), false, ProcReader.system());
+		Cgroup created = group();
+		Cgroup group = new Cgroup("left", created.path(), false);
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
-		ServerCgroup.Result result = group.terminate(Duration.ofMillis(300));
+		Cgroup.Result result = group.terminate(Duration.ofMillis(300));
 		assertThat(result.signalled()).isGreaterThanOrEqualTo(2);
 		assertThat(result.killed()).isGreaterThanOrEqualTo(2);
 		assertThat(result.survivors()).isZero();
@@ -281,11 +277,11 @@ class CgroupContainmentTests {
 
 	@Test
 	void withCgroupKillAGroupThatIgnoresSigtermIsKilledAtOnce() throws Exception {
-		ServerCgroup group = group();
+		Cgroup group = group();
 		assumeTrue(Files.exists(group.path().resolve("cgroup.kill")), "no cgroup.kill before Linux 5.14");
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
-		ServerCgroup.Result result = group.terminate(Duration.ofMillis(300));
+		Cgroup.Result result = group.terminate(Duration.ofMillis(300));
 		assertThat(result.killed()).isGreaterThanOrEqualTo(2);
 		assertThat(result.survivors()).isZero();
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -294,7 +290,7 @@ class CgroupContainmentTests {
 
 	@Test
 	void aGroupThatCannotBeJoinedRunsNothing() throws Exception {
-		ServerCgroup missing = new ServerCgroup(this.directory.resolve("not-a-group"), false, ProcReader.system());
+		Cgroup missing = new Cgroup("left", this.directory.resolve("not-a-group"), false);
 		Process server = start(missing, "echo ran");
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(server.exitValue()).isEqualTo(125);
@@ -304,11 +300,11 @@ class CgroupContainmentTests {
 
 	@Test
 	void theReaperScriptEndsEveryProcessOfTheGroupAndRemovesIt() throws Exception {
-		ServerCgroup group = group();
+		Cgroup group = group();
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
 		Path script = this.directory.resolve("cgroup.sh");
-		Files.writeString(script, CgroupReaper.script(group.path(), true));
+		Files.writeString(script, Cgroups.reaper(group.path(), true));
 		Process reaper = new ProcessBuilder("sh", script.toString(), "200", "300").start();
 		assertThat(reaper.waitFor(20, TimeUnit.SECONDS)).isTrue();
 		assertThat(reaper.exitValue()).isZero();
@@ -324,25 +320,24 @@ class CgroupContainmentTests {
 		// (its name names no JVM): the start-up sweep of another test class or
 		// build on this machine would end the dead JVM's group first
 		Path parent = Files.createDirectories(
-				this.containment.jvmGroup().getParent().resolve(CgroupContainment.GROUP_PREFIX + this.fixtures.id()));
+				this.containment.jvmGroup().getParent().resolve(Cgroups.GROUP_PREFIX + this.fixtures.id()));
 		try {
-			CgroupContainment sandbox = containmentUnder(parent);
+			Cgroups sandbox = containmentUnder(parent);
 			assertThat(sandbox.isAvailable()).as(sandbox.description()).isTrue();
 			Process dying = new ProcessBuilder("sleep", "60").start();
 			JvmOwner dead = JvmOwner.of(dying.pid());
 			dying.destroyForcibly();
 			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
-			Path deadGroup = parent.resolve(CgroupContainment.GROUP_PREFIX + dead.pid() + "-" + dead.start());
-			ServerCgroup left = new ServerCgroup(Files.createDirectories(deadGroup.resolve("1-1")), true,
-					ProcReader.system());
+			Path deadGroup = parent.resolve(Cgroups.GROUP_PREFIX + dead.pid() + "-" + dead.start());
+			Cgroup left = new Cgroup("left", Files.createDirectories(deadGroup.resolve("1-1")), true);
 			Process orphan = start(left, "trap '' TERM; echo up; exec sleep 600");
 			assertThat(readLine(orphan)).isEqualTo("up");
-			ServerCgroup mine = sandbox.create("t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
+			Cgroup mine = sandbox.create("contained", "t-" + ProcessMarkers.CURRENT_PID + "-" + System.nanoTime());
 			assertThat(mine).isNotNull();
 			Process server = start(mine, "echo up; exec cat");
 			assertThat(readLine(server)).isEqualTo("up");
 			try {
-				int swept = new CgroupSweep(sandbox).sweep(Duration.ofMillis(300));
+				int swept = sandbox.sweep(Duration.ofMillis(300));
 				assertThat(swept).isGreaterThanOrEqualTo(1);
 				assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).isTrue();
 				assertThat(deadGroup).doesNotExist();
@@ -352,13 +347,13 @@ class CgroupContainmentTests {
 			finally {
 				orphan.destroyForcibly();
 				server.destroyForcibly();
-				new ServerCgroup(deadGroup, true, ProcReader.system()).awaitEmptyAndRemove();
+				new Cgroup("left", deadGroup, true).awaitEmptyAndRemove();
 				mine.terminate(Duration.ofMillis(100));
-				sandbox.remove(mine);
+				mine.remove();
 			}
 		}
 		finally {
-			CgroupContainment.removeQuietly(parent);
+			Cgroups.removeQuietly(parent);
 		}
 	}
 
@@ -366,12 +361,11 @@ class CgroupContainmentTests {
 	 * A containment as this JVM's would be if its own cgroup were the given one, a child
 	 * of its real one.
 	 */
-	private CgroupContainment containmentUnder(Path parent) throws IOException {
-		String own = CgroupContainment.ownPath(Files.readAllLines(ProcReader.system().path("self/cgroup")));
+	private Cgroups containmentUnder(Path parent) throws IOException {
+		String own = Cgroups.ownPath(Files.readAllLines(ProcReader.system().path("self/cgroup")));
 		Path cgroup = Files.writeString(this.directory.resolve("cgroup"),
 				"0::" + own.replaceFirst("/+$", "") + "/" + parent.getFileName() + "\n");
-		return CgroupContainment.detect(ProcReader.system().path("self/mountinfo"), cgroup, JvmOwner.current(),
-				ProcReader.system());
+		return Cgroups.detect(ProcReader.system().path("self/mountinfo"), cgroup, JvmOwner.current());
 	}
 
 	@Test
@@ -379,15 +373,15 @@ class CgroupContainmentTests {
 		List<String> mountinfo = List.of("30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755",
 				"31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu",
 				"40 30 0:37 / /sys/fs/cgroup/my\\040unified rw,relatime - cgroup2 cgroup2 rw");
-		assertThat(CgroupContainment.cgroup2Mount(mountinfo)).containsExactly("/", "/sys/fs/cgroup/my unified");
-		assertThat(CgroupContainment.cgroup2Mount(mountinfo.subList(0, 2))).isNull();
-		assertThat(CgroupContainment.ownPath(List.of("4:memory:/x", "0::/user.slice/app.scope")))
+		assertThat(Cgroups.cgroup2Mount(mountinfo)).containsExactly("/", "/sys/fs/cgroup/my unified");
+		assertThat(Cgroups.cgroup2Mount(mountinfo.subList(0, 2))).isNull();
+		assertThat(Cgroups.ownPath(List.of("4:memory:/x", "0::/user.slice/app.scope")))
 			.isEqualTo("/user.slice/app.scope");
-		assertThat(CgroupContainment.ownPath(List.of("4:memory:/x"))).isNull();
-		assertThat(CgroupSweep.ownerOf("mcp-stdio-4242-123456"))
+		assertThat(Cgroups.ownPath(List.of("4:memory:/x"))).isNull();
+		assertThat(Cgroups.ownerOf("mcp-stdio-4242-123456"))
 			.isEqualTo(new JvmOwner(4242, "123456", JvmOwner.current().host()));
-		assertThat(CgroupSweep.ownerOf("mcp-stdio-4242-1700000000000ms").start()).isEqualTo("1700000000000ms");
-		assertThat(CgroupSweep.ownerOf("other")).isNull();
+		assertThat(Cgroups.ownerOf("mcp-stdio-4242-1700000000000ms").start()).isEqualTo("1700000000000ms");
+		assertThat(Cgroups.ownerOf("other")).isNull();
 	}
 
 	private static long sessionOf(long pid) throws IOException {

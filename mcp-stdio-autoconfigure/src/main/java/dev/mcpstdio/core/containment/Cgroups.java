@@ -21,8 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,18 +33,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Containment of servers in cgroups (v2), where this JVM may write the hierarchy (root,
- * or a subtree delegated by systemd): each server start gets a group of its own under one
- * group of this JVM ({@code <own cgroup>/mcp-stdio-<pid>-<start>/<instance>}), joined
- * before the server's command is executed, so that no process it starts can leave it.
- * Where the hierarchy is not writable there is no containment, and {@link #description()}
- * says why.
+ * The cgroup (v2) containment of this JVM's servers, where it may write the hierarchy.
  *
  * @author mcp-stdio authors
  */
-public final class CgroupContainment {
+final class Cgroups {
 
-	private static final Log logger = LogFactory.getLog(CgroupContainment.class);
+	private static final Log logger = LogFactory.getLog(Cgroups.class);
 
 	/** The name of every JVM group starts with this, followed by its owner. */
 	static final String GROUP_PREFIX = "mcp-stdio-";
@@ -55,22 +48,22 @@ public final class CgroupContainment {
 	 * Guards this JVM's group, which every host of the JVM shares: no probe, creation or
 	 * removal of it runs beside another.
 	 */
-	private static final Object JVM_GROUP_LOCK = new Object();
+	static final Object JVM_GROUP_LOCK = new Object();
 
+	private static final String REAPER = OrphanGuard.resource("reap-cgroup.sh");
+
+	/** This JVM's own cgroup, where the groups of JVMs are. */
 	private final @Nullable Path base;
 
+	/** {@code <base>/mcp-stdio-<pid>-<start>}, the parent of every server group. */
 	private final @Nullable Path jvmGroup;
 
 	private final boolean hasKill;
 
 	private final String description;
 
-	private final @Nullable ProcReader proc;
-
-	private CgroupContainment(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description,
-			@Nullable ProcReader proc) {
+	private Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description) {
 		this.base = base;
-		this.proc = proc;
 		this.jvmGroup = jvmGroup;
 		this.hasKill = hasKill;
 		this.description = description;
@@ -79,13 +72,12 @@ public final class CgroupContainment {
 	/**
 	 * Probe which containment this JVM can use: a group of its own under its cgroup,
 	 * where cgroup v2 is mounted and writable.
-	 * @param proc the reader of {@code /proc}, for memory where the group does not count
-	 * it
+	 * @param proc the reader of {@code /proc}
 	 * @return the containment, possibly none
 	 */
-	public static CgroupContainment detect(ProcReader proc) {
+	static Cgroups detect(ProcReader proc) {
 		synchronized (JVM_GROUP_LOCK) {
-			return detect(proc.path("self/mountinfo"), proc.path("self/cgroup"), JvmOwner.current(), proc);
+			return detect(proc.path("self/mountinfo"), proc.path("self/cgroup"), JvmOwner.current());
 		}
 	}
 
@@ -94,23 +86,21 @@ public final class CgroupContainment {
 	 * @param why the reason, for {@link #description()}
 	 * @return no containment
 	 */
-	public static CgroupContainment none(String why) {
-		return new CgroupContainment(null, null, false,
-				"none (" + why + "); servers are followed by process tree, session and markers", null);
+	static Cgroups none(String why) {
+		return new Cgroups(null, null, false,
+				"none (" + why + "); servers are followed by process tree, session and markers");
 	}
 
-	static CgroupContainment detect(Path mountinfo, Path ownCgroup, JvmOwner owner, ProcReader proc) {
+	static Cgroups detect(Path mountinfo, Path ownCgroup, JvmOwner owner) {
 		if (!Files.isReadable(mountinfo) || !Files.isReadable(ownCgroup)) {
 			return none("no /proc: not Linux");
 		}
-		Path mount;
 		Path own;
 		try {
 			String[] v2 = cgroup2Mount(Files.readAllLines(mountinfo, StandardCharsets.UTF_8));
 			if (v2 == null) {
 				return none("cgroup v2 is not mounted");
 			}
-			mount = Path.of(v2[1]);
 			String path = ownPath(Files.readAllLines(ownCgroup, StandardCharsets.UTF_8));
 			if (path == null) {
 				return none("this process is in no cgroup v2 group");
@@ -119,7 +109,7 @@ public final class CgroupContainment {
 			if (!root.equals("/") && (path.equals(root) || path.startsWith(root + "/"))) {
 				path = path.substring(root.length());
 			}
-			own = mount.resolve(path.replaceFirst("^/+", ""));
+			own = Path.of(v2[1]).resolve(path.replaceFirst("^/+", ""));
 		}
 		catch (IOException | RuntimeException ex) {
 			return none("cannot read the cgroup of this process: " + ex.getMessage());
@@ -134,10 +124,9 @@ public final class CgroupContainment {
 		}
 		boolean hasKill = Files.exists(jvmGroup.resolve("cgroup.kill"));
 		removeQuietly(jvmGroup);
-		return new CgroupContainment(own, jvmGroup, hasKill,
+		return new Cgroups(own, jvmGroup, hasKill,
 				"cgroup v2: each server in its own group under " + jvmGroup + ", ended " + (hasKill ? "with cgroup.kill"
-						: "by signalling every process in it (no cgroup.kill before Linux 5.14)"),
-				proc);
+						: "by signalling every process in it (no cgroup.kill before Linux 5.14)"));
 	}
 
 	/**
@@ -202,23 +191,18 @@ public final class CgroupContainment {
 			removeQuietly(jvmGroup);
 			return "cannot create a group (" + ex.getMessage() + ")";
 		}
+		Cgroup probe = new Cgroup("probe", child, false);
 		try {
-			List<String> command = new ArrayList<>(ServerCgroup.ENTRY);
-			command.add(child.toString());
-			command.add("/bin/sh");
-			command.add("-c");
-			command.add("exit 0");
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			Process process = new ProcessBuilder(probe.wrap(List.of("/bin/sh", "-c", "exit 0")))
+				.redirectErrorStream(true)
+				.start();
 			process.getOutputStream().close();
 			if (!process.waitFor(5, TimeUnit.SECONDS)) {
 				process.destroyForcibly();
 				return "joining a group took longer than 5s";
 			}
 			String output = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8).strip();
-			if (process.exitValue() != 0) {
-				return "a process cannot join a group (" + output + ")";
-			}
-			return null;
+			return (process.exitValue() != 0) ? "a process cannot join a group (" + output + ")" : null;
 		}
 		catch (IOException ex) {
 			return "cannot run /bin/sh (" + ex.getMessage() + ")";
@@ -228,15 +212,11 @@ public final class CgroupContainment {
 			return "interrupted";
 		}
 		finally {
-			new ServerCgroup(child, false, null).awaitEmptyAndRemove();
+			probe.awaitEmptyAndRemove();
 		}
 	}
 
-	/**
-	 * Return whether servers are contained in cgroups.
-	 * @return whether {@link #create(String)} gives groups
-	 */
-	public boolean isAvailable() {
+	boolean isAvailable() {
 		return this.jvmGroup != null;
 	}
 
@@ -244,26 +224,22 @@ public final class CgroupContainment {
 	 * Say which containment is in use, for one line at start-up.
 	 * @return the description
 	 */
-	public String description() {
+	String description() {
 		return this.description;
 	}
 
-	/**
-	 * Return this JVM's group, the parent of every server group.
-	 * @return the group, or {@code null} without containment
-	 */
-	public @Nullable Path jvmGroup() {
+	@Nullable Path jvmGroup() {
 		return this.jvmGroup;
 	}
 
 	/**
 	 * Create the group of one server start.
-	 * @param instance the id of the start ({@code MCP_STDIO_INSTANCE}), which names the
-	 * group
+	 * @param server the server's name
+	 * @param instance the id of the start, which names the group
 	 * @return the group, or {@code null} without containment or when it cannot be created
 	 * (the server then runs uncontained)
 	 */
-	public @Nullable ServerCgroup create(String instance) {
+	@Nullable Cgroup create(String server, String instance) {
 		Path parent = this.jvmGroup;
 		if (parent == null) {
 			return null;
@@ -273,35 +249,13 @@ public final class CgroupContainment {
 		}
 		synchronized (JVM_GROUP_LOCK) {
 			try {
-				if (!Files.isDirectory(parent)) {
-					Files.createDirectories(parent);
-					enableMemoryController(parent);
-				}
-				Path group = Files.createDirectories(parent.resolve(instance));
-				return new ServerCgroup(group, this.hasKill, this.proc);
+				return new Cgroup(server, Files.createDirectories(parent.resolve(instance)), this.hasKill);
 			}
 			catch (IOException | RuntimeException ex) {
 				logger.warn("Could not create the cgroup of MCP server start " + instance + " under " + parent
 						+ "; it runs uncontained: " + ex.getMessage());
 				return null;
 			}
-		}
-	}
-
-	/**
-	 * Let the server groups count their memory ({@code memory.current}) where the memory
-	 * controller is available to this JVM's group; without it memory is summed from
-	 * {@code /proc}.
-	 */
-	private static void enableMemoryController(Path group) {
-		try {
-			String controllers = Files.readString(group.resolve("cgroup.controllers"));
-			if (List.of(controllers.strip().split(" ")).contains("memory")) {
-				Files.writeString(group.resolve("cgroup.subtree_control"), "+memory");
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// memory is then read from /proc
 		}
 	}
 
@@ -315,34 +269,70 @@ public final class CgroupContainment {
 	}
 
 	/**
-	 * Remove a server's group once it is empty, and this JVM's group when it was the
-	 * last.
-	 * @param group the group
-	 * @return whether the server's group is gone
+	 * Return the script that the orphan guard runs once this JVM is gone.
+	 * @return the script, or {@code null} without containment
 	 */
-	public boolean remove(ServerCgroup group) {
-		// outside the lock: other servers may start and stop meanwhile; only the JVM's
-		// group must not go while a server group is being created in it
-		boolean removed = group.awaitEmptyAndRemove();
-		if (removed && this.jvmGroup != null) {
-			synchronized (JVM_GROUP_LOCK) {
-				try {
-					Files.deleteIfExists(this.jvmGroup);
+	@Nullable String reaper() {
+		return (this.jvmGroup != null) ? reaper(this.jvmGroup, this.hasKill) : null;
+	}
+
+	/**
+	 * Return the script that the orphan guard runs once a JVM is gone: it waits for the
+	 * JVM's group to empty, then ends every process left in it and removes it.
+	 * @param group the JVM's group
+	 * @param hasKill whether {@code cgroup.kill} exists
+	 * @return the script
+	 */
+	static String reaper(Path group, boolean hasKill) {
+		return "# mcp-stdio: ends every process in the cgroup of a JVM that is gone; run by its orphan guard\n" + "g="
+				+ OrphanGuard.quote(group.toString()) + "; kill=" + (hasKill ? 1 : 0) + "\n" + REAPER;
+	}
+
+	/**
+	 * End, at start-up, the groups that dead JVMs of this host left beside this JVM's
+	 * (their owner is gone): every process in them and the groups themselves.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return how many processes were in them
+	 */
+	int sweep(Duration terminateTimeout) {
+		Path own = this.base;
+		if (own == null) {
+			return 0;
+		}
+		int processes = 0;
+		List<Path> swept = new ArrayList<>();
+		try (DirectoryStream<Path> groups = Files.newDirectoryStream(own, GROUP_PREFIX + "*")) {
+			for (Path group : groups) {
+				JvmOwner owner = ownerOf(group.getFileName().toString());
+				if (owner == null || owner.equals(JvmOwner.current()) || owner.isAlive()) {
+					continue;
 				}
-				catch (IOException | RuntimeException ex) {
-					// other servers still run
-				}
+				Cgroup whole = new Cgroup("", group, this.hasKill);
+				processes += whole.terminate(terminateTimeout).signalled();
+				whole.awaitEmptyAndRemove();
+				swept.add(group);
 			}
 		}
-		return removed;
+		catch (IOException | RuntimeException ex) {
+			logger.debug("Could not sweep cgroups under " + own + ": " + ex.getMessage());
+		}
+		if (processes > 0) {
+			logger.warn("Ended " + processes + " processes left in the cgroups of dead JVMs " + swept);
+		}
+		return processes;
 	}
 
-	Path base() {
-		return this.base;
-	}
-
-	boolean hasKill() {
-		return this.hasKill;
+	/** Read {@code mcp-stdio-<pid>-<start>}. */
+	static @Nullable JvmOwner ownerOf(String groupName) {
+		if (!groupName.startsWith(GROUP_PREFIX)) {
+			return null;
+		}
+		String rest = groupName.substring(GROUP_PREFIX.length());
+		int dash = rest.indexOf('-');
+		if (dash < 0) {
+			return null;
+		}
+		return JvmOwner.parse(rest.substring(0, dash) + "@" + rest.substring(dash + 1), JvmOwner.current().host());
 	}
 
 }

@@ -25,23 +25,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.support.Durations;
 import dev.mcpstdio.core.support.Waits;
-import org.jspecify.annotations.Nullable;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
- * The cgroup (v2) of one server start: the server joins it before its command is
- * executed, so that every process it ever starts is in it; ending the group ends them
- * all, daemons that left the session and cleared their environment included.
+ * The cgroup (v2) of one server start, which nothing it starts can leave.
  *
  * @author mcp-stdio authors
  */
-public final class ServerCgroup {
+final class Cgroup implements Containment.Part {
+
+	private static final Log logger = LogFactory.getLog(Cgroup.class);
 
 	/**
 	 * The shell that joins the group named by its {@code $0} and then executes its
@@ -57,49 +60,88 @@ public final class ServerCgroup {
 	/** How long a freeze may take before the group is signalled unfrozen. */
 	private static final long FREEZE_WAIT_NANOS = 200_000_000L;
 
+	private final String server;
+
 	private final Path path;
 
 	private final boolean hasKill;
 
-	private final @Nullable ProcReader proc;
+	private volatile boolean released;
 
-	private final long pageSize;
-
-	ServerCgroup(Path path, boolean hasKill, @Nullable ProcReader proc) {
+	Cgroup(String server, Path path, boolean hasKill) {
+		this.server = server;
 		this.path = path;
 		this.hasKill = hasKill;
-		this.proc = proc;
-		this.pageSize = (proc != null) ? proc.pageSize() : 4096;
 	}
 
-	/**
-	 * Return the group's directory.
-	 * @return the path
-	 */
-	public Path path() {
+	Path path() {
 		return this.path;
 	}
 
 	/**
 	 * Return a command that joins this group and then executes the given one in place.
-	 * Put it after {@code setsid}, which also executes in place: the process started is
-	 * still the server's pid, session and process group.
-	 * @param command the server's executable and arguments
-	 * @return the wrapped command
+	 * After {@code setsid}, which also executes in place, the process started is still
+	 * the server's pid, session and process group, and in its group before its first
+	 * instruction.
 	 */
+	@Override
 	public List<String> wrap(List<String> command) {
-		List<String> wrapped = new ArrayList<>(ENTRY.size() + 1 + command.size());
-		wrapped.addAll(ENTRY);
+		List<String> wrapped = new ArrayList<>(ENTRY);
 		wrapped.add(this.path.toString());
 		wrapped.addAll(command);
 		return wrapped;
 	}
 
 	/**
+	 * End what is left in the group once {@code inner} ended the tree (and the
+	 * container): processes that left the tree and cleared their markers. After the tree,
+	 * so that the signal the root gets, and its exit's cause, stay the tree's.
+	 */
+	@Override
+	public void end(Duration terminateTimeout, Runnable inner) {
+		try {
+			inner.run();
+		}
+		finally {
+			// the usual case, an empty group, costs one read: no freeze, no signal
+			if (!this.released && !isEmpty()) {
+				Result result = terminate(terminateTimeout);
+				if (result.signalled() > 0 || result.survivors() > 0) {
+					logger.warn("MCP server '" + this.server + "' left " + result.signalled()
+							+ ((result.signalled() == 1) ? " process" : " processes")
+							+ " in its cgroup outside its process tree and markers; sent SIGTERM"
+							+ ((result.killed() > 0) ? ", then killed " + result.killed() + " after "
+									+ Durations.format(terminateTimeout) : "")
+							+ ((result.survivors() > 0) ? "; " + result.survivors() + " survived" : ""));
+				}
+			}
+		}
+	}
+
+	@Override
+	public void addMembers(Map<Long, Proc> found, ProcessTable table) {
+		if (this.released) {
+			return;
+		}
+		for (long pid : pids()) {
+			Proc proc = table.get(pid);
+			if (proc != null && pid != ProcessMarkers.CURRENT_PID) {
+				found.putIfAbsent(pid, proc);
+			}
+		}
+	}
+
+	@Override
+	public void release() {
+		this.released = true;
+		remove();
+	}
+
+	/**
 	 * Return the pids of every process in the group and its descendant groups.
 	 * @return the pids, empty once the group is empty or gone
 	 */
-	public List<Long> pids() {
+	List<Long> pids() {
 		Set<Long> pids = new LinkedHashSet<>();
 		collect(this.path, pids, 0);
 		return new ArrayList<>(pids);
@@ -116,11 +158,10 @@ public final class ServerCgroup {
 		catch (IOException | RuntimeException ex) {
 			return;
 		}
-		if (depth > 32) {
-			return;
-		}
-		for (Path child : children(group)) {
-			collect(child, pids, depth + 1);
+		if (depth <= 32) {
+			for (Path child : children(group)) {
+				collect(child, pids, depth + 1);
+			}
 		}
 	}
 
@@ -129,7 +170,7 @@ public final class ServerCgroup {
 	 * {@code cgroup.events}, where the kernel keeps exactly that.
 	 * @return whether it is empty (or gone)
 	 */
-	public boolean isEmpty() {
+	boolean isEmpty() {
 		try {
 			String events = Files.readString(this.path.resolve("cgroup.events"), StandardCharsets.US_ASCII);
 			if (events.contains("populated 0")) {
@@ -178,43 +219,6 @@ public final class ServerCgroup {
 	}
 
 	/**
-	 * Return whether a process is in this group (or below it).
-	 * @param pid the process
-	 * @return whether it is
-	 */
-	public boolean contains(long pid) {
-		return pids().contains(pid);
-	}
-
-	/**
-	 * Count the processes in the group and their memory: {@code memory.current} where the
-	 * memory controller is on, else the resident memory of each process.
-	 * @return the figures
-	 */
-	public TreeStats stats() {
-		List<Long> pids = pids();
-		long memory = -1;
-		try {
-			memory = Long.parseLong(Files.readString(this.path.resolve("memory.current")).strip());
-		}
-		catch (IOException | RuntimeException ex) {
-			// no memory controller here
-		}
-		if (memory < 0) {
-			memory = 0;
-			for (long pid : pids) {
-				memory += residentBytes(pid);
-			}
-		}
-		return new TreeStats(pids.size(), memory);
-	}
-
-	private long residentBytes(long pid) {
-		ProcReader.Stat stat = (this.proc != null) ? this.proc.stat(pid) : null;
-		return (stat != null) ? stat.rssPages() * this.pageSize : 0;
-	}
-
-	/**
 	 * End every process in the group: SIGTERM, a wait of up to {@code terminateTimeout}
 	 * for the group to empty, then the kill ({@code cgroup.kill}, else SIGKILL to each
 	 * process until none is left), bounded. The group is frozen while its processes are
@@ -222,7 +226,7 @@ public final class ServerCgroup {
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was done
 	 */
-	public Result terminate(Duration terminateTimeout) {
+	Result terminate(Duration terminateTimeout) {
 		int termed = signalFrozen(false);
 		if (termed == 0 && isEmpty()) {
 			return new Result(0, 0, 0);
@@ -244,7 +248,7 @@ public final class ServerCgroup {
 	}
 
 	private int signalFrozen(boolean kill) {
-		boolean frozen = freeze(true);
+		boolean frozen = freeze();
 		try {
 			int count = 0;
 			for (long pid : pids()) {
@@ -263,18 +267,15 @@ public final class ServerCgroup {
 		}
 		finally {
 			if (frozen) {
-				freeze(false);
+				write("cgroup.freeze", "0");
 			}
 		}
 	}
 
-	/** Freeze or thaw the group; when freezing, wait (bounded) until it is frozen. */
-	private boolean freeze(boolean on) {
-		if (!write("cgroup.freeze", on ? "1" : "0")) {
+	/** Freeze the group and wait, bounded, until it is frozen. */
+	private boolean freeze() {
+		if (!write("cgroup.freeze", "1")) {
 			return false;
-		}
-		if (!on) {
-			return true;
 		}
 		long deadline = System.nanoTime() + FREEZE_WAIT_NANOS;
 		while (System.nanoTime() < deadline) {
@@ -307,7 +308,7 @@ public final class ServerCgroup {
 	 * @param within how long to wait
 	 * @return whether it is empty
 	 */
-	public boolean awaitEmpty(Duration within) {
+	boolean awaitEmpty(Duration within) {
 		long deadline = System.nanoTime() + within.toNanos();
 		long pause = 2_000_000L;
 		while (!isEmpty()) {
@@ -332,11 +333,28 @@ public final class ServerCgroup {
 		return !Files.exists(this.path);
 	}
 
+	/**
+	 * Remove a server's group once it is empty, and this JVM's group, its parent, when it
+	 * was the last.
+	 * @return whether the server's group is gone
+	 */
+	boolean remove() {
+		// outside the lock: other servers may start and stop meanwhile; only the JVM's
+		// group must not go while a server group is being created in it
+		boolean removed = awaitEmptyAndRemove();
+		if (removed) {
+			synchronized (Cgroups.JVM_GROUP_LOCK) {
+				Cgroups.removeQuietly(this.path.getParent());
+			}
+		}
+		return removed;
+	}
+
 	private static void removeTree(Path group) {
 		for (Path child : children(group)) {
 			removeTree(child);
 		}
-		CgroupContainment.removeQuietly(group);
+		Cgroups.removeQuietly(group);
 	}
 
 	@Override
@@ -351,7 +369,7 @@ public final class ServerCgroup {
 	 * @param killed processes left after the wait, killed
 	 * @param survivors processes still in the group at the end
 	 */
-	public record Result(int signalled, int killed, int survivors) {
+	record Result(int signalled, int killed, int survivors) {
 
 	}
 
