@@ -36,7 +36,6 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
-import dev.mcpstdio.core.containment.OrphanSweep;
 import dev.mcpstdio.core.io.StderrLog;
 import dev.mcpstdio.core.io.StderrPoller;
 import dev.mcpstdio.core.process.Membership;
@@ -101,7 +100,8 @@ public final class ServerHost implements AutoCloseable {
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
-		this.containments = new Containments(this.guard, this.tasks, this.proc, builder.cgroups);
+		this.containments = new Containments(this.guard, this.tasks, this.scanner, this.membership, this.proc,
+				builder.cgroups);
 		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.guard,
 				this.containments, this.proc, this.application);
 		this.exits = new ExitWatcher(this.tasks);
@@ -221,7 +221,7 @@ public final class ServerHost implements AutoCloseable {
 	 * only this one's
 	 * @return what the process sweep did
 	 */
-	public OrphanSweep.Result sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
+	public Containments.Swept sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
 			boolean allApplications) {
 		List<Containment.Start> servers = new ArrayList<>();
 		for (StdioServerSpec spec : specs) {
@@ -232,11 +232,7 @@ public final class ServerHost implements AutoCloseable {
 				// its command is not found: reported when it starts
 			}
 		}
-		this.containments.sweep(servers, terminateTimeout);
-		return new OrphanSweep(this.scanner,
-				new TreeTerminator(this.scanner.everyProcess(), ShutdownTimeouts.KILL_WAIT), this.membership,
-				allApplications ? null : this.application)
-			.sweep(terminateTimeout);
+		return this.containments.sweep(servers, terminateTimeout, allApplications ? null : this.application);
 	}
 
 	/**

@@ -32,6 +32,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcReader;
@@ -63,6 +65,9 @@ final class ContainerEngine {
 
 	/** At most this many bytes of each stream of a call are kept. */
 	static final int MAX_OUTPUT = 256 * 1024;
+
+	/** A size as the engines print it: {@code 1.5MiB}, {@code 600kB}, {@code 0B}. */
+	private static final Pattern SIZE = Pattern.compile("([0-9.]+)\\s*(?:([kmgt])(i?)b|b?)");
 
 	/** The longest list of ids passed to one call. */
 	private static final int IDS_PER_CALL = 200;
@@ -358,30 +363,18 @@ final class ContainerEngine {
 	}
 
 	private static long bytes(String size) {
-		int unit = 0;
-		while (unit < size.length() && (Character.isDigit(size.charAt(unit)) || size.charAt(unit) == '.')) {
-			unit++;
-		}
-		double number;
+		Matcher matcher = SIZE.matcher(size.toLowerCase(Locale.ROOT));
 		try {
-			number = Double.parseDouble(size.substring(0, unit));
+			if (!matcher.matches()) {
+				return 0;
+			}
+			int power = (matcher.group(2) != null) ? "kmgt".indexOf(matcher.group(2)) + 1 : 0;
+			int base = (matcher.group(3) != null && !matcher.group(3).isEmpty()) ? 1024 : 1000;
+			return (long) (Double.parseDouble(matcher.group(1)) * Math.pow(base, power));
 		}
 		catch (NumberFormatException ex) {
 			return 0;
 		}
-		long factor = switch (size.substring(unit).strip().toLowerCase(Locale.ROOT)) {
-			case "", "b" -> 1L;
-			case "kb" -> 1000L;
-			case "kib" -> 1L << 10;
-			case "mb" -> 1000L * 1000;
-			case "mib" -> 1L << 20;
-			case "gb" -> 1000L * 1000 * 1000;
-			case "gib" -> 1L << 30;
-			case "tb" -> 1000L * 1000 * 1000 * 1000;
-			case "tib" -> 1L << 40;
-			default -> 0L;
-		};
-		return (long) (number * factor);
 	}
 
 	/**

@@ -66,12 +66,4 @@ public record ContainerSettings(boolean enabled, @Nullable String engineCommand,
 		}
 	}
 
-	ContainerSettings withInit(boolean init) {
-		return new ContainerSettings(this.enabled, this.engineCommand, init, this.engineTimeout);
-	}
-
-	ContainerSettings withEngineCommand(@Nullable String engineCommand) {
-		return new ContainerSettings(this.enabled, engineCommand, this.init, this.engineTimeout);
-	}
-
 }

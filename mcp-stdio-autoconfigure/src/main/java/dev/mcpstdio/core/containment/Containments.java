@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
@@ -32,7 +33,13 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
 import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.TreeTerminator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -59,11 +66,15 @@ public final class Containments {
 
 	private final Executor tasks;
 
+	private final ProcessScanner scanner;
+
+	private final Membership membership;
+
 	private final ProcReader proc;
 
 	private final boolean cgroupsEnabled;
 
-	private volatile @Nullable Cgroups cgroups;
+	private @Nullable Cgroups cgroups;
 
 	/** The engines of the containers started so far, by identity; guarded by this. */
 	private final Map<List<String>, ContainerEngine> engines = new LinkedHashMap<>();
@@ -72,13 +83,18 @@ public final class Containments {
 	 * Create the containment of a host's servers.
 	 * @param guard the host's orphan guard, which runs the reaper scripts
 	 * @param tasks the host's threads, which end and count containers
+	 * @param scanner reads the processes, for the sweep of marked ones
+	 * @param membership the rule of what a marked process is
 	 * @param proc where this host's processes are read
 	 * @param cgroupsEnabled whether to run each server in a cgroup of its own, where the
 	 * JVM may
 	 */
-	public Containments(OrphanGuard guard, Executor tasks, ProcReader proc, boolean cgroupsEnabled) {
+	public Containments(OrphanGuard guard, Executor tasks, ProcessScanner scanner, Membership membership,
+			ProcReader proc, boolean cgroupsEnabled) {
 		this.guard = guard;
 		this.tasks = tasks;
+		this.scanner = scanner;
+		this.membership = membership;
 		this.proc = proc;
 		this.cgroupsEnabled = cgroupsEnabled;
 	}
@@ -104,20 +120,13 @@ public final class Containments {
 		return cgroups().description();
 	}
 
-	Cgroups cgroups() {
-		Cgroups current = this.cgroups;
-		if (current == null) {
-			synchronized (this) {
-				current = this.cgroups;
-				if (current == null) {
-					current = this.cgroupsEnabled ? Cgroups.detect(this.proc)
-							: Cgroups.none("turned off by mcp.stdio.cgroup.enabled=false");
-					logger.info("MCP server containment: " + current.description());
-					this.cgroups = current;
-				}
-			}
+	synchronized Cgroups cgroups() {
+		if (this.cgroups == null) {
+			this.cgroups = this.cgroupsEnabled ? Cgroups.detect(this.proc)
+					: Cgroups.none("turned off by mcp.stdio.cgroup.enabled=false");
+			logger.info("MCP server containment: " + this.cgroups.description());
 		}
-		return current;
+		return this.cgroups;
 	}
 
 	/**
@@ -171,16 +180,21 @@ public final class Containments {
 	}
 
 	/**
-	 * End what dead JVMs of this host left: first their containers, through the engines
-	 * of the given servers (each engine once, with the longest {@code terminate-timeout}
-	 * of its servers; one that does not answer is skipped with a WARN), then their
-	 * cgroups. Before the marked processes: their sweep would leave containers stopped
-	 * but not removed.
+	 * End what dead JVMs of this host left, in this order: their containers, through the
+	 * engines of the given servers (each engine once, with the longest
+	 * {@code terminate-timeout} of its servers; one that does not answer is skipped with
+	 * a WARN), their cgroups, then their marked processes, whose sweep would otherwise
+	 * leave the containers stopped but not removed.
 	 * @param servers the configured servers; those that are not container servers are
 	 * ignored
-	 * @param terminateTimeout how long the cgroups' processes get after SIGTERM
+	 * @param terminateTimeout how long the cgroups' and marked processes get after
+	 * SIGTERM
+	 * @param application the application whose marked processes to end, or {@code null}
+	 * for every application's of this user (containers and cgroups name their JVM, not
+	 * their application)
+	 * @return what the sweep of marked processes did
 	 */
-	public void sweep(Collection<Start> servers, Duration terminateTimeout) {
+	public Swept sweep(Collection<Start> servers, Duration terminateTimeout, @Nullable String application) {
 		Map<List<String>, ContainerEngine> found = new LinkedHashMap<>();
 		Map<List<String>, Duration> bounds = new LinkedHashMap<>();
 		for (Start server : servers) {
@@ -202,6 +216,55 @@ public final class Containments {
 			}
 		});
 		cgroups().sweep(terminateTimeout);
+		return sweepProcesses(this.scanner, this.membership, application, terminateTimeout);
+	}
+
+	/**
+	 * End the marked processes that a dead JVM started (its pid is not alive, or runs a
+	 * process started at another time): SIGTERM, a bounded wait, SIGKILL to what is left,
+	 * each proven an orphan again right before its signal. Without {@code /proc} there
+	 * are no markers to find them by.
+	 */
+	static Swept sweepProcesses(ProcessScanner scanner, Membership membership, @Nullable String application,
+			Duration terminateTimeout) {
+		List<Proc> orphans = orphans(scanner.scanAll(), membership, application);
+		if (orphans.isEmpty()) {
+			logger.debug("No orphaned MCP server processes found");
+			return new Swept(0, 0, 0, List.of());
+		}
+		TreeSet<Long> owners = new TreeSet<>();
+		List<Long> pids = new ArrayList<>();
+		for (Proc orphan : orphans) {
+			owners.add(orphan.markers().ownerPid());
+			pids.add(orphan.pid());
+		}
+		TreeTerminator.Result ended = new TreeTerminator(scanner.everyProcess(), Cgroup.KILL_WAIT).escalate(
+				(table) -> orphans(table, membership, application), terminateTimeout, new TreeTerminator.Escalation() {
+				});
+		scanner.invalidate();
+		logger.warn("Ended " + orphans.size() + " orphaned MCP server "
+				+ ((orphans.size() == 1) ? "process" : "processes") + " left by dead JVMs (owner pids " + owners
+				+ "; pids " + pids + "): " + (orphans.size() - ended.killed()) + " ended by SIGTERM, " + ended.killed()
+				+ " needed SIGKILL" + ((ended.survivors() == 0) ? "" : ", " + ended.survivors() + " survived"));
+		return new Swept(orphans.size(), ended.killed(), ended.survivors(), pids);
+	}
+
+	/**
+	 * Return the marked processes of this user (and application) whose owner JVM is gone;
+	 * a marked process whose owner lives, and anything without the markers, is never one.
+	 */
+	static List<Proc> orphans(ProcessTable table, Membership membership, @Nullable String application) {
+		List<Proc> orphans = new ArrayList<>();
+		for (Proc proc : table.all()) {
+			if (proc.pid() != ProcessMarkers.CURRENT_PID && membership.isMarked(proc, (markers) -> {
+				JvmOwner owner = markers.owner();
+				return (application == null || application.equals(markers.application())) && owner != null
+						&& !owner.isAlive();
+			})) {
+				orphans.add(proc);
+			}
+		}
+		return orphans;
 	}
 
 	/**
@@ -214,12 +277,12 @@ public final class Containments {
 	 * @return what was found and done
 	 * @throws ContainerEngine.Failure if the engine cannot list its containers
 	 */
-	static Swept sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
+	static Removed sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
 		long start = System.nanoTime();
 		List<Owned> orphans = orphans(engine.listOwned(filters), JvmOwner::isAlive);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server containers found (" + engine + ")");
-			return new Swept(List.of(), 0, 0, Duration.ofNanos(System.nanoTime() - start));
+			return new Removed(List.of(), 0, 0, Duration.ofNanos(System.nanoTime() - start));
 		}
 		List<String> running = new ArrayList<>();
 		for (Owned orphan : orphans) {
@@ -253,7 +316,7 @@ public final class Containments {
 				+ ((orphans.size() == 1) ? "container" : "containers") + " left by dead JVMs: " + described + "; "
 				+ running.size() + " were running, " + killed + " needed a kill after SIGTERM"
 				+ (removed ? "" : "; some could not be removed") + " (" + took.toMillis() + " ms)");
-		return new Swept(ids, running.size(), killed, took);
+		return new Removed(ids, running.size(), killed, took);
 	}
 
 	/**
@@ -327,7 +390,19 @@ public final class Containments {
 	}
 
 	/**
-	 * What a sweep of one engine did.
+	 * What the sweep of marked processes did.
+	 *
+	 * @param found orphans found
+	 * @param killed orphans that needed SIGKILL
+	 * @param survivors orphans still alive at the end
+	 * @param pids the orphans' pids
+	 */
+	public record Swept(int found, int killed, int survivors, List<Long> pids) {
+
+	}
+
+	/**
+	 * What the sweep of one engine's containers did.
 	 *
 	 * @param removed the ids of the orphaned containers, all removed unless the engine
 	 * failed
@@ -335,7 +410,7 @@ public final class Containments {
 	 * @param killed how many of those were still running after {@code terminate-timeout}
 	 * @param took how long the sweep took
 	 */
-	record Swept(List<String> removed, int terminated, int killed, Duration took) {
+	record Removed(List<String> removed, int terminated, int killed, Duration took) {
 
 	}
 

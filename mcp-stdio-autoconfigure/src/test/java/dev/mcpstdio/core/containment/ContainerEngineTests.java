@@ -253,7 +253,7 @@ class ContainerEngineTests {
 				ofDead.cli.destroyForcibly();
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
-				Containments.Swept result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
+				Containments.Removed result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				List<String> orphans = List.of(dead, reused);

@@ -81,7 +81,7 @@ class ContainerTests {
 
 	@Test
 	void initIsAddedWhenAskedForAndNotGivenAlready() {
-		ContainerSettings init = ContainerSettings.DEFAULTS.withInit(true);
+		ContainerSettings init = new ContainerSettings(true, null, true, ContainerSettings.DEFAULT_ENGINE_TIMEOUT);
 		Container asked = container("1-1", init, null, "run", "-i", "img");
 		assertThat(asked.args()).containsOnlyOnce("--init");
 		assertThat(asked.args().indexOf("--init")).isLessThan(asked.args().indexOf("img"));
@@ -113,7 +113,8 @@ class ContainerTests {
 		assertThat(engine.prefix()).containsExactly("/usr/bin/docker", "-H", "unix:///x.sock");
 		assertThat(engine.environment()).containsOnlyKeys("PATH");
 		assertThat(ContainerEngine
-			.of(run, "/usr/bin/docker", Map.of(), ContainerSettings.DEFAULTS.withEngineCommand("/opt/docker"))
+			.of(run, "/usr/bin/docker", Map.of(),
+					new ContainerSettings(true, "/opt/docker", false, ContainerSettings.DEFAULT_ENGINE_TIMEOUT))
 			.prefix()).containsExactly("/opt/docker", "-H", "unix:///x.sock");
 	}
 

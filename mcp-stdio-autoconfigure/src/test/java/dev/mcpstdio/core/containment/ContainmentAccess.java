@@ -22,8 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessScanner;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,8 +108,9 @@ public final class ContainmentAccess {
 
 	/** A host without orphan guard and cgroups, whose tasks run on the caller. */
 	static Containments host() {
-		return new Containments(new OrphanGuard(Platform.current(), false, "test"), Runnable::run, ProcReader.system(),
-				false);
+		return new Containments(new OrphanGuard(Platform.current(), false, "test"), Runnable::run,
+				new ProcessScanner(Platform.current(), ProcReader.system()), Membership.ofCurrentUser(),
+				ProcReader.system(), false);
 	}
 
 	/** A start of {@code command args…}, with the given container settings. */

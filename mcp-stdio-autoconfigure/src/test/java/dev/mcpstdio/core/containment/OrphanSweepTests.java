@@ -33,7 +33,6 @@ import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
-import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +74,7 @@ class OrphanSweepTests {
 				ProcessMarkers.APPLICATION + "=" + application, "sleep", "60");
 		Fixtures.awaitMarked(ofLiveOwner.pid());
 		try (ServerHost host = ServerHost.builder().application(application).build()) {
-			OrphanSweep.Result result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
+			Containments.Swept result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
 			assertThat(result.pids()).contains(polite, stubborn).doesNotContain(ofLiveOwner.pid(), owner.pid());
 			assertThat(result.killed()).isGreaterThanOrEqualTo(1);
 			assertThat(result.survivors()).isZero();
@@ -96,7 +95,7 @@ class OrphanSweepTests {
 			Files.writeString(handoff, owner.pid() + "\n", StandardCharsets.US_ASCII);
 			Fixtures.awaitMarked(marked.pid());
 			try (ServerHost host = ServerHost.builder().application(this.fixtures.id()).build()) {
-				OrphanSweep.Result result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
+				Containments.Swept result = host.sweepLeftovers(List.of(), Duration.ofMillis(500), false);
 				assertThat(result.pids()).contains(marked.pid()).doesNotContain(owner.pid());
 			}
 			assertThat(marked.waitFor(5, TimeUnit.SECONDS)).isTrue();
@@ -121,10 +120,8 @@ class OrphanSweepTests {
 		Path view = Files.createTempDirectory("mcp-stdio-proc");
 		try {
 			ProcessScanner scanner = new ProcessScanner(Platform.current(), procShowing(view, ofAnother));
-			OrphanSweep everyApplications = new OrphanSweep(scanner,
-					new TreeTerminator(scanner.everyProcess(), Duration.ofSeconds(2)), Membership.ofCurrentUser(),
-					null);
-			assertThat(everyApplications.sweep(Duration.ofMillis(500)).pids()).containsExactly(ofAnother);
+			assertThat(Containments.sweepProcesses(scanner, Membership.ofCurrentUser(), null, Duration.ofMillis(500))
+				.pids()).containsExactly(ofAnother);
 		}
 		finally {
 			// the links only, never what they lead to
@@ -146,10 +143,8 @@ class OrphanSweepTests {
 		ProcessTable.Proc ofAnother = new ProcessTable.Proc(pid, 1, pid, pid, 'S', 100, 4096, markers,
 				Membership.CURRENT_UID + 1);
 		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers);
-		ProcessScanner scanner = new ProcessScanner(Platform.current(), ProcReader.system());
-		OrphanSweep sweep = new OrphanSweep(scanner, new TreeTerminator(scanner.everyProcess(), Duration.ofSeconds(2)),
-				Membership.ofCurrentUser(), "app");
-		assertThat(sweep.findOrphans(ProcessTable.of(List.of(ofAnother, ours)))).containsExactly(ours);
+		assertThat(Containments.orphans(ProcessTable.of(List.of(ofAnother, ours)), Membership.ofCurrentUser(), "app"))
+			.containsExactly(ours);
 	}
 
 	/**
