@@ -44,9 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link Containment} in the core: a refused container command at launch, the
- * engine's count of a container whose processes this host would not see, and the marker
- * path for an escaped daemon under load, without cgroups.
+ * Tests for {@link Containment} through the core's start and stop.
  *
  * @author mcp-stdio authors
  */

@@ -101,11 +101,10 @@ final class Container implements Containment.Part {
 		this.server = start.server();
 		this.engine = ContainerEngine.of(run, start.command().get(0), start.env(), start.container());
 		this.instance = instance;
-		List<String> additions = new ArrayList<>();
-		label(additions, ContainerEngine.SERVER_LABEL, this.server);
-		label(additions, ContainerEngine.INSTANCE_LABEL, instance);
-		label(additions, ContainerEngine.OWNER_LABEL, owner.id());
-		label(additions, ContainerEngine.OWNER_HOST_LABEL, owner.host());
+		List<String> additions = new ArrayList<>(List.of("--label", ContainerEngine.SERVER_LABEL + "=" + this.server,
+				"--label", ContainerEngine.INSTANCE_LABEL + "=" + instance, "--label",
+				ContainerEngine.OWNER_LABEL + "=" + owner.id(), "--label",
+				ContainerEngine.OWNER_HOST_LABEL + "=" + owner.host()));
 		Path directory = null;
 		Path file = null;
 		if (run.cidfile() != null) {
@@ -131,23 +130,12 @@ final class Container implements Containment.Part {
 		}
 		this.privateDirectory = directory;
 		this.cidfile = file;
-		env(additions, ProcessMarkers.SERVER, this.server);
-		env(additions, ProcessMarkers.OWNER_PID, Long.toString(owner.pid()));
-		env(additions, ProcessMarkers.INSTANCE, instance);
+		additions.addAll(List.of("-e", ProcessMarkers.SERVER + "=" + this.server, "-e",
+				ProcessMarkers.OWNER_PID + "=" + owner.pid(), "-e", ProcessMarkers.INSTANCE + "=" + instance));
 		if (start.container().init() && !run.init()) {
 			additions.add("--init");
 		}
 		this.args = List.copyOf(run.argsWith(additions));
-	}
-
-	private static void label(List<String> additions, String key, String value) {
-		additions.add("--label");
-		additions.add(key + "=" + value);
-	}
-
-	private static void env(List<String> additions, String name, String value) {
-		additions.add("-e");
-		additions.add(name + "=" + value);
 	}
 
 	@Override

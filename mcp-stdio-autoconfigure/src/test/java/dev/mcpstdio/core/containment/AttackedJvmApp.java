@@ -27,13 +27,7 @@ import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.test.Fixtures;
 
 /**
- * A JVM for the pid-reuse attack on the orphan guard: it starts servers whose roots exit
- * when a file appears, their children in sessions of their own so that nothing holds the
- * roots' pids once they are reaped ({@code exits-on-file.sh}), prints
- * {@code READY <root pids...>
- * <guard pid>}, then waits to be stopped and killed.
- * <p>
- * Arguments: the test marker, how many servers, the directory of the exit files.
+ * A JVM for the pid-reuse attack on the orphan guard.
  *
  * @author mcp-stdio authors
  */
@@ -45,6 +39,11 @@ public final class AttackedJvmApp {
 	private AttackedJvmApp() {
 	}
 
+	// Arguments: the test marker, how many servers, the directory of the exit files. It
+	// starts servers whose roots exit when a file appears, their children in sessions of
+	// their own so that nothing holds the roots' pids once they are reaped
+	// (exits-on-file.sh), prints "READY <root pids...> <guard pid>", then waits to be
+	// stopped and killed.
 	public static void main(String[] args) throws Exception {
 		ServerHost host = ServerHost.builder().application("attacked-" + args[0]).build();
 		StringBuilder ready = new StringBuilder("READY");

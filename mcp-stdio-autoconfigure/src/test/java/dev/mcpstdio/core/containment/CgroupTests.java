@@ -48,9 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Tests for {@link Cgroups} and {@link Cgroup} with real cgroups, where this machine lets
- * the JVM write the cgroup v2 hierarchy (skipped, saying why, elsewhere, unless
- * {@value ContainmentAccess#REQUIRE_CGROUP} is set, as in CI).
+ * Tests for {@link Cgroups} and {@link Cgroup} with real cgroups, where the JVM may.
  *
  * @author mcp-stdio authors
  */
@@ -72,6 +70,8 @@ class CgroupTests {
 	}
 
 	@BeforeEach
+	// skipped, saying why, where this machine does not let the JVM write the cgroup v2
+	// hierarchy, unless ContainmentAccess.REQUIRE_CGROUP is set, as in CI
 	void detect() throws IOException {
 		this.containment = ContainmentAccess.requireCgroups();
 		this.directory = Files.createTempDirectory("mcp-stdio-cgroup");

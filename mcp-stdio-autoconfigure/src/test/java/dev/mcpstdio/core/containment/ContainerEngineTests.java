@@ -41,8 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Tests for ending, listing and sweeping containers through a real engine, with the
- * fixture servers of the test image.
+ * Tests for ending, listing and sweeping containers through a real engine.
  *
  * @author mcp-stdio authors
  */

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link ContainerRun}: which command lines are container runs, where our
- * options go, and what is refused.
+ * Tests for {@link ContainerRun}: what is a container run, where our options go, what is
+ * refused.
  *
  * @author mcp-stdio authors
  */

@@ -35,8 +35,7 @@ import dev.mcpstdio.test.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A container server of a test, started the way the launcher starts one: the engine's
- * command with the launch's arguments and the server's markers in its environment.
+ * A container server of a test, started the way the launcher starts one.
  *
  * @author mcp-stdio authors
  */

@@ -47,10 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The pid-reuse attack against the orphan guard, for real: the roots of a JVM's servers
- * exit, the instant each is reaped a stranger takes its pid (leading a session and group
- * of that id), and the JVM dies by SIGKILL before it could tell its guard that they
- * ended. The guard must end the servers' marked children and never signal a stranger.
+ * The pid-reuse attack against the orphan guard, for real.
  *
  * @author mcp-stdio authors
  */
@@ -92,6 +89,10 @@ class GuardPidReuseAttackTests {
 	@Test
 	// up to 10 forked JVMs, 5 attacks each
 	@Timeout(value = 10, unit = TimeUnit.MINUTES)
+	// the roots of a JVM's servers exit, the instant each is reaped a stranger takes its
+	// pid (leading a session and group of that id), and the JVM dies by SIGKILL before it
+	// could tell its guard that they ended: the guard must end the servers' marked
+	// children and never signal a stranger
 	void theGuardNeverSignalsAStrangerThatTookAServerRootsPid() throws Exception {
 		int landed = 0;
 		int signalled = 0;

@@ -38,9 +38,7 @@ import dev.mcpstdio.test.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A JVM forked with {@link OrphanGuardApp}: one server that ignores stdin EOF and
- * SIGTERM, with a child and a daemonized grandchild, under the orphan guard. For the
- * guard's tests and its benchmark (the bench module).
+ * A JVM forked with {@link OrphanGuardApp}, for the guard's tests and its benchmark.
  *
  * @author mcp-stdio authors
  */

@@ -31,16 +31,7 @@ import dev.mcpstdio.core.StopResult;
 import dev.mcpstdio.test.Fixtures;
 
 /**
- * A plain Java application for the forked-JVM tests: starts a server that ignores stdin
- * EOF and SIGTERM and has a child and a daemonized grandchild, prints
- * {@code READY <server pid> <guard pid>}, then waits for a command on stdin: {@code halt}
- * ends the JVM through {@code Runtime.halt}, {@code stop} stops the server and exits
- * normally, {@code kill-guard} kills the guard's watcher and prints
- * {@code GUARD <new watcher pid>} once another has replaced it. Otherwise it waits to be
- * killed.
- * <p>
- * Arguments: the test marker, the stdin-close and the terminate timeout in milliseconds,
- * and optionally a script for the guard to run once the JVM is gone ({@code R} line).
+ * A plain Java application for the forked-JVM tests of the orphan guard.
  *
  * @author mcp-stdio authors
  */
@@ -49,6 +40,14 @@ public final class OrphanGuardApp {
 	private OrphanGuardApp() {
 	}
 
+	// Arguments: the test marker, the stdin-close and the terminate timeout in
+	// milliseconds, and optionally a script for the guard to run once the JVM is gone (R
+	// line). It starts a server that ignores stdin EOF and SIGTERM and has a child and a
+	// daemonized grandchild, prints "READY <server pid> <guard pid>", then waits for a
+	// command on stdin: "halt" ends the JVM through Runtime.halt, "stop" stops the server
+	// and exits normally, "kill-guard" kills the guard's watcher and prints
+	// "GUARD <new watcher pid>" once another has replaced it. Otherwise it waits to be
+	// killed.
 	public static void main(String[] args) throws Exception {
 		ShutdownTimeouts timeouts = new ShutdownTimeouts(Duration.ofSeconds(1),
 				Duration.ofMillis(Long.parseLong(args[1])), Duration.ofMillis(Long.parseLong(args[2])));

@@ -45,10 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The orphan guard's script and {@link Membership} hold the same rule: over the same
- * {@code /proc} (a copy written by the test), the members the script finds once the JVM
- * is gone are the ones the rule proves. The cases the issue names are written out; random
- * worlds try the rest.
+ * The orphan guard's script and {@link Membership} hold the same rule.
  *
  * @author mcp-stdio authors
  */
@@ -68,6 +65,9 @@ class OrphanGuardScriptTests {
 	Path temp;
 
 	@Test
+	// over the same /proc (a copy written by the test), the members the script finds once
+	// the JVM is gone are the ones the rule proves; the cases the issue names are written
+	// out here, random worlds try the rest
 	void theScriptAndTheRuleAgreeOnTheNamedCases() throws Exception {
 		World world = new World();
 		// a live root with its group, its session and their descendants

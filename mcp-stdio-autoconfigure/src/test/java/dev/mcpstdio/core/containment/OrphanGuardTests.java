@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link OrphanGuard} with forked JVMs whose server ignores stdin EOF and
- * SIGTERM and has a child and a daemonized grandchild.
+ * SIGTERM.
  *
  * @author mcp-stdio authors
  */
