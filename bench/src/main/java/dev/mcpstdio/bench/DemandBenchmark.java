@@ -36,7 +36,7 @@ import java.util.function.BooleanSupplier;
 import dev.mcpstdio.bench.transport.Connection;
 import dev.mcpstdio.bench.transport.Markers;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StopResult;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -22,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.ai.DeathToErrorFigures;
-import dev.mcpstdio.core.guard.GuardAndRaceFigures;
+import dev.mcpstdio.core.containment.GuardAndRaceFigures;
 import dev.mcpstdio.lifecycle.LifecycleFigures;
 
 /**

@@ -24,7 +24,6 @@ import java.util.Map;
 
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
-import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

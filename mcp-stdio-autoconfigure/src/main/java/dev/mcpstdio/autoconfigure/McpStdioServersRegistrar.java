@@ -21,8 +21,8 @@ import java.util.List;
 
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.containers.ContainerRun;
-import dev.mcpstdio.core.containers.InvalidContainerCommandException;
+import dev.mcpstdio.core.containment.ContainerRun;
+import dev.mcpstdio.core.containment.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;

@@ -17,7 +17,6 @@
 package dev.mcpstdio.core;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,6 +29,8 @@ import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
@@ -64,14 +65,14 @@ final class ProcessLauncher {
 
 	private final ProcessScanner scanner;
 
-	private final ContainmentFactory containments;
+	private final Containments containments;
 
 	private final ProcReader proc;
 
 	private final String application;
 
 	ProcessLauncher(Platform platform, Map<String, String> jvmEnvironment, ProcessScanner scanner,
-			ContainmentFactory containments, ProcReader proc, String application) {
+			Containments containments, ProcReader proc, String application) {
 		this.platform = platform;
 		this.jvmEnvironment = jvmEnvironment;
 		this.scanner = scanner;
@@ -88,16 +89,8 @@ final class ProcessLauncher {
 	 */
 	Launched launch(StdioServerSpec spec) {
 		String instance = ProcessMarkers.newInstance();
-		Map<String, String> env = environment(spec, this.jvmEnvironment, instance, this.application);
-		Path executable;
-		try {
-			executable = CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory());
-		}
-		catch (CommandNotFoundException ex) {
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
-		}
-		Containment containment = this.containments.prepare(spec, executable, env, instance);
+		Containment.Start start = start(spec, instance);
+		Containment containment = this.containments.prepare(start, instance);
 		List<String> command = new ArrayList<>();
 		if (this.platform.ownSessions()) {
 			// setsid execs in place: the server's pid is also its process group and
@@ -105,10 +98,10 @@ final class ProcessLauncher {
 			command.add(this.platform.setsid());
 		}
 		// never kept in the spec: logs and the endpoint show the user's command line
-		command.addAll(containment.command(executable.toString(), spec.args()));
+		command.addAll(containment.command());
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
-		builder.environment().putAll(env);
+		builder.environment().putAll(start.env());
 		if (spec.workingDirectory() != null) {
 			builder.directory(spec.workingDirectory().toFile());
 		}
@@ -127,8 +120,31 @@ final class ProcessLauncher {
 				: Math.max(0, this.scanner.startTimeOf(process.pid()));
 		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
 		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
-		withheld.removeAll(env.keySet());
+		withheld.removeAll(start.env().keySet());
 		return new Launched(process, instance, startTime, containment, Set.copyOf(withheld));
+	}
+
+	/**
+	 * Return what a start of a server runs: its environment and its executable.
+	 * @param spec the server
+	 * @param instance the id of the start
+	 * @return the start
+	 * @throws McpStdioException if its command is not found
+	 */
+	Containment.Start start(StdioServerSpec spec, String instance) {
+		Map<String, String> env = environment(spec, this.jvmEnvironment, instance, this.application);
+		List<String> command = new ArrayList<>();
+		try {
+			command.add(CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory())
+				.toString());
+		}
+		catch (CommandNotFoundException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+		}
+		command.addAll(spec.args());
+		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env, spec.container(),
+				spec.shutdown().terminate());
 	}
 
 	/**

@@ -18,6 +18,7 @@ package dev.mcpstdio.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -35,10 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.containers.ContainerStats;
-import dev.mcpstdio.core.guard.OrphanGuard;
-import dev.mcpstdio.core.guard.OrphanSweep;
-import dev.mcpstdio.core.guard.ReaperRegistrar;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.containment.Containments;
+import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
@@ -75,9 +75,7 @@ public final class ServerHost implements AutoCloseable {
 
 	private final OrphanGuard guard;
 
-	private final ReaperRegistrar reapers;
-
-	private final ContainmentFactory containments;
+	private final Containments containments;
 
 	private final ProcessLauncher launcher;
 
@@ -109,13 +107,12 @@ public final class ServerHost implements AutoCloseable {
 		this.scanner = new ProcessScanner(this.platform, this.proc);
 		this.terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
 		this.guard = new OrphanGuard(this.platform, builder.orphanGuard, this.application);
-		this.reapers = new ReaperRegistrar(this.guard);
 		AtomicInteger threads = new AtomicInteger();
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
-		this.containments = new ContainmentFactory(this.reapers, builder.environment, this.tasks, this.proc,
+		this.containments = new Containments(this.guard, this.tasks, this.scanner, this.membership, this.proc,
 				builder.cgroups);
 		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.containments,
 				this.proc, this.application);
@@ -209,8 +206,8 @@ public final class ServerHost implements AutoCloseable {
 		int processes = found.size();
 		for (StdioServerProcess process : current) {
 			// a container whose processes this host does not see (an engine in a VM)
-			ContainerStats container = process.containment().engineFigures();
-			processes += container.processes();
+			TreeStats container = process.containment().unseen();
+			processes += container.liveProcesses();
 			memory += container.memoryBytes();
 		}
 		TreeStats stats = new TreeStats(processes, memory);
@@ -289,14 +286,18 @@ public final class ServerHost implements AutoCloseable {
 	 * only this one's
 	 * @return what the process sweep did
 	 */
-	public OrphanSweep.Result sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
+	public Containments.Swept sweepLeftovers(Collection<StdioServerSpec> specs, Duration terminateTimeout,
 			boolean allApplications) {
-		this.containments.sweepContainers(specs);
-		this.containments.sweepCgroups(terminateTimeout);
-		return new OrphanSweep(this.scanner,
-				new TreeTerminator(this.scanner.everyProcess(), ShutdownTimeouts.KILL_WAIT), this.membership,
-				allApplications ? null : this.application)
-			.sweep(terminateTimeout);
+		List<Containment.Start> servers = new ArrayList<>();
+		for (StdioServerSpec spec : specs) {
+			try {
+				servers.add(this.launcher.start(spec, "sweep"));
+			}
+			catch (McpStdioException ex) {
+				// its command is not found: reported when it starts
+			}
+		}
+		return this.containments.sweep(servers, terminateTimeout, allApplications ? null : this.application);
 	}
 
 	/**
@@ -304,7 +305,7 @@ public final class ServerHost implements AutoCloseable {
 	 * @return the description
 	 */
 	public String describeContainment() {
-		return this.containments.cgroups().description();
+		return this.containments.describe();
 	}
 
 	/**
@@ -313,10 +314,7 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		if (this.guard.quit()) {
-			// its scripts are not run: a watcher that stays still needs them
-			this.reapers.close();
-		}
+		this.guard.quit();
 		this.scheduler.shutdownNow();
 		this.tasks.shutdown();
 		this.exits.close();

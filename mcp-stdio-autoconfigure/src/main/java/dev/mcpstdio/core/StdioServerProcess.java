@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.support.Waits;

@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.io.SecretValues;
 import org.jspecify.annotations.Nullable;

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 import dev.mcpstdio.actuate.McpServersProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;

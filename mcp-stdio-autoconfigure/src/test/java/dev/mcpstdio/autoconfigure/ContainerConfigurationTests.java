@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
-import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;

@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.containers.ContainerLaunch;
-import dev.mcpstdio.core.containers.ContainerStats;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.containment.ContainmentAccess;
+import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
@@ -44,9 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link Containment} and {@link Containments} in the core: a refused container
- * command at launch, the engine's count of a container whose processes this host would
- * not see, and the marker path for an escaped daemon under load, without cgroups.
+ * Tests for {@link Containment} through the core's start and stop.
  *
  * @author mcp-stdio authors
  */
@@ -91,30 +90,28 @@ class ContainmentTests {
 		StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);
 		this.started.add(process);
 		Containment containment = process.containment();
-		ContainerLaunch launch = containment.container();
-		assertThat(launch).isNotNull();
-		assertThat(launch.awaitContainerId(Duration.ofSeconds(60))).isNotNull();
+		assertThat(ContainmentAccess.awaitContainerId(containment, Duration.ofSeconds(60))).isNotNull();
 		// where the engine runs on this host, /proc shows them with our markers
 		int onHost = awaitCount(process, 4);
 		assertThat(onHost).as("the CLI, the server and its two helpers").isGreaterThanOrEqualTo(4);
-		assertThat(containment.engineFigures()).isEqualTo(new ContainerStats(0, 0));
+		assertThat(containment.unseen()).isEqualTo(new TreeStats(0, 0));
 		// as with an engine in a VM: the engine's figures are added, refreshed in the
 		// background, never waited for
-		containment.countThroughEngineOnly();
+		ContainmentAccess.countThroughEngineOnly(containment);
 		long begin = System.nanoTime();
-		ContainerStats first = containment.engineFigures();
+		TreeStats first = containment.unseen();
 		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofMillis(500));
-		assertThat(first).isEqualTo(new ContainerStats(0, 0));
-		ContainerStats counted = Await.within(Duration.ofSeconds(30))
+		assertThat(first).isEqualTo(new TreeStats(0, 0));
+		TreeStats counted = Await.within(Duration.ofSeconds(30))
 			.every(Duration.ofMillis(100))
-			.value(containment::engineFigures, (figures) -> figures.processes() > 0);
-		assertThat(counted.processes()).as("the server and its two helpers").isGreaterThanOrEqualTo(3);
+			.value(containment::unseen, (figures) -> figures.liveProcesses() > 0);
+		assertThat(counted.liveProcesses()).as("the server and its two helpers").isGreaterThanOrEqualTo(3);
 		assertThat(counted.memoryBytes()).isPositive();
 		// the engine's count on top of what the host sees (the CLI, the server
 		// and its two helpers at least): more than the host alone could count,
 		// read together, as the helpers' short sleeps come and go in both counts
 		Await.that("the engine's count added to the host's",
-				() -> process.treeStats().liveProcesses() >= 4 + containment.engineFigures().processes());
+				() -> process.treeStats().liveProcesses() >= 4 + containment.unseen().liveProcesses());
 	}
 
 	@Test

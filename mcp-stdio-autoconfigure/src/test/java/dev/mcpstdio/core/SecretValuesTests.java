@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.containers.ContainerSettings;
+import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.io.SecretSanitizer;
 import dev.mcpstdio.core.io.SecretValues;
 import org.junit.jupiter.api.Test;

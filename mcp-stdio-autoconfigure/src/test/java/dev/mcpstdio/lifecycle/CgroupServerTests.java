@@ -27,7 +27,7 @@ import java.util.Optional;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.cgroup.CgroupContainment;
+import dev.mcpstdio.core.containment.ContainmentAccess;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
@@ -42,23 +42,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Tests for cgroup containment through the real product: a server whose daemon
  * double-forks into a new session and clears its environment (no tree, no group, no
  * session, no marker leads to it) is counted and ended through its cgroup, also when the
  * JVM is killed. Where the JVM cannot write the cgroup v2 hierarchy they are skipped,
- * saying why, unless {@value #REQUIRE} is set, as in CI.
+ * saying why, unless {@value ContainmentAccess#REQUIRE_CGROUP} is set, as in CI.
  *
  * @author mcp-stdio authors
  */
 @ExtendWith(NoProcessLeft.class)
 class CgroupServerTests {
-
-	/** Set (CI sets it) to fail instead of skip where cgroups cannot be used. */
-	static final String REQUIRE = "MCP_STDIO_REQUIRE_CGROUP";
 
 	private final Fixtures fixtures;
 
@@ -75,14 +70,7 @@ class CgroupServerTests {
 
 	@BeforeEach
 	void cgroups() {
-		CgroupContainment containment = CgroupContainment.detect(ProcReader.system());
-		if (!containment.isAvailable()) {
-			String required = System.getenv(REQUIRE);
-			if (required != null && !required.isBlank()) {
-				fail("cgroup containment is required here (" + REQUIRE + "): " + containment.description());
-			}
-			assumeTrue(false, "no cgroup containment here: " + containment.description());
-		}
+		ContainmentAccess.assumeCgroups();
 	}
 
 	@AfterEach

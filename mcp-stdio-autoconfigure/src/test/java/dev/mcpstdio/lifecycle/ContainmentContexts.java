@@ -22,7 +22,7 @@ import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
-import dev.mcpstdio.core.guard.OrphanGuard;
+import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

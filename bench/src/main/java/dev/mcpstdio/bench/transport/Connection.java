@@ -91,7 +91,7 @@ public final class Connection implements AutoCloseable {
 		StdioServerSpec spec = new StdioServerSpec(name, command.get(0), command.subList(1, command.size()), env, false,
 				null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
 				StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
-				dev.mcpstdio.core.containers.ContainerSettings.DEFAULTS);
+				dev.mcpstdio.core.containment.ContainerSettings.DEFAULTS);
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
 				McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
 		server.clientConnection().setSelfInitialize(false);

@@ -22,6 +22,8 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.mcpstdio.core.StartSendStopRace;
+import dev.mcpstdio.core.containment.GuardedJvm;
+import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.test.Fixtures;
 
 /**

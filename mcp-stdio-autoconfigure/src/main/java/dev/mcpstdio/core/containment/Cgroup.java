@@ -1,0 +1,379 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.support.Waits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The cgroup (v2) of one server start, which nothing it starts can leave.
+ *
+ * @author mcp-stdio authors
+ */
+final class Cgroup implements Containment.Part {
+
+	private static final Log logger = LogFactory.getLog(Cgroup.class);
+
+	/**
+	 * The shell that joins the group named by its {@code $0} and then executes its
+	 * arguments in place (the pid stays the server's). When the group cannot be joined it
+	 * exits with 125 and the shell's message on stderr, running nothing.
+	 */
+	static final List<String> ENTRY = List.of("/bin/sh", "-c",
+			"echo $$ > \"$0/cgroup.procs\" || exit 125; exec \"$@\"");
+
+	/** How long killed processes may take to leave the group. */
+	static final Duration KILL_WAIT = Duration.ofSeconds(2);
+
+	/** How long a freeze may take before the group is signalled unfrozen. */
+	private static final long FREEZE_WAIT_NANOS = 200_000_000L;
+
+	private final String server;
+
+	private final Path path;
+
+	private final boolean hasKill;
+
+	private volatile boolean released;
+
+	Cgroup(String server, Path path, boolean hasKill) {
+		this.server = server;
+		this.path = path;
+		this.hasKill = hasKill;
+	}
+
+	Path path() {
+		return this.path;
+	}
+
+	/**
+	 * Return a command that joins this group and then executes the given one in place.
+	 * After {@code setsid}, which also executes in place, the process started is still
+	 * the server's pid, session and process group, and in its group before its first
+	 * instruction.
+	 */
+	@Override
+	public List<String> wrap(List<String> command) {
+		List<String> wrapped = new ArrayList<>(ENTRY);
+		wrapped.add(this.path.toString());
+		wrapped.addAll(command);
+		return wrapped;
+	}
+
+	/**
+	 * End what is left in the group once {@code inner} ended the tree (and the
+	 * container): processes that left the tree and cleared their markers. After the tree,
+	 * so that the signal the root gets, and its exit's cause, stay the tree's.
+	 */
+	@Override
+	public void end(Duration terminateTimeout, Runnable inner) {
+		try {
+			inner.run();
+		}
+		finally {
+			// the usual case, an empty group, costs one read: no freeze, no signal
+			if (!this.released && !isEmpty()) {
+				Result result = terminate(terminateTimeout);
+				if (result.signalled() > 0 || result.survivors() > 0) {
+					logger
+						.warn("MCP server '" + this.server + "' left " + result.signalled()
+								+ ((result.signalled() == 1) ? " process" : " processes")
+								+ " in its cgroup outside its process tree and markers; sent SIGTERM"
+								+ ((result.killed() > 0) ? ", then killed " + result.killed() + " after "
+										+ Waits.format(terminateTimeout) : "")
+								+ ((result.survivors() > 0) ? "; " + result.survivors() + " survived" : ""));
+				}
+			}
+		}
+	}
+
+	@Override
+	public void addMembers(Map<Long, Proc> found, ProcessTable table) {
+		if (this.released) {
+			return;
+		}
+		for (long pid : pids()) {
+			Proc proc = table.get(pid);
+			if (proc != null && pid != ProcessMarkers.CURRENT_PID) {
+				found.putIfAbsent(pid, proc);
+			}
+		}
+	}
+
+	@Override
+	public void release() {
+		this.released = true;
+		remove();
+	}
+
+	/**
+	 * Return the pids of every process in the group and its descendant groups.
+	 * @return the pids, empty once the group is empty or gone
+	 */
+	List<Long> pids() {
+		Set<Long> pids = new LinkedHashSet<>();
+		collect(this.path, pids, 0);
+		return new ArrayList<>(pids);
+	}
+
+	private static void collect(Path group, Set<Long> pids, int depth) {
+		try {
+			for (String line : Files.readAllLines(group.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
+				if (!line.isBlank()) {
+					pids.add(Long.parseLong(line.strip()));
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			return;
+		}
+		if (depth <= 32) {
+			for (Path child : children(group)) {
+				collect(child, pids, depth + 1);
+			}
+		}
+	}
+
+	/**
+	 * Return whether no process is left in the group or below it: one small read of
+	 * {@code cgroup.events}, where the kernel keeps exactly that.
+	 * @return whether it is empty (or gone)
+	 */
+	boolean isEmpty() {
+		try {
+			String events = Files.readString(this.path.resolve("cgroup.events"), StandardCharsets.US_ASCII);
+			if (events.contains("populated 0")) {
+				return true;
+			}
+			if (events.contains("populated 1")) {
+				return false;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			if (!Files.isDirectory(this.path)) {
+				return true;
+			}
+		}
+		return pids().isEmpty();
+	}
+
+	private static List<Path> children(Path group) {
+		List<Path> children = new ArrayList<>();
+		// A group without descendants (the usual case) needs no listing: every entry of
+		// its directory would be looked at to tell the groups from the kernel's files
+		if (!hasDescendants(group)) {
+			return children;
+		}
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(group, Files::isDirectory)) {
+			entries.forEach(children::add);
+		}
+		catch (IOException | RuntimeException ex) {
+			// gone
+		}
+		return children;
+	}
+
+	private static boolean hasDescendants(Path group) {
+		try {
+			for (String line : Files.readAllLines(group.resolve("cgroup.stat"), StandardCharsets.US_ASCII)) {
+				if (line.startsWith("nr_descendants ")) {
+					return Long.parseLong(line.substring("nr_descendants ".length()).strip()) > 0;
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// unknown: look
+		}
+		return true;
+	}
+
+	/**
+	 * End every process in the group: SIGTERM, a wait of up to {@code terminateTimeout}
+	 * for the group to empty, then the kill ({@code cgroup.kill}, else SIGKILL to each
+	 * process until none is left), bounded. The group is frozen while its processes are
+	 * read and signalled, so that none can exit and leave its pid to another process.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return what was done
+	 */
+	Result terminate(Duration terminateTimeout) {
+		int termed = signalFrozen(false);
+		if (termed == 0 && isEmpty()) {
+			return new Result(0, 0, 0);
+		}
+		if (awaitEmpty(terminateTimeout)) {
+			return new Result(termed, 0, 0);
+		}
+		int killed = pids().size();
+		if (this.hasKill && write("cgroup.kill", "1")) {
+			awaitEmpty(KILL_WAIT);
+		}
+		else {
+			long deadline = System.nanoTime() + KILL_WAIT.toNanos();
+			while (signalFrozen(true) > 0 && System.nanoTime() < deadline) {
+				Waits.sleepNanos(10_000_000L);
+			}
+		}
+		return new Result(termed, killed, pids().size());
+	}
+
+	private int signalFrozen(boolean kill) {
+		boolean frozen = freeze();
+		try {
+			int count = 0;
+			for (long pid : pids()) {
+				Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+				if (pid != ProcessMarkers.CURRENT_PID && handle.isPresent()) {
+					if (kill) {
+						handle.get().destroyForcibly();
+					}
+					else {
+						handle.get().destroy();
+					}
+					count++;
+				}
+			}
+			return count;
+		}
+		finally {
+			if (frozen) {
+				write("cgroup.freeze", "0");
+			}
+		}
+	}
+
+	/** Freeze the group and wait, bounded, until it is frozen. */
+	private boolean freeze() {
+		if (!write("cgroup.freeze", "1")) {
+			return false;
+		}
+		long deadline = System.nanoTime() + FREEZE_WAIT_NANOS;
+		while (System.nanoTime() < deadline) {
+			try {
+				if (Files.readString(this.path.resolve("cgroup.events")).contains("frozen 1")) {
+					return true;
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				return true;
+			}
+			Waits.sleepNanos(1_000_000L);
+		}
+		// signalled unfrozen: no worse than without a freezer
+		return true;
+	}
+
+	private boolean write(String file, String value) {
+		try {
+			Files.writeString(this.path.resolve(file), value);
+			return true;
+		}
+		catch (IOException | RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Wait, bounded, until no process is left in the group.
+	 * @param within how long to wait
+	 * @return whether it is empty
+	 */
+	boolean awaitEmpty(Duration within) {
+		long deadline = System.nanoTime() + within.toNanos();
+		long pause = 2_000_000L;
+		while (!isEmpty()) {
+			long now = System.nanoTime();
+			if (now >= deadline) {
+				return false;
+			}
+			Waits.sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, 25_000_000L);
+		}
+		return true;
+	}
+
+	/**
+	 * Remove the group and its descendant groups once empty, waiting a little for
+	 * processes just killed to leave.
+	 * @return whether it is gone
+	 */
+	boolean awaitEmptyAndRemove() {
+		awaitEmpty(KILL_WAIT);
+		removeTree(this.path);
+		return !Files.exists(this.path);
+	}
+
+	/**
+	 * Remove a server's group once it is empty, and this JVM's group, its parent, when it
+	 * was the last.
+	 * @return whether the server's group is gone
+	 */
+	boolean remove() {
+		// outside the lock: other servers may start and stop meanwhile; only the JVM's
+		// group must not go while a server group is being created in it
+		boolean removed = awaitEmptyAndRemove();
+		if (removed) {
+			synchronized (Cgroups.JVM_GROUP_LOCK) {
+				Cgroups.removeQuietly(this.path.getParent());
+			}
+		}
+		return removed;
+	}
+
+	private static void removeTree(Path group) {
+		for (Path child : children(group)) {
+			removeTree(child);
+		}
+		Cgroups.removeQuietly(group);
+	}
+
+	@Override
+	public String toString() {
+		return this.path.toString();
+	}
+
+	/**
+	 * What ending a group did.
+	 *
+	 * @param signalled processes sent SIGTERM
+	 * @param killed processes left after the wait, killed
+	 * @param survivors processes still in the group at the end
+	 */
+	record Result(int signalled, int killed, int survivors) {
+
+	}
+
+}

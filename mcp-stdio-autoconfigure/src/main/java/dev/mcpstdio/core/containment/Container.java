@@ -1,0 +1,369 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.mcpstdio.core.containment.Containment.Start;
+import dev.mcpstdio.core.containment.ContainerEngine.Stop;
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.support.Waits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The container of one start of a {@code docker run} or {@code podman run} server.
+ *
+ * @author mcp-stdio authors
+ */
+final class Container implements Containment.Part {
+
+	private static final Log logger = LogFactory.getLog(Container.class);
+
+	/** How long the engine's figures of a container are reused. */
+	private static final long ENGINE_COUNT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+	private final Containments host;
+
+	private final String server;
+
+	private final ContainerEngine engine;
+
+	private final String instance;
+
+	/** The user's arguments with ours right after {@code run}: never shown. */
+	private final List<String> args;
+
+	private final @Nullable Path privateDirectory;
+
+	private final @Nullable Path cidfile;
+
+	private volatile @Nullable String id;
+
+	/** Whether the container is known to be gone: a later end skips the engine. */
+	private volatile boolean ended;
+
+	/**
+	 * Whether the container's processes, with our markers, are in this host's
+	 * {@code /proc}; {@code null} until the engine has told.
+	 */
+	private volatile @Nullable Boolean visibleOnHost;
+
+	/** Counted through the engine whatever the host sees, as for an engine in a VM. */
+	private volatile boolean engineOnly;
+
+	private volatile TreeStats engineStats = Containment.NOTHING;
+
+	private volatile long engineCountedAt = System.nanoTime() - ENGINE_COUNT_MAX_AGE_NANOS;
+
+	private final AtomicBoolean counting = new AtomicBoolean();
+
+	/**
+	 * Prepare the container of one start: labels, markers and a cidfile make it ours.
+	 * @param host the host's threads, {@code /proc} and the guard's private directory
+	 * @param start the start
+	 * @param run its command, recognised
+	 * @param instance the id of this start ({@code MCP_STDIO_INSTANCE})
+	 * @param owner the JVM named in its labels and markers
+	 */
+	Container(Containments host, Start start, ContainerRun run, String instance, JvmOwner owner) {
+		this.host = host;
+		this.server = start.server();
+		this.engine = ContainerEngine.of(run, start.command().get(0), start.env(), start.container());
+		this.instance = instance;
+		List<String> additions = new ArrayList<>(List.of("--label", ContainerEngine.SERVER_LABEL + "=" + this.server,
+				"--label", ContainerEngine.INSTANCE_LABEL + "=" + instance, "--label",
+				ContainerEngine.OWNER_LABEL + "=" + owner.id(), "--label",
+				ContainerEngine.OWNER_HOST_LABEL + "=" + owner.host()));
+		Path directory = null;
+		Path file = null;
+		if (run.cidfile() != null) {
+			Path workingDirectory = start.workingDirectory();
+			file = (workingDirectory != null) ? workingDirectory.resolve(run.cidfile()) : Path.of(run.cidfile());
+		}
+		else {
+			try {
+				// private to this user: another user must not plant an id here; next to
+				// the
+				// guard's scripts, which removes what a killed JVM left there
+				Path parent = host.privateDirectory();
+				String prefix = "mcp-stdio-" + instance + "-";
+				directory = (parent != null) ? Files.createTempDirectory(parent, prefix)
+						: Files.createTempDirectory(prefix);
+				file = directory.resolve("cid");
+				additions.add("--cidfile");
+				additions.add(file.toString());
+			}
+			catch (IOException | RuntimeException ex) {
+				// the id is then found by the instance label
+			}
+		}
+		this.privateDirectory = directory;
+		this.cidfile = file;
+		additions.addAll(List.of("-e", ProcessMarkers.SERVER + "=" + this.server, "-e",
+				ProcessMarkers.OWNER_PID + "=" + owner.pid(), "-e", ProcessMarkers.INSTANCE + "=" + instance));
+		if (start.container().init() && !run.init()) {
+			additions.add("--init");
+		}
+		this.args = List.copyOf(run.argsWith(additions));
+	}
+
+	@Override
+	public List<String> wrap(List<String> command) {
+		List<String> wrapped = new ArrayList<>();
+		wrapped.add(command.get(0));
+		wrapped.addAll(this.args);
+		return wrapped;
+	}
+
+	List<String> args() {
+		return this.args;
+	}
+
+	ContainerEngine engine() {
+		return this.engine;
+	}
+
+	String instance() {
+		return this.instance;
+	}
+
+	/**
+	 * Return the container's id once the engine created it: from the cidfile, else by the
+	 * instance label.
+	 * @return the full id, or {@code null} when there is no container (yet)
+	 */
+	@Nullable String containerId() {
+		String known = knownContainerId();
+		if (known == null) {
+			known = this.engine.idByLabel(ContainerEngine.INSTANCE_LABEL, this.instance);
+			this.id = known;
+		}
+		return known;
+	}
+
+	/**
+	 * Return the container's id if it is known without asking the engine.
+	 * @return the full id, or {@code null} when not known (yet)
+	 */
+	@Nullable String knownContainerId() {
+		String known = this.id;
+		if (known == null) {
+			known = readCidfile();
+			this.id = known;
+		}
+		return known;
+	}
+
+	private @Nullable String readCidfile() {
+		Path file = this.cidfile;
+		if (file == null) {
+			return null;
+		}
+		try (InputStream in = Files.newInputStream(file)) {
+			String read = new String(in.readNBytes(256), StandardCharsets.US_ASCII).strip();
+			return read.isEmpty() ? null : read;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * End this start's container through its engine: SIGTERM, a wait of up to
+	 * {@code terminateTimeout}, then {@code rm -f}.
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return what was done, or {@code null} when the engine never created a container
+	 */
+	@Nullable Stop stop(Duration terminateTimeout) {
+		String known;
+		try {
+			known = containerId();
+		}
+		catch (ContainerEngine.Failure ex) {
+			return new Stop("", false, false, false, Duration.ZERO, ex.getMessage());
+		}
+		return (known != null) ? this.engine.stop(known, terminateTimeout) : null;
+	}
+
+	/**
+	 * End the container while {@code inner} ends the process tree. A cidfile still empty
+	 * is read again once the tree (the engine's command) has ended: a command that ended
+	 * without writing it created no container, and costs no engine call.
+	 */
+	@Override
+	public void end(Duration terminateTimeout, Runnable inner) {
+		CompletableFuture<@Nullable Stop> stop = null;
+		if (!this.ended && (knownContainerId() != null || this.cidfile == null)) {
+			stop = CompletableFuture.supplyAsync(() -> stop(terminateTimeout), this.host.tasks());
+		}
+		try {
+			inner.run();
+		}
+		finally {
+			if (stop == null && !this.ended && knownContainerId() != null) {
+				// created while the tree was being ended
+				stop = CompletableFuture.supplyAsync(() -> stop(terminateTimeout), this.host.tasks());
+			}
+			if (stop != null) {
+				report(await(stop, terminateTimeout), terminateTimeout);
+			}
+		}
+	}
+
+	private @Nullable Stop await(CompletableFuture<@Nullable Stop> stop, Duration terminateTimeout) {
+		// kill, wait, rm -f and a check of what is left: each engine call is bounded
+		Duration bound = terminateTimeout.plus(this.engine.timeout().multipliedBy(3)).plusSeconds(1);
+		try {
+			return stop.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			logger.error("MCP server '" + this.server + "': could not end its container through " + this.engine + ": "
+					+ ((ex instanceof ExecutionException) ? ex.getCause() : ex));
+			return null;
+		}
+	}
+
+	private void report(@Nullable Stop stop, Duration terminateTimeout) {
+		if (stop == null) {
+			return;
+		}
+		String container = "MCP server '" + this.server + "': container " + ContainerEngine.shortId(stop.id());
+		if (!stop.removed()) {
+			logger.error(container + " could not be removed: " + stop.error());
+			return;
+		}
+		this.ended = true;
+		if (stop.killed()) {
+			logger.warn(container + " did not stop within " + Waits.format(terminateTimeout)
+					+ " after SIGTERM through the engine; removed it with rm -f (" + stop.took().toMillis() + " ms)");
+		}
+		else if (stop.terminated()) {
+			logger.warn(container + " was still running; sent SIGTERM through the engine and removed it ("
+					+ stop.took().toMillis() + " ms)");
+		}
+		else {
+			logger.debug(container + " had stopped; removed it (" + stop.took().toMillis() + " ms)");
+		}
+	}
+
+	/**
+	 * Return the container's figures as the engine counts them where this host cannot see
+	 * its processes (an engine in a VM); zero where it can, since the census finds them
+	 * by marker. Never waits: the figures (one call takes seconds) are refreshed in the
+	 * background and may be a few seconds old.
+	 */
+	@Override
+	public TreeStats unseen() {
+		boolean onlyEngine = this.engineOnly;
+		if (this.ended || (Boolean.TRUE.equals(this.visibleOnHost) && !onlyEngine)) {
+			return Containment.NOTHING;
+		}
+		if (System.nanoTime() - this.engineCountedAt >= ENGINE_COUNT_MAX_AGE_NANOS
+				&& this.counting.compareAndSet(false, true)) {
+			try {
+				this.host.tasks().execute(this::countThroughEngine);
+			}
+			catch (RejectedExecutionException ex) {
+				this.counting.set(false);
+			}
+		}
+		return (onlyEngine || Boolean.FALSE.equals(this.visibleOnHost)) ? this.engineStats : Containment.NOTHING;
+	}
+
+	private void countThroughEngine() {
+		try {
+			String known = knownContainerId();
+			if (known == null || this.ended) {
+				return;
+			}
+			if (this.visibleOnHost == null && !this.engineOnly) {
+				if (this.engine.mainPid(known) <= 0) {
+					// not running (yet): ask again later
+					return;
+				}
+				this.visibleOnHost = this.engine.processesVisibleOnHost(known, this.instance, this.host.proc());
+				if (this.visibleOnHost) {
+					return;
+				}
+			}
+			this.engineStats = this.engine.stats(known);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not count the container of MCP server '" + this.server + "': " + ex);
+		}
+		finally {
+			this.engineCountedAt = System.nanoTime();
+			this.counting.set(false);
+		}
+	}
+
+	/**
+	 * Count the container through the engine even where this host sees its processes, as
+	 * for an engine in a VM: for tests of that path on a machine that has none.
+	 */
+	void countThroughEngineOnly() {
+		this.engineOnly = true;
+		this.engineCountedAt = System.nanoTime() - ENGINE_COUNT_MAX_AGE_NANOS;
+	}
+
+	/**
+	 * Remove what this start left on disk: our cidfile and its directory, or the user's
+	 * cidfile once its container is gone (the engine refuses to start with an existing
+	 * one, so a restart would fail).
+	 */
+	@Override
+	public void release() {
+		Path file = this.cidfile;
+		try {
+			if (this.privateDirectory != null) {
+				Files.deleteIfExists(this.privateDirectory.resolve("cid"));
+				Files.deleteIfExists(this.privateDirectory);
+			}
+			else if (file != null) {
+				String named = readCidfile();
+				if (named != null && this.engine.ids("id=" + named).isEmpty()) {
+					Files.deleteIfExists(file);
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// a leftover temporary file is harmless
+		}
+	}
+
+}

@@ -1,0 +1,570 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.TreeStats;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A container engine's command-line interface, every call bounded in time and output.
+ *
+ * @author mcp-stdio authors
+ */
+final class ContainerEngine {
+
+	/** Every label of ours starts with this; the user may not set one. */
+	static final String LABEL_PREFIX = "dev.mcpstdio.";
+
+	/** The server's name. */
+	static final String SERVER_LABEL = LABEL_PREFIX + "server";
+
+	/** The start that made the container, as in {@code MCP_STDIO_INSTANCE}. */
+	static final String INSTANCE_LABEL = LABEL_PREFIX + "instance";
+
+	/** The JVM that started it: {@link JvmOwner#id()}. */
+	static final String OWNER_LABEL = LABEL_PREFIX + "owner";
+
+	/** The host of that JVM: a pid means nothing on another host. */
+	static final String OWNER_HOST_LABEL = LABEL_PREFIX + "owner-host";
+
+	/** At most this many bytes of each stream of a call are kept. */
+	static final int MAX_OUTPUT = 256 * 1024;
+
+	/** A size as the engines print it: {@code 1.5MiB}, {@code 600kB}, {@code 0B}. */
+	private static final Pattern SIZE = Pattern.compile("([0-9.]+)\\s*(?:([kmgt])(i?)b|b?)");
+
+	/** The longest list of ids passed to one call. */
+	private static final int IDS_PER_CALL = 200;
+
+	private static final String LIST_FORMAT = "{{.Id}}|{{index .Config.Labels \"" + SERVER_LABEL
+			+ "\"}}|{{index .Config.Labels \"" + INSTANCE_LABEL + "\"}}|{{index .Config.Labels \"" + OWNER_LABEL
+			+ "\"}}|{{index .Config.Labels \"" + OWNER_HOST_LABEL + "\"}}|{{.State.Running}}";
+
+	/** Reads the streams of calls; a call has two, and calls are few. */
+	private static final Executor readers = (runnable) -> {
+		Thread thread = new Thread(runnable, "mcp-stdio-engine-output");
+		thread.setDaemon(true);
+		thread.start();
+	};
+
+	private final List<String> prefix;
+
+	private final Map<String, String> environment;
+
+	private final Duration timeout;
+
+	/** The subcommand that kills and removes at once. */
+	private final List<String> remove;
+
+	/**
+	 * Create an engine.
+	 * @param prefix the executable and the global options that come before the subcommand
+	 * @param environment the environment of every call
+	 * @param timeout how long one call may take
+	 */
+	ContainerEngine(List<String> prefix, Map<String, String> environment, Duration timeout) {
+		if (prefix.isEmpty()) {
+			throw new IllegalArgumentException("prefix must name the engine executable");
+		}
+		this.prefix = List.copyOf(prefix);
+		// podman's rm -f stops first, with the same fixed wait as stop, unless told
+		// --time 0
+		this.remove = (ContainerRun.engineOf(prefix.get(0)) == ContainerRun.Engine.PODMAN)
+				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
+		Map<String, String> env = new LinkedHashMap<>(environment);
+		// calls of ours are not processes of the server
+		env.remove(ProcessMarkers.SERVER);
+		env.remove(ProcessMarkers.OWNER_PID);
+		env.remove(ProcessMarkers.INSTANCE);
+		env.remove(ProcessMarkers.APPLICATION);
+		this.environment = Map.copyOf(env);
+		this.timeout = Objects.requireNonNull(timeout, "timeout");
+	}
+
+	/**
+	 * Return the engine that runs a recognised container command: the engine command of
+	 * the settings, else the server's, with its global options ({@code --context}).
+	 * @param run the recognised command
+	 * @param executable the resolved executable of the server's command
+	 * @param environment the environment the server's command gets
+	 * @param settings the server's container settings
+	 * @return the engine
+	 */
+	static ContainerEngine of(ContainerRun run, String executable, Map<String, String> environment,
+			ContainerSettings settings) {
+		List<String> prefix = new ArrayList<>();
+		String engineCommand = settings.engineCommand();
+		prefix.add((engineCommand != null) ? engineCommand : executable);
+		prefix.addAll(run.globalOptions());
+		return new ContainerEngine(prefix, environment, settings.engineTimeout());
+	}
+
+	List<String> prefix() {
+		return this.prefix;
+	}
+
+	Duration timeout() {
+		return this.timeout;
+	}
+
+	Map<String, String> environment() {
+		return this.environment;
+	}
+
+	List<String> removeCommand() {
+		return this.remove;
+	}
+
+	/**
+	 * Return the id of the container that carries a label.
+	 * @param label the label
+	 * @param value its value
+	 * @return the full id, or {@code null} when there is none
+	 */
+	@Nullable String idByLabel(String label, String value) {
+		List<String> ids = ids("label=" + label + "=" + value);
+		return ids.isEmpty() ? null : ids.get(0);
+	}
+
+	/**
+	 * Return the full ids of the containers, running or not, that match every filter.
+	 * @param filters {@code ps --filter} expressions such as {@code label=key=value}
+	 * @return the ids
+	 */
+	List<String> ids(String... filters) {
+		List<String> args = new ArrayList<>(List.of("ps", "-a", "-q", "--no-trunc"));
+		for (String filter : filters) {
+			args.add("--filter");
+			args.add(filter);
+		}
+		Output output = call(args, this.timeout);
+		if (!output.ok()) {
+			throw new Failure("could not list containers: " + output.error());
+		}
+		return output.lines();
+	}
+
+	/**
+	 * Send a signal to a container's main process.
+	 * @param id the container
+	 * @param signal the signal's name, such as {@code TERM}
+	 * @return {@code true} if sent, {@code false} when it is not running or does not
+	 * exist
+	 */
+	boolean kill(String id, String signal) {
+		Output output = call(List.of("kill", "--signal", signal, id), this.timeout);
+		if (output.ok()) {
+			return true;
+		}
+		if (output.noSuchContainer() || output.notRunning()) {
+			return false;
+		}
+		throw new Failure("could not signal container " + shortId(id) + ": " + output.error());
+	}
+
+	/**
+	 * Wait, bounded, for a container to stop running.
+	 * @param id the container
+	 * @param within how long to wait
+	 * @return whether it is not running (stopped, or removed) at the end
+	 */
+	boolean awaitExit(String id, Duration within) {
+		Output output = call(List.of("wait", id), within);
+		if (output.timedOut()) {
+			return false;
+		}
+		try {
+			return output.ok() || output.noSuchContainer() || !isRunning(id);
+		}
+		catch (Failure ex) {
+			return false;
+		}
+	}
+
+	boolean isRunning(String id) {
+		Output output = call(List.of("inspect", "--format", "{{.State.Running}}", id), this.timeout);
+		if (output.ok()) {
+			return output.stdout().strip().equals("true");
+		}
+		if (output.noSuchContainer()) {
+			return false;
+		}
+		throw new Failure("could not inspect container " + shortId(id) + ": " + output.error());
+	}
+
+	/**
+	 * Remove containers, killing those still running.
+	 * @param ids the containers
+	 * @return whether none of them exists any more
+	 */
+	boolean remove(List<String> ids) {
+		boolean gone = true;
+		for (List<String> chunk : chunks(ids)) {
+			List<String> args = new ArrayList<>(this.remove);
+			args.addAll(chunk);
+			Output output = call(args, this.timeout);
+			if (!output.ok() && !output.noSuchContainer()) {
+				// "removal already in progress" (--rm) is not a failure: check what is
+				// left
+				for (String id : chunk) {
+					Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
+					gone &= !left.ok() && left.noSuchContainer();
+				}
+			}
+		}
+		return gone;
+	}
+
+	/**
+	 * End a container: SIGTERM to its main process, a wait of up to
+	 * {@code terminateTimeout}, then {@code rm -f}, whatever {@code --rm} says. Never
+	 * {@code stop}, whose wait is fixed and not ours.
+	 * @param id the container
+	 * @param terminateTimeout how long to wait after SIGTERM
+	 * @return what was done
+	 */
+	Stop stop(String id, Duration terminateTimeout) {
+		long start = System.nanoTime();
+		boolean signalled = false;
+		String error = null;
+		try {
+			signalled = kill(id, "TERM");
+		}
+		catch (Failure ex) {
+			// rm -f may still work: an engine that failed once is tried once more
+			error = ex.getMessage();
+		}
+		boolean exited = !signalled || awaitExit(id, terminateTimeout);
+		boolean removed = remove(List.of(id));
+		return new Stop(id, signalled, signalled && !exited, removed, Duration.ofNanos(System.nanoTime() - start),
+				removed ? null : error);
+	}
+
+	/**
+	 * List the containers that carry our owner label, running or not.
+	 * @param filters more {@code ps --filter} expressions, ANDed
+	 * @return the containers
+	 */
+	List<Owned> listOwned(String... filters) {
+		String[] all = new String[filters.length + 1];
+		all[0] = "label=" + OWNER_LABEL;
+		System.arraycopy(filters, 0, all, 1, filters.length);
+		List<Owned> containers = new ArrayList<>();
+		for (List<String> chunk : chunks(ids(all))) {
+			List<String> args = new ArrayList<>(List.of("inspect", "--format", LIST_FORMAT));
+			args.addAll(chunk);
+			Output output = call(args, this.timeout);
+			// a container removed between ps and inspect makes inspect fail, printing the
+			// others
+			for (String line : output.lines()) {
+				Owned owned = Owned.parse(line);
+				if (owned != null) {
+					containers.add(owned);
+				}
+			}
+			if (!output.ok() && !output.noSuchContainer()) {
+				throw new Failure("could not inspect containers: " + output.error());
+			}
+		}
+		return containers;
+	}
+
+	/**
+	 * Return the host pid of a container's main process, where the engine knows it.
+	 * @param id the container
+	 * @return the pid, or 0 when it is not running
+	 */
+	long mainPid(String id) {
+		Output output = call(List.of("inspect", "--format", "{{.State.Pid}}", id), this.timeout);
+		try {
+			return output.ok() ? Long.parseLong(output.stdout().strip()) : 0;
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * Return whether this JVM sees a container's processes, with their markers, in
+	 * {@code /proc}: false for an engine in a VM (Docker Desktop, podman machine).
+	 * @param id the container
+	 * @param instance the {@code MCP_STDIO_INSTANCE} it was given
+	 * @param proc where this host's processes are read
+	 * @return whether its processes can be counted from {@code /proc} by marker
+	 */
+	boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
+		long pid = mainPid(id);
+		return pid > 0 && proc.environContains(pid, ProcessMarkers.INSTANCE + "=" + instance);
+	}
+
+	/**
+	 * Count a container's processes and memory through the engine. Costs one
+	 * {@code stats} call (about a second or two): cache the result.
+	 * @param id the container
+	 * @return the figures, zero when it is not running
+	 */
+	TreeStats stats(String id) {
+		Output output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id), this.timeout);
+		return output.ok() ? parseStats(output.stdout().strip()) : Containment.NOTHING;
+	}
+
+	/**
+	 * Read {@code stats --format '{{.PIDs}}|{{.MemUsage}}'} output such as
+	 * {@code 3|1.5MiB / 7.6GiB} (docker) or {@code 3|1.5MB / 8.2GB} (podman).
+	 * @param text the output
+	 * @return the figures, zero where unreadable
+	 */
+	static TreeStats parseStats(String text) {
+		String[] fields = text.split("\\|", 2);
+		int processes = 0;
+		try {
+			processes = Integer.parseInt(fields[0].strip());
+		}
+		catch (NumberFormatException ex) {
+			// "--" from an engine that does not count
+		}
+		return new TreeStats(processes, (fields.length > 1) ? bytes(fields[1].split("/")[0].strip()) : 0);
+	}
+
+	private static long bytes(String size) {
+		Matcher matcher = SIZE.matcher(size.toLowerCase(Locale.ROOT));
+		try {
+			if (!matcher.matches()) {
+				return 0;
+			}
+			int power = (matcher.group(2) != null) ? "kmgt".indexOf(matcher.group(2)) + 1 : 0;
+			int base = (matcher.group(3) != null && !matcher.group(3).isEmpty()) ? 1024 : 1000;
+			return (long) (Double.parseDouble(matcher.group(1)) * Math.pow(base, power));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * Run one call, bounded: past {@code within} it is killed, and at most
+	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
+	 */
+	private Output call(List<String> args, Duration within) {
+		List<String> command = new ArrayList<>(this.prefix);
+		command.addAll(args);
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().clear();
+		builder.environment().putAll(this.environment);
+		Process process;
+		try {
+			process = builder.start();
+			process.getOutputStream().close();
+		}
+		catch (IOException ex) {
+			return new Output(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
+		}
+		CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), readers);
+		CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()), readers);
+		boolean exited;
+		try {
+			exited = process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			exited = false;
+		}
+		if (!exited) {
+			// killing it closes its pipes, which ends the reads
+			process.destroyForcibly();
+		}
+		return new Output(exited ? process.exitValue() : -1, await(stdout), await(stderr), !exited);
+	}
+
+	private static String read(InputStream in) {
+		try (in) {
+			byte[] bytes = in.readNBytes(MAX_OUTPUT);
+			// drain the rest so that the command never blocks on a full pipe
+			in.transferTo(OutputStream.nullOutputStream());
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	private static String await(CompletableFuture<String> read) {
+		try {
+			return read.get(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "";
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// a grandchild that keeps the pipe open: give up on the rest
+			return "";
+		}
+	}
+
+	private static List<List<String>> chunks(List<String> ids) {
+		List<List<String>> chunks = new ArrayList<>();
+		for (int i = 0; i < ids.size(); i += IDS_PER_CALL) {
+			chunks.add(ids.subList(i, Math.min(ids.size(), i + IDS_PER_CALL)));
+		}
+		return chunks;
+	}
+
+	/**
+	 * Return the short form of a container id, as the engines show it.
+	 * @param id the full id
+	 * @return its first 12 characters
+	 */
+	static String shortId(String id) {
+		return (id.length() > 12) ? id.substring(0, 12) : id;
+	}
+
+	@Override
+	public String toString() {
+		return String.join(" ", this.prefix);
+	}
+
+	/**
+	 * The end of one call.
+	 *
+	 * @param exitCode its exit code, -1 when it could not run or timed out
+	 * @param stdout what it wrote to stdout
+	 * @param stderr what it wrote to stderr
+	 * @param timedOut whether it was killed for taking too long
+	 */
+	record Output(int exitCode, String stdout, String stderr, boolean timedOut) {
+
+		boolean ok() {
+			return this.exitCode == 0;
+		}
+
+		List<String> lines() {
+			List<String> lines = new ArrayList<>();
+			for (String line : this.stdout.split("\n")) {
+				if (!line.isBlank()) {
+					lines.add(line.strip());
+				}
+			}
+			return lines;
+		}
+
+		boolean noSuchContainer() {
+			String text = this.stderr.toLowerCase(Locale.ROOT);
+			return text.contains("no such container") || text.contains("no such object")
+					|| text.contains("no container with name or id");
+		}
+
+		boolean notRunning() {
+			String text = this.stderr.toLowerCase(Locale.ROOT);
+			// docker: "... is not running"; podman: "can only kill running containers"
+			return text.contains("not running") || text.contains("can only kill running")
+					|| text.contains("state improper");
+		}
+
+		String error() {
+			String text = this.stderr.strip();
+			if (this.timedOut) {
+				return "timed out" + (text.isEmpty() ? "" : ": " + text);
+			}
+			return text.isEmpty() ? "exit code " + this.exitCode : text;
+		}
+
+	}
+
+	/**
+	 * One container of ours as the engine lists it.
+	 *
+	 * @param id its full id
+	 * @param server the server it runs
+	 * @param instance the start that made it
+	 * @param owner the JVM that started it, {@code null} when its labels are not readable
+	 * @param running whether it is running
+	 */
+	record Owned(String id, String server, String instance, @Nullable JvmOwner owner, boolean running) {
+
+		/**
+		 * Read one line of {@link #LIST_FORMAT} output.
+		 * @param line the line
+		 * @return the container, or {@code null} for a line that is not one
+		 */
+		static @Nullable Owned parse(String line) {
+			String[] fields = line.split("\\|", -1);
+			if (fields.length != 6 || fields[0].isBlank()) {
+				return null;
+			}
+			return new Owned(fields[0].strip(), Objects.requireNonNullElse(value(fields[1]), ""),
+					Objects.requireNonNullElse(value(fields[2]), ""),
+					JvmOwner.parse(value(fields[3]), value(fields[4])), fields[5].strip().equals("true"));
+		}
+
+		/** Go templates print {@code <no value>} for a missing label. */
+		private static @Nullable String value(String field) {
+			String value = field.strip();
+			return (value.isEmpty() || value.equals("<no value>")) ? null : value;
+		}
+
+	}
+
+	/**
+	 * What ending one container did.
+	 *
+	 * @param id the container
+	 * @param terminated whether SIGTERM was sent (it was running)
+	 * @param killed whether it still ran after {@code terminate-timeout}, killed by
+	 * {@code rm -f}
+	 * @param removed whether it no longer exists at the end
+	 * @param took how long it took
+	 * @param error what the engine said when it could not remove the container
+	 */
+	record Stop(String id, boolean terminated, boolean killed, boolean removed, Duration took, @Nullable String error) {
+
+	}
+
+	/**
+	 * A call of the engine that failed or took too long.
+	 */
+	static final class Failure extends RuntimeException {
+
+		Failure(String message) {
+			super(message);
+		}
+
+	}
+
+}

@@ -1,0 +1,445 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.mcpstdio.core.process.ProcessMarkers;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A server command line recognised as {@code docker run} or {@code podman run}.
+ *
+ * @author mcp-stdio authors
+ */
+public final class ContainerRun {
+
+	/** Global options of docker and podman that take a value (the rest are flags). */
+	private static final Set<String> GLOBAL_VALUE_OPTIONS = Set.of("--config", "--context", "--host", "--log-level",
+			"--tlscacert", "--tlscert", "--tlskey", "--cgroup-manager", "--conmon", "--connection", "--events-backend",
+			"--hooks-dir", "--identity", "--imagestore", "--module", "--network-cmd-path", "--network-config-dir",
+			"--out", "--root", "--runroot", "--runtime", "--runtime-flag", "--ssh", "--storage-driver", "--storage-opt",
+			"--tmpdir", "--url", "--volumepath", "--cdi-spec-dir");
+
+	private static final String GLOBAL_VALUE_SHORT = "Hcl";
+
+	/**
+	 * Options of {@code docker run} and {@code podman run} that take no value; any other
+	 * long option takes one (as {@code --opt=value} or {@code --opt value}).
+	 */
+	private static final Set<String> RUN_FLAGS = Set.of("--detach", "--disable-content-trust", "--help", "--init",
+			"--interactive", "--no-healthcheck", "--oom-kill-disable", "--privileged", "--publish-all", "--quiet",
+			"--read-only", "--rm", "--sig-proxy", "--tty", "--use-api-socket", "--env-host", "--http-proxy",
+			"--no-hosts", "--passwd", "--read-only-tmpfs", "--replace", "--rmi", "--rootfs", "--tls-verify",
+			"--no-hostname", "--init-ctr");
+
+	/** Short flags of {@code run}: -d -i -P -q -t. */
+	private static final String RUN_SHORT_FLAGS = "diPqt";
+
+	/** The engines recognised, by the file name of the command. */
+	enum Engine {
+
+		DOCKER, PODMAN
+
+	}
+
+	private final Engine engine;
+
+	private final List<String> args;
+
+	private final int runIndex;
+
+	private String image = "";
+
+	// the options of run that matter to us, read as the engines read them: the last wins
+
+	private boolean interactive;
+
+	private int tty = -1;
+
+	private int detach = -1;
+
+	private boolean init;
+
+	private boolean autoRemove;
+
+	private @Nullable String name;
+
+	private @Nullable String cidfile;
+
+	private final List<String> attach = new ArrayList<>();
+
+	private int attachIndex = -1;
+
+	private @Nullable String reserved;
+
+	private int reservedIndex = -1;
+
+	private final List<String> hostAccess = new ArrayList<>();
+
+	private ContainerRun(Engine engine, List<String> args, int runIndex) {
+		this.engine = engine;
+		this.args = args;
+		this.runIndex = runIndex;
+	}
+
+	/**
+	 * Recognise a container run.
+	 * @param command the server's command
+	 * @param args its arguments
+	 * @return the container run, or {@code null} when the command is not one
+	 * @throws InvalidContainerCommandException when it is one that cannot serve MCP over
+	 * stdio ({@code -t}, {@code -d}, no {@code -i}, our markers or labels set by the
+	 * user)
+	 */
+	public static @Nullable ContainerRun recognise(String command, List<String> args) {
+		Engine engine = engineOf(command);
+		if (engine == null) {
+			return null;
+		}
+		List<String> copy = List.copyOf(args);
+		int runIndex = findRun(copy);
+		if (runIndex < 0) {
+			return null;
+		}
+		ContainerRun run = new ContainerRun(engine, copy, runIndex);
+		int imageIndex = run.parseRunOptions(runIndex + 1);
+		if (imageIndex >= copy.size()) {
+			throw new InvalidContainerCommandException(
+					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
+		}
+		run.check();
+		run.image = copy.get(imageIndex);
+		return run;
+	}
+
+	static @Nullable Engine engineOf(String command) {
+		// either separator: a Windows path is read the same on any OS
+		int slash = Math.max(command.lastIndexOf('/'), command.lastIndexOf('\\'));
+		String name = command.substring(slash + 1).toLowerCase(Locale.ROOT);
+		if (name.endsWith(".exe")) {
+			name = name.substring(0, name.length() - 4);
+		}
+		return switch (name) {
+			case "docker" -> Engine.DOCKER;
+			case "podman" -> Engine.PODMAN;
+			default -> null;
+		};
+	}
+
+	/** Return the index of the {@code run} subcommand, or -1. */
+	private static int findRun(List<String> args) {
+		int i = 0;
+		while (i < args.size()) {
+			String arg = args.get(i);
+			if (arg.equals("--")) {
+				return -1;
+			}
+			if (!arg.startsWith("-") || arg.equals("-")) {
+				break;
+			}
+			i += takesGlobalValue(arg) ? 2 : 1;
+		}
+		if (i < args.size() && args.get(i).equals("run")) {
+			return i;
+		}
+		if (i + 1 < args.size() && args.get(i).equals("container") && args.get(i + 1).equals("run")) {
+			return i + 1;
+		}
+		return -1;
+	}
+
+	private static boolean takesGlobalValue(String arg) {
+		if (arg.startsWith("--")) {
+			return !arg.contains("=") && GLOBAL_VALUE_OPTIONS.contains(arg);
+		}
+		return arg.length() == 2 && GLOBAL_VALUE_SHORT.indexOf(arg.charAt(1)) >= 0;
+	}
+
+	/**
+	 * Read the options of {@code run} from {@code start}.
+	 * @return the index of the image
+	 */
+	private int parseRunOptions(int start) {
+		int i = start;
+		while (i < this.args.size()) {
+			String arg = this.args.get(i);
+			if (arg.equals("--")) {
+				return i + 1;
+			}
+			if (!arg.startsWith("-") || arg.equals("-")) {
+				return i;
+			}
+			if (arg.startsWith("--")) {
+				int eq = arg.indexOf('=');
+				String option = (eq < 0) ? arg : arg.substring(0, eq);
+				String inline = (eq < 0) ? null : arg.substring(eq + 1);
+				if (RUN_FLAGS.contains(option)) {
+					flag(option, (inline != null) ? parseBoolean(inline, arg, i) : true, i);
+					i++;
+				}
+				else if (inline != null) {
+					value(option, inline, i);
+					i++;
+				}
+				else {
+					value(option, (i + 1 < this.args.size()) ? this.args.get(i + 1) : "", i);
+					i += 2;
+				}
+			}
+			else {
+				i += parseShortGroup(i);
+			}
+		}
+		return i;
+	}
+
+	/**
+	 * Read a group of short options such as {@code -it}, {@code -i=false},
+	 * {@code -eNAME=value} or {@code -e NAME=value}.
+	 * @return how many arguments it used
+	 */
+	private int parseShortGroup(int index) {
+		String arg = this.args.get(index);
+		for (int j = 1; j < arg.length(); j++) {
+			char letter = arg.charAt(j);
+			String option = longName(letter);
+			if (RUN_SHORT_FLAGS.indexOf(letter) >= 0) {
+				if (j + 1 < arg.length() && arg.charAt(j + 1) == '=') {
+					flag(option, parseBoolean(arg.substring(j + 2), arg, index), index);
+					return 1;
+				}
+				flag(option, true, index);
+				continue;
+			}
+			// a short option with a value takes the rest of the group, or the next
+			// argument
+			String rest = arg.substring(j + 1);
+			if (rest.startsWith("=")) {
+				rest = rest.substring(1);
+			}
+			if (!rest.isEmpty()) {
+				value(option, rest, index);
+				return 1;
+			}
+			value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
+			return 2;
+		}
+		return 1;
+	}
+
+	private static String longName(char letter) {
+		return switch (letter) {
+			case 'a' -> "--attach";
+			case 'd' -> "--detach";
+			case 'e' -> "--env";
+			case 'i' -> "--interactive";
+			case 'l' -> "--label";
+			case 't' -> "--tty";
+			default -> "-" + letter;
+		};
+	}
+
+	/** Go's strconv.ParseBool, which the engines' flag parsers use. */
+	private static boolean parseBoolean(String value, String arg, int index) {
+		return switch (value) {
+			case "1", "t", "T", "true", "TRUE", "True" -> true;
+			case "0", "f", "F", "false", "FALSE", "False" -> false;
+			default -> throw new InvalidContainerCommandException(
+					"'" + arg + "' is not a boolean flag value (true or false)", index);
+		};
+	}
+
+	private void flag(String option, boolean on, int index) {
+		switch (option) {
+			case "--interactive" -> this.interactive = on;
+			case "--tty" -> this.tty = on ? index : -1;
+			case "--detach" -> this.detach = on ? index : -1;
+			case "--init" -> this.init = on;
+			case "--rm" -> this.autoRemove = on;
+			case "--privileged" -> {
+				if (on) {
+					this.hostAccess.add("--privileged");
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	private void value(String option, String value, int index) {
+		switch (option) {
+			case "--name" -> this.name = value;
+			case "--cidfile" -> this.cidfile = value;
+			case "--attach" -> {
+				this.attach.add(value.toLowerCase(Locale.ROOT));
+				this.attachIndex = index;
+			}
+			case "--env" -> {
+				String variable = value.contains("=") ? value.substring(0, value.indexOf('=')) : value;
+				if (variable.equals(ProcessMarkers.SERVER) || variable.equals(ProcessMarkers.OWNER_PID)
+						|| variable.equals(ProcessMarkers.INSTANCE)) {
+					reserve("-e " + variable, index);
+				}
+			}
+			case "--pid", "--network", "--net", "--uts", "--ipc", "--userns", "--cgroupns" -> {
+				if (value.equals("host")) {
+					this.hostAccess.add(option + "=host");
+				}
+			}
+			case "--volume", "-v" -> {
+				if (value.equals("/") || value.startsWith("/:")) {
+					this.hostAccess.add(option + " " + value);
+				}
+			}
+			case "--mount" -> {
+				if (mountsHostRoot(value)) {
+					this.hostAccess.add("--mount " + value);
+				}
+			}
+			case "--label" -> {
+				if (value.startsWith(ContainerEngine.LABEL_PREFIX)) {
+					reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value), index);
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	/** A bind mount whose source is the host's {@code /}. */
+	private static boolean mountsHostRoot(String spec) {
+		boolean bind = false;
+		boolean root = false;
+		for (String field : spec.split(",")) {
+			String[] pair = field.split("=", 2);
+			String key = pair[0].strip().toLowerCase(Locale.ROOT);
+			String value = (pair.length > 1) ? pair[1].strip() : "";
+			if (key.equals("type")) {
+				bind = value.equals("bind");
+			}
+			else if (key.equals("source") || key.equals("src")) {
+				root = value.equals("/");
+			}
+		}
+		return bind && root;
+	}
+
+	private void reserve(String what, int index) {
+		if (this.reserved == null) {
+			this.reserved = what;
+			this.reservedIndex = index;
+		}
+	}
+
+	private void check() {
+		if (this.tty >= 0) {
+			throw new InvalidContainerCommandException(
+					"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
+					this.tty);
+		}
+		if (this.detach >= 0) {
+			throw new InvalidContainerCommandException(
+					"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
+					this.detach);
+		}
+		if (!this.interactive) {
+			throw new InvalidContainerCommandException(
+					"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
+					-1);
+		}
+		if (!this.attach.isEmpty() && !this.attach.contains("stdout")) {
+			throw new InvalidContainerCommandException(
+					"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
+					this.attachIndex);
+		}
+		if (this.reserved != null) {
+			throw new InvalidContainerCommandException(this.reserved
+					+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
+					this.reservedIndex);
+		}
+	}
+
+	/**
+	 * Return the arguments with ours inserted right after {@code run}: the user's options
+	 * all come after ours, and what follows the image is untouched.
+	 * @param additions our options
+	 * @return the arguments to run
+	 */
+	List<String> argsWith(List<String> additions) {
+		List<String> result = new ArrayList<>(this.args.subList(0, this.runIndex + 1));
+		result.addAll(additions);
+		result.addAll(this.args.subList(this.runIndex + 1, this.args.size()));
+		return result;
+	}
+
+	/**
+	 * Return the options given before the subcommand ({@code --context x},
+	 * {@code -H tcp://…}), which every later call of the engine needs too.
+	 * @return the global options
+	 */
+	List<String> globalOptions() {
+		int end = this.runIndex;
+		if (end > 0 && this.args.get(end - 1).equals("container")) {
+			end--;
+		}
+		return this.args.subList(0, end);
+	}
+
+	/**
+	 * Return the options that give the container the host itself: {@code --privileged},
+	 * the host's pid or network namespace, a mount of the host's {@code /}. Each as the
+	 * configuration wrote it, for a warning: the configuration is trusted.
+	 * @return the options, in order, possibly none
+	 */
+	public List<String> hostAccess() {
+		return Collections.unmodifiableList(this.hostAccess);
+	}
+
+	Engine engine() {
+		return this.engine;
+	}
+
+	List<String> args() {
+		return this.args;
+	}
+
+	String image() {
+		return this.image;
+	}
+
+	@Nullable String name() {
+		return this.name;
+	}
+
+	@Nullable String cidfile() {
+		return this.cidfile;
+	}
+
+	boolean init() {
+		return this.init;
+	}
+
+	boolean autoRemove() {
+		return this.autoRemove;
+	}
+
+}

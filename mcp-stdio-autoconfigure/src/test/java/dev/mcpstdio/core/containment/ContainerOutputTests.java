@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.TreeStats;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for reading what the engines print.
+ *
+ * @author mcp-stdio authors
+ */
+class ContainerOutputTests {
+
+	@Test
+	void statsOfDockerAndPodmanAreRead() {
+		assertThat(ContainerEngine.parseStats("3|1.5MiB / 7.6GiB")).isEqualTo(new TreeStats(3, 1572864));
+		assertThat(ContainerEngine.parseStats("2|1.5MB / 8.2GB")).isEqualTo(new TreeStats(2, 1500000));
+		assertThat(ContainerEngine.parseStats("1|512KiB / 1GiB")).isEqualTo(new TreeStats(1, 524288));
+		assertThat(ContainerEngine.parseStats("1|600kB / 1GB")).isEqualTo(new TreeStats(1, 600000));
+		assertThat(ContainerEngine.parseStats("--|0B / 0B")).isEqualTo(new TreeStats(0, 0));
+		assertThat(ContainerEngine.parseStats("")).isEqualTo(new TreeStats(0, 0));
+	}
+
+	@Test
+	void inspectLinesAreRead() {
+		ContainerEngine.Owned info = ContainerEngine.Owned.parse("abc123|files|42-1|42@777|host-a|true");
+		assertThat(info).isNotNull();
+		assertThat(info.id()).isEqualTo("abc123");
+		assertThat(info.server()).isEqualTo("files");
+		assertThat(info.instance()).isEqualTo("42-1");
+		assertThat(info.running()).isTrue();
+		assertThat(info.owner()).isNotNull();
+		assertThat(info.owner().pid()).isEqualTo(42);
+		assertThat(info.owner().start()).isEqualTo("777");
+		assertThat(info.owner().host()).isEqualTo("host-a");
+		ContainerEngine.Owned foreign = ContainerEngine.Owned.parse("def|<no value>|<no value>|junk|<no value>|false");
+		assertThat(foreign).isNotNull();
+		assertThat(foreign.owner()).isNull();
+		assertThat(foreign.running()).isFalse();
+		assertThat(ContainerEngine.Owned.parse("Error: no such object")).isNull();
+	}
+
+	@Test
+	void orphansAreTheContainersOfDeadOwnersOfThisHostOnly() {
+		JvmOwner me = JvmOwner.current();
+		JvmOwner dead = new JvmOwner(11, "1", me.host());
+		JvmOwner alive = new JvmOwner(12, "1", me.host());
+		JvmOwner remote = new JvmOwner(13, "1", "elsewhere-" + me.host());
+		List<ContainerEngine.Owned> containers = List.of(new ContainerEngine.Owned("a", "s", "i", dead, true),
+				new ContainerEngine.Owned("b", "s", "i", alive, true),
+				new ContainerEngine.Owned("c", "s", "i", remote, false),
+				new ContainerEngine.Owned("d", "s", "i", me, true),
+				new ContainerEngine.Owned("e", "s", "i", null, true));
+		assertThat(Containments.orphans(containers, (owner) -> owner.pid() == 12)).extracting(ContainerEngine.Owned::id)
+			.containsExactly("a");
+	}
+
+	@Test
+	void theReaperScriptCallsEachEngineOnceWithOnlyItsOwnVariables() {
+		JvmOwner owner = new JvmOwner(42, "777", "host-a");
+		ContainerEngine docker = new ContainerEngine(List.of("/usr/bin/docker", "--context", "it's"),
+				Map.of("PATH", "/usr/bin", "DOCKER_HOST", "unix:///d.sock", "API_TOKEN", "s3cr3t"),
+				Duration.ofSeconds(5));
+		ContainerEngine podman = new ContainerEngine(List.of("/usr/bin/podman"), Map.of("HOME", "/root"),
+				Duration.ofSeconds(5));
+		String script = Containments.reaper(List.of(docker, podman, docker), owner);
+		assertThat(script).contains(
+				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
+			.contains(
+					"engine2() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' '--time' '0' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'HOME=/root' '/usr/bin/podman' \"$@\"; }")
+			.contains("'label=dev.mcpstdio.owner=42@777' --filter 'label=dev.mcpstdio.owner-host=host-a'")
+			.doesNotContain("engine3")
+			.doesNotContain("s3cr3t");
+	}
+
+}
