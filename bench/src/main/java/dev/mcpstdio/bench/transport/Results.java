@@ -37,6 +37,21 @@ final class Results {
 		add(group, metric, format(ours, unit), format(theirs, unit), ratio(ours, theirs), target);
 	}
 
+	/**
+	 * Add a row whose ratio is the median of the ratios of pairs of rounds, with their
+	 * quartiles and range, and the ratio of the figures over all calls; each side's
+	 * figure is over all its calls.
+	 */
+	void paired(String group, String metric, double ours, double theirs, String unit, PairedRounds.Ratios ratios,
+			String target) {
+		double[] values = ratios.values();
+		String ratio = String.format(Locale.ROOT,
+				"**%.2f** (quartiles %.2f-%.2f, range %.2f-%.2f, %d pairs; all calls pooled %s)", ratios.median(),
+				Stats.quantile(values, 0.25), Stats.quantile(values, 0.75), Stats.quantile(values, 0),
+				Stats.quantile(values, 1), values.length, ratio(ours, theirs));
+		add(group, metric, format(ours, unit), format(theirs, unit), ratio, target);
+	}
+
 	void floor(String group, String metric, double floor, double ours, double theirs) {
 		add(group, metric + " = " + format(floor, "MiB/s") + "; floor / client", format(floor / ours, "x"),
 				format(floor / theirs, "x"), ratio(floor / ours, floor / theirs), "ours <= 2x");
