@@ -39,8 +39,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One {@link McpSyncClient} over one stdio server, through mcp-stdio's transport or the
- * SDK's {@link StdioClientTransport}, built the same way apart from the transport.
+ * One MCP client over one stdio server, through mcp-stdio's transport or the SDK's.
  *
  * @author mcp-stdio authors
  */

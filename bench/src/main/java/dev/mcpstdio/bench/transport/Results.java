@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The rows of the results table, each as ours, theirs and the ratio ours / theirs.
+ * The rows of the results table: ours, theirs and the ratio ours / theirs.
  *
  * @author mcp-stdio authors
  */

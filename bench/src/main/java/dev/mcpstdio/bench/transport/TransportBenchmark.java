@@ -52,10 +52,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * mcp-stdio's transport against the MCP SDK's {@code StdioClientTransport}, in one run on
- * one machine: round trip, throughput (and the raw pipe floor), shutdown, start-up, the
- * field soak and the cost at rest; and the round trip with the per-request observations
- * on and off. Prints a Markdown table; see docs/benchmarks.md.
+ * mcp-stdio's transport against the MCP SDK's stdio transport, same server, same client.
  *
  * @author mcp-stdio authors
  */
@@ -85,6 +82,13 @@ public class TransportBenchmark {
 		this.exitNowScript = Path.of(TransportBenchmark.class.getResource("/exit-now-server.sh").toURI()).toString();
 	}
 
+	/**
+	 * Run the scenarios (round trip, throughput and the raw pipe floor, shutdown,
+	 * start-up, cost at rest, field soak, observations on and off) and print a Markdown
+	 * table; see docs/benchmarks.md.
+	 * @param args none
+	 * @throws Exception if a scenario could not run
+	 */
 	public static void main(String[] args) throws Exception {
 		TransportBenchmark benchmark = new TransportBenchmark();
 		String only = Knobs.string("bench.transport.scenarios",
