@@ -21,16 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.mcpstdio.ai.DeathToErrorFigures;
-import dev.mcpstdio.core.containment.GuardAndRaceFigures;
-import dev.mcpstdio.lifecycle.LifecycleFigures;
-
 /**
- * The lifecycle figures the docs quote, measured with the test suite's fixtures (whose
- * tests assert bounds and print nothing): parallel start, five servers stopped alone and
- * together, SIGTERM to a JVM, {@code kill -9} of a JVM under the orphan guard, the
- * start-send-stop race, and the time from a server's death to the caller's error. Prints
- * the figures and writes them to {@code bench.lifecycle.out}; see docs/benchmarks.md.
+ * Prints the lifecycle figures the docs quote, measured with the test suite's fixtures.
  *
  * @author mcp-stdio authors
  */
@@ -39,6 +31,14 @@ public final class LifecycleBenchmark {
 	private LifecycleBenchmark() {
 	}
 
+	/**
+	 * Measure parallel start, five servers stopped alone and together, SIGTERM to a JVM,
+	 * {@code kill -9} of a JVM under the orphan guard, the start-send-stop race, and the
+	 * time from a server's death to the caller's error (their tests assert bounds and
+	 * print nothing); print the figures and write them to {@code bench.lifecycle.out}.
+	 * @param args none
+	 * @throws Exception if a scenario could not run
+	 */
 	public static void main(String[] args) throws Exception {
 		String scenarios = Knobs.string("bench.lifecycle.scenarios", "start,stop,sigterm,guard,race,death");
 		List<String> figures = new ArrayList<>();

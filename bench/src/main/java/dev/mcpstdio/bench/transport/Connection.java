@@ -28,20 +28,18 @@ import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
-import dev.mcpstdio.lifecycle.observation.RequestObservations;
 import dev.mcpstdio.test.TestHost;
-import io.micrometer.observation.ObservationRegistry;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One {@link McpSyncClient} over one stdio server, through mcp-stdio's transport or the
- * SDK's {@link StdioClientTransport}, built the same way apart from the transport.
+ * One MCP client over one stdio server, through mcp-stdio's transport or the SDK's.
  *
  * @author mcp-stdio authors
  */
@@ -63,48 +61,33 @@ public final class Connection implements AutoCloseable {
 		Map<String, String> env = Map.of(Markers.VARIABLE, markers.value());
 		JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.shared());
 		if (side == Side.OURS) {
-			return ours(name, command, markers, null);
+			McpStdioServer server = server(name, command, env);
+			return new Connection(client(new McpStdioClientTransport(server, mapper)), server);
 		}
 		ServerParameters parameters = ServerParameters.builder(command.get(0))
 			.args(command.subList(1, command.size()))
 			.env(env)
 			.build();
-		McpSyncClient client = McpClient.sync(new StdioClientTransport(parameters, mapper))
-			.requestTimeout(REQUEST_TIMEOUT)
-			.build();
-		return new Connection(client, null);
+		return new Connection(client(new StdioClientTransport(parameters, mapper)), null);
+	}
+
+	private static McpSyncClient client(McpClientTransport transport) {
+		return McpClient.sync(transport).requestTimeout(REQUEST_TIMEOUT).build();
 	}
 
 	/**
-	 * Open a client over mcp-stdio's transport, its requests observed or not.
-	 * @param name the server's name
-	 * @param command the server's command
-	 * @param markers the markers of the scenario
-	 * @param observations where the requests are observed, or {@code null} for not at all
-	 * (mcp.stdio.observations.enabled=false)
-	 * @return the connection
+	 * The one place this harness builds an mcp-stdio server outside Spring: with the
+	 * defaults of a configured server, restarts off, the handshake left to the client (as
+	 * the auto-configuration builds it for Spring AI), no observations.
 	 */
-	static Connection ours(String name, List<String> command, Markers markers,
-			@Nullable ObservationRegistry observations) {
-		Map<String, String> env = Map.of(Markers.VARIABLE, markers.value());
-		JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.shared());
-		StdioServerSpec spec = new StdioServerSpec(name, command.get(0), command.subList(1, command.size()), env, false,
-				null, StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE, StdioServerSpec.DEFAULT_STDERR_TAIL_LINES,
-				StdioServerSpec.DEFAULT_SEND_TIMEOUT, dev.mcpstdio.core.ShutdownTimeouts.DEFAULTS,
-				dev.mcpstdio.core.containment.ContainerSettings.DEFAULTS);
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false,
-				McpStdioServerDefinition.DEFAULT_STARTUP_TIMEOUT, RestartPolicy.NEVER), TestHost.shared());
+	private static McpStdioServer server(String name, List<String> command, Map<String, String> env) {
+		StdioServerSpec spec = StdioServerSpec
+			.of(name, command.get(0), command.subList(1, command.size()).toArray(String[]::new))
+			.withEnv(env);
+		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false, RestartPolicy.NEVER),
+				TestHost.shared());
 		server.clientConnection().setSelfInitialize(false);
-		if (observations != null) {
-			// as the auto-configuration does, and as Spring AI's integration tells the
-			// timeout
-			new RequestObservations(server, observations, null, TestHost.shared().scheduler()).attach();
-			server.clientConnection().setClientRequestTimeout(REQUEST_TIMEOUT);
-		}
-		McpSyncClient client = McpClient.sync(new McpStdioClientTransport(server, mapper))
-			.requestTimeout(REQUEST_TIMEOUT)
-			.build();
-		return new Connection(client, server);
+		return server;
 	}
 
 	McpSyncClient client() {

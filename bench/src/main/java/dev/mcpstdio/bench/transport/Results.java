@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The rows of the results table, each as ours, theirs and the ratio ours / theirs.
+ * The rows of the results table: ours, theirs and the ratio ours / theirs.
  *
  * @author mcp-stdio authors
  */
@@ -35,6 +35,21 @@ final class Results {
 
 	void rate(String group, String metric, double ours, double theirs, String unit, String target) {
 		add(group, metric, format(ours, unit), format(theirs, unit), ratio(ours, theirs), target);
+	}
+
+	/**
+	 * Add a row whose ratio is the median of the ratios of pairs of rounds, with their
+	 * quartiles and range, and the ratio of the figures over all calls; each side's
+	 * figure is over all its calls.
+	 */
+	void paired(String group, String metric, double ours, double theirs, String unit, PairedRounds.Ratios ratios,
+			String target) {
+		double[] values = ratios.values();
+		String ratio = String.format(Locale.ROOT,
+				"**%.2f** (quartiles %.2f-%.2f, range %.2f-%.2f, %d pairs; all calls pooled %s)", ratios.median(),
+				Stats.quantile(values, 0.25), Stats.quantile(values, 0.75), Stats.quantile(values, 0),
+				Stats.quantile(values, 1), values.length, ratio(ours, theirs));
+		add(group, metric, format(ours, unit), format(theirs, unit), ratio, target);
 	}
 
 	void floor(String group, String metric, double floor, double ours, double theirs) {

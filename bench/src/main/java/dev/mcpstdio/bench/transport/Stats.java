@@ -44,4 +44,20 @@ final class Stats {
 		return this.sorted.length;
 	}
 
+	/**
+	 * Return a quantile of values, interpolated between the two nearest ranks (so that
+	 * the median of an even count is the mean of the middle two).
+	 * @param values the values
+	 * @param q from 0 (the smallest) to 1 (the largest)
+	 * @return the value
+	 */
+	static double quantile(double[] values, double q) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		double rank = q * (sorted.length - 1);
+		int below = (int) Math.floor(rank);
+		int above = Math.min(below + 1, sorted.length - 1);
+		return sorted[below] + (rank - below) * (sorted[above] - sorted[below]);
+	}
+
 }

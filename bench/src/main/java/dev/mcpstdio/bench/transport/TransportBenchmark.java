@@ -24,9 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,15 +35,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.actuate.BenchMeters;
 import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
+import dev.mcpstdio.bench.transport.PairedRounds.Ratios;
+import dev.mcpstdio.bench.transport.PairedRounds.Round;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
-import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
-import io.micrometer.observation.ObservationHandler;
-import io.micrometer.observation.ObservationRegistry;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -58,10 +52,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * mcp-stdio's transport against the MCP SDK's {@code StdioClientTransport}, in one run on
- * one machine: round trip, throughput (and the raw pipe floor), shutdown, start-up, the
- * field soak and the cost at rest; and the round trip with the per-request observations
- * on and off. Prints a Markdown table; see docs/benchmarks.md.
+ * mcp-stdio's transport against the MCP SDK's stdio transport, same server, same client.
  *
  * @author mcp-stdio authors
  */
@@ -80,8 +71,6 @@ public class TransportBenchmark {
 
 	private final Results results = new Results();
 
-	private volatile String parallelError = "";
-
 	private final String node = Connection.executable("node");
 
 	private final String echoScript;
@@ -93,6 +82,13 @@ public class TransportBenchmark {
 		this.exitNowScript = Path.of(TransportBenchmark.class.getResource("/exit-now-server.sh").toURI()).toString();
 	}
 
+	/**
+	 * Run the scenarios (round trip, throughput and the raw pipe floor, shutdown,
+	 * start-up, cost at rest, field soak, observations on and off) and print a Markdown
+	 * table; see docs/benchmarks.md.
+	 * @param args none
+	 * @throws Exception if a scenario could not run
+	 */
 	public static void main(String[] args) throws Exception {
 		TransportBenchmark benchmark = new TransportBenchmark();
 		String only = Knobs.string("bench.transport.scenarios",
@@ -130,68 +126,88 @@ public class TransportBenchmark {
 
 	// 1. round trip
 
+	/**
+	 * The round trip of a 100-byte echo through Spring AI's client over each transport,
+	 * in one application: both warmed until the JIT is quiet, then rounds of ours and of
+	 * the SDK's back to back, one ratio per pair of rounds, so that what else runs on the
+	 * machine weighs on both sides of each ratio alike; then the same with 8 threads.
+	 */
 	private void roundTrip() throws Exception {
 		int minWarmup = Knobs.integer("bench.rt.warmup", 5000);
 		int maxWarmup = Knobs.integer("bench.rt.maxWarmup", 80000);
 		int calls = Knobs.integer("bench.rt.calls", 40000);
 		int rounds = Knobs.integer("bench.rt.rounds", 40);
 		int perThread = Knobs.integer("bench.rt.parallelCalls", 1000);
+		int parallelRounds = Knobs.integer("bench.rt.parallelRounds", 10);
 		String text = "x".repeat(100);
 		Markers markers = new Markers();
-		Map<Side, Connection> connections = new EnumMap<>(Side.class);
-		try {
-			for (Side side : Side.values()) {
-				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
-				connections.put(side, connection);
-				connection.client().initialize();
-			}
-			// both sides warm before either is measured, then measured in alternating
-			// rounds, each side first in every other round: the machine's load drift
-			// hits both alike
-			int warmed = warmUp(connections.values(), text, minWarmup, maxWarmup);
+		try (ClientContext application = ClientContext.start(echo("mcp"), markers, true, true)) {
+			McpSyncClient ours = application.client(ClientContext.OURS);
+			McpSyncClient theirs = application.client(ClientContext.SDK);
+			Runnable[] sides = { () -> echoCall(ours, text), () -> echoCall(theirs, text) };
+			int warmed = warmUp(sides, minWarmup, maxWarmup);
 			long compilingBefore = JitCpu.millis();
-			Map<Side, long[]> nanos = new EnumMap<>(Side.class);
-			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
-			for (Side side : Side.values()) {
-				nanos.put(side, new long[calls]);
-				elapsed.put(side, 0L);
-			}
-			int perRound = calls / rounds;
-			for (int round = 0; round < rounds; round++) {
-				for (int turn = 0; turn < 2; turn++) {
-					Side side = Side.values()[(round + turn) % 2];
-					Connection connection = connections.get(side);
-					long[] samples = nanos.get(side);
-					long begin = System.nanoTime();
-					for (int i = round * perRound; i < (round + 1) * perRound; i++) {
-						long start = System.nanoTime();
-						echoCall(connection, text);
-						samples[i] = System.nanoTime() - start;
-					}
-					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
-				}
-			}
+			PairedRounds sequential = PairedRounds.sequential(rounds, calls / rounds, sides);
+			long compiling = JitCpu.millis() - compilingBefore;
+			PairedRounds parallel = PairedRounds.parallel(parallelRounds, 8, perThread, sides);
 			System.out.printf(Locale.ROOT,
 					"round trip: %d warm-up calls per side; the JIT compiler threads used %d ms of CPU during the %d measured calls%n",
-					warmed, JitCpu.millis() - compilingBefore, 2 * perRound * rounds);
-			Map<Side, double[]> figures = new EnumMap<>(Side.class);
-			for (Side side : Side.values()) {
-				Connection connection = connections.get(side);
-				Stats stats = new Stats(Arrays.copyOf(nanos.get(side), perRound * rounds));
-				double sequential = perRound * rounds / (elapsed.get(side) / 1e9);
-				double[] parallel = parallel(8, perThread, () -> echoCall(connection, text));
-				figures.put(side,
-						new double[] { stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1] });
-				System.out.printf(Locale.ROOT,
-						"%s: median %.3f ms, p99 %.3f ms, %.0f calls/s, 8 threads %.0f calls/s (%.0f calls failed)%n",
-						side.label(), stats.medianMillis(), stats.p99Millis(), sequential, parallel[0], parallel[1]);
-			}
-			report(figures, perRound * rounds, perThread);
-		}
-		finally {
-			connections.values().forEach(Connection::close);
+					warmed, compiling, sequential.calls(0) + sequential.calls(1));
+			String group = "1. round trip, 100 B echo";
+			roundTripRows(group, sequential, parallel, "<= 0.85", "<= 1.0");
+			this.results.counts(group, "tools/call observed in mcp_client_operation_duration_seconds (ours)",
+					"%.0f".formatted(application.observedCalls("echo")), "-");
 		}
 		afterScenario(markers, "round trip");
+	}
+
+	/**
+	 * Print and add the round trip's rows: each side's figure over all its calls, and the
+	 * median of the ratios of the pairs of rounds with their spread.
+	 */
+	private void roundTripRows(String group, PairedRounds sequential, PairedRounds parallel, String medianTarget,
+			String p99Target) {
+		Ratios median = sequential.ratios(Round::medianMillis);
+		Ratios p99 = sequential.ratios(Round::p99Millis);
+		Ratios rate = sequential.ratios(Round::rate);
+		Stats ours = sequential.pooled(0);
+		Stats theirs = sequential.pooled(1);
+		System.out.printf(Locale.ROOT, "median: ours %.4f ms, theirs %.4f ms, paired ratio %s%n", ours.medianMillis(),
+				theirs.medianMillis(), median);
+		System.out.printf(Locale.ROOT, "p99: ours %.4f ms, theirs %.4f ms, paired ratio %s%n", ours.p99Millis(),
+				theirs.p99Millis(), p99);
+		System.out.printf(Locale.ROOT, "calls/s: ours %.0f, theirs %.0f, paired ratio %s; failed %d / %d%n",
+				sequential.pooledRate(0), sequential.pooledRate(1), rate, sequential.failed(0), sequential.failed(1));
+		String calls = "n=" + ours.count() + " a side, " + sequential.ratios(Round::rate).values().length
+				+ " pairs of rounds";
+		this.results.paired(group, "median latency (" + calls + ")", ours.medianMillis(), theirs.medianMillis(), "ms",
+				median, medianTarget);
+		this.results.paired(group, "p99 latency (of each round for the ratio)", ours.p99Millis(), theirs.p99Millis(),
+				"ms", p99, p99Target);
+		this.results.paired(group, "calls/s, 1 thread", sequential.pooledRate(0), sequential.pooledRate(1), "calls/s",
+				rate, "info");
+		if (sequential.failed(0) + sequential.failed(1) > 0) {
+			this.results.counts(group, "calls failed, 1 thread", Long.toString(sequential.failed(0)),
+					sequential.failed(1) + " (" + sequential.firstError(1) + ")");
+		}
+		if (parallel == null) {
+			return;
+		}
+		Ratios parallelRate = parallel.ratios(Round::rate);
+		System.out.printf(Locale.ROOT,
+				"8 threads: ours %.0f calls/s (%d of %d failed), theirs %.0f (%d of %d failed), " + "paired ratio %s%n",
+				parallel.pooledRate(0), parallel.failed(0), parallel.calls(0), parallel.pooledRate(1),
+				parallel.failed(1), parallel.calls(1), parallelRate);
+		this.results.paired(group,
+				"successful calls/s, 8 threads (" + parallel.ratios(Round::rate).values().length + " pairs of rounds)",
+				parallel.pooledRate(0), parallel.pooledRate(1), "calls/s", parallelRate, ">= 1.0");
+		this.results.counts(group, "calls failed of " + parallel.calls(0) + ", 8 threads", failures(parallel, 0),
+				failures(parallel, 1));
+	}
+
+	private static String failures(PairedRounds rounds, int side) {
+		long failed = rounds.failed(side);
+		return (failed > 0) ? failed + " (" + rounds.firstError(side) + ")" : "0";
 	}
 
 	/**
@@ -202,15 +218,15 @@ public class TransportBenchmark {
 	 * used at most one clock tick of CPU: one long compilation can span a batch.
 	 * @return the calls made per side
 	 */
-	private static int warmUp(Collection<Connection> connections, String text, int min, int max) {
+	private static int warmUp(Runnable[] sides, int min, int max) {
 		int batch = 1000;
 		int calls = 0;
 		int quietBatches = 0;
 		long compiled = JitCpu.millis();
 		while (calls < max) {
-			for (Connection connection : connections) {
+			for (Runnable side : sides) {
 				for (int i = 0; i < batch; i++) {
-					echoCall(connection, text);
+					side.run();
 				}
 			}
 			calls += batch;
@@ -224,28 +240,13 @@ public class TransportBenchmark {
 		return calls;
 	}
 
-	private void report(Map<Side, double[]> figures, int calls, int perThread) {
-		double[] ours = figures.get(Side.OURS);
-		double[] theirs = figures.get(Side.THEIRS);
-		this.results.time("1. round trip, 100 B echo", "median latency (n=" + calls + ")", ours[0], theirs[0], "ms",
-				"<= 1.0");
-		this.results.time("1. round trip, 100 B echo", "p99 latency", ours[1], theirs[1], "ms", "<= 1.0");
-		this.results.rate("1. round trip, 100 B echo", "calls/s, 1 thread", ours[2], theirs[2], "calls/s", ">= 1.0");
-		this.results.rate("1. round trip, 100 B echo", "successful calls/s, 8 threads", ours[3], theirs[3], "calls/s",
-				">= 1.0");
-		this.results.counts("1. round trip, 100 B echo", "calls failed of " + 8 * perThread + ", 8 threads",
-				"%.0f".formatted(ours[4]),
-				"%.0f".formatted(theirs[4]) + ((theirs[4] > 0) ? " (" + this.parallelError + ")" : ""));
-	}
-
 	// 7. the per-request observations, on and off
 
 	/**
-	 * The round trip of mcp-stdio's transport with the per-request observations on (the
-	 * observation and a Prometheus registry with the mcp.client.* buckets, as the
-	 * auto-configuration sets them up) and off (mcp.stdio.observations.enabled=false),
-	 * measured like the round trip: both warmed until the JIT is quiet, then in
-	 * alternating rounds, each first in every other round.
+	 * The round trip of mcp-stdio's transport in two applications, one with the
+	 * observations as the auto-configuration sets them up (the default) and one with
+	 * {@code mcp.stdio.observations.enabled=false}, measured like the round trip: both
+	 * warmed until the JIT is quiet, then in pairs of rounds.
 	 */
 	private void observations() throws Exception {
 		int minWarmup = Knobs.integer("bench.rt.warmup", 5000);
@@ -253,107 +254,31 @@ public class TransportBenchmark {
 		int calls = Knobs.integer("bench.rt.calls", 40000);
 		int rounds = Knobs.integer("bench.rt.rounds", 40);
 		String text = "x".repeat(100);
-		PrometheusMeterRegistry meters = BenchMeters.prometheus();
-		ObservationRegistry registry = ObservationRegistry.create();
-		// the meter handlers as Boot groups them: the first that supports a context
-		// records it
-		registry.observationConfig()
-			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-					new McpOperationMeterHandler(meters), new DefaultMeterObservationHandler(meters)));
 		Markers markers = new Markers();
-		// on first, off second: the order of the rounds alternates
-		List<Connection> connections = new ArrayList<>();
-		try {
-			connections.add(Connection.ours("echo-observed", echo("mcp"), markers, registry));
-			connections.add(Connection.ours("echo-plain", echo("mcp"), markers, null));
-			for (Connection connection : connections) {
-				connection.client().initialize();
-			}
-			int warmed = warmUp(connections, text, minWarmup, maxWarmup);
-			long[][] nanos = { new long[calls], new long[calls] };
-			int perRound = calls / rounds;
-			for (int round = 0; round < rounds; round++) {
-				for (int turn = 0; turn < 2; turn++) {
-					int which = (round + turn) % 2;
-					Connection connection = connections.get(which);
-					for (int i = round * perRound; i < (round + 1) * perRound; i++) {
-						long start = System.nanoTime();
-						echoCall(connection, text);
-						nanos[which][i] = System.nanoTime() - start;
-					}
-				}
-			}
-			Stats on = new Stats(Arrays.copyOf(nanos[0], perRound * rounds));
-			Stats off = new Stats(Arrays.copyOf(nanos[1], perRound * rounds));
-			// the observed side's calls are in its histogram: the observations were on
-			double observed = meters.find("mcp.client.operation.duration")
-				.tags("mcp.method.name", "tools/call", "gen_ai.tool.name", "echo")
-				.timers()
-				.stream()
-				.mapToDouble((timer) -> timer.count())
-				.sum();
+		try (ClientContext on = ClientContext.start(echo("mcp"), markers, false, true);
+				ClientContext off = ClientContext.start(echo("mcp"), markers, false, false)) {
+			McpSyncClient observed = on.client(ClientContext.OURS);
+			McpSyncClient plain = off.client(ClientContext.OURS);
+			Runnable[] sides = { () -> echoCall(observed, text), () -> echoCall(plain, text) };
+			int warmed = warmUp(sides, minWarmup, maxWarmup);
+			PairedRounds paired = PairedRounds.sequential(rounds, calls / rounds, sides);
 			System.out.printf(Locale.ROOT,
-					"observations: %d warm-up calls each; on: median %.4f ms, p99 %.4f ms; off: median %.4f ms, "
-							+ "p99 %.4f ms; median on/off %.3f; tools/call observed %.0f%n",
-					warmed, on.medianMillis(), on.p99Millis(), off.medianMillis(), off.p99Millis(),
-					on.medianMillis() / off.medianMillis(), observed);
+					"observations: %d warm-up calls each; on: %.0f tools/call observed, off: %.0f%n", warmed,
+					on.observedCalls("echo"), off.observedCalls("echo"));
 			String group = "7. observations on (ours column) / off (theirs column), 100 B echo, both mcp-stdio";
-			this.results.time(group, "median latency (n=" + perRound * rounds + ")", on.medianMillis(),
-					off.medianMillis(), "ms", "<= 1.05");
-			this.results.time(group, "p99 latency", on.p99Millis(), off.p99Millis(), "ms", "info");
+			roundTripRows(group, paired, null, "<= 1.05", "info");
 			this.results.counts(group, "tools/call in mcp_client_operation_duration_seconds",
-					"%.0f".formatted(observed), "-");
-		}
-		finally {
-			connections.forEach(Connection::close);
-			meters.close();
+					"%.0f".formatted(on.observedCalls("echo")), "%.0f".formatted(off.observedCalls("echo")));
 		}
 		afterScenario(markers, "observations");
 	}
 
-	private static void echoCall(Connection connection, String text) {
-		CallToolResult result = connection.client()
+	private static void echoCall(McpSyncClient client, String text) {
+		CallToolResult result = client
 			.callTool(CallToolRequest.builder("echo").arguments(Map.of("text", text)).build());
 		String answer = ((TextContent) result.content().get(0)).text();
 		if (answer.length() != text.length()) {
 			throw new IllegalStateException("echo answered " + answer.length() + " chars for " + text.length());
-		}
-	}
-
-	/**
-	 * Run the call from several threads at once.
-	 * @return successful calls per second, and how many calls failed
-	 */
-	private double[] parallel(int threads, int perThread, Runnable call) throws Exception {
-		AtomicLong failed = new AtomicLong();
-		ExecutorService executor = Executors.newFixedThreadPool(threads, Results::daemon);
-		try {
-			List<Callable<Void>> tasks = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				tasks.add(() -> {
-					for (int i = 0; i < perThread; i++) {
-						try {
-							call.run();
-						}
-						catch (RuntimeException ex) {
-							// the SDK's transport refuses concurrent sends: count, go on
-							if (failed.getAndIncrement() == 0) {
-								this.parallelError = ex.getMessage();
-							}
-						}
-					}
-					return null;
-				});
-			}
-			long begin = System.nanoTime();
-			for (Future<Void> future : executor.invokeAll(tasks, 5, TimeUnit.MINUTES)) {
-				future.get(1, TimeUnit.SECONDS);
-			}
-			double seconds = (System.nanoTime() - begin) / 1e9;
-			return new double[] { (threads * (double) perThread - failed.get()) / seconds, failed.get() };
-		}
-		finally {
-			executor.shutdownNow();
 		}
 	}
 
@@ -364,42 +289,25 @@ public class TransportBenchmark {
 		int iterations = Knobs.integer("bench.tp.iterations", 48);
 		int rounds = Knobs.integer("bench.tp.rounds", 8);
 		String text = "y".repeat(MIB);
-		Map<Side, Double> figures = new EnumMap<>(Side.class);
 		Markers markers = new Markers();
-		Map<Side, Connection> connections = new EnumMap<>(Side.class);
-		try {
-			for (Side side : Side.values()) {
-				Connection connection = Connection.open(side, "echo", echo("mcp"), markers);
-				connections.put(side, connection);
-				connection.client().initialize();
-			}
-			// warm both, then alternate, each side first in every other round, as for the
-			// round trip
-			for (Side side : Side.values()) {
+		PairedRounds paired;
+		try (ClientContext application = ClientContext.start(echo("mcp"), markers, true, true)) {
+			McpSyncClient ours = application.client(ClientContext.OURS);
+			McpSyncClient theirs = application.client(ClientContext.SDK);
+			Runnable[] sides = { () -> echoCall(ours, text), () -> echoCall(theirs, text) };
+			for (Runnable side : sides) {
 				for (int i = 0; i < warmup; i++) {
-					echoCall(connections.get(side), text);
+					side.run();
 				}
 			}
-			Map<Side, Long> elapsed = new EnumMap<>(Side.class);
-			for (int round = 0; round < rounds; round++) {
-				for (int turn = 0; turn < 2; turn++) {
-					Side side = Side.values()[(round + turn) % 2];
-					long begin = System.nanoTime();
-					for (int i = 0; i < iterations / rounds; i++) {
-						echoCall(connections.get(side), text);
-					}
-					elapsed.merge(side, System.nanoTime() - begin, Long::sum);
-				}
-			}
-			for (Side side : Side.values()) {
-				figures.put(side, (iterations / rounds) * rounds / (elapsed.get(side) / 1e9));
-				System.out.printf(Locale.ROOT, "%s: %.1f MiB/s%n", side.label(), figures.get(side));
-			}
-		}
-		finally {
-			connections.values().forEach(Connection::close);
+			// one echo is 1 MiB of payload: calls/s is MiB/s
+			paired = PairedRounds.sequential(rounds, iterations / rounds, sides);
 		}
 		afterScenario(markers, "throughput");
+		double ours = paired.pooledRate(0);
+		double theirs = paired.pooledRate(1);
+		Ratios ratios = paired.ratios(Round::rate);
+		System.out.printf(Locale.ROOT, "ours %.1f MiB/s, theirs %.1f MiB/s, paired ratio %s%n", ours, theirs, ratios);
 		String payload = "y".repeat(MIB);
 		double nodeFloor = rawFloor(echo("raw"), payload, warmup, iterations);
 		double catFloor = rawFloor(List.of(Connection.executable("cat")), payload, warmup, iterations);
@@ -411,15 +319,12 @@ public class TransportBenchmark {
 		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s, node MCP server %.1f MiB/s%n",
 				nodeFloor, catFloor, mcpFloor);
 		String group = "2. throughput, 1 MiB echo";
-		this.results.rate(group, "MiB/s echoed (n=" + (iterations / rounds) * rounds + ")", figures.get(Side.OURS),
-				figures.get(Side.THEIRS), "MiB/s", ">= 1.0");
-		this.results.floor(group, "raw pipe floor: same node server echoing lines, no MCP", nodeFloor,
-				figures.get(Side.OURS), figures.get(Side.THEIRS));
-		this.results.floor(group, "raw pipe floor: cat", catFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
-		this.results.floor(group,
-				"floor with the server's MCP JSON: same tools/call line to the same node MCP server, "
-						+ "answer read as bytes, no MCP client",
-				mcpFloor, figures.get(Side.OURS), figures.get(Side.THEIRS));
+		this.results.paired(group, "MiB/s echoed (n=" + paired.calls(0) + " a side, " + rounds + " pairs of rounds)",
+				ours, theirs, "MiB/s", ratios, ">= 1.0");
+		this.results.floor(group, "raw pipe floor: same node server echoing lines, no MCP", nodeFloor, ours, theirs);
+		this.results.floor(group, "raw pipe floor: cat", catFloor, ours, theirs);
+		this.results.floor(group, "floor with the server's MCP JSON: same tools/call line to the same node MCP server, "
+				+ "answer read as bytes, no MCP client", mcpFloor, ours, theirs);
 	}
 
 	/**
