@@ -16,12 +16,19 @@
 
 package dev.mcpstdio;
 
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -53,14 +60,39 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void theCoreShowsOnlyItsListedPublicTypes() {
+		// what a user or a higher layer needs is public; a new public type is a decision,
+		// made here
+		Set<String> publicTypes = classes.stream()
+			.filter((type) -> type.getPackageName().startsWith("dev.mcpstdio.core"))
+			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
+			.map(JavaClass::getName)
+			.collect(Collectors.toCollection(TreeSet::new));
+		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.CommandLocator",
+				"dev.mcpstdio.core.ExitCause", "dev.mcpstdio.core.ExitInfo", "dev.mcpstdio.core.JsonRpcLine",
+				"dev.mcpstdio.core.MessageListener", "dev.mcpstdio.core.ServerHost",
+				"dev.mcpstdio.core.ShutdownTimeouts", "dev.mcpstdio.core.StdioServerProcess",
+				"dev.mcpstdio.core.StdioServerSpec", "dev.mcpstdio.core.containment.ContainerRun",
+				"dev.mcpstdio.core.containment.ContainerSettings", "dev.mcpstdio.core.containment.Containment",
+				"dev.mcpstdio.core.containment.Containments", "dev.mcpstdio.core.containment.OrphanGuard",
+				"dev.mcpstdio.core.secrets.SecretSanitizer", "dev.mcpstdio.core.secrets.SecretValues",
+				"dev.mcpstdio.core.process.Membership", "dev.mcpstdio.core.process.Platform",
+				"dev.mcpstdio.core.process.ProcReader", "dev.mcpstdio.core.process.ProcessMarkers",
+				"dev.mcpstdio.core.process.ProcessScanner", "dev.mcpstdio.core.process.ProcessTable",
+				"dev.mcpstdio.core.process.ProcessTree", "dev.mcpstdio.core.process.TreeTerminator",
+				"dev.mcpstdio.core.support.Waits");
+		assertThat(publicTypes).hasSizeLessThanOrEqualTo(25);
+	}
+
+	@Test
 	void layersUseOnlyTheLayersBelow() {
 		layeredArchitecture().consideringOnlyDependenciesInLayers()
 			.layer("exceptions")
 			.definedBy("dev.mcpstdio")
 			.layer("support")
 			.definedBy("dev.mcpstdio.core.support..")
-			.layer("io")
-			.definedBy("dev.mcpstdio.core.io..")
+			.layer("secrets")
+			.definedBy("dev.mcpstdio.core.secrets..")
 			.layer("process")
 			.definedBy("dev.mcpstdio.core.process..")
 			.layer("containment")
@@ -89,7 +121,7 @@ class ArchitectureTests {
 			.mayOnlyBeAccessedByLayers("core", "lifecycle", "autoconfigure", "actuate", "ai")
 			.whereLayer("process")
 			.mayOnlyBeAccessedByLayers("containment", "core", "lifecycle", "autoconfigure", "actuate", "ai")
-			.whereLayer("io")
+			.whereLayer("secrets")
 			.mayOnlyBeAccessedByLayers("core", "lifecycle", "autoconfigure", "actuate", "ai")
 			.check(classes);
 	}

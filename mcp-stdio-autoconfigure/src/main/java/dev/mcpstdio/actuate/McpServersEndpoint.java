@@ -33,8 +33,8 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -166,7 +166,7 @@ public class McpServersEndpoint {
 
 	private McpServerDescriptor describe(McpStdioServer server, boolean showValues) {
 		// One census per server and read: every figure comes from the same snapshot
-		TreeStats stats = server.treeStats();
+		ProcessTree.Stats stats = server.treeStats();
 		StdioServerSpec spec = server.definition().spec();
 		// Unless shown, the executable and a mask for its arguments: they may hold
 		// secrets

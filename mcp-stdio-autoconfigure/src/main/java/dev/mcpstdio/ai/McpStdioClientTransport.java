@@ -33,7 +33,7 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;

@@ -23,8 +23,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;

@@ -37,13 +37,11 @@ import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.core.CommandLocator;
 import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.ServerOrigin;
-import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.containment.ContainerSettings;
-import dev.mcpstdio.core.containment.InvalidContainerCommandException;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
@@ -515,8 +513,8 @@ final class ConfiguredServers {
 			.shutdown(shutdown)
 			.container(container)
 			.secrets(secrets(configured))
-			.origin((configured.file() != null) ? ServerOrigin.file(name, configured.file())
-					: ServerOrigin.property(name, configured.commandPrefix() + "env"))
+			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
+					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
 		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart,
 				new Demand(server.getStart(), idleTimeout), limits);
@@ -646,7 +644,7 @@ final class ConfiguredServers {
 		try {
 			run = ContainerRun.recognise(command, configured.server().getArgs());
 		}
-		catch (InvalidContainerCommandException ex) {
+		catch (ContainerRun.InvalidCommandException ex) {
 			String argument = (ex.argIndex() >= 0) ? "args[" + ex.argIndex() + "]" : "args";
 			problem(configured.name(), configured.commandPrefix() + argument, ex.getMessage() + configured.inFile(),
 					"change the container's arguments as described, or set " + SERVERS + configured.name()

@@ -22,7 +22,6 @@ import java.util.List;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerRun;
-import dev.mcpstdio.core.containment.InvalidContainerCommandException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
@@ -136,7 +135,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 			try {
 				run = ContainerRun.recognise(spec.command(), spec.args());
 			}
-			catch (InvalidContainerCommandException ex) {
+			catch (ContainerRun.InvalidCommandException ex) {
 				// reported when the server starts
 				continue;
 			}

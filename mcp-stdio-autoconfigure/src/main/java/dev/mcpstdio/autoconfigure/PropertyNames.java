@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretValues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;

@@ -21,7 +21,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
 /**

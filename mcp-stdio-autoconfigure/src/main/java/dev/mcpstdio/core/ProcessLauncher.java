@@ -192,7 +192,7 @@ final class ProcessLauncher {
 	 * {@code null}
 	 */
 	static @Nullable String hint(Set<String> jvmVariables, Set<String> serverVariables, List<String> stderrTail,
-			ServerOrigin origin) {
+			StdioServerSpec.Origin origin) {
 		for (String line : stderrTail) {
 			Matcher matcher = WORD.matcher(line);
 			while (matcher.find()) {

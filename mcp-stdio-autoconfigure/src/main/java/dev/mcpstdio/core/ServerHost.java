@@ -47,7 +47,6 @@ import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.core.process.ProcessTree;
-import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.process.TreeTerminator;
 import org.jspecify.annotations.Nullable;
 
@@ -183,7 +182,7 @@ public final class ServerHost implements AutoCloseable {
 	 * @param current the server's current processes, possibly none
 	 * @return the figures
 	 */
-	public TreeStats count(String serverName, List<StdioServerProcess> current) {
+	public ProcessTree.Stats count(String serverName, List<StdioServerProcess> current) {
 		ProcessTable table = this.scanner.recent();
 		Counted last = this.lastCounts.get(serverName);
 		if (last != null && last.table() == table && last.current().equals(current)) {
@@ -206,11 +205,11 @@ public final class ServerHost implements AutoCloseable {
 		int processes = found.size();
 		for (StdioServerProcess process : current) {
 			// a container whose processes this host does not see (an engine in a VM)
-			TreeStats container = process.containment().unseen();
+			ProcessTree.Stats container = process.containment().unseen();
 			processes += container.liveProcesses();
 			memory += container.memoryBytes();
 		}
-		TreeStats stats = new TreeStats(processes, memory);
+		ProcessTree.Stats stats = new ProcessTree.Stats(processes, memory);
 		if (this.lastCounts.size() > 1024) {
 			this.lastCounts.clear();
 		}
@@ -321,7 +320,7 @@ public final class ServerHost implements AutoCloseable {
 		this.stderrLog.shutdown();
 	}
 
-	private record Counted(ProcessTable table, List<StdioServerProcess> current, TreeStats stats) {
+	private record Counted(ProcessTable table, List<StdioServerProcess> current, ProcessTree.Stats stats) {
 
 	}
 

@@ -26,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

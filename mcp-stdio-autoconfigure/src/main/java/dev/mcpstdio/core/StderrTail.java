@@ -27,7 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 
 /**

@@ -36,7 +36,6 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.process.ProcessTree;
-import dev.mcpstdio.core.process.TreeStats;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -188,7 +187,7 @@ public final class StdioServerProcess {
 	 * Count the live processes of this start of the server and their memory.
 	 * @return the figures
 	 */
-	public TreeStats treeStats() {
+	public ProcessTree.Stats treeStats() {
 		return this.host.count(name(), List.of(this));
 	}
 
@@ -753,7 +752,7 @@ public final class StdioServerProcess {
 		/** The application's variables the process did not get, for the exit's hint. */
 		private final Set<String> withheldVariables;
 
-		private final ServerOrigin origin;
+		private final StdioServerSpec.Origin origin;
 
 		volatile boolean stopRequested;
 
@@ -772,7 +771,7 @@ public final class StdioServerProcess {
 		/** The signal mcp-stdio sent to the root: 0, 15 or 9. */
 		private volatile int rootSignal;
 
-		ExitClassifier(Set<String> withheldVariables, ServerOrigin origin) {
+		ExitClassifier(Set<String> withheldVariables, StdioServerSpec.Origin origin) {
 			this.withheldVariables = withheldVariables;
 			this.origin = origin;
 		}

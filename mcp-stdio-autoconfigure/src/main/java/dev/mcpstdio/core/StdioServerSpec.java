@@ -24,8 +24,8 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.mcpstdio.core.containment.ContainerSettings;
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -207,7 +207,7 @@ public final class StdioServerSpec {
 	 * Return where the server was configured, for advice that names the user's key.
 	 * @return the origin
 	 */
-	public ServerOrigin origin() {
+	public StdioServerSpec.Origin origin() {
 		return this.settings.origin;
 	}
 
@@ -275,12 +275,12 @@ public final class StdioServerSpec {
 
 		private SecretValues secrets = SecretValues.NONE;
 
-		private ServerOrigin origin;
+		private StdioServerSpec.Origin origin;
 
 		private Builder(String name, String command) {
 			this.name = name;
 			this.command = command;
-			this.origin = ServerOrigin.of(name);
+			this.origin = StdioServerSpec.Origin.of(name);
 		}
 
 		public Builder args(List<String> args) {
@@ -344,7 +344,7 @@ public final class StdioServerSpec {
 			return this;
 		}
 
-		public Builder origin(ServerOrigin origin) {
+		public Builder origin(StdioServerSpec.Origin origin) {
 			this.origin = Objects.requireNonNull(origin, "origin");
 			return this;
 		}
@@ -389,6 +389,81 @@ public final class StdioServerSpec {
 			return new Object[] { this.name, this.command, this.args, this.env, this.inheritEnv,
 					String.valueOf(this.workingDirectory), this.maxMessageSize, this.stderrTailLines, this.sendTimeout,
 					this.startupTimeout, this.shutdown, this.container, this.secrets, this.origin };
+		}
+
+	}
+
+	/**
+	 * Where the user configured a server, so that advice names the user's own key.
+	 */
+	public record Origin(String serverName, @Nullable String envProperty, @Nullable String file) {
+
+		// The property of its env (mcp.stdio.servers.files.env,
+		// spring.ai.mcp.client.stdio.connections.brave.env), or its entry in a servers
+		// file
+		// (classpath:mcp.json mcpServers.files); its mcp-stdio settings are under
+		// mcp.stdio.servers.<name> wherever its command line came from.
+
+		public Origin {
+			Objects.requireNonNull(serverName, "serverName");
+			if ((envProperty == null) == (file == null)) {
+				throw new IllegalArgumentException("Exactly one of envProperty and file must be given");
+			}
+		}
+
+		/**
+		 * Return the origin of a server configured under {@code mcp.stdio.servers}.
+		 * @param serverName the server's name
+		 * @return its origin
+		 */
+		public static Origin of(String serverName) {
+			return property(serverName, serverProperty(serverName) + ".env");
+		}
+
+		/**
+		 * Return the origin of a server configured by properties.
+		 * @param serverName the server's name
+		 * @param envProperty the property whose keys are its variables
+		 * @return its origin
+		 */
+		public static Origin property(String serverName, String envProperty) {
+			return new Origin(serverName, envProperty, null);
+		}
+
+		/**
+		 * Return the origin of a server of a servers file.
+		 * @param serverName the server's name
+		 * @param file the file and its entry
+		 * @return its origin
+		 */
+		public static Origin file(String serverName, String file) {
+			return new Origin(serverName, null, file);
+		}
+
+		/**
+		 * Say how the user passes a variable of the application to the server, in the
+		 * form of where they configured it.
+		 * @param variable the variable's name
+		 * @return a property with a placeholder, or the {@code env} entry of the file
+		 */
+		public String passVariable(String variable) {
+			if (this.envProperty != null) {
+				return this.envProperty + "." + variable + "=${" + variable + "}";
+			}
+			return "\"env\": {\"" + variable + "\": \"${" + variable + "}\"} in " + this.file;
+		}
+
+		/**
+		 * Return the property that gives the server the whole environment.
+		 * @return {@code mcp.stdio.servers.<name>.inherit-env}
+		 */
+		public String inheritEnvProperty() {
+			return serverProperty(this.serverName) + ".inherit-env";
+		}
+
+		/** A name with a dot is written in brackets, as Spring Boot binds it. */
+		private static String serverProperty(String serverName) {
+			return "mcp.stdio.servers." + (serverName.contains(".") ? "[" + serverName + "]" : serverName);
 		}
 
 	}

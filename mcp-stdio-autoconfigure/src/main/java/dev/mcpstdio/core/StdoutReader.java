@@ -24,8 +24,8 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -30,7 +30,7 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -160,7 +160,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * Count the live processes of this server, every generation started by this JVM.
 	 * @return the live processes and their memory
 	 */
-	public TreeStats treeStats() {
+	public ProcessTree.Stats treeStats() {
 		return this.host.count(name(), processes(this.controller));
 	}
 

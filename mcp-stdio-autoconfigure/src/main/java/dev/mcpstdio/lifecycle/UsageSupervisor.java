@@ -32,7 +32,7 @@ import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import org.apache.commons.logging.Log;
@@ -60,7 +60,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 
 	private final ServerHost host;
 
-	private final Supplier<TreeStats> census;
+	private final Supplier<ProcessTree.Stats> census;
 
 	/**
 	 * Guards {@link #sending} against the claim of an idle stop: they exclude each other.
@@ -83,7 +83,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 	private volatile long lastActivity = System.nanoTime();
 
 	UsageSupervisor(McpStdioServerDefinition definition, ServerController controller, ServerHost host,
-			Supplier<TreeStats> census) {
+			Supplier<ProcessTree.Stats> census) {
 		this.serverName = definition.name();
 		this.controller = controller;
 		this.demand = definition.demand();
@@ -230,7 +230,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 			if (this.controller.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
 				return;
 			}
-			TreeStats stats = this.census.get();
+			ProcessTree.Stats stats = this.census.get();
 			Integer maxProcesses = this.limits.maxProcesses();
 			Long maxMemory = this.limits.maxMemoryBytes();
 			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")

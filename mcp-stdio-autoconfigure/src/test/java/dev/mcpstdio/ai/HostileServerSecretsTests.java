@@ -19,7 +19,7 @@ package dev.mcpstdio.ai;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;

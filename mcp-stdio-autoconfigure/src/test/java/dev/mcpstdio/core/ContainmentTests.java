@@ -30,7 +30,7 @@ import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.ContainmentAccess;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
@@ -94,15 +94,15 @@ class ContainmentTests {
 		// where the engine runs on this host, /proc shows them with our markers
 		int onHost = awaitCount(process, 4);
 		assertThat(onHost).as("the CLI, the server and its two helpers").isGreaterThanOrEqualTo(4);
-		assertThat(containment.unseen()).isEqualTo(new TreeStats(0, 0));
+		assertThat(containment.unseen()).isEqualTo(new ProcessTree.Stats(0, 0));
 		// as with an engine in a VM: the engine's figures are added, refreshed in the
 		// background, never waited for
 		ContainmentAccess.countThroughEngineOnly(containment);
 		long begin = System.nanoTime();
-		TreeStats first = containment.unseen();
+		ProcessTree.Stats first = containment.unseen();
 		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofMillis(500));
-		assertThat(first).isEqualTo(new TreeStats(0, 0));
-		TreeStats counted = Await.within(Duration.ofSeconds(30))
+		assertThat(first).isEqualTo(new ProcessTree.Stats(0, 0));
+		ProcessTree.Stats counted = Await.within(Duration.ofSeconds(30))
 			.every(Duration.ofMillis(100))
 			.value(containment::unseen, (figures) -> figures.liveProcesses() > 0);
 		assertThat(counted.liveProcesses()).as("the server and its two helpers").isGreaterThanOrEqualTo(3);

@@ -99,7 +99,7 @@ class ExitClassifierTests {
 	}
 
 	private static ExitClassifier classifier() {
-		return new ExitClassifier(Set.of("API_TOKEN"), ServerOrigin.of("files"));
+		return new ExitClassifier(Set.of("API_TOKEN"), StdioServerSpec.Origin.of("files"));
 	}
 
 }

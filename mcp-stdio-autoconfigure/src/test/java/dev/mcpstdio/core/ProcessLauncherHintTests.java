@@ -36,7 +36,7 @@ class ProcessLauncherHintTests {
 
 	private static final Set<String> SERVER = Set.of("HOME", "PATH", "MCP_STDIO_SERVER");
 
-	private static final ServerOrigin ORIGIN = ServerOrigin.of("files");
+	private static final StdioServerSpec.Origin ORIGIN = StdioServerSpec.Origin.of("files");
 
 	@Test
 	void namesTheWithheldVariableAndHowToPassIt() {
@@ -96,13 +96,13 @@ class ProcessLauncherHintTests {
 	void namesTheKeyWhereTheUserConfiguredTheServer() {
 		List<String> stderr = List.of("Error: MY_TOKEN is not set");
 		assertThat(ProcessLauncher.hint(JVM, SERVER, stderr,
-				ServerOrigin.property("brave", "spring.ai.mcp.client.stdio.connections.brave.env")))
+				StdioServerSpec.Origin.property("brave", "spring.ai.mcp.client.stdio.connections.brave.env")))
 			.isNotNull()
 			.satisfies((hint) -> assertThat(hint).endsWith(
 					"pass it with " + "spring.ai.mcp.client.stdio.connections.brave.env.MY_TOKEN=${MY_TOKEN} or set "
 							+ "mcp.stdio.servers.brave.inherit-env=true"));
 		assertThat(ProcessLauncher.hint(JVM, SERVER, stderr,
-				ServerOrigin.file("files", "classpath:mcp-servers.json mcpServers.files")))
+				StdioServerSpec.Origin.file("files", "classpath:mcp-servers.json mcpServers.files")))
 			.isNotNull()
 			.satisfies((hint) -> assertThat(hint).endsWith("pass it with \"env\": {\"MY_TOKEN\": "
 					+ "\"${MY_TOKEN}\"} in classpath:mcp-servers.json mcpServers.files or set "

@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.containment.ContainerSettings;
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,7 +86,7 @@ class SecretValuesTests {
 			.build();
 		assertThat(spec.sanitize("connecting with hunter2-long")).isEqualTo("connecting with ******");
 		assertThat(spec.withShutdown(ShutdownTimeouts.DEFAULTS).secrets()).isEqualTo(spec.secrets());
-		assertThat(spec.origin()).isEqualTo(ServerOrigin.of("files"));
+		assertThat(spec.origin()).isEqualTo(StdioServerSpec.Origin.of("files"));
 	}
 
 }

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
@@ -174,12 +174,12 @@ class ContainerServerTests {
 		Process live = new ProcessBuilder("sleep", "120").start();
 		Process dying = new ProcessBuilder("sleep", "120").start();
 		try {
-			JvmOwner deadOwner = JvmOwner.of(dying.pid());
+			ProcessMarkers.Owner deadOwner = ProcessMarkers.Owner.of(dying.pid());
 			dying.destroyForcibly();
 			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
 			String dead = leftContainer(deadOwner, "left-1");
 			String dead2 = leftContainer(deadOwner, "left-2");
-			String alive = leftContainer(JvmOwner.of(live.pid()), "kept");
+			String alive = leftContainer(ProcessMarkers.Owner.of(live.pid()), "kept");
 			long begin = System.nanoTime();
 			this.runner.withPropertyValues(server("fresh", "/srv/echo.sh", "--rm").toArray(String[]::new))
 				.run((context) -> {
@@ -202,7 +202,7 @@ class ContainerServerTests {
 	 * Start, detached, a container of the test image labelled as one of ours, owned by a
 	 * given JVM; its server has no stdin, stays and ignores SIGTERM.
 	 */
-	private String leftContainer(JvmOwner owner, String server) {
+	private String leftContainer(ProcessMarkers.Owner owner, String server) {
 		ContainerEngines.Result result = ContainerEngines.run(
 				List.of(this.engine, "run", "-d", "--label", this.fixtures.containerLabel(), "--label",
 						"dev.mcpstdio.server=" + server, "--label", "dev.mcpstdio.owner=" + owner.id(), "--label",

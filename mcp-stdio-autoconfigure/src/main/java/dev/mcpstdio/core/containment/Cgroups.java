@@ -26,7 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcReader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -77,7 +77,7 @@ final class Cgroups {
 	 */
 	static Cgroups detect(ProcReader proc) {
 		synchronized (JVM_GROUP_LOCK) {
-			return detect(proc.path("self/mountinfo"), proc.path("self/cgroup"), JvmOwner.current());
+			return detect(proc.path("self/mountinfo"), proc.path("self/cgroup"), ProcessMarkers.Owner.current());
 		}
 	}
 
@@ -91,7 +91,7 @@ final class Cgroups {
 				"none (" + why + "); servers are followed by process tree, session and markers");
 	}
 
-	static Cgroups detect(Path mountinfo, Path ownCgroup, JvmOwner owner) {
+	static Cgroups detect(Path mountinfo, Path ownCgroup, ProcessMarkers.Owner owner) {
 		if (!Files.isReadable(mountinfo) || !Files.isReadable(ownCgroup)) {
 			return none("no /proc: not Linux");
 		}
@@ -303,8 +303,8 @@ final class Cgroups {
 		List<Path> swept = new ArrayList<>();
 		try (DirectoryStream<Path> groups = Files.newDirectoryStream(own, GROUP_PREFIX + "*")) {
 			for (Path group : groups) {
-				JvmOwner owner = ownerOf(group.getFileName().toString());
-				if (owner == null || owner.equals(JvmOwner.current()) || owner.isAlive()) {
+				ProcessMarkers.Owner owner = ownerOf(group.getFileName().toString());
+				if (owner == null || owner.equals(ProcessMarkers.Owner.current()) || owner.isAlive()) {
 					continue;
 				}
 				Cgroup whole = new Cgroup("", group, this.hasKill);
@@ -323,7 +323,7 @@ final class Cgroups {
 	}
 
 	/** Read {@code mcp-stdio-<pid>-<start>}. */
-	static @Nullable JvmOwner ownerOf(String groupName) {
+	static ProcessMarkers.@Nullable Owner ownerOf(String groupName) {
 		if (!groupName.startsWith(GROUP_PREFIX)) {
 			return null;
 		}
@@ -332,7 +332,8 @@ final class Cgroups {
 		if (dash < 0) {
 			return null;
 		}
-		return JvmOwner.parse(rest.substring(0, dash) + "@" + rest.substring(dash + 1), JvmOwner.current().host());
+		return ProcessMarkers.Owner.parse(rest.substring(0, dash) + "@" + rest.substring(dash + 1),
+				ProcessMarkers.Owner.current().host());
 	}
 
 }

@@ -33,9 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Stop;
-import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -82,7 +81,7 @@ final class Container implements Containment.Part {
 	/** Counted through the engine whatever the host sees, as for an engine in a VM. */
 	private volatile boolean engineOnly;
 
-	private volatile TreeStats engineStats = Containment.NOTHING;
+	private volatile ProcessTree.Stats engineStats = Containment.NOTHING;
 
 	private volatile long engineCountedAt = System.nanoTime() - ENGINE_COUNT_MAX_AGE_NANOS;
 
@@ -96,7 +95,7 @@ final class Container implements Containment.Part {
 	 * @param instance the id of this start ({@code MCP_STDIO_INSTANCE})
 	 * @param owner the JVM named in its labels and markers
 	 */
-	Container(Containments host, Start start, ContainerRun run, String instance, JvmOwner owner) {
+	Container(Containments host, Start start, ContainerRun run, String instance, ProcessMarkers.Owner owner) {
 		this.host = host;
 		this.server = start.server();
 		this.engine = ContainerEngine.of(run, start.command().get(0), start.env(), start.container());
@@ -288,7 +287,7 @@ final class Container implements Containment.Part {
 	 * background and may be a few seconds old.
 	 */
 	@Override
-	public TreeStats unseen() {
+	public ProcessTree.Stats unseen() {
 		boolean onlyEngine = this.engineOnly;
 		if (this.ended || (Boolean.TRUE.equals(this.visibleOnHost) && !onlyEngine)) {
 			return Containment.NOTHING;

@@ -35,10 +35,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.core.process.JvmOwner;
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,7 +56,7 @@ final class ContainerEngine {
 	/** The start that made the container, as in {@code MCP_STDIO_INSTANCE}. */
 	static final String INSTANCE_LABEL = LABEL_PREFIX + "instance";
 
-	/** The JVM that started it: {@link JvmOwner#id()}. */
+	/** The JVM that started it: {@link ProcessMarkers.Owner#id()}. */
 	static final String OWNER_LABEL = LABEL_PREFIX + "owner";
 
 	/** The host of that JVM: a pid means nothing on another host. */
@@ -339,7 +338,7 @@ final class ContainerEngine {
 	 * @param id the container
 	 * @return the figures, zero when it is not running
 	 */
-	TreeStats stats(String id) {
+	ProcessTree.Stats stats(String id) {
 		Output output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id), this.timeout);
 		return output.ok() ? parseStats(output.stdout().strip()) : Containment.NOTHING;
 	}
@@ -350,7 +349,7 @@ final class ContainerEngine {
 	 * @param text the output
 	 * @return the figures, zero where unreadable
 	 */
-	static TreeStats parseStats(String text) {
+	static ProcessTree.Stats parseStats(String text) {
 		String[] fields = text.split("\\|", 2);
 		int processes = 0;
 		try {
@@ -359,7 +358,7 @@ final class ContainerEngine {
 		catch (NumberFormatException ex) {
 			// "--" from an engine that does not count
 		}
-		return new TreeStats(processes, (fields.length > 1) ? bytes(fields[1].split("/")[0].strip()) : 0);
+		return new ProcessTree.Stats(processes, (fields.length > 1) ? bytes(fields[1].split("/")[0].strip()) : 0);
 	}
 
 	private static long bytes(String size) {
@@ -516,7 +515,7 @@ final class ContainerEngine {
 	 * @param owner the JVM that started it, {@code null} when its labels are not readable
 	 * @param running whether it is running
 	 */
-	record Owned(String id, String server, String instance, @Nullable JvmOwner owner, boolean running) {
+	record Owned(String id, String server, String instance, ProcessMarkers.@Nullable Owner owner, boolean running) {
 
 		/**
 		 * Read one line of {@link #LIST_FORMAT} output.
@@ -530,7 +529,7 @@ final class ContainerEngine {
 			}
 			return new Owned(fields[0].strip(), Objects.requireNonNullElse(value(fields[1]), ""),
 					Objects.requireNonNullElse(value(fields[2]), ""),
-					JvmOwner.parse(value(fields[3]), value(fields[4])), fields[5].strip().equals("true"));
+					ProcessMarkers.Owner.parse(value(fields[3]), value(fields[4])), fields[5].strip().equals("true"));
 		}
 
 		/** Go templates print {@code <no value>} for a missing label. */

@@ -106,8 +106,8 @@ public final class ContainerRun {
 	 * @param command the server's command
 	 * @param args its arguments
 	 * @return the container run, or {@code null} when the command is not one
-	 * @throws InvalidContainerCommandException when it is one that cannot serve MCP over
-	 * stdio ({@code -t}, {@code -d}, no {@code -i}, our markers or labels set by the
+	 * @throws ContainerRun.InvalidCommandException when it is one that cannot serve MCP
+	 * over stdio ({@code -t}, {@code -d}, no {@code -i}, our markers or labels set by the
 	 * user)
 	 */
 	public static @Nullable ContainerRun recognise(String command, List<String> args) {
@@ -123,7 +123,7 @@ public final class ContainerRun {
 		ContainerRun run = new ContainerRun(engine, copy, runIndex);
 		int imageIndex = run.parseRunOptions(runIndex + 1);
 		if (imageIndex >= copy.size()) {
-			throw new InvalidContainerCommandException(
+			throw new ContainerRun.InvalidCommandException(
 					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		}
 		run.check();
@@ -263,7 +263,7 @@ public final class ContainerRun {
 		return switch (value) {
 			case "1", "t", "T", "true", "TRUE", "True" -> true;
 			case "0", "f", "F", "false", "FALSE", "False" -> false;
-			default -> throw new InvalidContainerCommandException(
+			default -> throw new ContainerRun.InvalidCommandException(
 					"'" + arg + "' is not a boolean flag value (true or false)", index);
 		};
 	}
@@ -352,27 +352,27 @@ public final class ContainerRun {
 
 	private void check() {
 		if (this.tty >= 0) {
-			throw new InvalidContainerCommandException(
+			throw new ContainerRun.InvalidCommandException(
 					"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
 					this.tty);
 		}
 		if (this.detach >= 0) {
-			throw new InvalidContainerCommandException(
+			throw new ContainerRun.InvalidCommandException(
 					"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
 					this.detach);
 		}
 		if (!this.interactive) {
-			throw new InvalidContainerCommandException(
+			throw new ContainerRun.InvalidCommandException(
 					"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
 					-1);
 		}
 		if (!this.attach.isEmpty() && !this.attach.contains("stdout")) {
-			throw new InvalidContainerCommandException(
+			throw new ContainerRun.InvalidCommandException(
 					"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
 					this.attachIndex);
 		}
 		if (this.reserved != null) {
-			throw new InvalidContainerCommandException(this.reserved
+			throw new ContainerRun.InvalidCommandException(this.reserved
 					+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
 					this.reservedIndex);
 		}
@@ -440,6 +440,28 @@ public final class ContainerRun {
 
 	boolean autoRemove() {
 		return this.autoRemove;
+	}
+
+	/**
+	 * A {@code docker run} or {@code podman run} command line that cannot serve MCP over
+	 */
+	public static final class InvalidCommandException extends IllegalArgumentException {
+
+		private final int argIndex;
+
+		InvalidCommandException(String message, int argIndex) {
+			super(message);
+			this.argIndex = argIndex;
+		}
+
+		/**
+		 * Return the index of the offending argument in the server's {@code args}.
+		 * @return the index, or -1 when the problem is a missing argument
+		 */
+		public int argIndex() {
+			return this.argIndex;
+		}
+
 	}
 
 }

@@ -23,7 +23,7 @@ import java.util.Map;
 
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Containment {
 
-	static final TreeStats NOTHING = new TreeStats(0, 0);
+	static final ProcessTree.Stats NOTHING = new ProcessTree.Stats(0, 0);
 
 	private final List<String> command;
 
@@ -103,15 +103,15 @@ public final class Containment {
 	 * container's under an engine in a VM. Never waits.
 	 * @return the figures, zero when all are visible
 	 */
-	public TreeStats unseen() {
+	public ProcessTree.Stats unseen() {
 		int processes = 0;
 		long memory = 0;
 		for (Part part : this.parts) {
-			TreeStats stats = part.unseen();
+			ProcessTree.Stats stats = part.unseen();
 			processes += stats.liveProcesses();
 			memory += stats.memoryBytes();
 		}
-		return new TreeStats(processes, memory);
+		return new ProcessTree.Stats(processes, memory);
 	}
 
 	<T extends Part> @Nullable T part(Class<T> type) {
@@ -155,7 +155,7 @@ public final class Containment {
 		 * Return the processes and memory of this part that this host cannot see.
 		 * @return the figures
 		 */
-		default TreeStats unseen() {
+		default ProcessTree.Stats unseen() {
 			return NOTHING;
 		}
 

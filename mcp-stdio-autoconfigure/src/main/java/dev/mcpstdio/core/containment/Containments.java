@@ -32,10 +32,9 @@ import java.util.function.Predicate;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
-import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
@@ -140,11 +139,12 @@ public final class Containments {
 	public Containment prepare(Start start, String instance) {
 		List<Containment.Part> parts = new ArrayList<>(2);
 		ContainerRun run = recognise(start, true);
-		Container container = (run != null) ? new Container(this, start, run, instance, JvmOwner.current()) : null;
+		Container container = (run != null) ? new Container(this, start, run, instance, ProcessMarkers.Owner.current())
+				: null;
 		if (container != null) {
 			synchronized (this) {
 				this.engines.putIfAbsent(identity(container.engine()), container.engine());
-				this.guard.reaper("containers", reaper(this.engines.values(), JvmOwner.current()));
+				this.guard.reaper("containers", reaper(this.engines.values(), ProcessMarkers.Owner.current()));
 			}
 		}
 		Cgroups groups = cgroups();
@@ -168,7 +168,7 @@ public final class Containments {
 		try {
 			return ContainerRun.recognise(command.get(0), command.subList(1, command.size()));
 		}
-		catch (InvalidContainerCommandException ex) {
+		catch (ContainerRun.InvalidCommandException ex) {
 			if (!strict) {
 				// reported when the server starts
 				return null;
@@ -257,7 +257,7 @@ public final class Containments {
 		List<Proc> orphans = new ArrayList<>();
 		for (Proc proc : table.all()) {
 			if (proc.pid() != ProcessMarkers.CURRENT_PID && membership.isMarked(proc, (markers) -> {
-				JvmOwner owner = markers.owner();
+				ProcessMarkers.Owner owner = markers.owner();
 				return (application == null || application.equals(markers.application())) && owner != null
 						&& !owner.isAlive();
 			})) {
@@ -279,7 +279,7 @@ public final class Containments {
 	 */
 	static Removed sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
 		long start = System.nanoTime();
-		List<Owned> orphans = orphans(engine.listOwned(filters), JvmOwner::isAlive);
+		List<Owned> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server containers found (" + engine + ")");
 			return new Removed(List.of(), 0, 0, Duration.ofNanos(System.nanoTime() - start));
@@ -327,11 +327,12 @@ public final class Containments {
 	 * @param alive tells whether an owner of this host lives
 	 * @return the orphans
 	 */
-	static List<Owned> orphans(List<Owned> containers, Predicate<JvmOwner> alive) {
+	static List<Owned> orphans(List<Owned> containers, Predicate<ProcessMarkers.Owner> alive) {
 		List<Owned> orphans = new ArrayList<>();
 		for (Owned container : containers) {
-			JvmOwner owner = container.owner();
-			if (owner != null && owner.isLocal() && !owner.equals(JvmOwner.current()) && !alive.test(owner)) {
+			ProcessMarkers.Owner owner = container.owner();
+			if (owner != null && owner.isLocal() && !owner.equals(ProcessMarkers.Owner.current())
+					&& !alive.test(owner)) {
 				orphans.add(container);
 			}
 		}
@@ -346,7 +347,7 @@ public final class Containments {
 	 * @param owner the JVM
 	 * @return the script
 	 */
-	static String reaper(Collection<ContainerEngine> engines, JvmOwner owner) {
+	static String reaper(Collection<ContainerEngine> engines, ProcessMarkers.Owner owner) {
 		StringBuilder script = new StringBuilder("# mcp-stdio: ends the containers of JVM " + owner.id() + " on "
 				+ owner.host() + " once it is gone; run by its orphan guard as: sh THIS graceMillis termMillis\n");
 		script.append("owned() { e=$1; shift; \"$e\" ps -a -q --no-trunc --filter ")

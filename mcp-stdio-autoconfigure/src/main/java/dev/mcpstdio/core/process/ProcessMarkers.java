@@ -16,6 +16,12 @@
 
 package dev.mcpstdio.core.process;
 
+import java.util.Optional;
+import java.time.Instant;
+import java.nio.file.Path;
+import java.nio.file.Files;
+import java.net.InetAddress;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -180,9 +186,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 * Return the JVM that started the process, as its instance marker names it.
 	 * @return the owner, or {@code null} when the markers do not tell its start
 	 */
-	public @Nullable JvmOwner owner() {
+	public ProcessMarkers.@Nullable Owner owner() {
 		long start = ownerStart();
-		return (start >= 0) ? JvmOwner.local(this.ownerPid, Long.toString(start)) : null;
+		return (start >= 0) ? ProcessMarkers.Owner.local(this.ownerPid, Long.toString(start)) : null;
 	}
 
 	/**
@@ -192,6 +198,163 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 */
 	public boolean isOwnedByThisJvm() {
 		return this.ownerPid == CURRENT_PID && hasOwnInstance() && this.instance.startsWith(CURRENT_OWNER + ".");
+	}
+
+	/**
+	 * A JVM that owns servers, identified by pid, start time and host.
+	 */
+	public record Owner(long pid, String start, String host) {
+
+		// So that a process that reused the pid of a dead owner does not protect its
+		// leftovers. The start is in clock ticks since boot from /proc where it exists
+		// (exact), else the start instant in epoch milliseconds, written with an ms
+		// suffix
+		// and compared with a tolerance.
+
+		/** How far two readings of one process's start instant may differ. */
+		private static final long START_TOLERANCE_MILLIS = 2000;
+
+		private static final Owner CURRENT = of(ProcessHandle.current().pid(), hostName());
+
+		/**
+		 * Return this JVM as an owner.
+		 * @return the owner
+		 */
+		public static Owner current() {
+			return CURRENT;
+		}
+
+		/**
+		 * Return an owner of this host.
+		 * @param pid its pid
+		 * @param start its start time, as described above
+		 * @return the owner
+		 */
+		public static Owner local(long pid, String start) {
+			return new Owner(pid, start, CURRENT.host);
+		}
+
+		/**
+		 * Return the owner identity of a live process of this host.
+		 * @param pid the process
+		 * @return the owner
+		 */
+		public static Owner of(long pid) {
+			return of(pid, CURRENT.host);
+		}
+
+		private static Owner of(long pid, String host) {
+			String start = startOf(pid);
+			return new Owner(pid, (start != null) ? start : "0", host);
+		}
+
+		/**
+		 * Return this owner as one word: the value of the containers' owner label, part
+		 * of the cgroup name.
+		 * @return {@code <pid>@<start>}
+		 */
+		public String id() {
+			return this.pid + "@" + this.start;
+		}
+
+		/**
+		 * Read an owner from its {@link #id()} and host.
+		 * @param label the id
+		 * @param host the host
+		 * @return the owner, or {@code null} when the id is not one of ours
+		 */
+		public static @Nullable Owner parse(@Nullable String label, @Nullable String host) {
+			if (label == null || host == null) {
+				return null;
+			}
+			int at = label.indexOf('@');
+			if (at <= 0 || at == label.length() - 1) {
+				return null;
+			}
+			try {
+				return new Owner(Long.parseLong(label.substring(0, at)), label.substring(at + 1), host);
+			}
+			catch (NumberFormatException ex) {
+				return null;
+			}
+		}
+
+		/**
+		 * Return whether this owner runs on this host.
+		 * @return whether {@link #isAlive()} can tell
+		 */
+		public boolean isLocal() {
+			return this.host.equals(CURRENT.host);
+		}
+
+		/**
+		 * Return whether this owner, a JVM of this host, is still running: its pid is
+		 * alive and was started when the owner was. Not meaningful for another host's
+		 * owner.
+		 * @return whether the owner lives
+		 */
+		public boolean isAlive() {
+			Optional<ProcessHandle> handle = ProcessHandle.of(this.pid);
+			if (handle.isEmpty() || !handle.get().isAlive()) {
+				return false;
+			}
+			if (this.start.equals("0")) {
+				// the owner could not tell its own start: a live pid protects its
+				// containers
+				return true;
+			}
+			if (this.start.endsWith("ms")) {
+				Optional<Instant> started = handle.get().info().startInstant();
+				if (started.isEmpty()) {
+					// cannot tell: a live pid protects its containers
+					return true;
+				}
+				try {
+					long millis = Long.parseLong(this.start.substring(0, this.start.length() - 2));
+					return Math.abs(started.get().toEpochMilli() - millis) <= START_TOLERANCE_MILLIS;
+				}
+				catch (NumberFormatException ex) {
+					return true;
+				}
+			}
+			String now = startOf(this.pid);
+			return now == null || now.equals(this.start);
+		}
+
+		private static @Nullable String startOf(long pid) {
+			String ticks = startTicks(pid);
+			if (ticks != null) {
+				return ticks;
+			}
+			return ProcessHandle.of(pid)
+				.flatMap((handle) -> handle.info().startInstant())
+				.map((instant) -> instant.toEpochMilli() + "ms")
+				.orElse(null);
+		}
+
+		/** The start time in clock ticks since boot, from {@code /proc}. */
+		private static @Nullable String startTicks(long pid) {
+			ProcReader.Stat stat = ProcReader.system().stat(pid);
+			return (stat != null && !stat.isZombie()) ? Long.toString(stat.startTime()) : null;
+		}
+
+		private static String hostName() {
+			String name = ProcReader.system().hostName();
+			if (name != null) {
+				return name;
+			}
+			String env = System.getenv("HOSTNAME");
+			if (env != null && !env.isBlank()) {
+				return env.trim();
+			}
+			try {
+				return InetAddress.getLocalHost().getHostName();
+			}
+			catch (IOException | RuntimeException ex) {
+				return "localhost";
+			}
+		}
+
 	}
 
 }

@@ -134,4 +134,11 @@ public final class ProcessTree {
 		return this.membership.members(table, List.of(root), (markers) -> this.instance.equals(markers.instance()));
 	}
 
+	/**
+	 * Live processes and their resident memory (0 where the OS does not tell).
+	 */
+	public record Stats(int liveProcesses, long memoryBytes) {
+
+	}
+
 }

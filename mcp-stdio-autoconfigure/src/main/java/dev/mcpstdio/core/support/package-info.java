@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 /**
- * Small helpers of the core: bounded waits, durations as people write them, futures
- * awaited with a bound. Nothing in this package imports Spring.
+ * The bounded waits of the core and how their bounds are written. Nothing in this package
+ * imports Spring.
  */
 @NullMarked
 package dev.mcpstdio.core.support;

@@ -19,8 +19,8 @@ package dev.mcpstdio.lifecycle.observation;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.mcpstdio.core.io.SecretSanitizer;
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.secrets.SecretValues;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -30,10 +30,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.JvmOwner;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.test.Await;
@@ -325,7 +324,7 @@ class CgroupTests {
 			Cgroups sandbox = containmentUnder(parent);
 			assertThat(sandbox.isAvailable()).as(sandbox.description()).isTrue();
 			Process dying = new ProcessBuilder("sleep", "60").start();
-			JvmOwner dead = JvmOwner.of(dying.pid());
+			ProcessMarkers.Owner dead = ProcessMarkers.Owner.of(dying.pid());
 			dying.destroyForcibly();
 			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
 			Path deadGroup = parent.resolve(Cgroups.GROUP_PREFIX + dead.pid() + "-" + dead.start());
@@ -365,7 +364,7 @@ class CgroupTests {
 		String own = Cgroups.ownPath(Files.readAllLines(ProcReader.system().path("self/cgroup")));
 		Path cgroup = Files.writeString(this.directory.resolve("cgroup"),
 				"0::" + own.replaceFirst("/+$", "") + "/" + parent.getFileName() + "\n");
-		return Cgroups.detect(ProcReader.system().path("self/mountinfo"), cgroup, JvmOwner.current());
+		return Cgroups.detect(ProcReader.system().path("self/mountinfo"), cgroup, ProcessMarkers.Owner.current());
 	}
 
 	@Test
@@ -379,7 +378,7 @@ class CgroupTests {
 			.isEqualTo("/user.slice/app.scope");
 		assertThat(Cgroups.ownPath(List.of("4:memory:/x"))).isNull();
 		assertThat(Cgroups.ownerOf("mcp-stdio-4242-123456"))
-			.isEqualTo(new JvmOwner(4242, "123456", JvmOwner.current().host()));
+			.isEqualTo(new ProcessMarkers.Owner(4242, "123456", ProcessMarkers.Owner.current().host()));
 		assertThat(Cgroups.ownerOf("mcp-stdio-4242-1700000000000ms").start()).isEqualTo("1700000000000ms");
 		assertThat(Cgroups.ownerOf("other")).isNull();
 	}

@@ -25,10 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.JvmOwner;
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -56,8 +55,8 @@ class ContainerEngineTests {
 
 	private ContainerServer start(String script, String... options) throws Exception {
 		return ContainerServer.start(this.fixtures, "box",
-				"t-" + ProcessHandle.current().pid() + "-" + System.nanoTime(), JvmOwner.current(), List.of(options),
-				script);
+				"t-" + ProcessHandle.current().pid() + "-" + System.nanoTime(), ProcessMarkers.Owner.current(),
+				List.of(options), script);
 	}
 
 	@Test
@@ -161,8 +160,8 @@ class ContainerEngineTests {
 		String name = "family-" + System.nanoTime();
 		// an instance of this JVM: the census counts only processes it can prove are ours
 		String instance = ProcessMarkers.newInstance();
-		try (ContainerServer server = ContainerServer.start(this.fixtures, name, instance, JvmOwner.current(),
-				List.of("--rm"), "/srv/family.sh")) {
+		try (ContainerServer server = ContainerServer.start(this.fixtures, name, instance,
+				ProcessMarkers.Owner.current(), List.of("--rm"), "/srv/family.sh")) {
 			assertThat(server.request(1)).contains("ping");
 			String id = server.containerId();
 			ContainerEngine engine = server.launch.engine();
@@ -186,7 +185,7 @@ class ContainerEngineTests {
 			assertThat(inContainer).hasSizeGreaterThanOrEqualTo(3);
 			assertThat(TestHost.shared().count(name, List.of()).liveProcesses()).as("the CLI and the container's")
 				.isGreaterThanOrEqualTo(4);
-			TreeStats stats = engine.stats(id);
+			ProcessTree.Stats stats = engine.stats(id);
 			assertThat(stats.liveProcesses()).isGreaterThanOrEqualTo(3);
 			assertThat(stats.memoryBytes()).isPositive();
 			server.closeStdin();
@@ -230,9 +229,10 @@ class ContainerEngineTests {
 		Process live = new ProcessBuilder("sleep", "120").start();
 		Process dying = new ProcessBuilder("sleep", "120").start();
 		try {
-			JvmOwner liveOwner = JvmOwner.of(live.pid());
-			JvmOwner deadOwner = JvmOwner.of(dying.pid());
-			JvmOwner reusedPid = new JvmOwner(live.pid(), liveOwner.start() + "7", liveOwner.host());
+			ProcessMarkers.Owner liveOwner = ProcessMarkers.Owner.of(live.pid());
+			ProcessMarkers.Owner deadOwner = ProcessMarkers.Owner.of(dying.pid());
+			ProcessMarkers.Owner reusedPid = new ProcessMarkers.Owner(live.pid(), liveOwner.start() + "7",
+					liveOwner.host());
 			dying.destroyForcibly();
 			assertThat(dying.waitFor(5, TimeUnit.SECONDS)).isTrue();
 			try (ContainerServer ofDead = ContainerServer.start(this.fixtures, "a", "d-1", deadOwner, List.of(),
@@ -281,7 +281,7 @@ class ContainerEngineTests {
 	@Test
 	void theReaperScriptEndsTheContainersOfAJvmThatIsGone() throws Exception {
 		Process dying = new ProcessBuilder("sleep", "120").start();
-		JvmOwner owner = JvmOwner.of(dying.pid());
+		ProcessMarkers.Owner owner = ProcessMarkers.Owner.of(dying.pid());
 		Path directory = Files.createTempDirectory("mcp-stdio-reaper");
 		try (ContainerServer stubborn = ContainerServer.start(this.fixtures, "a", "g-1", owner, List.of(),
 				"/srv/stubborn.sh");

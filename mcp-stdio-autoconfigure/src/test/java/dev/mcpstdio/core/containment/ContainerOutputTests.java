@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.process.JvmOwner;
-import dev.mcpstdio.core.process.TreeStats;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,12 +35,12 @@ class ContainerOutputTests {
 
 	@Test
 	void statsOfDockerAndPodmanAreRead() {
-		assertThat(ContainerEngine.parseStats("3|1.5MiB / 7.6GiB")).isEqualTo(new TreeStats(3, 1572864));
-		assertThat(ContainerEngine.parseStats("2|1.5MB / 8.2GB")).isEqualTo(new TreeStats(2, 1500000));
-		assertThat(ContainerEngine.parseStats("1|512KiB / 1GiB")).isEqualTo(new TreeStats(1, 524288));
-		assertThat(ContainerEngine.parseStats("1|600kB / 1GB")).isEqualTo(new TreeStats(1, 600000));
-		assertThat(ContainerEngine.parseStats("--|0B / 0B")).isEqualTo(new TreeStats(0, 0));
-		assertThat(ContainerEngine.parseStats("")).isEqualTo(new TreeStats(0, 0));
+		assertThat(ContainerEngine.parseStats("3|1.5MiB / 7.6GiB")).isEqualTo(new ProcessTree.Stats(3, 1572864));
+		assertThat(ContainerEngine.parseStats("2|1.5MB / 8.2GB")).isEqualTo(new ProcessTree.Stats(2, 1500000));
+		assertThat(ContainerEngine.parseStats("1|512KiB / 1GiB")).isEqualTo(new ProcessTree.Stats(1, 524288));
+		assertThat(ContainerEngine.parseStats("1|600kB / 1GB")).isEqualTo(new ProcessTree.Stats(1, 600000));
+		assertThat(ContainerEngine.parseStats("--|0B / 0B")).isEqualTo(new ProcessTree.Stats(0, 0));
+		assertThat(ContainerEngine.parseStats("")).isEqualTo(new ProcessTree.Stats(0, 0));
 	}
 
 	@Test
@@ -64,10 +64,10 @@ class ContainerOutputTests {
 
 	@Test
 	void orphansAreTheContainersOfDeadOwnersOfThisHostOnly() {
-		JvmOwner me = JvmOwner.current();
-		JvmOwner dead = new JvmOwner(11, "1", me.host());
-		JvmOwner alive = new JvmOwner(12, "1", me.host());
-		JvmOwner remote = new JvmOwner(13, "1", "elsewhere-" + me.host());
+		ProcessMarkers.Owner me = ProcessMarkers.Owner.current();
+		ProcessMarkers.Owner dead = new ProcessMarkers.Owner(11, "1", me.host());
+		ProcessMarkers.Owner alive = new ProcessMarkers.Owner(12, "1", me.host());
+		ProcessMarkers.Owner remote = new ProcessMarkers.Owner(13, "1", "elsewhere-" + me.host());
 		List<ContainerEngine.Owned> containers = List.of(new ContainerEngine.Owned("a", "s", "i", dead, true),
 				new ContainerEngine.Owned("b", "s", "i", alive, true),
 				new ContainerEngine.Owned("c", "s", "i", remote, false),
@@ -79,7 +79,7 @@ class ContainerOutputTests {
 
 	@Test
 	void theReaperScriptCallsEachEngineOnceWithOnlyItsOwnVariables() {
-		JvmOwner owner = new JvmOwner(42, "777", "host-a");
+		ProcessMarkers.Owner owner = new ProcessMarkers.Owner(42, "777", "host-a");
 		ContainerEngine docker = new ContainerEngine(List.of("/usr/bin/docker", "--context", "it's"),
 				Map.of("PATH", "/usr/bin", "DOCKER_HOST", "unix:///d.sock", "API_TOKEN", "s3cr3t"),
 				Duration.ofSeconds(5));

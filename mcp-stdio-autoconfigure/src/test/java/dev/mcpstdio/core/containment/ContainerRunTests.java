@@ -38,11 +38,11 @@ class ContainerRunTests {
 		return run;
 	}
 
-	private static InvalidContainerCommandException refused(String... args) {
+	private static ContainerRun.InvalidCommandException refused(String... args) {
 		try {
 			ContainerRun.recognise("docker", List.of(args));
 		}
-		catch (InvalidContainerCommandException ex) {
+		catch (ContainerRun.InvalidCommandException ex) {
 			return ex;
 		}
 		throw new AssertionError("not refused: docker " + String.join(" ", args));
@@ -138,7 +138,7 @@ class ContainerRunTests {
 
 	@Test
 	void aTerminalIsRefusedNamingTheArgument() {
-		InvalidContainerCommandException ex = refused("run", "-i", "--rm", "-t", "img");
+		ContainerRun.InvalidCommandException ex = refused("run", "-i", "--rm", "-t", "img");
 		assertThat(ex.getMessage()).contains("-t (--tty)").contains("remove it");
 		assertThat(ex.argIndex()).isEqualTo(3);
 		assertThat(refused("run", "-it", "img").argIndex()).isEqualTo(1);

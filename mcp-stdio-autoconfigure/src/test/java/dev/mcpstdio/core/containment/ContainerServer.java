@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
@@ -63,8 +62,8 @@ final class ContainerServer implements AutoCloseable {
 	 * @param script the server script in the image, such as {@code /srv/echo.sh}
 	 * @return the running server
 	 */
-	static ContainerServer start(Fixtures fixtures, String name, String instance, JvmOwner owner, List<String> options,
-			String script) throws IOException {
+	static ContainerServer start(Fixtures fixtures, String name, String instance, ProcessMarkers.Owner owner,
+			List<String> options, String script) throws IOException {
 		String engineCommand = ContainerEngines.require();
 		List<String> args = new ArrayList<>(List.of("run", "-i", "--label", fixtures.containerLabel(), "-e",
 				Fixtures.MARKER + "=" + fixtures.id()));

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.JvmOwner;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -43,12 +42,12 @@ class ContainerTests {
 		Containment.Start start = ContainmentAccess.start("files", settings, directory, "docker", args);
 		ContainerRun run = ContainerRun.recognise("docker", List.of(args));
 		assertThat(run).isNotNull();
-		return new Container(ContainmentAccess.host(), start, run, instance, JvmOwner.current());
+		return new Container(ContainmentAccess.host(), start, run, instance, ProcessMarkers.Owner.current());
 	}
 
 	@Test
 	void labelsMarkersAndACidfileInAPrivateDirectoryGoRightAfterRun() throws Exception {
-		JvmOwner owner = JvmOwner.current();
+		ProcessMarkers.Owner owner = ProcessMarkers.Owner.current();
 		Container container = container("42-7", ContainerSettings.DEFAULTS, null, "--context", "x", "run", "-i", "--rm",
 				"img", "a");
 		List<String> args = container.args();

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link JvmOwner}: a dead owner is told from a live one and from another
- * process that reused its pid.
+ * Tests for {@link ProcessMarkers.Owner}: a dead owner is told from a live one and from
+ * another process that reused its pid.
  *
  * @author mcp-stdio authors
  */
@@ -32,17 +32,17 @@ class JvmOwnerTests {
 
 	@Test
 	void thisJvmIsALiveLocalOwner() {
-		JvmOwner current = JvmOwner.current();
+		ProcessMarkers.Owner current = ProcessMarkers.Owner.current();
 		assertThat(current.pid()).isEqualTo(ProcessMarkers.CURRENT_PID);
 		assertThat(current.isLocal()).isTrue();
 		assertThat(current.isAlive()).isTrue();
-		assertThat(JvmOwner.parse(current.id(), current.host())).isEqualTo(current);
+		assertThat(ProcessMarkers.Owner.parse(current.id(), current.host())).isEqualTo(current);
 	}
 
 	@Test
 	void anOwnerWhosePidEndedIsDead() throws Exception {
 		Process process = new ProcessBuilder("sleep", "60").start();
-		JvmOwner owner = JvmOwner.of(process.pid());
+		ProcessMarkers.Owner owner = ProcessMarkers.Owner.of(process.pid());
 		assertThat(owner.isAlive()).isTrue();
 		process.destroyForcibly();
 		assertThat(process.waitFor(5, TimeUnit.SECONDS)).isTrue();
@@ -53,13 +53,13 @@ class JvmOwnerTests {
 	void aLiveProcessStartedAtAnotherTimeIsNotTheOwner() throws Exception {
 		Process process = new ProcessBuilder("sleep", "60").start();
 		try {
-			JvmOwner real = JvmOwner.of(process.pid());
-			JvmOwner reused = new JvmOwner(process.pid(), real.start() + "1", real.host());
+			ProcessMarkers.Owner real = ProcessMarkers.Owner.of(process.pid());
+			ProcessMarkers.Owner reused = new ProcessMarkers.Owner(process.pid(), real.start() + "1", real.host());
 			assertThat(reused.isAlive()).isFalse();
-			JvmOwner millis = new JvmOwner(process.pid(), "1000ms", real.host());
+			ProcessMarkers.Owner millis = new ProcessMarkers.Owner(process.pid(), "1000ms", real.host());
 			assertThat(millis.isAlive()).isFalse();
 			long startMillis = ProcessHandle.of(process.pid()).get().info().startInstant().get().toEpochMilli();
-			assertThat(new JvmOwner(process.pid(), startMillis + "ms", real.host()).isAlive()).isTrue();
+			assertThat(new ProcessMarkers.Owner(process.pid(), startMillis + "ms", real.host()).isAlive()).isTrue();
 		}
 		finally {
 			process.destroyForcibly();
@@ -68,10 +68,11 @@ class JvmOwnerTests {
 
 	@Test
 	void anotherHostsOwnerIsNotLocal() {
-		assertThat(new JvmOwner(1, "1", "elsewhere-" + JvmOwner.current().host()).isLocal()).isFalse();
-		assertThat(JvmOwner.parse("x@1", "h")).isNull();
-		assertThat(JvmOwner.parse("12@", "h")).isNull();
-		assertThat(JvmOwner.parse("12@5", null)).isNull();
+		assertThat(new ProcessMarkers.Owner(1, "1", "elsewhere-" + ProcessMarkers.Owner.current().host()).isLocal())
+			.isFalse();
+		assertThat(ProcessMarkers.Owner.parse("x@1", "h")).isNull();
+		assertThat(ProcessMarkers.Owner.parse("12@", "h")).isNull();
+		assertThat(ProcessMarkers.Owner.parse("12@5", null)).isNull();
 	}
 
 }

@@ -16,7 +16,7 @@
 
 package dev.mcpstdio.lifecycle.observation;
 
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretValues;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import org.junit.jupiter.api.Test;

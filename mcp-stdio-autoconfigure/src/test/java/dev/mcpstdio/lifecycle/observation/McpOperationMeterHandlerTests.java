@@ -18,7 +18,7 @@ package dev.mcpstdio.lifecycle.observation;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.io.SecretValues;
+import dev.mcpstdio.core.secrets.SecretValues;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;

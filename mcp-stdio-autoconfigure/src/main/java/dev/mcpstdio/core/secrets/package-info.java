@@ -13,30 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
-package dev.mcpstdio.core.containment;
-
 /**
- * A {@code docker run} or {@code podman run} command line that cannot serve MCP over
- * stdio.
- *
- * @author mcp-stdio authors
+ * Secrets kept secret: the sanitizer every way out goes through (shapes and names) and
+ * each server's registered secret values. Nothing in this package imports Spring.
  */
-public final class InvalidContainerCommandException extends IllegalArgumentException {
+@NullMarked
+package dev.mcpstdio.core.secrets;
 
-	private final int argIndex;
-
-	InvalidContainerCommandException(String message, int argIndex) {
-		super(message);
-		this.argIndex = argIndex;
-	}
-
-	/**
-	 * Return the index of the offending argument in the server's {@code args}.
-	 * @return the index, or -1 when the problem is a missing argument
-	 */
-	public int argIndex() {
-		return this.argIndex;
-	}
-
-}
+import org.jspecify.annotations.NullMarked;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.io;
+package dev.mcpstdio.core.secrets;
 
 import java.util.ArrayList;
 import java.util.Collection;
