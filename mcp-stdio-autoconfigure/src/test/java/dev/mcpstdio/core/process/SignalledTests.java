@@ -16,12 +16,17 @@
 
 package dev.mcpstdio.core.process;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
@@ -116,7 +121,7 @@ class SignalledTests {
 
 	@Test
 	void aMemberSigtermedAndNoLongerProvenIsKilledThroughItsPidfd() throws Exception {
-		Process stubborn = start("sh", "-c", "trap '' TERM; while :; do sleep 1; done");
+		Process stubborn = stubborn();
 		TreeTerminator.Result result = escalate(this.withPidfds, stubborn);
 		assertThat(result.terminated()).isEqualTo(1);
 		assertThat(result.killed()).isEqualTo(1);
@@ -125,7 +130,7 @@ class SignalledTests {
 
 	@Test
 	void withoutPidfdsAMemberNoLongerProvenIsNotSignalledAgain() throws Exception {
-		Process stubborn = start("sh", "-c", "trap '' TERM; while :; do sleep 1; done");
+		Process stubborn = stubborn();
 		TreeTerminator.Result result = escalate(this.withoutPidfds, stubborn);
 		assertThat(result.terminated()).isEqualTo(1);
 		assertThat(result.killed()).isZero();
@@ -136,7 +141,7 @@ class SignalledTests {
 	void anEscalationClosesEveryPidfdItOpened() throws Exception {
 		long before = openDescriptors();
 		for (int i = 0; i < 3; i++) {
-			Process stubborn = start("sh", "-c", "trap '' TERM; while :; do sleep 1; done");
+			Process stubborn = stubborn();
 			escalate(this.withPidfds, stubborn);
 			assertThat(stubborn.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		}
@@ -171,6 +176,25 @@ class SignalledTests {
 		try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
 			return fds.count();
 		}
+	}
+
+	/**
+	 * Start a shell that ignores SIGTERM, once it does: a signal sent before its trap is
+	 * set would end it.
+	 */
+	private Process stubborn() throws IOException {
+		Process stubborn = start("sh", "-c", "trap '' TERM; echo trapped; while :; do sleep 1; done");
+		CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+			try {
+				return new BufferedReader(new InputStreamReader(stubborn.getInputStream(), StandardCharsets.UTF_8))
+					.readLine();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
+		assertThat(line).succeedsWithin(Duration.ofSeconds(30)).isEqualTo("trapped");
+		return stubborn;
 	}
 
 	private Process start(String... command) throws IOException {
