@@ -16,17 +16,12 @@
 
 package dev.mcpstdio.core.process;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
@@ -180,21 +175,21 @@ class SignalledTests {
 
 	/**
 	 * Start a shell that ignores SIGTERM, once it does: a signal sent before its trap is
-	 * set would end it.
+	 * set would end it. The shell says so through a file, as fixtures' output is
+	 * discarded.
 	 */
 	private Process stubborn() throws IOException {
-		Process stubborn = start("sh", "-c", "trap '' TERM; echo trapped; while :; do sleep 1; done");
-		CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
-			try {
-				return new BufferedReader(new InputStreamReader(stubborn.getInputStream(), StandardCharsets.UTF_8))
-					.readLine();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		});
-		assertThat(line).succeedsWithin(Duration.ofSeconds(30)).isEqualTo("trapped");
-		return stubborn;
+		Path trapped = Files.createTempFile("mcp-stdio-trapped", "");
+		Files.delete(trapped);
+		try {
+			Process stubborn = start("sh", "-c", "trap '' TERM; : > \"$0\"; while :; do sleep 1; done",
+					trapped.toString());
+			Await.that("the shell's TERM trap set", () -> Files.exists(trapped));
+			return stubborn;
+		}
+		finally {
+			Files.deleteIfExists(trapped);
+		}
 	}
 
 	private Process start(String... command) throws IOException {
