@@ -37,6 +37,8 @@ import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
+import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
 import dev.mcpstdio.lifecycle.ServerState;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +102,40 @@ public class McpServersEndpoint {
 	}
 
 	/**
+	 * Reload the server set from the configuration; the only action without a server.
+	 * @param action {@code reload}
+	 * @return the servers after the reload, its outcome in {@code reload}
+	 */
+	@WriteOperation
+	public McpServersDescriptor reload(String action) {
+		ActionResult result = reload(action, this.showValues.isShown(true));
+		if (result.outcome() != ActionOutcome.DONE) {
+			throw new InvalidEndpointRequestException(result.message(), result.message());
+		}
+		return serversDescriptor(this.showValues.isShown(true));
+	}
+
+	/**
+	 * Reload the server set.
+	 * @param action must be {@code reload}
+	 * @param showValues whether arguments and stderr tails are shown (sanitized)
+	 * @return what came of it: {@code UNKNOWN_ACTION}, {@code CONFLICT} when the
+	 * application is stopping, else {@code DONE} (the reload's own outcome is in the
+	 * servers' descriptor)
+	 */
+	ActionResult reload(String action, boolean showValues) {
+		if (!"reload".equalsIgnoreCase(action.trim())) {
+			return new ActionResult(ActionOutcome.UNKNOWN_ACTION, "Unknown action '" + SecretSanitizer.quote(action, 40)
+					+ "'; the servers as a whole take reload, one server restart, stop or start", null);
+		}
+		if (this.servers.reload() == null) {
+			return new ActionResult(ActionOutcome.CONFLICT,
+					"The servers were not reloaded: the application is stopping or another reload is under way", null);
+		}
+		return new ActionResult(ActionOutcome.DONE, null, null);
+	}
+
+	/**
 	 * Describe every server.
 	 * @param showValues whether arguments and stderr tails are shown (sanitized)
 	 * @return the servers
@@ -112,7 +148,7 @@ public class McpServersEndpoint {
 			descriptors.put(server.name(), descriptor);
 			liveProcesses += descriptor.process().liveProcesses();
 		}
-		return new McpServersDescriptor(descriptors, liveProcesses);
+		return new McpServersDescriptor(descriptors, liveProcesses, ReloadDescriptor.of(this.servers.lastReload()));
 	}
 
 	/**
@@ -240,9 +276,31 @@ public class McpServersEndpoint {
 	 *
 	 * @param servers the servers by name, in configuration order
 	 * @param liveProcesses the live processes of all servers together
+	 * @param reload how the last reload of the server set went, {@code null} before the
+	 * first
 	 */
-	public record McpServersDescriptor(Map<String, McpServerDescriptor> servers,
-			int liveProcesses) implements OperationResponseBody {
+	public record McpServersDescriptor(Map<String, McpServerDescriptor> servers, int liveProcesses,
+			@JsonInclude(Include.ALWAYS) @Nullable ReloadDescriptor reload) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * The last reload of the server set.
+	 *
+	 * @param at when it ended
+	 * @param outcome what came of it
+	 * @param added the servers it added
+	 * @param removed the servers it removed
+	 * @param changed the servers it restarted with new settings
+	 * @param problem why the new set was rejected, {@code null} unless it was
+	 */
+	public record ReloadDescriptor(Instant at, Outcome outcome, List<String> added, List<String> removed,
+			List<String> changed, @JsonInclude(Include.ALWAYS) @Nullable String problem) {
+
+		static @Nullable ReloadDescriptor of(@Nullable Reload reload) {
+			return (reload != null) ? new ReloadDescriptor(reload.at(), reload.outcome(), reload.added(),
+					reload.removed(), reload.changed(), reload.problem()) : null;
+		}
 
 	}
 

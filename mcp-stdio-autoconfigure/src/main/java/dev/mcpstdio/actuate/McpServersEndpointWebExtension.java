@@ -107,6 +107,25 @@ public class McpServersEndpointWebExtension {
 		};
 	}
 
+	/**
+	 * Reload the server set: {@code 400} for another action, {@code 409} while the
+	 * application is stopping; a rejected reload is a {@code 200} whose {@code reload}
+	 * says why.
+	 * @param securityContext the caller
+	 * @param action {@code reload}
+	 * @return the servers after the reload, or why it was not done
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> reload(SecurityContext securityContext, String action) {
+		boolean shown = this.showValues.isShown(securityContext, this.roles);
+		ActionResult result = this.delegate.reload(action, shown);
+		return switch (result.outcome()) {
+			case DONE -> new WebEndpointResponse<>(this.delegate.serversDescriptor(shown));
+			case CONFLICT -> new WebEndpointResponse<>(result.failure(), STATUS_CONFLICT);
+			default -> new WebEndpointResponse<>(result.failure(), WebEndpointResponse.STATUS_BAD_REQUEST);
+		};
+	}
+
 	private static WebEndpointResponse<Object> badRequest(String message) {
 		return new WebEndpointResponse<>(new ActionFailure(message, null), WebEndpointResponse.STATUS_BAD_REQUEST);
 	}

@@ -25,8 +25,12 @@ import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
+import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
 import dev.mcpstdio.lifecycle.ServerState;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -59,6 +63,7 @@ public class McpStdioMetrics implements MeterBinder {
 		for (McpStdioServer server : servers.list()) {
 			server.addListener(new ServerEvents());
 		}
+		servers.addListener(new Reloads());
 	}
 
 	// The gauges and counters read the server when they are measured, so they stay right
@@ -67,57 +72,107 @@ public class McpStdioMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
+		for (Outcome outcome : Outcome.values()) {
+			reloads(registry, outcome);
+		}
 		for (McpStdioServer server : this.servers.list()) {
-			Tags tags = Tags.of("server", server.name());
-			// Both gauges read one count per /proc snapshot (ProcessCensus shares it)
-			Gauge.builder("mcp.stdio.processes", server, (s) -> s.treeStats().liveProcesses())
-				.tags(tags)
-				.description("Live OS processes of the MCP server's tree, the root included")
-				.register(registry);
-			Gauge.builder("mcp.stdio.memory", server, (s) -> s.treeStats().memoryBytes())
+			bindTo(registry, server);
+		}
+	}
+
+	private static Counter reloads(MeterRegistry registry, Outcome outcome) {
+		return Counter.builder("mcp.stdio.reloads")
+			.tag("outcome", outcome.name())
+			.description("Reloads of the MCP server set, by outcome")
+			.register(registry);
+	}
+
+	private void bindTo(MeterRegistry registry, McpStdioServer server) {
+		Tags tags = Tags.of("server", server.name());
+		// Both gauges read one count per /proc snapshot (ServerHost.count shares it)
+		Gauge.builder("mcp.stdio.processes", server, (s) -> s.treeStats().liveProcesses())
+			.tags(tags)
+			.description("Live OS processes of the MCP server's tree, the root included")
+			.register(registry);
+		Gauge.builder("mcp.stdio.memory", server, (s) -> s.treeStats().memoryBytes())
+			.tags(tags)
+			.baseUnit(BaseUnits.BYTES)
+			.description("Resident memory of the MCP server's processes together")
+			.register(registry);
+		Long maxMemory = server.definition().limits().maxMemoryBytes();
+		if (maxMemory != null) {
+			// only where set: a ratio to an absent limit is no series, never a false
+			// alert
+			Gauge.builder("mcp.stdio.memory.max", () -> maxMemory)
 				.tags(tags)
 				.baseUnit(BaseUnits.BYTES)
-				.description("Resident memory of the MCP server's processes together")
+				.description("The MCP server's max-memory: above it, mcp-stdio stops the server")
 				.register(registry);
-			Long maxMemory = server.definition().limits().maxMemoryBytes();
-			if (maxMemory != null) {
-				// only where set: a ratio to an absent limit is no series, never a false
-				// alert
-				Gauge.builder("mcp.stdio.memory.max", () -> maxMemory)
-					.tags(tags)
-					.baseUnit(BaseUnits.BYTES)
-					.description("The MCP server's max-memory: above it, mcp-stdio stops the server")
-					.register(registry);
-			}
-			Gauge.builder("mcp.stdio.server.up", server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0)
-				.tags(tags)
-				.description("1 while the MCP server is running, else 0")
-				.register(registry);
-			for (ServerState state : ServerState.values()) {
-				Gauge.builder("mcp.stdio.server.state", server, (s) -> (s.state() == state) ? 1 : 0)
-					.tags(tags.and("state", state.name()))
-					.description("1 for the MCP server's current state, 0 for every other state")
-					.register(registry);
-			}
-			FunctionCounter.builder("mcp.stdio.server.restarts", server, McpStdioServer::restarts)
-				.tags(tags)
-				.description("Restarts of the MCP server, by its policy or the endpoint")
-				.register(registry);
-			for (ExitCause cause : ExitCause.values()) {
-				FunctionCounter.builder("mcp.stdio.server.exits", server, (s) -> s.exits(cause))
-					.tags(tags.and("cause", cause.name()))
-					.description("Process endings of the MCP server, by cause")
-					.register(registry);
-			}
-			Gauge.builder("mcp.stdio.requests.pending", server, McpStdioServer::pendingRequests)
-				.tags(tags)
-				.description("Requests sent to the MCP server and not yet answered")
-				.register(registry);
-			// The sessions that ended without an error exist from the start, at 0, so
-			// that
-			// a rate sees the first one
-			sessionTimer(registry, sessionTags(server.name()));
 		}
+		Gauge.builder("mcp.stdio.server.up", server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0)
+			.tags(tags)
+			.description("1 while the MCP server is running, else 0")
+			.register(registry);
+		for (ServerState state : ServerState.values()) {
+			Gauge.builder("mcp.stdio.server.state", server, (s) -> (s.state() == state) ? 1 : 0)
+				.tags(tags.and("state", state.name()))
+				.description("1 for the MCP server's current state, 0 for every other state")
+				.register(registry);
+		}
+		FunctionCounter.builder("mcp.stdio.server.restarts", server, McpStdioServer::restarts)
+			.tags(tags)
+			.description("Restarts of the MCP server, by its policy or the endpoint")
+			.register(registry);
+		for (ExitCause cause : ExitCause.values()) {
+			FunctionCounter.builder("mcp.stdio.server.exits", server, (s) -> s.exits(cause))
+				.tags(tags.and("cause", cause.name()))
+				.description("Process endings of the MCP server, by cause")
+				.register(registry);
+		}
+		Gauge.builder("mcp.stdio.requests.pending", server, McpStdioServer::pendingRequests)
+			.tags(tags)
+			.description("Requests sent to the MCP server and not yet answered")
+			.register(registry);
+		// The sessions that ended without an error exist from the start, at 0, so
+		// that
+		// a rate sees the first one
+		sessionTimer(registry, sessionTags(server.name()));
+	}
+
+	/**
+	 * Adds the meters of the servers a reload added, removes those of the ones it
+	 * removed.
+	 */
+	private final class Reloads implements McpStdioServers.Listener {
+
+		@Override
+		public void added(McpStdioServer server) {
+			server.addListener(new ServerEvents());
+			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
+				bindTo(registry, server);
+			}
+		}
+
+		@Override
+		public void removed(McpStdioServer server) {
+			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
+				for (Meter meter : registry.getMeters()) {
+					Meter.Id id = meter.getId();
+					if (server.name().equals(id.getTag("server"))
+							&& (id.getName().startsWith("mcp.stdio.") || id.getName().startsWith("mcp.client."))) {
+						registry.remove(meter);
+					}
+				}
+			}
+		}
+
+		@Override
+		public void reloaded(Reload reload) {
+			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
+				reloads(registry, reload.outcome()).increment();
+			}
+		}
+
 	}
 
 	private static Tags sessionTags(String server) {

@@ -74,33 +74,36 @@ public class McpStdioAiAutoConfiguration {
 	 * Creating it starts every server process in parallel, so that Spring AI's one-by-one
 	 * handshakes wait for the slowest server only.
 	 * @param servers the servers
-	 * @param environment where Spring AI's request timeout is read
-	 * @param startup whether the application serves: only then is a server that misses
-	 * its {@code startup-timeout} given up by its transport
+	 * @param clients makes the transports
 	 * @return the transports
 	 */
 	@Bean
-	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, Environment environment,
-			StartupClientInitializer startup) {
-		// A request older than this has been given up by Spring AI's client: it must not
-		// hold the drain step of a stop
-		Duration requestTimeout = Binder.get(environment)
-			.bind("spring.ai.mcp.client.request-timeout", Duration.class)
-			.orElse(Duration.ofSeconds(20));
-		McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
+	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, ServerClients clients) {
 		List<NamedClientMcpTransport> transports = new ArrayList<>();
 		for (McpStdioServer server : servers.list()) {
-			if (!server.definition().enabled()) {
-				continue;
+			if (server.definition().enabled()) {
+				transports.add(clients.transport(server));
 			}
-			// Spring AI's client performs the handshake
-			server.clientConnection().setSelfInitialize(false);
-			server.clientConnection().setClientRequestTimeout(requestTimeout);
-			transports.add(new NamedClientMcpTransport(server.name(),
-					new McpStdioClientTransport(server, jsonMapper, Schedulers.boundedElastic(), startup::isRunning)));
 		}
 		servers.startAllInBackground();
 		return transports;
+	}
+
+	/**
+	 * Makes the transports and clients of the servers, named as Spring AI names its
+	 * clients.
+	 * @param environment where Spring AI's client settings are read
+	 * @param startup whether the application serves: only then is a server that misses
+	 * its {@code startup-timeout} given up by its transport
+	 * @return the maker
+	 */
+	@Bean
+	ServerClients mcpStdioServerClients(Environment environment, StartupClientInitializer startup) {
+		Binder binder = Binder.get(environment);
+		return new ServerClients(
+				binder.bind("spring.ai.mcp.client.request-timeout", Duration.class).orElse(Duration.ofSeconds(20)),
+				startup::isRunning, environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"),
+				environment.getProperty("spring.ai.mcp.client.version", "1.0.0"));
 	}
 
 	/**
@@ -150,6 +153,7 @@ public class McpStdioAiAutoConfiguration {
 	 * gathered client by client, so that no server that does not run makes them fail.
 	 * @param clients Spring AI's sync clients
 	 * @param servers the servers
+	 * @param serverClients makes clients of servers added or changed by a reload
 	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told
 	 * @return the tool callbacks
@@ -158,15 +162,17 @@ public class McpStdioAiAutoConfiguration {
 	@ConditionalOnMissingBean(SyncMcpToolCallbackProvider.class)
 	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "SYNC", matchIfMissing = true)
 	McpStdioSyncToolCallbacks mcpStdioToolCallbacks(ObjectProvider<List<McpSyncClient>> clients,
-			McpStdioServers servers, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
-		return new McpStdioSyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, customizers,
-				leftOut);
+			McpStdioServers servers, ServerClients serverClients, ToolGathering.Customizers customizers,
+			ToolGathering.LeftOut leftOut) {
+		return new McpStdioSyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, serverClients,
+				customizers, leftOut);
 	}
 
 	/**
 	 * The application's tool callbacks over the async clients, in place of Spring AI's.
 	 * @param clients Spring AI's async clients
 	 * @param servers the servers
+	 * @param serverClients makes clients of servers added or changed by a reload
 	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told
 	 * @return the tool callbacks
@@ -175,9 +181,10 @@ public class McpStdioAiAutoConfiguration {
 	@ConditionalOnMissingBean(AsyncMcpToolCallbackProvider.class)
 	@ConditionalOnProperty(prefix = "spring.ai.mcp.client", name = "type", havingValue = "ASYNC")
 	McpStdioAsyncToolCallbacks mcpStdioAsyncToolCallbacks(ObjectProvider<List<McpAsyncClient>> clients,
-			McpStdioServers servers, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
-		return new McpStdioAsyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, customizers,
-				leftOut);
+			McpStdioServers servers, ServerClients serverClients, ToolGathering.Customizers customizers,
+			ToolGathering.LeftOut leftOut) {
+		return new McpStdioAsyncToolCallbacks(clients.stream().flatMap(List::stream).toList(), servers, serverClients,
+				customizers, leftOut);
 	}
 
 	/**

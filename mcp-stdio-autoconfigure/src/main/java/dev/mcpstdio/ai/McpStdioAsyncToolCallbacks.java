@@ -42,24 +42,36 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 
 	@SuppressWarnings("deprecation")
 	McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, @Nullable McpStdioServers servers,
-			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+			ServerClients serverClients, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A AsyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering(clients.stream()
-			.map((client) -> new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
-					client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
-						McpSchema.ListToolsResult result = client.listTools().block();
-						return (result != null) ? result.tools() : List.<Tool>of();
-					},
-					(tool, name) -> AsyncMcpToolCallback.builder()
-						.mcpClient(client)
-						.tool(tool)
-						.prefixedToolName(name)
-						.toolContextToMcpMetaConverter(customizers.meta())
-						.build()))
-			.toList(), servers, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
+		})).toList(), servers, (server) -> {
+			McpAsyncClient client = serverClients.async(server, (tools) -> toolsChanged(server.name(), tools));
+			return client(client, customizers, client::close);
+		}, customizers, leftOut);
+	}
+
+	private static ToolGathering.Client client(McpAsyncClient client, ToolGathering.Customizers customizers,
+			Runnable close) {
+		return new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
+				client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
+					if (!client.isInitialized()) {
+						// a client the gathering made, of a server that came later
+						client.initialize().block();
+					}
+					McpSchema.ListToolsResult result = client.listTools().block();
+					return (result != null) ? result.tools() : List.<Tool>of();
+				},
+				(tool, name) -> AsyncMcpToolCallback.builder()
+					.mcpClient(client)
+					.tool(tool)
+					.prefixedToolName(name)
+					.toolContextToMcpMetaConverter(customizers.meta())
+					.build(),
+				close);
 	}
 
 	@Override
@@ -74,7 +86,11 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
-		this.gathering.changed(event.getConnectionName(), event.getTools());
+		toolsChanged(event.getConnectionName(), event.getTools());
+	}
+
+	private void toolsChanged(String connection, List<Tool> tools) {
+		this.gathering.changed(connection, tools);
 	}
 
 }

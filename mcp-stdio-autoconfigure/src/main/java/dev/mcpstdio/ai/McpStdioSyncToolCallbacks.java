@@ -20,6 +20,7 @@ import java.util.List;
 
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.McpConnectionInfo;
@@ -40,23 +41,35 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 
 	@SuppressWarnings("deprecation")
 	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, @Nullable McpStdioServers servers,
-			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+			ServerClients serverClients, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A SyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering(clients.stream()
-			.map((client) -> new ToolGathering.Client(
-					() -> new McpConnectionInfo(client.getClientCapabilities(), client.getClientInfo(),
-							client.getCurrentInitializationResult()),
-					() -> client.listTools().tools(),
-					(tool, name) -> SyncMcpToolCallback.builder()
-						.mcpClient(client)
-						.tool(tool)
-						.prefixedToolName(name)
-						.toolContextToMcpMetaConverter(customizers.meta())
-						.build()))
-			.toList(), servers, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
+		})).toList(), servers, (server) -> {
+			McpSyncClient client = serverClients.sync(server, (tools) -> toolsChanged(server.name(), tools));
+			return client(client, customizers, client::close);
+		}, customizers, leftOut);
+	}
+
+	private static ToolGathering.Client client(McpSyncClient client, ToolGathering.Customizers customizers,
+			Runnable close) {
+		return new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
+				client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
+					if (!client.isInitialized()) {
+						// a client the gathering made, of a server that came later
+						client.initialize();
+					}
+					return client.listTools().tools();
+				},
+				(tool, name) -> SyncMcpToolCallback.builder()
+					.mcpClient(client)
+					.tool(tool)
+					.prefixedToolName(name)
+					.toolContextToMcpMetaConverter(customizers.meta())
+					.build(),
+				close);
 	}
 
 	@Override
@@ -71,7 +84,11 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
-		this.gathering.changed(event.getConnectionName(), event.getTools());
+		toolsChanged(event.getConnectionName(), event.getTools());
+	}
+
+	private void toolsChanged(String connection, List<Tool> tools) {
+		this.gathering.changed(connection, tools);
 	}
 
 }

@@ -17,12 +17,15 @@
 package dev.mcpstdio.ai;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -65,21 +68,76 @@ final class ToolGathering {
 
 	private final LeftOut leftOut;
 
-	private final List<Entry> entries;
+	private final @Nullable McpStdioServers servers;
+
+	/** Spring AI's clients at start-up. */
+	private final List<Entry> initial;
+
+	/** Clients of servers that came later, made by {@link #later}. */
+	private final Map<McpStdioServer, Entry> added = new IdentityHashMap<>();
+
+	private final Function<McpStdioServer, Client> later;
 
 	private final Set<String> duplicatesTold = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Gather the tools of some clients.
-	 * @param clients the clients, in the order their tools are listed
+	 * @param clients Spring AI's clients, in the order their tools are listed
 	 * @param servers the mcp-stdio servers, or {@code null} when there are none
+	 * @param later makes a client of a server none of Spring AI's clients serves: one
+	 * added or changed by a reload
 	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told already
 	 */
-	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers, Customizers customizers, LeftOut leftOut) {
+	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers, Function<McpStdioServer, Client> later,
+			Customizers customizers, LeftOut leftOut) {
 		this.customizers = customizers;
 		this.leftOut = leftOut;
-		this.entries = clients.stream().map((client) -> new Entry(client, servers)).toList();
+		this.servers = servers;
+		this.later = later;
+		this.initial = clients.stream().map(this::initial).toList();
+	}
+
+	private Entry initial(Client client) {
+		McpSchema.Implementation info = client.connection().get().clientInfo();
+		String name = connectionOf(info, this.customizers.clientName());
+		McpStdioServer server = (this.servers != null && name != null) ? this.servers.find(name) : null;
+		return new Entry(client, (name != null) ? name : String.valueOf(info.name()), server);
+	}
+
+	/**
+	 * Return the clients of the servers there are now: Spring AI's of the servers it was
+	 * made for, and one of our own for each server that came later; those of servers that
+	 * are gone are closed.
+	 */
+	private List<Entry> entries() {
+		McpStdioServers servers = this.servers;
+		if (servers == null) {
+			return this.initial;
+		}
+		List<McpStdioServer> current = servers.list();
+		Set<McpStdioServer> live = Collections.newSetFromMap(new IdentityHashMap<>());
+		live.addAll(current);
+		List<Entry> entries = new ArrayList<>();
+		Set<McpStdioServer> served = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (Entry entry : this.initial) {
+			if (entry.server == null || live.contains(entry.server)) {
+				entries.add(entry);
+				served.add(entry.server);
+			}
+		}
+		List<Entry> gone = new ArrayList<>();
+		synchronized (this.added) {
+			this.added.entrySet().removeIf((added) -> !live.contains(added.getKey()) && gone.add(added.getValue()));
+			for (McpStdioServer server : current) {
+				if (server.definition().enabled() && !served.contains(server)) {
+					entries.add(this.added.computeIfAbsent(server,
+							(key) -> new Entry(this.later.apply(key), key.name(), key)));
+				}
+			}
+		}
+		gone.forEach((entry) -> entry.client.close().run());
+		return entries;
 	}
 
 	/**
@@ -109,7 +167,7 @@ final class ToolGathering {
 	ToolCallback[] gather() {
 		List<ToolCallback> all = new ArrayList<>();
 		Set<String> names = new HashSet<>();
-		for (Entry entry : this.entries) {
+		for (Entry entry : entries()) {
 			for (ToolCallback callback : entry.current()) {
 				String name = callback.getToolDefinition().name();
 				if (names.add(name)) {
@@ -127,7 +185,7 @@ final class ToolGathering {
 
 	/** List every client's tools again at the next gathering. */
 	void invalidate() {
-		for (Entry entry : this.entries) {
+		for (Entry entry : entries()) {
 			entry.stale = true;
 		}
 	}
@@ -139,7 +197,7 @@ final class ToolGathering {
 	 * @param tools its tools now
 	 */
 	void changed(String connection, List<Tool> tools) {
-		for (Entry entry : this.entries) {
+		for (Entry entry : entries()) {
 			if (entry.connection.equals(connection)) {
 				entry.take(tools);
 			}
@@ -206,12 +264,10 @@ final class ToolGathering {
 
 		private volatile boolean failed;
 
-		Entry(Client client, @Nullable McpStdioServers servers) {
+		Entry(Client client, String connection, @Nullable McpStdioServer server) {
 			this.client = client;
-			McpSchema.Implementation info = client.connection().get().clientInfo();
-			String name = connectionOf(info, ToolGathering.this.customizers.clientName());
-			this.connection = (name != null) ? name : String.valueOf(info.name());
-			this.server = (servers != null && name != null) ? servers.find(name) : null;
+			this.connection = connection;
+			this.server = server;
 		}
 
 		/**
@@ -300,9 +356,10 @@ final class ToolGathering {
 	 * its info among it
 	 * @param tools lists the client's tools, blocking
 	 * @param callback makes the callback of one of its tools, under a name
+	 * @param close closes a client the gathering made, once its server is gone
 	 */
 	record Client(Supplier<McpConnectionInfo> connection, Supplier<List<Tool>> tools,
-			BiFunction<Tool, String, ToolCallback> callback) {
+			BiFunction<Tool, String, ToolCallback> callback, Runnable close) {
 
 	}
 

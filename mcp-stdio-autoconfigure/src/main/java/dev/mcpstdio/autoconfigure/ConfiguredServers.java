@@ -118,6 +118,8 @@ final class ConfiguredServers {
 
 	private final List<McpStdioServerDefinition> definitions = new ArrayList<>();
 
+	private final Set<Path> files = new LinkedHashSet<>();
+
 	private ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
 			Log log) {
 		this.environment = environment;
@@ -186,6 +188,14 @@ final class ConfiguredServers {
 
 	List<McpStdioServerDefinition> definitions() {
 		return this.definitions;
+	}
+
+	/**
+	 * Return the servers files that were read and are files on the file system.
+	 * @return the files, to be watched for changes
+	 */
+	Set<Path> files() {
+		return this.files;
 	}
 
 	/**
@@ -368,6 +378,10 @@ final class ConfiguredServers {
 	}
 
 	private Map<String, Configured> readFile(String location, String property) {
+		Path path = ServersFile.path(location, this.resourceLoader);
+		if (path != null) {
+			this.files.add(path);
+		}
 		Map<String, ServersFile.Entry> entries;
 		try {
 			entries = ServersFile.read(location, this.resourceLoader);

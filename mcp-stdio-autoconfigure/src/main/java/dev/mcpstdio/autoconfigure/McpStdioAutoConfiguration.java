@@ -23,14 +23,19 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * Auto-configuration of mcp-stdio's servers, their shared host and their registry.
@@ -65,6 +70,31 @@ public class McpStdioAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpStdioServers mcpStdioServers(ObjectProvider<McpStdioServer> servers) {
 		return new McpStdioServers(servers.orderedStream().toList());
+	}
+
+	@Bean
+	ServerReloads mcpStdioServerReloads(McpStdioServers servers, ServerHost host,
+			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
+			ConfiguredServers configured) {
+		return new ServerReloads(servers, host, beanFactory, environment, resourceLoader, configured);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(EnvironmentChangeEvent.class)
+	static class EnvironmentChangeReloadConfiguration {
+
+		// Spring Cloud's refresh (/actuator/refresh, Config Server, a ConfigMap reload)
+		@Bean
+		ApplicationListener<EnvironmentChangeEvent> mcpStdioEnvironmentChangeReload(ServerReloads reloads) {
+			return (event) -> {
+				if (event.getKeys()
+					.stream()
+					.anyMatch((key) -> key.startsWith("mcp.stdio.") || key.startsWith("spring.ai.mcp.client.stdio."))) {
+					reloads.reloadLater("an EnvironmentChangeEvent");
+				}
+			};
+		}
+
 	}
 
 }

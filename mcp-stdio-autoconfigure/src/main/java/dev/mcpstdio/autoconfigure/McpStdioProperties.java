@@ -64,6 +64,11 @@ public class McpStdioProperties {
 	private final Cgroup cgroup = new Cgroup();
 
 	/**
+	 * Reloads of the server set while the application runs.
+	 */
+	private final Reload reload = new Reload();
+
+	/**
 	 * Per-request telemetry.
 	 */
 	private final Observations observations = new Observations();
@@ -111,6 +116,10 @@ public class McpStdioProperties {
 
 	public void setAdoptSpringAiStdio(boolean adoptSpringAiStdio) {
 		this.adoptSpringAiStdio = adoptSpringAiStdio;
+	}
+
+	public Reload getReload() {
+		return this.reload;
 	}
 
 	public Cgroup getCgroup() {
@@ -201,6 +210,25 @@ public class McpStdioProperties {
 	/**
 	 * Containment of servers in cgroups (v2).
 	 */
+	public static class Reload {
+
+		/**
+		 * Whether a change of a servers file on the file system, or an
+		 * EnvironmentChangeEvent touching mcp.stdio. or spring.ai.mcp.client.stdio. keys,
+		 * reloads the servers (the endpoint's reload action works either way).
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
 	public static class Cgroup {
 
 		/**

@@ -80,12 +80,16 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 		}
 		for (McpStdioServerDefinition definition : configured.definitions()) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			String beanName = BEAN_NAME_PREFIX + definition.name();
+			String beanName = beanName(definition.name());
 			bean.setInstanceSupplier(() -> new McpStdioServer(definition, host(beanName)));
 			registry.registerBeanDefinition(beanName, bean);
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
 		warnAboutHostAccess(configured.definitions());
+	}
+
+	static String beanName(String serverName) {
+		return BEAN_NAME_PREFIX + serverName;
 	}
 
 	/**

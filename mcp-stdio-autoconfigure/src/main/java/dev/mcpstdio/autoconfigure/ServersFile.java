@@ -83,9 +83,7 @@ final class ServersFile {
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
 	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
-		FileSystemResource file = new FileSystemResource(location);
-		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
-		Resource resource = (plain && file.exists()) ? file : resourceLoader.getResource(location);
+		Resource resource = resource(location, resourceLoader);
 		JsonNode root;
 		try {
 			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
@@ -106,6 +104,28 @@ final class ServersFile {
 			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
 		}
 		return result;
+	}
+
+	/**
+	 * Return where a servers file is on the file system, so that a change can be watched.
+	 * @param location the file's location, as {@link #read} takes it
+	 * @param resourceLoader the application's resource loader
+	 * @return the file, or {@code null} when it is not one on the file system
+	 */
+	static @Nullable Path path(String location, ResourceLoader resourceLoader) {
+		try {
+			Resource resource = resource(location, resourceLoader);
+			return resource.isFile() ? resource.getFile().toPath().toAbsolutePath() : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static Resource resource(String location, ResourceLoader resourceLoader) {
+		FileSystemResource file = new FileSystemResource(location);
+		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
+		return (plain && file.exists()) ? file : resourceLoader.getResource(location);
 	}
 
 	/**

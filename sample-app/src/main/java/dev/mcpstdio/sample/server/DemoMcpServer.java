@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -91,6 +92,9 @@ public final class DemoMcpServer {
 	}
 
 	private static List<Map<String, Object>> tools(String mode) {
+		if (mode.equals("dice")) {
+			return List.of(tool("roll", "Rolls a six-sided die", Map.of()));
+		}
 		if (mode.equals("clock")) {
 			return List.of(tool("now", "Returns the current time (UTC, ISO-8601)", Map.of()),
 					tool("uptime", "Returns how long this server has been running", Map.of()));
@@ -115,6 +119,7 @@ public final class DemoMcpServer {
 					+ ProcessHandle.current().children().map(ProcessHandle::pid).toList();
 			case "now" -> Instant.now().toString();
 			case "uptime" -> Duration.between(started, Instant.now()).toString();
+			case "roll" -> Integer.toString(ThreadLocalRandom.current().nextInt(1, 7));
 			default -> throw new IllegalArgumentException("Unknown tool: " + name);
 		};
 		return Map.of("content", List.of(Map.of("type", "text", "text", text)));

@@ -1,0 +1,118 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.ai;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+
+/**
+ * Makes the transports and clients of mcp-stdio servers: Spring AI's clients at start-up,
+ * and clients of its own for servers that came later (added or changed by a reload),
+ * named as Spring AI names its own.
+ *
+ * @author mcp-stdio authors
+ */
+final class ServerClients {
+
+	private final McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
+
+	private final Duration requestTimeout;
+
+	private final BooleanSupplier serving;
+
+	private final String clientName;
+
+	private final String clientVersion;
+
+	/**
+	 * Create the maker of transports and clients.
+	 * @param requestTimeout {@code spring.ai.mcp.client.request-timeout}
+	 * @param serving whether the application serves: only then is a server that misses
+	 * its {@code startup-timeout} given up by its transport
+	 * @param clientName {@code spring.ai.mcp.client.name}
+	 * @param clientVersion {@code spring.ai.mcp.client.version}
+	 */
+	ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion) {
+		this.requestTimeout = requestTimeout;
+		this.serving = serving;
+		this.clientName = clientName;
+		this.clientVersion = clientVersion;
+	}
+
+	/**
+	 * Return a transport over a server, for a client that performs the handshake itself.
+	 * @param server the server
+	 * @return the transport, named after the server
+	 */
+	NamedClientMcpTransport transport(McpStdioServer server) {
+		server.clientConnection().setSelfInitialize(false);
+		// A request older than this has been given up by the client: it must not hold
+		// the drain step of a stop
+		server.clientConnection().setClientRequestTimeout(this.requestTimeout);
+		return new NamedClientMcpTransport(server.name(),
+				new McpStdioClientTransport(server, this.jsonMapper, Schedulers.boundedElastic(), this.serving));
+	}
+
+	/**
+	 * Return a new sync client of a server, initialized on its first listing.
+	 * @param server the server
+	 * @param toolsChanged takes the tools the server says changed
+	 * @return the client
+	 */
+	McpSyncClient sync(McpStdioServer server, Consumer<List<Tool>> toolsChanged) {
+		return McpClient.sync(transport(server).transport())
+			.clientInfo(info(server))
+			.requestTimeout(this.requestTimeout)
+			.toolsChangeConsumer(toolsChanged)
+			.build();
+	}
+
+	/**
+	 * Return a new async client of a server, initialized on its first listing.
+	 * @param server the server
+	 * @param toolsChanged takes the tools the server says changed
+	 * @return the client
+	 */
+	McpAsyncClient async(McpStdioServer server, Consumer<List<Tool>> toolsChanged) {
+		return McpClient.async(transport(server).transport())
+			.clientInfo(info(server))
+			.requestTimeout(this.requestTimeout)
+			.toolsChangeConsumer((tools) -> Mono.fromRunnable(() -> toolsChanged.accept(tools)))
+			.build();
+	}
+
+	private McpSchema.Implementation info(McpStdioServer server) {
+		return new McpSchema.Implementation(this.clientName + " - " + server.name(), server.name(), this.clientVersion);
+	}
+
+}

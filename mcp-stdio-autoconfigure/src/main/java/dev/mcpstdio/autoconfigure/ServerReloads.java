@@ -1,0 +1,366 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
+import dev.mcpstdio.core.support.Waits;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
+import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Rebuilds the server set from the configuration and applies the difference by name.
+ *
+ * @author mcp-stdio authors
+ */
+final class ServerReloads implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(ServerReloads.class);
+
+	/** How often the servers files are looked at; a change is applied once it settles. */
+	private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+
+	/** The longest a reload waits for the one under way. */
+	private static final Duration LOCK_WAIT = Duration.ofMinutes(2);
+
+	private final McpStdioServers servers;
+
+	private final ServerHost host;
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	private final Environment environment;
+
+	private final ResourceLoader resourceLoader;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile Set<Path> files;
+
+	/** What each watched file looked like: a change is applied once two looks agree. */
+	private final Map<Path, String> seen = new LinkedHashMap<>();
+
+	private final Map<Path, String> changed = new LinkedHashMap<>();
+
+	private final boolean watch;
+
+	private volatile @Nullable ScheduledFuture<?> watching;
+
+	private volatile boolean started;
+
+	private volatile boolean closing;
+
+	ServerReloads(McpStdioServers servers, ServerHost host, ConfigurableListableBeanFactory beanFactory,
+			Environment environment, ResourceLoader resourceLoader, ConfiguredServers startup) {
+		this.servers = servers;
+		this.host = host;
+		this.beanFactory = beanFactory;
+		this.environment = environment;
+		this.resourceLoader = resourceLoader;
+		this.files = Set.copyOf(startup.files());
+		this.watch = startup.properties().getReload().isEnabled();
+		// what the files were when read: a write from now on is a change
+		startup.files().forEach((file) -> this.seen.put(file, stamp(file)));
+		servers.setReloader(() -> reload("the endpoint"));
+	}
+
+	/**
+	 * Reload in the background, for a change an event announced.
+	 * @param trigger what asked for it, for the log
+	 */
+	void reloadLater(String trigger) {
+		if (this.watch && !this.closing) {
+			this.host.tasks().execute(() -> reload(trigger));
+		}
+	}
+
+	/**
+	 * Read the configuration again and apply it: servers added, removed and changed by
+	 * name, each change by the ordered stop and a start as the server's mode says.
+	 * Reloads run one at a time.
+	 * @param trigger what asked for it, for the log
+	 * @return how it went, or {@code null} when the application is stopping or another
+	 * reload did not end in time
+	 */
+	@Nullable Reload reload(String trigger) {
+		if (this.closing) {
+			return null;
+		}
+		try {
+			if (!this.lock.tryLock(LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				logger.warn("MCP servers not reloaded (" + trigger + "): the reload under way did not end within "
+						+ Waits.format(LOCK_WAIT));
+				return null;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		try {
+			return this.closing ? null : apply(trigger);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private Reload apply(String trigger) {
+		// looked at before they are read: a write during the read is seen as a change
+		Map<Path, String> before = new LinkedHashMap<>();
+		this.files.forEach((file) -> before.put(file, stamp(file)));
+		ConfiguredServers configured;
+		try {
+			configured = ConfiguredServers.read(this.environment, this.resourceLoader,
+					this.beanFactory.getBeanClassLoader(), logger);
+		}
+		catch (McpStdioConfigurationException ex) {
+			String problem = SecretSanitizer.text(McpStdioConfigurationException.printable(ex.getMessage()));
+			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
+			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
+		}
+		this.files = Set.copyOf(configured.files());
+		this.seen.clear();
+		this.changed.clear();
+		this.files.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
+		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
+		configured.definitions().forEach((definition) -> wanted.put(definition.name(), definition));
+		List<McpStdioServer> stopping = new ArrayList<>();
+		List<String> removed = new ArrayList<>();
+		List<String> changed = new ArrayList<>();
+		for (McpStdioServer server : this.servers.list()) {
+			McpStdioServerDefinition definition = wanted.get(server.name());
+			if (definition == null || !definition.equals(server.definition())) {
+				stopping.add(server);
+				((definition == null) ? removed : changed).add(server.name());
+			}
+		}
+		List<McpStdioServerDefinition> starting = new ArrayList<>();
+		List<String> added = new ArrayList<>();
+		wanted.forEach((name, definition) -> {
+			if (changed.contains(name) || this.servers.find(name) == null) {
+				starting.add(definition);
+				if (!changed.contains(name)) {
+					added.add(name);
+				}
+			}
+		});
+		if (stopping.isEmpty() && starting.isEmpty()) {
+			return record(new Reload(Instant.now(), Outcome.UNCHANGED, List.of(), List.of(), List.of(), null));
+		}
+		inParallel(stopping, this::retire);
+		List<McpStdioServer> created = this.closing ? List.of() : starting.stream().map(this::register).toList();
+		inParallel(created, ServerReloads::start);
+		if (this.closing) {
+			// the shutdown began meanwhile and may not know these: they go with it
+			inParallel(created, McpStdioServer::stopServer);
+		}
+		logger.info("MCP servers reloaded (" + trigger + "): added " + added + ", removed " + removed + ", changed "
+				+ changed);
+		return record(new Reload(Instant.now(), Outcome.APPLIED, added, removed, changed, null));
+	}
+
+	private Reload record(Reload reload) {
+		this.servers.reloaded(reload);
+		return reload;
+	}
+
+	/** Stop a server by the ordered shutdown, then forget it and its bean. */
+	private void retire(McpStdioServer server) {
+		server.stopServer();
+		this.servers.remove(server);
+		String beanName = McpStdioServersRegistrar.beanName(server.name());
+		if (this.beanFactory instanceof BeanDefinitionRegistry registry && registry.containsBeanDefinition(beanName)) {
+			// its destroy() stops nothing more: it is stopped
+			registry.removeBeanDefinition(beanName);
+		}
+		else if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
+			singletons.destroySingleton(beanName);
+		}
+	}
+
+	/**
+	 * Create a server as a bean of the context: its shutdown stops it with the others.
+	 */
+	private McpStdioServer register(McpStdioServerDefinition definition) {
+		McpStdioServer server = new McpStdioServer(definition, this.host);
+		String beanName = McpStdioServersRegistrar.beanName(definition.name());
+		this.beanFactory.registerSingleton(beanName, server);
+		if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
+			// destroyed with the context, like the servers it defined
+			singletons.registerDisposableBean(beanName, server);
+		}
+		for (String hostName : this.beanFactory.getBeanNamesForType(ServerHost.class)) {
+			this.beanFactory.registerDependentBean(hostName, beanName);
+		}
+		this.servers.add(server);
+		return server;
+	}
+
+	private static void start(McpStdioServer server) {
+		try {
+			// as the context starts it: a required server that cannot start is FAILED,
+			// and the application goes on
+			server.start();
+		}
+		catch (RuntimeException ex) {
+			logger.error("MCP server '" + server.name() + "' added by a reload could not start and is " + server.state()
+					+ ": " + ex.getMessage());
+		}
+	}
+
+	private void inParallel(List<McpStdioServer> targets, Consumer<McpStdioServer> action) {
+		List<CompletableFuture<Void>> done = new ArrayList<>();
+		Duration bound = Duration.ZERO;
+		for (McpStdioServer server : targets) {
+			done.add(CompletableFuture.runAsync(() -> action.accept(server), this.host.tasks()));
+			Duration worst = server.definition()
+				.spec()
+				.startupTimeout()
+				.plus(server.definition().spec().shutdown().worstCase().multipliedBy(2));
+			bound = (worst.compareTo(bound) > 0) ? worst : bound;
+		}
+		try {
+			CompletableFuture.allOf(done.toArray(CompletableFuture[]::new))
+				.get(bound.plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			logger.warn("MCP servers reload: not every stop or start ended in time: " + ex);
+		}
+	}
+
+	// The servers files are looked at every WATCH_INTERVAL on the host's scheduler; a
+	// change (size, time, file key) is applied once two looks in a row agree, so an
+	// editor's several writes apply once
+	private void look() {
+		Set<Path> watched = this.files;
+		boolean settled = false;
+		boolean pending = false;
+		for (Path file : watched) {
+			String now = stamp(file);
+			String before = this.seen.put(file, now);
+			if (before != null && !before.equals(now)) {
+				this.changed.put(file, now);
+				pending = true;
+			}
+			else if (this.changed.containsKey(file)) {
+				this.changed.remove(file);
+				settled = true;
+			}
+		}
+		if (settled && !pending) {
+			reloadLater("a servers file changed");
+		}
+	}
+
+	private static String stamp(Path file) {
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+			return attributes.size() + "/" + attributes.lastModifiedTime().toMillis() + "/"
+					+ Objects.toString(attributes.fileKey());
+		}
+		catch (IOException ex) {
+			return "absent";
+		}
+	}
+
+	@Override
+	public void start() {
+		this.started = true;
+		if (this.watch && this.watching == null) {
+			long interval = WATCH_INTERVAL.toMillis();
+			this.watching = this.host.scheduler()
+				.scheduleWithFixedDelay(() -> this.host.tasks().execute(this::lookOnce), interval, interval,
+						TimeUnit.MILLISECONDS);
+		}
+	}
+
+	private void lookOnce() {
+		if (!this.closing && this.lock.tryLock()) {
+			try {
+				look();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
+	@Override
+	public void stop() {
+		// a reload during shutdown does nothing; one under way ends before the servers
+		// stop
+		this.closing = true;
+		ScheduledFuture<?> scheduled = this.watching;
+		if (scheduled != null) {
+			scheduled.cancel(false);
+		}
+		try {
+			if (this.lock.tryLock(LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.lock.unlock();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.started && !this.closing;
+	}
+
+	@Override
+	public int getPhase() {
+		// stopped before the servers
+		return McpStdioServer.PHASE + 1;
+	}
+
+}
