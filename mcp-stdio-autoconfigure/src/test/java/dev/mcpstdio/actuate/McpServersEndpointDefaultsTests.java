@@ -68,6 +68,15 @@ class McpServersEndpointDefaultsTests {
 				.expectStatus()
 				.isEqualTo(405);
 		}
+		// the reload of the whole set is a write too
+		this.client.post()
+			.uri("/actuator/mcpservers")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"reload\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(405);
+		assertThat(this.servers.lastReload()).isNull();
 		assertThat(server.state()).isEqualTo(ServerState.RUNNING);
 		assertThat(server.pid()).isEqualTo(pid);
 		assertThat(server.restarts()).isZero();
