@@ -37,6 +37,8 @@ import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpAsyncClientConfigurer;
+import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpSyncClientConfigurer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -95,15 +97,18 @@ public class McpStdioAiAutoConfiguration {
 	 * @param environment where Spring AI's client settings are read
 	 * @param startup whether the application serves: only then is a server that misses
 	 * its {@code startup-timeout} given up by its transport
+	 * @param sync the customizers of Spring AI's sync clients
+	 * @param async the customizers of Spring AI's async clients
 	 * @return the maker
 	 */
 	@Bean
-	ServerClients mcpStdioServerClients(Environment environment, StartupClientInitializer startup) {
+	ServerClients mcpStdioServerClients(Environment environment, StartupClientInitializer startup,
+			ObjectProvider<McpSyncClientConfigurer> sync, ObjectProvider<McpAsyncClientConfigurer> async) {
 		Binder binder = Binder.get(environment);
 		return new ServerClients(
 				binder.bind("spring.ai.mcp.client.request-timeout", Duration.class).orElse(Duration.ofSeconds(20)),
 				startup::isRunning, environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"),
-				environment.getProperty("spring.ai.mcp.client.version", "1.0.0"));
+				environment.getProperty("spring.ai.mcp.client.version", "1.0.0"), sync, async);
 	}
 
 	/**

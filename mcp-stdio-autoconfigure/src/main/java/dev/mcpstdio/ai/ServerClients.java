@@ -34,6 +34,9 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpAsyncClientConfigurer;
+import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpSyncClientConfigurer;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Makes the transports and clients of mcp-stdio servers: Spring AI's clients at start-up,
@@ -54,6 +57,10 @@ final class ServerClients {
 
 	private final String clientVersion;
 
+	private final ObjectProvider<McpSyncClientConfigurer> syncCustomizers;
+
+	private final ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers;
+
 	/**
 	 * Create the maker of transports and clients.
 	 * @param requestTimeout {@code spring.ai.mcp.client.request-timeout}
@@ -61,12 +68,18 @@ final class ServerClients {
 	 * its {@code startup-timeout} given up by its transport
 	 * @param clientName {@code spring.ai.mcp.client.name}
 	 * @param clientVersion {@code spring.ai.mcp.client.version}
+	 * @param syncCustomizers the application's customizers of Spring AI's sync clients
+	 * @param asyncCustomizers the application's customizers of Spring AI's async clients
 	 */
-	ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion) {
+	ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion,
+			ObjectProvider<McpSyncClientConfigurer> syncCustomizers,
+			ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers) {
 		this.requestTimeout = requestTimeout;
 		this.serving = serving;
 		this.clientName = clientName;
 		this.clientVersion = clientVersion;
+		this.syncCustomizers = syncCustomizers;
+		this.asyncCustomizers = asyncCustomizers;
 	}
 
 	/**
@@ -90,11 +103,12 @@ final class ServerClients {
 	 * @return the client
 	 */
 	McpSyncClient sync(McpStdioServer server, Consumer<List<Tool>> toolsChanged) {
-		return McpClient.sync(transport(server).transport())
+		McpClient.SyncSpec spec = McpClient.sync(transport(server).transport())
 			.clientInfo(info(server))
-			.requestTimeout(this.requestTimeout)
-			.toolsChangeConsumer(toolsChanged)
-			.build();
+			.requestTimeout(this.requestTimeout);
+		McpSyncClientConfigurer customizers = this.syncCustomizers.getIfAvailable();
+		spec = (customizers != null) ? customizers.configure(server.name(), spec) : spec;
+		return spec.toolsChangeConsumer(toolsChanged).build();
 	}
 
 	/**
@@ -104,11 +118,12 @@ final class ServerClients {
 	 * @return the client
 	 */
 	McpAsyncClient async(McpStdioServer server, Consumer<List<Tool>> toolsChanged) {
-		return McpClient.async(transport(server).transport())
+		McpClient.AsyncSpec spec = McpClient.async(transport(server).transport())
 			.clientInfo(info(server))
-			.requestTimeout(this.requestTimeout)
-			.toolsChangeConsumer((tools) -> Mono.fromRunnable(() -> toolsChanged.accept(tools)))
-			.build();
+			.requestTimeout(this.requestTimeout);
+		McpAsyncClientConfigurer customizers = this.asyncCustomizers.getIfAvailable();
+		spec = (customizers != null) ? customizers.configure(server.name(), spec) : spec;
+		return spec.toolsChangeConsumer((tools) -> Mono.fromRunnable(() -> toolsChanged.accept(tools))).build();
 	}
 
 	private McpSchema.Implementation info(McpStdioServer server) {

@@ -25,18 +25,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
+import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
 import static dev.mcpstdio.ai.OneServerDownTests.callEcho;
@@ -75,6 +80,7 @@ class ReloadedToolsTests {
 		Path file = this.temp.resolve("mcp.json");
 		write(file, Map.of("kept", "k_", "changed", "c_", "removed", "r_"));
 		AiTestSupport.runner()
+			.withUserConfiguration(Customizers.class)
 			.withPropertyValues("mcp.stdio.servers-configuration=" + file, "mcp.stdio.reload.enabled=false",
 					"spring.ai.mcp.client.type=" + type, "mcp.stdio.defaults.shutdown.drain-timeout=500ms",
 					"mcp.stdio.defaults.shutdown.stdin-close-timeout=1s",
@@ -96,6 +102,12 @@ class ReloadedToolsTests {
 				assertThat(callEcho(tools, "a_echo", "added")).contains("added");
 				assertThat(servers.get("kept")).isSameAs(kept);
 				assertThat(kept.pid()).isEqualTo(keptPid);
+				// the application's client customizers made the clients of the new
+				// servers too
+				assertThat(context.getBean(Customizers.class).customized)
+					.contains("kept", "changed", "removed", "added")
+					.filteredOn("changed"::equals)
+					.hasSize(2);
 				assertThat(kept.restarts()).isZero();
 				if (type.equals("SYNC")) {
 					// Spring AI's own client of the kept server still serves it
@@ -107,6 +119,23 @@ class ReloadedToolsTests {
 				assertThat(toolNames(tools)).containsExactlyInAnyOrder(names("k_"));
 			});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Customizers {
+
+		final List<String> customized = new CopyOnWriteArrayList<>();
+
+		@Bean
+		McpClientCustomizer<McpClient.SyncSpec> syncCustomizer() {
+			return (name, spec) -> this.customized.add(name);
+		}
+
+		@Bean
+		McpClientCustomizer<McpClient.AsyncSpec> asyncCustomizer() {
+			return (name, spec) -> this.customized.add(name);
+		}
+
 	}
 
 	private static McpSyncClient syncClientOf(AssertableApplicationContext context, String server) {
