@@ -211,7 +211,8 @@ final class ServerReloads implements SmartLifecycle {
 
 	/** Stop a server by the ordered shutdown, then forget it and its bean. */
 	private void retire(McpStdioServer server) {
-		server.stopServer();
+		// for good: a restart racing the reload cannot start it again
+		server.destroy();
 		this.servers.remove(server);
 		String beanName = McpStdioServersRegistrar.beanName(server.name());
 		if (this.beanFactory instanceof BeanDefinitionRegistry registry && registry.containsBeanDefinition(beanName)) {

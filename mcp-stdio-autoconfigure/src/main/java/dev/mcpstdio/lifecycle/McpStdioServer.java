@@ -348,8 +348,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void destroy() {
-		// Also reached when start-up aborts before the lifecycle ran: nothing is left
-		stopServer();
+		// Also reached when start-up aborts before the lifecycle ran: nothing is left,
+		// and nothing starts it again
+		this.controller.close();
 	}
 
 	/**

@@ -73,6 +73,9 @@ final class ServerController {
 
 	private volatile boolean wantRunning;
 
+	/** Whether the server was stopped for good: its bean is destroyed. */
+	private boolean closed;
+
 	/** The process whose stop was begun and reported. */
 	private @Nullable StdioServerProcess stopClaimed;
 
@@ -247,6 +250,12 @@ final class ServerController {
 
 	private CompletableFuture<Void> beginStart() {
 		synchronized (this.lock) {
+			if (this.closed) {
+				// a start racing the removal of the server (a reload) must not leave a
+				// process that nothing stops
+				return CompletableFuture.failedFuture(new McpServerNotRunningException(name(),
+						"MCP server '" + name() + "' was removed (by a reload, or its application context closed)"));
+			}
 			CompletableFuture<Void> inProgress = this.starting;
 			if (inProgress != null && !inProgress.isDone()) {
 				return inProgress;
@@ -573,6 +582,17 @@ final class ServerController {
 	}
 
 	/** Stop the server and start it again, counted as a restart. */
+	/**
+	 * Stop the server for good: no start follows, whoever asks.
+	 * @return how the stop went, or {@code null} when nothing was running
+	 */
+	@Nullable StopResult close() {
+		synchronized (this.lock) {
+			this.closed = true;
+		}
+		return stopServer();
+	}
+
 	void restartServer() {
 		stopServer();
 		this.events.restarted();
