@@ -33,6 +33,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -209,9 +210,10 @@ public class McpServersEndpoint {
 		String command = showValues ? spec.commandLine()
 				: spec.sanitize(spec.command()) + (spec.args().isEmpty() ? "" : " " + SecretSanitizer.MASK);
 		ExitInfo exit = server.lastExit();
+		SandboxSettings sandbox = spec.sandbox();
 		return new McpServerDescriptor(server.state(), server.isInitialized(),
 				new ProcessDescriptor(server.pid(), stats.liveProcesses(), stats.memoryBytes(), command,
-						server.startedAt()),
+						server.startedAt(), sandbox.enabled() ? SandboxDescriptor.of(sandbox, spec) : null),
 				server.restarts(), server.pendingRequests(),
 				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
 	}
@@ -330,9 +332,28 @@ public class McpServersEndpoint {
 	 * are shown
 	 * @param startedAt when its current process started while it is {@code RUNNING}, else
 	 * {@code null}
+	 * @param sandbox its sandbox, left out when it runs without one
 	 */
 	public record ProcessDescriptor(@JsonInclude(Include.ALWAYS) @Nullable Long pid, int liveProcesses,
-			long memoryBytes, String command, @JsonInclude(Include.ALWAYS) @Nullable Instant startedAt) {
+			long memoryBytes, String command, @JsonInclude(Include.ALWAYS) @Nullable Instant startedAt,
+			@Nullable SandboxDescriptor sandbox) {
+
+	}
+
+	/**
+	 * A server's sandbox.
+	 *
+	 * @param network {@code none} or {@code host}
+	 * @param readWrite the paths it may write, sanitized
+	 * @param readOnly the paths it may read that the sandbox hides otherwise, sanitized
+	 */
+	public record SandboxDescriptor(String network, List<String> readWrite, List<String> readOnly) {
+
+		static SandboxDescriptor of(SandboxSettings sandbox, StdioServerSpec spec) {
+			return new SandboxDescriptor(sandbox.network().name().toLowerCase(Locale.ROOT),
+					sandbox.readWrite().stream().map((path) -> spec.sanitize(path.toString())).toList(),
+					sandbox.readOnly().stream().map((path) -> spec.sanitize(path.toString())).toList());
+		}
 
 	}
 

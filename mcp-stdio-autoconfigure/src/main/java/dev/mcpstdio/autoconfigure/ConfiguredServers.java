@@ -41,6 +41,7 @@ import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
@@ -468,9 +469,15 @@ final class ConfiguredServers {
 	 * Note a key binding gave a value to, such as {@code restart.policy}, and {@code env}
 	 * or {@code args} as a whole: where a value comes from and which a server sets.
 	 */
-	private void bound(ConfigurationPropertyName name) {
-		boolean server = SERVERS_NAME.isAncestorOf(name);
+	private void bound(ConfigurationPropertyName bound) {
+		boolean server = SERVERS_NAME.isAncestorOf(bound);
 		int index = server ? SERVERS_NAME.getNumberOfElements() + 1 : DEFAULTS_NAME.getNumberOfElements();
+		// an element of a list, such as sandbox.read-write[0], stands for the list (and
+		// Boot's subName fails on some such names)
+		ConfigurationPropertyName name = bound;
+		while (name.getNumberOfElements() > index + 1 && name.isLastElementIndexed()) {
+			name = name.getParent();
+		}
 		if ((server || DEFAULTS_NAME.isAncestorOf(name)) && name.getNumberOfElements() > index) {
 			ConfigurationPropertyName key = name.subName(index);
 			String first = key.getElement(0, Form.DASHED);
@@ -510,6 +517,7 @@ final class ConfiguredServers {
 				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7)) : null;
 		Limits limits = limits(configured, checkInterval);
 		Path directory = workingDirectory(configured);
+		SandboxSettings sandbox = sandbox(configured);
 		String command = command(configured, container, directory);
 		if (command == null || this.problems.size() > before) {
 			return null;
@@ -526,6 +534,7 @@ final class ConfiguredServers {
 			.startupTimeout(startupTimeout)
 			.shutdown(shutdown)
 			.container(container)
+			.sandbox(sandbox)
 			.secrets(secrets(configured))
 			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
@@ -632,6 +641,50 @@ final class ConfiguredServers {
 					"create it or point working-directory at an existing directory");
 		}
 		return directory;
+	}
+
+	/**
+	 * Return the sandbox settings: a sandboxed server's paths must exist, and a container
+	 * is sandboxed by its engine's options instead.
+	 */
+	private SandboxSettings sandbox(Configured configured) {
+		McpStdioProperties.Sandbox sandbox = configured.server().getSandbox();
+		boolean check = sandbox.isEnabled() && configured.server().isEnabled();
+		String command = configured.server().getCommand();
+		boolean containerRun;
+		try {
+			containerRun = command != null && ContainerRun.recognise(command, configured.server().getArgs()) != null;
+		}
+		catch (ContainerRun.InvalidCommandException ex) {
+			containerRun = true;
+		}
+		if (check && containerRun) {
+			problem(configured.name(), source(configured, "sandbox.enabled"),
+					"a docker run or podman run server runs in its container, which bubblewrap does not sandbox",
+					"turn the sandbox off for it and use the engine's own options: --read-only, --network none, "
+							+ "--cap-drop ALL, --security-opt no-new-privileges, -v for what it may write");
+		}
+		return new SandboxSettings(sandbox.isEnabled(), sandbox.getNetwork(),
+				paths(configured, "sandbox.read-write", sandbox.getReadWrite(), check),
+				paths(configured, "sandbox.read-only", sandbox.getReadOnly(), check));
+	}
+
+	private List<Path> paths(Configured configured, String key, List<String> values, boolean check) {
+		List<Path> paths = new ArrayList<>();
+		for (String value : values) {
+			Path path = Path.of(value);
+			String property = source(configured, key) + "[" + paths.size() + "]";
+			if (check && !path.isAbsolute()) {
+				problem(configured.name(), property, "the path " + value + " is not absolute",
+						"write its absolute path");
+			}
+			else if (check && !Files.exists(path)) {
+				problem(configured.name(), property, "the path " + value + " does not exist",
+						"create it, or remove it from " + key);
+			}
+			paths.add(path);
+		}
+		return paths;
 	}
 
 	private void checkCommand(Configured configured, String command, @Nullable Path directory) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.jspecify.annotations.Nullable;
@@ -338,6 +339,11 @@ public class McpStdioProperties {
 		private final Container container = new Container();
 
 		/**
+		 * Whether and how the server runs in a bubblewrap sandbox.
+		 */
+		private final Sandbox sandbox = new Sandbox();
+
+		/**
 		 * When the process is first started: eager (with the application) or lazy (by the
 		 * server's first message; until then it is IDLE, with no process).
 		 */
@@ -438,6 +444,10 @@ public class McpStdioProperties {
 
 		public Container getContainer() {
 			return this.container;
+		}
+
+		public Sandbox getSandbox() {
+			return this.sandbox;
 		}
 
 		public StartMode getStart() {
@@ -631,6 +641,69 @@ public class McpStdioProperties {
 
 		public void setEngineTimeout(Duration engineTimeout) {
 			this.engineTimeout = engineTimeout;
+		}
+
+	}
+
+	/**
+	 * The bubblewrap sandbox of a server that runs without a container.
+	 */
+	public static class Sandbox {
+
+		/**
+		 * Whether the server runs under bubblewrap (bwrap): the filesystem read-only, a
+		 * private /tmp, the home directory hidden, its own pid namespace, no
+		 * capabilities. Where bwrap or user namespaces are missing, the server does not
+		 * start.
+		 */
+		private boolean enabled;
+
+		/**
+		 * The network of the sandbox: none (its own loopback only) or host.
+		 */
+		private Network network = Network.NONE;
+
+		/**
+		 * The paths the server may write; each must exist.
+		 */
+		private List<String> readWrite = new ArrayList<>();
+
+		/**
+		 * The paths the server may read that the sandbox hides otherwise (the home
+		 * directory); each must exist.
+		 */
+		private List<String> readOnly = new ArrayList<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Network getNetwork() {
+			return this.network;
+		}
+
+		public void setNetwork(Network network) {
+			this.network = network;
+		}
+
+		public List<String> getReadWrite() {
+			return this.readWrite;
+		}
+
+		public void setReadWrite(List<String> readWrite) {
+			this.readWrite = readWrite;
+		}
+
+		public List<String> getReadOnly() {
+			return this.readOnly;
+		}
+
+		public void setReadOnly(List<String> readOnly) {
+			this.readOnly = readOnly;
 		}
 
 	}

@@ -143,8 +143,8 @@ final class ProcessLauncher {
 					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
 		}
 		command.addAll(spec.args());
-		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env, spec.container(),
-				spec.shutdown().terminate());
+		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env,
+				new Containment.Settings(spec.container(), spec.sandbox(), spec.shutdown().terminate()));
 	}
 
 	/**

@@ -131,7 +131,8 @@ public final class StdioServerProcess {
 		reader.start();
 		host.stderrPoller().add(server.stderr);
 		host.exits().watch(server.process, server::exited);
-		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid() + "): " + spec.commandLine());
+		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
+				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
 		return server;
 	}
 

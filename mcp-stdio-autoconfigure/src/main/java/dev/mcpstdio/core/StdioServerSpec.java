@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.jspecify.annotations.Nullable;
@@ -195,6 +196,14 @@ public final class StdioServerSpec {
 	}
 
 	/**
+	 * Return whether and how the server runs under bubblewrap.
+	 * @return the sandbox settings
+	 */
+	public SandboxSettings sandbox() {
+		return this.settings.sandbox;
+	}
+
+	/**
 	 * Return the values masked wherever the server's output goes: at least those of its
 	 * secret-looking {@code env} entries.
 	 * @return the secret values
@@ -273,6 +282,8 @@ public final class StdioServerSpec {
 
 		private ContainerSettings container = ContainerSettings.DEFAULTS;
 
+		private SandboxSettings sandbox = SandboxSettings.DEFAULTS;
+
 		private SecretValues secrets = SecretValues.NONE;
 
 		private StdioServerSpec.Origin origin;
@@ -333,6 +344,11 @@ public final class StdioServerSpec {
 			return this;
 		}
 
+		public Builder sandbox(SandboxSettings sandbox) {
+			this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+			return this;
+		}
+
 		/**
 		 * Add values to mask wherever the server's output goes, beyond its secret-looking
 		 * {@code env} entries.
@@ -370,6 +386,7 @@ public final class StdioServerSpec {
 			copy.startupTimeout = this.startupTimeout;
 			copy.shutdown = this.shutdown;
 			copy.container = this.container;
+			copy.sandbox = this.sandbox;
 			copy.secrets = this.secrets;
 			copy.origin = this.origin;
 			return copy;
@@ -388,7 +405,7 @@ public final class StdioServerSpec {
 		private Object[] values() {
 			return new Object[] { this.name, this.command, this.args, this.env, this.inheritEnv,
 					String.valueOf(this.workingDirectory), this.maxMessageSize, this.stderrTailLines, this.sendTimeout,
-					this.startupTimeout, this.shutdown, this.container, this.secrets, this.origin };
+					this.startupTimeout, this.shutdown, this.container, this.sandbox, this.secrets, this.origin };
 		}
 
 	}

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -35,21 +36,22 @@ import dev.mcpstdio.actuate.McpServersProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerSettings;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -139,7 +141,7 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(new McpServersProperties.Health().isCountOptional()));
 		Map<String, Object> builtIn = values(new McpStdioProperties.ServerSettings(), "");
 		// every setting but working-directory, whose default is "the application's"
-		assertThat(builtIn).hasSize(19).doesNotContainKey("working-directory");
+		assertThat(builtIn).hasSize(23).doesNotContainKey("working-directory");
 		assertThat(defaultOf("mcp.stdio.defaults.working-directory")).isEmpty();
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)
@@ -161,6 +163,9 @@ class ConfigurationMetadataTests {
 			.containsEntry("container.enabled", ContainerSettings.DEFAULTS.enabled())
 			.containsEntry("container.init", ContainerSettings.DEFAULTS.init())
 			.containsEntry("container.engine-timeout", ContainerSettings.DEFAULTS.engineTimeout())
+			.containsEntry("sandbox.enabled", SandboxSettings.DEFAULTS.enabled())
+			.containsEntry("sandbox.network", SandboxSettings.DEFAULTS.network())
+			.containsEntry("sandbox.read-write", SandboxSettings.DEFAULTS.readWrite())
 			.containsEntry("start", Demand.EAGER.start());
 		assertThat(fresh.getResourceCheckInterval()).isEqualTo(Limits.DEFAULT_CHECK_INTERVAL);
 	}
@@ -265,6 +270,12 @@ class ConfigurationMetadataTests {
 		}
 		if (like instanceof StartMode) {
 			return StartMode.valueOf(text.toUpperCase(Locale.ROOT));
+		}
+		if (like instanceof Network) {
+			return Network.valueOf(text.toUpperCase(Locale.ROOT));
+		}
+		if (like instanceof List && (text.isEmpty() || text.equals("[]"))) {
+			return List.of();
 		}
 		throw new IllegalArgumentException("No parser for " + like.getClass());
 	}

@@ -98,7 +98,7 @@ final class Container implements Containment.Part {
 	Container(Containments host, Start start, ContainerRun run, String instance, ProcessMarkers.Owner owner) {
 		this.host = host;
 		this.server = start.server();
-		this.engine = ContainerEngine.of(run, start.command().get(0), start.env(), start.container());
+		this.engine = ContainerEngine.of(run, start.command().get(0), start.env(), start.settings().container());
 		this.instance = instance;
 		List<String> additions = new ArrayList<>(List.of("--label", ContainerEngine.SERVER_LABEL + "=" + this.server,
 				"--label", ContainerEngine.INSTANCE_LABEL + "=" + instance, "--label",
@@ -131,7 +131,7 @@ final class Container implements Containment.Part {
 		this.cidfile = file;
 		additions.addAll(List.of("-e", ProcessMarkers.SERVER + "=" + this.server, "-e",
 				ProcessMarkers.OWNER_PID + "=" + owner.pid(), "-e", ProcessMarkers.INSTANCE + "=" + instance));
-		if (start.container().init() && !run.init()) {
+		if (start.settings().container().init() && !run.init()) {
 			additions.add("--init");
 		}
 		this.args = List.copyOf(run.argsWith(additions));

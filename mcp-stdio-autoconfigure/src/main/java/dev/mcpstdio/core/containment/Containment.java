@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
@@ -27,7 +28,7 @@ import dev.mcpstdio.core.process.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What holds one server start besides its process tree: its container and its cgroup.
+ * What holds one server start besides its process tree: cgroup, sandbox and container.
  *
  * @author mcp-stdio authors
  */
@@ -174,15 +175,61 @@ public final class Containment {
 	 * @param command the resolved executable and the user's arguments
 	 * @param workingDirectory the server's working directory, {@code null} for the JVM's
 	 * @param env the environment it gets
-	 * @param container its container settings
-	 * @param terminate its {@code terminate-timeout}
+	 * @param settings its container and sandbox settings and its
+	 * {@code terminate-timeout}
 	 */
 	public record Start(String server, List<String> command, @Nullable Path workingDirectory, Map<String, String> env,
-			ContainerSettings container, Duration terminate) {
+			Settings settings) {
 
 		public Start {
 			command = List.copyOf(command);
 			env = Map.copyOf(env);
+		}
+
+	}
+
+	/**
+	 * How one server is contained.
+	 *
+	 * @param container its container settings
+	 * @param sandbox its sandbox settings
+	 * @param terminate its {@code terminate-timeout}
+	 */
+	public record Settings(ContainerSettings container, SandboxSettings sandbox, Duration terminate) {
+
+	}
+
+	/**
+	 * The {@code sandbox.*} settings of one server: whether it runs under bubblewrap, and
+	 * what it may reach there.
+	 *
+	 * @param enabled whether the server runs under {@code bwrap}
+	 * @param network {@code NONE}: its own loopback only; {@code HOST}: the host's
+	 * network
+	 * @param readWrite the paths it may write; the rest of the filesystem is read-only
+	 * @param readOnly the paths it may read that the sandbox would hide (the home
+	 * directory)
+	 */
+	public record SandboxSettings(boolean enabled, Network network, List<Path> readWrite, List<Path> readOnly) {
+
+		/** The defaults: no sandbox. */
+		public static final SandboxSettings DEFAULTS = new SandboxSettings(false, Network.NONE, List.of(), List.of());
+
+		public SandboxSettings {
+			Objects.requireNonNull(network, "network");
+			readWrite = List.copyOf(readWrite);
+			readOnly = List.copyOf(readOnly);
+		}
+
+		/** The network a sandboxed server gets. */
+		public enum Network {
+
+			/** Its own network namespace, with loopback only. */
+			NONE,
+
+			/** The host's network. */
+			HOST
+
 		}
 
 	}

@@ -26,18 +26,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
-import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.TreeTerminator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -74,6 +75,9 @@ public final class Containments {
 	private final boolean cgroupsEnabled;
 
 	private @Nullable Cgroups cgroups;
+
+	/** The {@code bwrap} commands that sandboxed when probed. */
+	private final Set<List<String>> sandboxProbes = ConcurrentHashMap.newKeySet();
 
 	/** The engines of the containers started so far, by identity; guarded by this. */
 	private final Map<List<String>, ContainerEngine> engines = new LinkedHashMap<>();
@@ -129,16 +133,24 @@ public final class Containments {
 	}
 
 	/**
-	 * Prepare what contains one start: its container (for a container command) inside its
-	 * cgroup (where cgroups are used), each made known to the orphan guard.
+	 * Prepare what contains one start: its container (for a container command) or its
+	 * sandbox, inside its cgroup (where cgroups are used), each made known to the orphan
+	 * guard.
 	 * @param start the start
 	 * @param instance its id ({@code MCP_STDIO_INSTANCE})
 	 * @return the containment, with no part when there is nothing to contain
-	 * @throws McpStdioException if its container command cannot serve MCP over stdio
+	 * @throws McpStdioException if its container command cannot serve MCP over stdio, or
+	 * its sandbox cannot be had
 	 */
 	public Containment prepare(Start start, String instance) {
 		List<Containment.Part> parts = new ArrayList<>(2);
 		ContainerRun run = recognise(start, true);
+		boolean sandboxed = start.settings().sandbox().enabled();
+		if (sandboxed && run != null) {
+			throw new McpStdioException(start.server(), "Could not start MCP server '" + start.server()
+					+ "': a container is not sandboxed by bubblewrap: use the engine's own options");
+		}
+		Bubblewrap sandbox = sandboxed ? Bubblewrap.of(start, this.sandboxProbes) : null;
 		Container container = (run != null) ? new Container(this, start, run, instance, ProcessMarkers.Owner.current())
 				: null;
 		if (container != null) {
@@ -154,6 +166,9 @@ public final class Containments {
 			parts.add(group);
 			this.guard.reaper("cgroups", groups.reaper());
 		}
+		if (sandbox != null) {
+			parts.add(sandbox);
+		}
 		if (container != null) {
 			parts.add(container);
 		}
@@ -161,7 +176,7 @@ public final class Containments {
 	}
 
 	private static @Nullable ContainerRun recognise(Start start, boolean strict) {
-		if (!start.container().enabled()) {
+		if (!start.settings().container().enabled()) {
 			return null;
 		}
 		List<String> command = start.command();
@@ -201,10 +216,10 @@ public final class Containments {
 			ContainerRun run = recognise(server, false);
 			if (run != null) {
 				ContainerEngine engine = ContainerEngine.of(run, server.command().get(0), server.env(),
-						server.container());
+						server.settings().container());
 				List<String> identity = identity(engine);
 				found.putIfAbsent(identity, engine);
-				bounds.merge(identity, server.terminate(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+				bounds.merge(identity, server.settings().terminate(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 			}
 		}
 		found.forEach((identity, engine) -> {

@@ -73,8 +73,10 @@ final class ContainerServer implements AutoCloseable {
 		assertThat(run).isNotNull();
 		List<String> command = new ArrayList<>(List.of(engineCommand));
 		command.addAll(args);
-		Container launch = new Container(ContainmentAccess.host(), new Containment.Start(name, command, null,
-				System.getenv(), ContainerSettings.DEFAULTS, Duration.ofSeconds(1)), run, instance, owner);
+		Container launch = new Container(ContainmentAccess.host(),
+				new Containment.Start(name, command, null, System.getenv(), new Containment.Settings(
+						ContainerSettings.DEFAULTS, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1))),
+				run, instance, owner);
 		ProcessBuilder builder = new ProcessBuilder(launch.wrap(command));
 		builder.environment().put(Fixtures.MARKER, fixtures.id());
 		builder.environment().put(ProcessMarkers.SERVER, name);

@@ -118,7 +118,8 @@ public final class ContainmentAccess {
 			String command, String... args) {
 		List<String> line = new ArrayList<>(List.of(command));
 		line.addAll(List.of(args));
-		return new Containment.Start(server, line, workingDirectory, Map.of(), settings, Duration.ofSeconds(1));
+		return new Containment.Start(server, line, workingDirectory, Map.of(),
+				new Containment.Settings(settings, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1)));
 	}
 
 }

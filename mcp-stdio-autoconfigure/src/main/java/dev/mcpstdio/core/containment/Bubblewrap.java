@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.containment;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.core.containment.Containment.Start;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The bubblewrap sandbox of one start of a server.
+ *
+ * @author mcp-stdio authors
+ */
+final class Bubblewrap implements Containment.Part {
+
+	// No --new-session: the server keeps the session setsid gave it, which its tree kill
+	// and the orphan guard follow; setsid left it no controlling terminal to abuse.
+	// Capabilities: bwrap run by root keeps them unless told. no_new_privs: bwrap sets it
+	private static final List<String> OPTIONS = List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+			"--unshare-pid", "--die-with-parent", "--cap-drop", "ALL");
+
+	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final String NEVER = "; a sandboxed server never runs without its sandbox";
+
+	/** {@code bwrap} and its options. */
+	private final List<String> options;
+
+	private Bubblewrap(List<String> options) {
+		this.options = List.copyOf(options);
+	}
+
+	/**
+	 * Prepare the sandbox of a start: the {@code bwrap} of its {@code PATH}, probed until
+	 * it once sandboxed.
+	 * @param start the start
+	 * @param probes the {@code bwrap} commands that sandboxed when probed
+	 * @return the sandbox
+	 * @throws McpStdioException if {@code bwrap} is missing or cannot sandbox here
+	 */
+	static Bubblewrap of(Start start, Set<List<String>> probes) {
+		SandboxSettings sandbox = start.settings().sandbox();
+		String path = start.env().get("PATH");
+		String bwrap = null;
+		for (String directory : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
+			Path candidate = Path.of(directory.isEmpty() ? "." : directory, "bwrap").toAbsolutePath();
+			if (bwrap == null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+				bwrap = candidate.toString();
+			}
+		}
+		String failed = "Could not start MCP server '" + start.server() + "': its sandbox ";
+		if (bwrap == null) {
+			throw new McpStdioException(start.server(),
+					failed + "needs bubblewrap, and no directory of the server's PATH holds bwrap: install it "
+							+ "(apt-get install bubblewrap, dnf install bubblewrap) or add its directory to the "
+							+ "server's PATH" + NEVER);
+		}
+		List<String> options = new ArrayList<>(List.of(bwrap));
+		options.addAll(OPTIONS);
+		if (sandbox.network() == Network.NONE) {
+			options.add("--unshare-net");
+		}
+		// a success is kept; a failure, perhaps a timeout under load, is probed again
+		String problem = probes.contains(options) ? "" : probe(options);
+		if (problem.isEmpty()) {
+			probes.add(List.copyOf(options));
+		}
+		else {
+			throw new McpStdioException(start.server(), failed + "cannot be set up here: " + problem
+					+ ". bubblewrap needs user namespaces: allow them (on Ubuntu 24.04 an AppArmor profile that lets "
+					+ "bwrap use them, or sysctl kernel.apparmor_restrict_unprivileged_userns=0; elsewhere sysctl "
+					+ "user.max_user_namespaces above 0, or kernel.unprivileged_userns_clone=1)" + NEVER);
+		}
+		// each mount after those of its ancestors: the most specific path decides
+		Map<Path, String> mounts = new TreeMap<>();
+		mounts.put(Path.of("/tmp"), "--tmpfs");
+		for (String home : new String[] { System.getProperty("user.home"), start.env().get("HOME") }) {
+			Path directory = (home != null) ? Path.of(home).toAbsolutePath().normalize() : null;
+			if (directory != null && directory.getNameCount() > 0 && Files.isDirectory(directory)) {
+				mounts.put(directory, "--tmpfs");
+			}
+		}
+		List<Path> listed = new ArrayList<>();
+		sandbox.readOnly().forEach((readOnly) -> listed.add(readOnly.toAbsolutePath().normalize()));
+		int readOnlyCount = listed.size();
+		sandbox.readWrite().forEach((readWrite) -> listed.add(readWrite.toAbsolutePath().normalize()));
+		// the server's or the application's: visible (writable under a listed path), but
+		// never /tmp or a home directory itself, which stay empty
+		Path directory = ((start.workingDirectory() != null) ? start.workingDirectory()
+				: Path.of(System.getProperty("user.dir")))
+			.toAbsolutePath()
+			.normalize();
+		if (listed.stream().noneMatch(directory::startsWith)) {
+			mounts.putIfAbsent(directory, "--ro-bind");
+		}
+		options.addAll(List.of("--chdir", directory.toString()));
+		for (int i = 0; i < listed.size(); i++) {
+			mounts.put(listed.get(i), (i < readOnlyCount) ? "--ro-bind" : "--bind");
+		}
+		mounts.forEach((mounted, how) -> {
+			options.add(how);
+			options.add(mounted.toString());
+			if (!how.equals("--tmpfs")) {
+				options.add(mounted.toString());
+			}
+		});
+		return new Bubblewrap(options);
+	}
+
+	/**
+	 * Run {@code bwrap} with a sandbox's namespaces once, bounded.
+	 * @return why it cannot sandbox, empty when it can
+	 */
+	private static String probe(List<String> options) {
+		List<String> command = new ArrayList<>(options);
+		command.addAll(List.of("--", "/bin/sh", "-c", ":"));
+		try {
+			Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+			if (!process.waitFor(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+				process.destroyForcibly();
+				return String.join(" ", command) + " did not end within " + PROBE_TIMEOUT.toSeconds() + "s";
+			}
+			try (InputStream stderr = process.getErrorStream()) {
+				String said = new String(stderr.readNBytes(1000), StandardCharsets.UTF_8).strip();
+				return (process.exitValue() == 0) ? ""
+						: String.join(" ", command) + " exited with " + process.exitValue() + ": " + said;
+			}
+		}
+		catch (IOException ex) {
+			return String.join(" ", command) + " could not run: " + ex.getMessage();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "interrupted while probing " + options.get(0);
+		}
+	}
+
+	@Override
+	public List<String> wrap(List<String> command) {
+		List<String> wrapped = new ArrayList<>(this.options);
+		wrapped.add("--");
+		wrapped.addAll(command);
+		return wrapped;
+	}
+
+	/**
+	 * Nothing of its own to end: its processes keep the server's session and markers, and
+	 * {@code --die-with-parent} ends them with {@code bwrap}.
+	 */
+	@Override
+	public void end(Duration terminateTimeout, Runnable inner) {
+		inner.run();
+	}
+
+	@Override
+	public void release() {
+	}
+
+}
