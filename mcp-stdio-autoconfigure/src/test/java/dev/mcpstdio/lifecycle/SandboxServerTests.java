@@ -1,0 +1,320 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.lifecycle;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import ch.qos.logback.classic.Level;
+import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.containment.ContainmentAccess;
+import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
+import dev.mcpstdio.test.Await;
+import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.LogCapture;
+import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.Sandboxes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.FileSystemUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for servers sandboxed by bubblewrap, through the real product: the sandbox, not
+ * the fixture, denies what the same server does without it, and stop, counts, markers,
+ * cgroup, restarts and the orphan guard hold inside it. Where bwrap cannot sandbox they
+ * are skipped, saying why, unless {@value Sandboxes#REQUIRE} is set, as in CI.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith(NoProcessLeft.class)
+class SandboxServerTests {
+
+	private static final Pattern TEXT = Pattern.compile("\"text\":\"(.*)\"\\}\\]");
+
+	private final Fixtures fixtures;
+
+	private final ApplicationContextRunner runner = ContainmentContexts.runner();
+
+	private final AtomicInteger ids = new AtomicInteger();
+
+	/** Under /tmp, which the sandbox replaces: seen only when listed in read-write. */
+	@TempDir
+	Path temp;
+
+	/**
+	 * Outside /tmp, which the sandbox keeps read-only; with a home to plant a file in.
+	 */
+	private Path work;
+
+	SandboxServerTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+	}
+
+	@BeforeEach
+	void sandbox() throws IOException {
+		Sandboxes.assume();
+		this.work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-");
+		Files.createDirectories(this.work.resolve("home"));
+		Files.writeString(this.work.resolve("home").resolve("secret.txt"), "planted-" + this.fixtures.id());
+	}
+
+	@AfterEach
+	void removeWork() throws IOException {
+		FileSystemUtils.deleteRecursively(this.work);
+	}
+
+	/**
+	 * The properties of a sandboxed fixture server, its home the planted one, the
+	 * module's target directory readable (the fixtures are there, in a home or not).
+	 */
+	private List<String> server(String name, String command, String script, String... settings) {
+		String prefix = "mcp.stdio.servers." + name + ".";
+		List<String> properties = new ArrayList<>(
+				List.of(prefix + "command=" + command, prefix + "args[0]=" + Fixtures.script(script),
+						prefix + "env." + Fixtures.MARKER + "=" + this.fixtures.id(),
+						prefix + "env.HOME=" + this.work.resolve("home"), prefix + "sandbox.enabled=true",
+						prefix + "sandbox.read-only[0]=" + Path.of("target").toAbsolutePath(),
+						prefix + "sandbox.read-write[0]=" + this.temp));
+		for (String setting : settings) {
+			properties.add(prefix + setting);
+		}
+		return properties;
+	}
+
+	private List<String> probe(String name, int port, String... settings) {
+		List<String> properties = server(name, "bash", "sandbox-probe.sh", settings);
+		String prefix = "mcp.stdio.servers." + name + ".env.";
+		properties.addAll(List.of(prefix + "OUTSIDE=" + this.work.resolve(name + ".txt"),
+				prefix + "INSIDE=" + this.temp.resolve(name + ".txt"), prefix + "PORT=" + port));
+		return properties;
+	}
+
+	@Test
+	void theSandboxDeniesWhatTheSameServerDoesWithoutIt() throws Exception {
+		try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+				LogCapture log = LogCapture.of(StdioServerProcess.class.getName())) {
+			listener.setSoTimeout(200);
+			List<String> properties = new ArrayList<>(probe("boxed", listener.getLocalPort()));
+			properties.addAll(probe("networked", listener.getLocalPort(), "sandbox.network=host"));
+			properties.addAll(probe("open", listener.getLocalPort(), "sandbox.enabled=false"));
+			this.runner.withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				McpStdioServer boxed = servers.get("boxed");
+				assertThat(request(boxed, "tools/list", "{}")).contains("\"name\":\"write_outside\"",
+						"\"name\":\"read_home\"", "\"name\":\"connect\"");
+				assertThat(call(boxed, "write_outside")).startsWith("denied: ").contains("Read-only file system");
+				assertThat(this.work.resolve("boxed.txt")).doesNotExist();
+				assertThat(call(boxed, "read_home")).startsWith("denied: ")
+					.contains("No such file")
+					.doesNotContain("planted");
+				assertThat(call(boxed, "connect")).startsWith("denied: ").contains("Connection refused");
+				assertThat(accepted(listener)).as("a connection from the sandbox").isFalse();
+				assertThat(call(boxed, "write_inside")).startsWith("ok: ");
+				assertThat(this.temp.resolve("boxed.txt")).hasContent("written");
+				// network: host reaches the host's loopback, sandboxed all the same
+				McpStdioServer networked = servers.get("networked");
+				assertThat(call(networked, "connect")).isEqualTo("ok: connected");
+				assertThat(accepted(listener)).as("a connection from the sandbox on the host's network").isTrue();
+				assertThat(call(networked, "write_outside")).startsWith("denied: ");
+				assertThat(call(networked, "read_home")).startsWith("denied: ");
+				// without the sandbox, the same server succeeds at all three
+				McpStdioServer open = servers.get("open");
+				assertThat(call(open, "write_outside")).startsWith("ok: ");
+				assertThat(this.work.resolve("open.txt")).hasContent("written");
+				assertThat(call(open, "read_home")).isEqualTo("ok: planted-" + this.fixtures.id());
+				assertThat(call(open, "connect")).isEqualTo("ok: connected");
+				assertThat(accepted(listener)).as("a connection from the server without a sandbox").isTrue();
+			});
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Started MCP server"))
+				.hasSize(3)
+				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'boxed' (pid ")
+					.contains(", sandboxed): bash "))
+				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'networked' (pid ")
+					.contains(", sandboxed): bash "))
+				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'open' (pid ")
+					.doesNotContain("sandboxed"));
+		}
+	}
+
+	@Test
+	void theTreeIsCountedMarkedContainedAndEndedInTheSandbox() {
+		ContainmentAccess.assumeCgroups();
+		// ignores stdin's end and SIGTERM, with a child and a grandchild in a session of
+		// its
+		// own that do the same
+		this.runner.withPropertyValues(server("family", "sh", "stubborn-family.sh").toArray(String[]::new))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("family");
+				long root = server.pid();
+				// bwrap, its init in the sandbox, the script, its child, the grandchild
+				// (and
+				// their sleeps)
+				Await.within(Duration.ofSeconds(10))
+					.every(Duration.ofMillis(50))
+					.until("the family counted", () -> server.treeStats().liveProcesses() >= 5);
+				assertThat(server.treeStats().memoryBytes()).isPositive();
+				List<Long> pids = this.fixtures.alive();
+				assertThat(pids).contains(root).hasSizeGreaterThanOrEqualTo(5);
+				String instance = List.of(read(root, "environ").split("\0"))
+					.stream()
+					.filter((variable) -> variable.startsWith("MCP_STDIO_INSTANCE="))
+					.findFirst()
+					.orElseThrow();
+				String cgroup = read(root, "cgroup");
+				assertThat(cgroup).isNotEqualTo(read(ProcessHandle.current().pid(), "cgroup"));
+				for (long pid : pids) {
+					assertThat(read(pid, "environ").split("\0")).as("the markers of %s", pid)
+						.contains("MCP_STDIO_SERVER=family", "MCP_STDIO_OWNER_PID=" + ProcessHandle.current().pid(),
+								instance);
+					assertThat(read(pid, "cgroup")).as("the cgroup of %s", pid).isEqualTo(cgroup);
+					String status = read(pid, "status");
+					if (pid != root) {
+						assertThat(field(status, "NSpid").split("\\s+")).as("its pid in the sandbox, and ours")
+							.hasSize(2);
+					}
+					if (!field(status, "Name").equals("bwrap")) {
+						assertThat(field(status, "CapEff")).as("capabilities of %s", pid).isEqualTo("0000000000000000");
+						assertThat(field(status, "NoNewPrivs")).isEqualTo("1");
+					}
+				}
+				StopResult result = server.stopServer();
+				System.out.println("Sandboxed stubborn family of " + pids.size() + " processes stopped in "
+						+ result.duration().toMillis() + " ms: " + result.outcome());
+				// SIGTERM ends bwrap, and its sandbox with it: no SIGKILL was needed
+				assertThat(result.outcome()).isEqualTo(ExitCause.TERMINATED);
+				this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+			});
+	}
+
+	@Test
+	void killMinus9OfTheJvmLeavesNothingOfTheSandbox() throws Exception {
+		try (ForkedJvm jvm = ContainmentContexts.fork(server("family", "sh", "stubborn-family.sh"))) {
+			assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY + " family=");
+			Await.within(Duration.ofSeconds(10))
+				.every(Duration.ofMillis(50))
+				.until("the family started", () -> this.fixtures.alive().size() >= 5);
+			long begin = System.nanoTime();
+			jvm.process().destroyForcibly();
+			Await.within(ContainmentContexts.guardBound().plusSeconds(5))
+				.every(Duration.ofMillis(20))
+				.until("the sandbox gone", () -> this.fixtures.alive().isEmpty());
+			System.out.println("kill -9 of the JVM to its sandboxed server gone: "
+					+ (System.nanoTime() - begin) / 1_000_000 + " ms");
+		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void lazyStartRestartAndIdleStopHoldInTheSandbox() {
+		try (LogCapture log = LogCapture.of(StdioServerProcess.class.getName())) {
+			this.runner
+				.withPropertyValues(server("lazy", "sh", "echo.sh", "start=lazy", "idle-timeout=1s",
+						"restart.policy=on-failure", "restart.initial-backoff=100ms")
+					.toArray(String[]::new))
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					McpStdioServer server = context.getBean(McpStdioServers.class).get("lazy");
+					assertThat(server.state()).isEqualTo(ServerState.IDLE);
+					assertThat(this.fixtures.alive()).isEmpty();
+					assertThat(request(server, "ping", "{}")).contains("\"echo\":\"ping\"");
+					StdioServerProcess first = server.process();
+					// exits 5: the code comes out of the sandbox, and the policy restarts
+					// it
+					assertThat(server.request("crash", message("crash", "crash", "{}")))
+						.failsWithin(Duration.ofSeconds(10));
+					Await.that("restarted", () -> server.state() == ServerState.RUNNING && server.process() != first);
+					assertThat(server.restarts()).isEqualTo(1);
+					assertThat(server.exits(ExitCause.UNEXPECTED)).isEqualTo(1);
+					assertThat(server.lastExit().exitCode()).isEqualTo(5);
+					// IDLE from the moment its stop is claimed; its exit once the stop
+					// ended
+					Await.that("stopped for being idle",
+							() -> server.state() == ServerState.IDLE && server.exits(ExitCause.IDLE) == 1);
+					assertThat(server.lastExit().cause()).isEqualTo(ExitCause.IDLE);
+					this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+				});
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Started MCP server 'lazy'"))
+				.hasSize(2)
+				.allSatisfy((line) -> assertThat(line).contains(", sandboxed): sh "));
+		}
+	}
+
+	private String call(McpStdioServer server, String tool) {
+		String answer = request(server, "tools/call", "{\"name\":\"" + tool + "\"}");
+		Matcher text = TEXT.matcher(answer);
+		assertThat(text.find()).as("the text of %s", answer).isTrue();
+		return text.group(1);
+	}
+
+	private String request(McpStdioServer server, String method, String params) {
+		String id = "r" + this.ids.incrementAndGet();
+		return server.request(id, message(id, method, params)).orTimeout(30, TimeUnit.SECONDS).join();
+	}
+
+	private static String message(String id, String method, String params) {
+		return "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\",\"params\":" + params + "}";
+	}
+
+	/** Whether a connection is waiting to be accepted: none ever is otherwise. */
+	private static boolean accepted(ServerSocket listener) throws IOException {
+		try (Socket socket = listener.accept()) {
+			return true;
+		}
+		catch (SocketTimeoutException ex) {
+			return false;
+		}
+	}
+
+	private static String read(long pid, String file) {
+		try {
+			return Files.readString(Path.of("/proc", Long.toString(pid), file));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String field(String status, String name) {
+		Matcher field = Pattern.compile("(?m)^" + name + ":\\s*(.*)$").matcher(status);
+		assertThat(field.find()).as(name).isTrue();
+		return field.group(1).strip();
+	}
+
+}
