@@ -81,6 +81,9 @@ class SandboxServerTests {
 	 */
 	private Path work;
 
+	/** A file in the host's /tmp, which the sandbox's private /tmp does not have. */
+	private Path hostTmp;
+
 	SandboxServerTests(Fixtures fixtures) {
 		this.fixtures = fixtures;
 	}
@@ -91,11 +94,14 @@ class SandboxServerTests {
 		this.work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-");
 		Files.createDirectories(this.work.resolve("home"));
 		Files.writeString(this.work.resolve("home").resolve("secret.txt"), "planted-" + this.fixtures.id());
+		this.hostTmp = Files.writeString(Files.createTempFile(Path.of("/tmp"), "mcp-stdio-sandbox-", ".txt"),
+				"host-tmp-" + this.fixtures.id());
 	}
 
 	@AfterEach
 	void removeWork() throws IOException {
 		FileSystemUtils.deleteRecursively(this.work);
+		Files.deleteIfExists(this.hostTmp);
 	}
 
 	/**
@@ -120,7 +126,8 @@ class SandboxServerTests {
 		List<String> properties = server(name, "bash", "sandbox-probe.sh", settings);
 		String prefix = "mcp.stdio.servers." + name + ".env.";
 		properties.addAll(List.of(prefix + "OUTSIDE=" + this.work.resolve(name + ".txt"),
-				prefix + "INSIDE=" + this.temp.resolve(name + ".txt"), prefix + "PORT=" + port));
+				prefix + "INSIDE=" + this.temp.resolve(name + ".txt"), prefix + "PORT=" + port,
+				prefix + "TMPFILE=" + this.hostTmp));
 		return properties;
 	}
 
@@ -143,6 +150,10 @@ class SandboxServerTests {
 				assertThat(call(boxed, "read_home")).startsWith("denied: ")
 					.contains("No such file")
 					.doesNotContain("planted");
+				// its own /tmp: the host's files are not in it
+				assertThat(call(boxed, "read_tmp")).startsWith("denied: ")
+					.contains("No such file")
+					.doesNotContain("host-tmp");
 				assertThat(call(boxed, "connect")).startsWith("denied: ").contains("Connection refused");
 				assertThat(accepted(listener)).as("a connection from the sandbox").isFalse();
 				assertThat(call(boxed, "write_inside")).startsWith("ok: ");
@@ -158,6 +169,7 @@ class SandboxServerTests {
 				assertThat(call(open, "write_outside")).startsWith("ok: ");
 				assertThat(this.work.resolve("open.txt")).hasContent("written");
 				assertThat(call(open, "read_home")).isEqualTo("ok: planted-" + this.fixtures.id());
+				assertThat(call(open, "read_tmp")).isEqualTo("ok: host-tmp-" + this.fixtures.id());
 				assertThat(call(open, "connect")).isEqualTo("ok: connected");
 				assertThat(accepted(listener)).as("a connection from the server without a sandbox").isTrue();
 			});
