@@ -213,7 +213,8 @@ public class McpServersEndpoint {
 		SandboxSettings sandbox = spec.sandbox();
 		return new McpServerDescriptor(server.state(), server.isInitialized(),
 				new ProcessDescriptor(server.pid(), stats.liveProcesses(), stats.memoryBytes(), command,
-						server.startedAt(), sandbox.enabled() ? SandboxDescriptor.of(sandbox, spec) : null),
+						server.startedAt(), sandbox.enabled() ? SandboxDescriptor.of(sandbox, spec) : null,
+						InstancesDescriptor.of(server)),
 				server.restarts(), server.pendingRequests(),
 				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
 	}
@@ -336,7 +337,7 @@ public class McpServersEndpoint {
 	 */
 	public record ProcessDescriptor(@JsonInclude(Include.ALWAYS) @Nullable Long pid, int liveProcesses,
 			long memoryBytes, String command, @JsonInclude(Include.ALWAYS) @Nullable Instant startedAt,
-			@Nullable SandboxDescriptor sandbox) {
+			@Nullable SandboxDescriptor sandbox, @JsonUnwrapped @Nullable InstancesDescriptor perUser) {
 
 	}
 
@@ -354,6 +355,43 @@ public class McpServersEndpoint {
 					sandbox.readWrite().stream().map((path) -> spec.sanitize(path.toString())).toList(),
 					sandbox.readOnly().stream().map((path) -> spec.sanitize(path.toString())).toList());
 		}
+
+	}
+
+	/**
+	 * The instances of a per-user server.
+	 *
+	 * @param instances how many there are
+	 * @param users each instance, under the opaque key of its user
+	 */
+	public record InstancesDescriptor(int instances, Map<String, InstanceDescriptor> users) {
+
+		static @Nullable InstancesDescriptor of(McpStdioServer server) {
+			if (server.definition().demand().perUser() == null) {
+				return null;
+			}
+			Map<String, InstanceDescriptor> users = new LinkedHashMap<>();
+			server.instances().forEach((key, instance) -> {
+				ProcessTree.Stats stats = instance.treeStats();
+				users.put(key, new InstanceDescriptor(instance.state(), instance.pid(), stats.liveProcesses(),
+						stats.memoryBytes(), instance.lastUsed()));
+			});
+			return new InstancesDescriptor(users.size(), users);
+		}
+
+	}
+
+	/**
+	 * One instance of a per-user server.
+	 *
+	 * @param state its state
+	 * @param pid the pid of its running process, {@code null} when none runs
+	 * @param liveProcesses its live processes
+	 * @param memoryBytes their resident memory together
+	 * @param lastUsed when a message last went to or came from it
+	 */
+	public record InstanceDescriptor(ServerState state, @JsonInclude(Include.ALWAYS) @Nullable Long pid,
+			int liveProcesses, long memoryBytes, Instant lastUsed) {
 
 	}
 

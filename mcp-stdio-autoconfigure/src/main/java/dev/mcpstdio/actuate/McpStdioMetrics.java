@@ -21,17 +21,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
+import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -129,6 +129,10 @@ public class McpStdioMetrics implements MeterBinder {
 				.description("Process endings of the MCP server, by cause")
 				.register(registry);
 		}
+		Gauge.builder("mcp.stdio.instances", server, McpStdioMetrics::runningInstances)
+			.tags(tags)
+			.description("Running instances of the MCP server: of a per-user server, one per user; else 1 or 0")
+			.register(registry);
 		Gauge.builder("mcp.stdio.requests.pending", server, McpStdioServer::pendingRequests)
 			.tags(tags)
 			.description("Requests sent to the MCP server and not yet answered")
@@ -173,6 +177,12 @@ public class McpStdioMetrics implements MeterBinder {
 			}
 		}
 
+	}
+
+	private static long runningInstances(McpStdioServer server) {
+		List<McpStdioServer> instances = (server.definition().demand().perUser() != null)
+				? List.copyOf(server.instances().values()) : List.of(server);
+		return instances.stream().filter((instance) -> instance.state() == ServerState.RUNNING).count();
 	}
 
 	private static Tags sessionTags(String server) {

@@ -46,6 +46,7 @@ import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
@@ -60,6 +61,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -96,6 +98,8 @@ final class ConfiguredServers {
 
 	private final Log log;
 
+	private final @Nullable ClassLoader classLoader;
+
 	private final List<Problem> problems = new ArrayList<>();
 
 	/** The keys binding gave a value to, by server. */
@@ -127,6 +131,7 @@ final class ConfiguredServers {
 		this.binder = Binder.get(environment);
 		this.resourceLoader = resourceLoader;
 		this.log = log;
+		this.classLoader = classLoader;
 		this.properties = bind();
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
 		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
@@ -513,8 +518,10 @@ final class ConfiguredServers {
 		ContainerSettings container = new ContainerSettings(settings.isEnabled(), settings.getEngineCommand(),
 				settings.isInit(),
 				duration(configured, "container.engine-timeout", settings.getEngineTimeout(), TEN_MINUTES));
+		PerUser perUser = perUser(configured);
 		Duration idleTimeout = (server.getIdleTimeout() != null)
-				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7)) : null;
+				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7))
+				: (perUser != null) ? TEN_MINUTES : null;
 		Limits limits = limits(configured, checkInterval);
 		Path directory = workingDirectory(configured);
 		SandboxSettings sandbox = sandbox(configured);
@@ -540,7 +547,44 @@ final class ConfiguredServers {
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
 		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart,
-				new Demand(server.getStart(), idleTimeout), limits);
+				new Demand(server.getStart(), idleTimeout, perUser), limits);
+	}
+
+	/**
+	 * Return the instances of a per-user server, {@code null} for a shared one: Spring
+	 * Security tells who calls, its OAuth2 client gives the tokens.
+	 */
+	private @Nullable PerUser perUser(Configured configured) {
+		Server server = configured.server();
+		String name = configured.name();
+		if (server.getInstances() == McpStdioProperties.Instances.SHARED) {
+			if (!server.getUserEnv().isEmpty()) {
+				problem(name, SERVERS + name + ".user-env",
+						"is set for a shared server, whose one process would get "
+								+ "the values of whichever user came first",
+						"set " + SERVERS + name + ".instances=per-user");
+			}
+			return null;
+		}
+		if (!ClassUtils.isPresent("org.springframework.security.core.context.SecurityContextHolder",
+				this.classLoader)) {
+			problem(name, source(configured, "instances"), "per-user needs Spring Security to tell who calls",
+					"add spring-boot-starter-security");
+		}
+		if (server.getMaxInstances() < 1 || server.getMaxInstances() > 10_000) {
+			problem(name, source(configured, "max-instances"),
+					"must be between 1 and 10000, was " + server.getMaxInstances(), "set a count such as 50");
+		}
+		server.getUserEnv().forEach((variable, value) -> {
+			if (value.startsWith("oauth2:")
+					&& !ClassUtils.isPresent("org.springframework.security.oauth2.client.OAuth2AuthorizedClientService",
+							this.classLoader)) {
+				problem(name, SERVERS + name + ".user-env." + variable,
+						value + " needs Spring Security's OAuth2 client",
+						"add spring-boot-starter-security-oauth2-client");
+			}
+		});
+		return new PerUser(server.getMaxInstances(), server.getUserEnv());
 	}
 
 	/**
@@ -555,7 +599,9 @@ final class ConfiguredServers {
 							+ "and have no '..'" + configured.inFile(),
 					"rename the server: its name is also a bean name, a metric tag and a logger category");
 		}
-		for (String variable : configured.server().getEnv().keySet()) {
+		Set<String> variables = new LinkedHashSet<>(configured.server().getEnv().keySet());
+		variables.addAll(configured.server().getUserEnv().keySet());
+		for (String variable : variables) {
 			if (variable.isEmpty() || variable.indexOf('=') >= 0 || variable.indexOf('\0') >= 0) {
 				problem(name, configured.commandPrefix() + "env[" + variable + "]",
 						"'" + variable + "' cannot name an environment variable: a name is not empty and holds no '=' "

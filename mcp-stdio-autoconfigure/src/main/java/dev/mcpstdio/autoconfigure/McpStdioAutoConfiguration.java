@@ -36,6 +36,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 
 /**
  * Auto-configuration of mcp-stdio's servers, their shared host and their registry.
@@ -93,6 +97,44 @@ public class McpStdioAutoConfiguration {
 					reloads.reloadLater("an EnvironmentChangeEvent");
 				}
 			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+	static class PerUserConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpStdioUsers mcpStdioUsers() {
+			return McpStdioUsers.keyedHash();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpStdioServer.Users mcpStdioServerUsers(McpStdioUsers users, ObjectProvider<SecurityUsers.Tokens> tokens) {
+			return new SecurityUsers(users, tokens.getIfAvailable());
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "org.springframework.security.oauth2.client.OAuth2AuthorizedClientService")
+		static class OAuth2Configuration {
+
+			// the manager refreshes an expired token where the application has one
+			@Bean
+			SecurityUsers.Tokens mcpStdioOAuth2Tokens(ObjectProvider<OAuth2AuthorizedClientManager> managers,
+					ObjectProvider<OAuth2AuthorizedClientService> services) {
+				return (registrationId, user) -> {
+					OAuth2AuthorizedClientManager manager = managers.getIfUnique();
+					OAuth2AuthorizedClientService service = services.getIfUnique();
+					OAuth2AuthorizedClient client = (manager != null) ? manager.authorize(
+							OAuth2AuthorizeRequest.withClientRegistrationId(registrationId).principal(user).build())
+							: (service != null) ? service.loadAuthorizedClient(registrationId, user.getName()) : null;
+					return (client != null) ? client.getAccessToken().getTokenValue() : null;
+				};
+			}
+
 		}
 
 	}

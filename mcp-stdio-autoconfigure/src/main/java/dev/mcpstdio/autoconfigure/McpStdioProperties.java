@@ -370,6 +370,36 @@ public class McpStdioProperties {
 		 */
 		private @Nullable Integer maxProcesses;
 
+		/**
+		 * shared: one process tree for the whole application; per-user: the server is a
+		 * template and each user (the Authentication of Spring Security) gets their own
+		 * instance, started on their first call, stopped after idle-timeout (default 10m
+		 * for per-user servers).
+		 */
+		private Instances instances = Instances.SHARED;
+
+		/**
+		 * The most instances of a per-user server at once; beyond it the least recently
+		 * used instance without a request under way is stopped, else the call fails.
+		 */
+		private int maxInstances = 50;
+
+		public Instances getInstances() {
+			return this.instances;
+		}
+
+		public void setInstances(Instances instances) {
+			this.instances = instances;
+		}
+
+		public int getMaxInstances() {
+			return this.maxInstances;
+		}
+
+		public void setMaxInstances(int maxInstances) {
+			this.maxInstances = maxInstances;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -506,6 +536,22 @@ public class McpStdioProperties {
 		 * MCP_STDIO_SERVERS_X_ENV_MY_VAR, which would lower-case the name.
 		 */
 		private Map<String, String> env = new LinkedHashMap<>();
+
+		/**
+		 * Variables of a per-user server resolved for the calling user when their
+		 * instance starts, secret values all: oauth2:<registration-id> is the user's
+		 * access token from Spring Security's OAuth2 client; any other value is asked of
+		 * the McpStdioUsers bean.
+		 */
+		private Map<String, String> userEnv = new LinkedHashMap<>();
+
+		public Map<String, String> getUserEnv() {
+			return this.userEnv;
+		}
+
+		public void setUserEnv(Map<String, String> userEnv) {
+			this.userEnv = userEnv;
+		}
 
 		public @Nullable String getCommand() {
 			return this.command;
@@ -705,6 +751,23 @@ public class McpStdioProperties {
 		public void setReadOnly(List<String> readOnly) {
 			this.readOnly = readOnly;
 		}
+
+	}
+
+	/**
+	 * Whether a server is one process tree for all or one instance per user.
+	 */
+	public enum Instances {
+
+		/**
+		 * One process tree for the whole application.
+		 */
+		SHARED,
+
+		/**
+		 * One instance per user.
+		 */
+		PER_USER
 
 	}
 

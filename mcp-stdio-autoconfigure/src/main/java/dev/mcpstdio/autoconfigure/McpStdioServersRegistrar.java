@@ -81,7 +81,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 		for (McpStdioServerDefinition definition : configured.definitions()) {
 			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
 			String beanName = beanName(definition.name());
-			bean.setInstanceSupplier(() -> new McpStdioServer(definition, host(beanName)));
+			bean.setInstanceSupplier(() -> server(definition, host(beanName), this.beanFactory));
 			registry.registerBeanDefinition(beanName, bean);
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
@@ -90,6 +90,18 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 
 	static String beanName(String serverName) {
 		return BEAN_NAME_PREFIX + serverName;
+	}
+
+	/**
+	 * Create a server: a per-user one with the bean that tells its users.
+	 * @param definition the server
+	 * @param host its host
+	 * @param beans where the users bean is
+	 * @return the server
+	 */
+	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host, BeanFactory beans) {
+		return new McpStdioServer(definition, host, (definition.demand().perUser() != null)
+				? beans.getBeanProvider(McpStdioServer.Users.class).getIfAvailable() : null);
 	}
 
 	/**

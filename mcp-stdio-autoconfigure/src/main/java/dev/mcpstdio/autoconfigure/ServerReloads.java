@@ -228,7 +228,7 @@ final class ServerReloads implements SmartLifecycle {
 	 * Create a server as a bean of the context: its shutdown stops it with the others.
 	 */
 	private McpStdioServer register(McpStdioServerDefinition definition) {
-		McpStdioServer server = new McpStdioServer(definition, this.host);
+		McpStdioServer server = McpStdioServersRegistrar.server(definition, this.host, this.beanFactory);
 		String beanName = McpStdioServersRegistrar.beanName(definition.name());
 		this.beanFactory.registerSingleton(beanName, server);
 		if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {

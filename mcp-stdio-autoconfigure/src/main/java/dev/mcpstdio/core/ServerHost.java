@@ -178,13 +178,14 @@ public final class ServerHost implements AutoCloseable {
 	 * Count the live processes of a server and their resident memory: every process
 	 * carrying its markers from this JVM, whichever start made it (so a leaked earlier
 	 * one shows), those in its cgroups, and those of its containers.
-	 * @param serverName the server's name
+	 * @param serverName the server's name, or {@code null} to count only the trees of the
+	 * given processes (one instance of a per-user server)
 	 * @param current the server's current processes, possibly none
 	 * @return the figures
 	 */
-	public ProcessTree.Stats count(String serverName, List<StdioServerProcess> current) {
+	public ProcessTree.Stats count(@Nullable String serverName, List<StdioServerProcess> current) {
 		ProcessTable table = this.scanner.recent();
-		Counted last = this.lastCounts.get(serverName);
+		Counted last = (serverName != null) ? this.lastCounts.get(serverName) : null;
 		if (last != null && last.table() == table && last.current().equals(current)) {
 			return last.stats();
 		}
@@ -195,7 +196,7 @@ public final class ServerHost implements AutoCloseable {
 			}
 			process.containment().addMembers(found, table);
 		}
-		for (Proc member : table.all()) {
+		for (Proc member : (serverName != null) ? table.all() : List.<Proc>of()) {
 			if (member.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(member,
 					(markers) -> markers.isOwnedByThisJvm() && serverName.equals(markers.server()))) {
 				found.put(member.pid(), member);
@@ -213,7 +214,9 @@ public final class ServerHost implements AutoCloseable {
 		if (this.lastCounts.size() > 1024) {
 			this.lastCounts.clear();
 		}
-		this.lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
+		if (serverName != null) {
+			this.lastCounts.put(serverName, new Counted(table, List.copyOf(current), stats));
+		}
 		return stats;
 	}
 

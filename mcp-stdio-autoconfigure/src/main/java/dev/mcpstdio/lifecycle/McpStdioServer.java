@@ -19,6 +19,7 @@ package dev.mcpstdio.lifecycle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.mcpstdio.McpServerNotRunningException;
@@ -30,7 +31,10 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.secrets.SecretValues;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -72,24 +76,127 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile @Nullable Duration clientRequestTimeout;
 
+	/** The instances of a per-user server, else {@code null}. */
+	private final @Nullable UserInstances instances;
+
+	/** Whose marked processes count as this server's: none for an instance. */
+	private final @Nullable String marked;
+
 	/**
 	 * Create a server.
 	 * @param definition what to run and how
 	 * @param host what it shares with the other servers: processes, threads, the guard
 	 */
 	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host) {
-		this.definition = definition;
-		this.host = host;
-		ServerController controller = new ServerController(definition, host, new SessionRouter());
-		this.controller = controller;
-		this.usage = new UsageSupervisor(definition, controller, host,
-				() -> host.count(definition.name(), processes(controller)));
-		controller.watch(this.usage);
+		this(definition, host, null, null);
 	}
 
-	private static List<StdioServerProcess> processes(ServerController controller) {
-		StdioServerProcess current = controller.process();
+	/**
+	 * Create a server that may run one instance per user.
+	 * @param definition what to run and how
+	 * @param host what it shares with the other servers: processes, threads, the guard
+	 * @param users who calls, for a per-user server
+	 */
+	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users) {
+		this(definition, host, users, null);
+	}
+
+	private McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users,
+			@Nullable McpStdioServer template) {
+		this.definition = definition;
+		this.host = host;
+		ServerController controller = new ServerController(definition, host, new SessionRouter(),
+				(template != null) ? template.controller.events() : null);
+		this.controller = controller;
+		this.instances = (definition.demand().perUser() != null) ? new UserInstances(this, users, host) : null;
+		// an instance counts its own tree: its processes carry the server's name as all
+		// the instances' do
+		this.marked = (template != null) ? null : definition.name();
+		this.usage = new UsageSupervisor(definition, controller, host, this::treeStats);
+		controller.watch(this.usage);
+		if (template != null) {
+			// what a client integration told the template holds for its instances
+			this.requests = template.requests;
+			controller.setSelfInitialize(template.controller.isSelfInitialize());
+			Duration timeout = template.clientRequestTimeout;
+			if (timeout != null) {
+				this.connection.setClientRequestTimeout(timeout);
+			}
+		}
+	}
+
+	/** The current processes: a per-user server's are those of its instances. */
+	List<StdioServerProcess> processes() {
+		if (this.instances != null) {
+			return this.instances.processes();
+		}
+		StdioServerProcess current = this.controller.process();
 		return (current != null) ? List.of(current) : List.of();
+	}
+
+	/** A new instance of this per-user server, with a user's values added. */
+	McpStdioServer newInstance(Map<String, String> userEnv) {
+		StdioServerSpec spec = this.definition.spec();
+		StdioServerSpec own = spec.withEnv(userEnv)
+			.toBuilder()
+			.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
+			.build();
+		Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
+		return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
+				this.definition.limits()), this.host, null, this);
+	}
+
+	ServerEvents events() {
+		return this.controller.events();
+	}
+
+	/**
+	 * Return the server the calling user's messages go to: this one, unless it runs one
+	 * instance per user; then the instance of the user authenticated on this thread,
+	 * created on their first call.
+	 * @return the server or the user's instance
+	 * @throws McpStdioException if it runs one instance per user and no user is
+	 * authenticated, or it has {@code max-instances} instances in use
+	 * @throws McpServerNotRunningException if it was stopped
+	 */
+	public McpStdioServer instance() {
+		return (this.instances != null) ? this.instances.of(this.instances.current()) : this;
+	}
+
+	/**
+	 * Return a user's instance of a per-user server, created on their first call; this
+	 * server itself when it is shared.
+	 * @param user the user
+	 * @return the user's instance
+	 * @see #instance()
+	 */
+	public McpStdioServer instance(User user) {
+		return (this.instances != null) ? this.instances.of(user) : this;
+	}
+
+	/**
+	 * Return the user authenticated on this thread, when this server runs one instance
+	 * per user and there is one.
+	 * @return the user or {@code null}
+	 */
+	public @Nullable User user() {
+		return (this.instances != null) ? this.instances.user() : null;
+	}
+
+	/**
+	 * Return the instances of a per-user server by the opaque keys of their users.
+	 * @return the instances, least recently used first; none for a shared server
+	 */
+	public Map<String, McpStdioServer> instances() {
+		return (this.instances != null) ? this.instances.snapshot() : Map.of();
+	}
+
+	/**
+	 * Return when a message last went to or came from the server.
+	 * @return the time
+	 */
+	public Instant lastUsed() {
+		return this.usage.lastUsed();
 	}
 
 	public String name() {
@@ -152,8 +259,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	public int pendingRequests() {
-		StdioServerProcess current = this.controller.process();
-		return (current != null) ? current.pendingRequests() : 0;
+		return processes().stream().mapToInt(StdioServerProcess::pendingRequests).sum();
 	}
 
 	/**
@@ -161,7 +267,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public ProcessTree.Stats treeStats() {
-		return this.host.count(name(), processes(this.controller));
+		return this.host.count(this.marked, processes());
 	}
 
 	public void addListener(Listener listener) {
@@ -175,6 +281,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#send(String, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
+		if (this.instances != null) {
+			instance().send(message, requestId);
+			return;
+		}
 		JsonRpcLine line = JsonRpcLine.of(message);
 		RequestObserver observer = this.requests;
 		RequestObserver.ObservedRequest observed = null;
@@ -207,6 +317,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @see StdioServerProcess#request(Object, String)
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
+		if (this.instances != null) {
+			return instance().request(id, message);
+		}
 		RequestObserver.ObservedRequest observed = this.requests.sending(id, JsonRpcLine.of(message));
 		String line = (observed != null) ? observed.message().text() : message;
 		CompletableFuture<JsonRpcLine> response;
@@ -242,6 +355,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @throws McpStdioException if it could not start
 	 */
 	public void startServer() {
+		if (this.instances != null && this.definition.enabled()) {
+			// IDLE again: its instances start on their users' demand
+			this.controller.startInBackground();
+			return;
+		}
 		this.controller.startServer();
 	}
 
@@ -259,13 +377,23 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	public @Nullable StopResult stopServer() {
-		return this.controller.stopServer();
+		StopResult result = this.controller.stopServer();
+		if (this.instances != null) {
+			this.instances.stopAll();
+		}
+		return result;
 	}
 
 	/**
-	 * Stop the server and start it again, counted as a restart.
+	 * Stop the server and start it again, counted as a restart; a per-user server stops
+	 * its instances.
 	 */
 	public void restartServer() {
+		if (this.instances != null) {
+			stopServer();
+			startServer();
+			return;
+		}
 		this.controller.restartServer();
 	}
 
@@ -303,7 +431,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public void stop() {
 		ServerState before = state();
 		try {
-			StopResult result = this.controller.stopServer();
+			StopResult result = stopServer();
 			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
 					&& before != ServerState.DISABLED && before != ServerState.IDLE) {
 				// One line per server at shutdown, also for one that had ended before
@@ -446,6 +574,44 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Tells who calls a per-user server: a bean the application may replace.
+	 */
+	public interface Users {
+
+		/**
+		 * Return the user authenticated on the calling thread.
+		 * @return the user, or {@code null} when there is none (or an anonymous one)
+		 */
+		@Nullable User current();
+
+	}
+
+	/**
+	 * One user of per-user servers.
+	 */
+	public interface User {
+
+		/**
+		 * Return the key of the user's instances: opaque and stable, never their name or
+		 * a token.
+		 * @return the key
+		 */
+		String key();
+
+		/**
+		 * Resolve a server's {@code user-env} for this user, when their instance starts.
+		 * @param server the server's name
+		 * @param userEnv the variables and what they refer to, such as
+		 * {@code oauth2:github}
+		 * @return the variables and their values, all of them secret
+		 * @throws McpStdioException naming the server and the variable when one cannot be
+		 * resolved
+		 */
+		Map<String, String> env(String server, Map<String, String> userEnv);
+
+	}
+
+	/**
 	 * Learns what happens to a server, for metrics and logs.
 	 */
 	public interface Listener {
@@ -457,6 +623,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 
 		default void restarted(McpStdioServer server) {
+		}
+
+		/**
+		 * Learn that an instance of a per-user server is gone: stopped, evicted or
+		 * replaced.
+		 * @param server the per-user server
+		 * @param instance the instance
+		 */
+		default void instanceEnded(McpStdioServer server, McpStdioServer instance) {
 		}
 
 	}

@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.util.Map;
 
 import dev.mcpstdio.core.StdioServerSpec;
 import org.jspecify.annotations.Nullable;
@@ -51,11 +52,21 @@ public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, bo
 	 * message
 	 * @param idleTimeout how long it may go without a request before it is stopped, or
 	 * {@code null} for never
+	 * @param perUser its instances when each user gets their own, else {@code null}
 	 */
-	public record Demand(StartMode start, @Nullable Duration idleTimeout) {
+	public record Demand(StartMode start, @Nullable Duration idleTimeout, @Nullable PerUser perUser) {
 
 		/** The default: started with the application, never stopped for being idle. */
 		public static final Demand EAGER = new Demand(StartMode.EAGER, null);
+
+		public Demand {
+			// a per-user server is a template: its instances start on their users' demand
+			start = (perUser != null) ? StartMode.LAZY : start;
+		}
+
+		public Demand(StartMode start, @Nullable Duration idleTimeout) {
+			this(start, idleTimeout, null);
+		}
 
 		/**
 		 * Return whether the server's process comes and goes with its use.
@@ -63,6 +74,21 @@ public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, bo
 		 */
 		public boolean onDemand() {
 			return this.start == StartMode.LAZY || this.idleTimeout != null;
+		}
+
+	}
+
+	/**
+	 * One instance of the server per user, started on that user's demand.
+	 *
+	 * @param maxInstances the most instances at once
+	 * @param userEnv variables resolved for the user when their instance starts, such as
+	 * {@code oauth2:github}
+	 */
+	public record PerUser(int maxInstances, Map<String, String> userEnv) {
+
+		public PerUser {
+			userEnv = Map.copyOf(userEnv);
 		}
 
 	}

@@ -57,7 +57,7 @@ final class ServerController {
 
 	private final RestartBudget restarts;
 
-	private final ServerEvents events = new ServerEvents();
+	private final ServerEvents events;
 
 	private final Object lock = new Object();
 
@@ -107,9 +107,13 @@ final class ServerController {
 	 * @param definition the server
 	 * @param host what it shares with the other servers
 	 * @param session receives the messages and the end of every process
+	 * @param parent the events of the per-user server this is an instance of, else
+	 * {@code null}
 	 */
-	ServerController(McpStdioServerDefinition definition, ServerHost host, MessageListener session) {
+	ServerController(McpStdioServerDefinition definition, ServerHost host, MessageListener session,
+			@Nullable ServerEvents parent) {
 		this.definition = definition;
+		this.events = new ServerEvents(parent);
 		this.host = host;
 		this.session = session;
 		this.restarts = new RestartBudget(definition.name(), definition.restart(), host.scheduler(), System::nanoTime);

@@ -43,7 +43,11 @@ final class ServerEvents {
 
 	private volatile @Nullable ExitInfo lastExit;
 
-	ServerEvents() {
+	/** Where an instance of a per-user server counts too: its template's events. */
+	private final @Nullable ServerEvents parent;
+
+	ServerEvents(@Nullable ServerEvents parent) {
+		this.parent = parent;
 		for (ExitCause cause : ExitCause.values()) {
 			this.exits.put(cause, new AtomicLong());
 		}
@@ -64,6 +68,9 @@ final class ServerEvents {
 	 * @param result how the stop went
 	 */
 	void stopped(StopResult result) {
+		if (this.parent != null) {
+			this.parent.stopped(result);
+		}
 		if (result.wasRunning()) {
 			for (Bound bound : this.listeners) {
 				bound.listener().stopped(bound.server(), result);
@@ -73,6 +80,9 @@ final class ServerEvents {
 
 	/** Count a restart and tell the listeners, before it begins. */
 	void restarted() {
+		if (this.parent != null) {
+			this.parent.restarted();
+		}
 		this.restarts.incrementAndGet();
 		for (Bound bound : this.listeners) {
 			bound.listener().restarted(bound.server());
@@ -84,8 +94,21 @@ final class ServerEvents {
 	 * @param exit the exit
 	 */
 	void exited(ExitInfo exit) {
+		if (this.parent != null) {
+			this.parent.exited(exit);
+		}
 		this.exits.get(exit.cause()).incrementAndGet();
 		this.lastExit = exit;
+	}
+
+	/**
+	 * Tell the listeners that an instance of a per-user server is gone.
+	 * @param instance the instance
+	 */
+	void instanceEnded(McpStdioServer instance) {
+		for (Bound bound : this.listeners) {
+			bound.listener().instanceEnded(bound.server(), instance);
+		}
 	}
 
 	long restarts() {

@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -158,6 +159,10 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 	/** Record that a message went to or came from the server. */
 	void touch() {
 		this.lastActivity = System.nanoTime();
+	}
+
+	Instant lastUsed() {
+		return Instant.now().minusNanos(System.nanoTime() - this.lastActivity);
 	}
 
 	@Override

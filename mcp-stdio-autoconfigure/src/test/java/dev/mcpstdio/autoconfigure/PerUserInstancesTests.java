@@ -1,0 +1,333 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.actuate.McpServersEndpoint;
+import dev.mcpstdio.actuate.McpStdioMetrics;
+import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerState;
+import dev.mcpstdio.test.Await;
+import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.NoProcessLeft;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.authentication.TestingAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Per-user servers with real processes: each user of Spring Security gets their own
+ * instance, with their own OAuth2 access token from an in-memory authorized client
+ * service.
+ *
+ * @author mcp-stdio authors
+ */
+@ExtendWith({ NoProcessLeft.class, OutputCaptureExtension.class })
+class PerUserInstancesTests {
+
+	static final String ALICE_TOKEN = "gho_alice_0123456789abcdef";
+
+	static final String BOB_TOKEN = "gho_bob_fedcba9876543210";
+
+	private final Fixtures fixtures;
+
+	private final ApplicationContextRunner runner;
+
+	PerUserInstancesTests(Fixtures fixtures) {
+		this.fixtures = fixtures;
+		String prefix = "mcp.stdio.servers.gh.";
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class))
+			.withUserConfiguration(Tokens.class)
+			.withPropertyValues(prefix + "command=sh", prefix + "args[0]=" + Fixtures.script("per-user.sh"),
+					prefix + "env." + Fixtures.MARKER + "=" + fixtures.id(), prefix + "instances=per-user",
+					prefix + "user-env.USER_TOKEN=oauth2:github", prefix + "shutdown.drain-timeout=300ms",
+					prefix + "shutdown.stdin-close-timeout=500ms", prefix + "shutdown.terminate-timeout=500ms");
+	}
+
+	@AfterEach
+	void noUser() {
+		SecurityContextHolder.clearContext();
+	}
+
+	static void signIn(String user) {
+		SecurityContextHolder.getContext()
+			.setAuthentication(new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
+	}
+
+	static String whoami(McpStdioServer server, String id) {
+		return server.request(id, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"whoami\"}")
+			.orTimeout(30, TimeUnit.SECONDS)
+			.join();
+	}
+
+	@Test
+	void twoUsersCallingConcurrentlyEachReachTheirOwnInstanceOnly(CapturedOutput output) {
+		this.runner.run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			assertThat(server.state()).isEqualTo(ServerState.IDLE);
+			assertThat(server.definition().demand().idleTimeout()).isEqualTo(Duration.ofMinutes(10));
+			AtomicInteger wrong = new AtomicInteger();
+			AtomicInteger calls = new AtomicInteger();
+			ExecutorService threads = Executors.newFixedThreadPool(4);
+			try {
+				List<Future<?>> done = new ArrayList<>();
+				for (int t = 0; t < 4; t++) {
+					String user = (t % 2 == 0) ? "alice" : "bob";
+					String token = (t % 2 == 0) ? ALICE_TOKEN : BOB_TOKEN;
+					int thread = t;
+					done.add(threads.submit(() -> {
+						signIn(user);
+						for (int i = 0; i < 2500; i++) {
+							if (!whoami(server, "w" + thread + "-" + i).contains("\"token\":\"" + token + "\"")) {
+								wrong.incrementAndGet();
+							}
+							calls.incrementAndGet();
+						}
+						return null;
+					}));
+				}
+				for (Future<?> future : done) {
+					future.get(5, TimeUnit.MINUTES);
+				}
+			}
+			finally {
+				threads.shutdownNow();
+			}
+			assertThat(calls.get()).isEqualTo(10_000);
+			assertThat(wrong.get()).as("answers from another user's instance").isZero();
+			Map<String, McpStdioServer> instances = server.instances();
+			assertThat(instances).hasSize(2);
+			assertThat(instances.keySet()).noneMatch((key) -> key.contains("alice") || key.contains("bob"));
+			assertThat(instances.values()).allMatch((instance) -> instance.state() == ServerState.RUNNING);
+			assertThat(server.treeStats().liveProcesses()).isEqualTo(2);
+			instances.values().forEach((instance) -> assertThat(instance.treeStats().liveProcesses()).isEqualTo(1));
+			// the endpoint: the count and each instance under its opaque key, no token
+			String json = JsonMapper.shared()
+				.writeValueAsString(
+						new McpServersEndpoint(context.getBean(McpStdioServers.class), Show.ALWAYS).servers());
+			assertThat(json).contains("\"instances\":2").contains(instances.keySet());
+			assertThat(json).doesNotContain(ALICE_TOKEN, BOB_TOKEN, "alice", "bob");
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			new McpStdioMetrics(context.getBean(McpStdioServers.class)).bindTo(registry);
+			assertThat(registry.get("mcp.stdio.instances").tag("server", "gh").gauge().value()).isEqualTo(2);
+			assertThat(registry.get("mcp.stdio.processes").tag("server", "gh").gauge().value()).isEqualTo(2);
+		});
+		// each instance said its token on stderr: the log masks it
+		assertThat(output.getOut()).contains("started with token ").doesNotContain(ALICE_TOKEN, BOB_TOKEN);
+	}
+
+	@Test
+	void aCallWithoutAnAuthenticatedUserIsRefusedAtOnce() {
+		this.runner.run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "n1"))
+				.withMessageContaining("MCP server 'gh' runs one instance per user")
+				.withMessageContaining("no authenticated user");
+			SecurityContextHolder.getContext()
+				.setAuthentication(new AnonymousAuthenticationToken("key", "anonymousUser",
+						AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
+			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "n2"))
+				.withMessageContaining("no authenticated user");
+			assertThat(server.instances()).isEmpty();
+			assertThat(server.treeStats().liveProcesses()).isZero();
+			// a user who never authorized the OAuth2 client gets no instance either
+			signIn("mallory");
+			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "n3"))
+				.withMessageContaining("user-env USER_TOKEN (oauth2:github) has no value");
+			assertThat(server.instances()).isEmpty();
+		});
+	}
+
+	@Test
+	void beyondMaxInstancesTheLeastRecentlyUsedIdleOneIsStoppedElseTheCallIsRefused() {
+		this.runner.withPropertyValues("mcp.stdio.servers.gh.max-instances=2").run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			signIn("alice");
+			assertThat(whoami(server, "a1")).contains(ALICE_TOKEN);
+			McpStdioServer alices = server.instance();
+			signIn("bob");
+			assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
+			// carol's first call: alice's instance, used least recently, is stopped
+			signIn("carol");
+			assertThat(whoami(server, "c1")).contains("\"token\":\"gho_carol");
+			assertThat(alices.state()).isEqualTo(ServerState.STOPPED);
+			assertThat(server.instances()).hasSize(2).doesNotContainValue(alices);
+			assertThat(server.treeStats().liveProcesses()).isEqualTo(2);
+			// bob and carol each wait for an answer: alice is refused at once
+			CompletableFuture<String> bobs = hang(server, "bob");
+			CompletableFuture<String> carols = hang(server, "carol");
+			signIn("alice");
+			long start = System.nanoTime();
+			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
+				.withMessageContaining("max-instances");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+			assertThat(bobs).isNotDone();
+			assertThat(carols).isNotDone();
+		});
+	}
+
+	private static CompletableFuture<String> hang(McpStdioServer server, String user) {
+		signIn(user);
+		try {
+			CompletableFuture<String> pending = server.request("h-" + user,
+					"{\"jsonrpc\":\"2.0\",\"id\":\"h-" + user + "\",\"method\":\"hang\"}");
+			Await.that(user + "'s request pending", () -> server.instance().pendingRequests() == 1);
+			return pending;
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+	}
+
+	@Test
+	void oneUsersInstanceStopsWhenIdleAndStartsAgainWithAFreshTokenWhileAnothersCallsGoOn() {
+		this.runner.withPropertyValues("mcp.stdio.servers.gh.idle-timeout=1s").run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			OAuth2AuthorizedClientService service = context.getBean(OAuth2AuthorizedClientService.class);
+			signIn("bob");
+			assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
+			McpStdioServer bobs = server.instance();
+			Long bobsPid = bobs.pid();
+			// bob's token is refreshed: his running instance keeps the one it started
+			// with
+			Tokens.authorize(service, "bob", "gho_bob_refreshed_token_1");
+			assertThat(whoami(server, "b2")).contains(BOB_TOKEN);
+			SecurityContextHolder.clearContext();
+			AtomicInteger alicesCalls = new AtomicInteger();
+			CompletableFuture<Void> alice = CompletableFuture.runAsync(() -> {
+				signIn("alice");
+				long end = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+				while (System.nanoTime() < end) {
+					assertThat(whoami(server, "a" + alicesCalls.incrementAndGet())).contains(ALICE_TOKEN);
+					sleep(100);
+				}
+			});
+			Await.that("bob's instance idle", () -> bobs.state() == ServerState.IDLE && bobs.pid() == null);
+			assertThat(alice).isNotDone();
+			signIn("bob");
+			assertThat(whoami(server, "b3")).contains("gho_bob_refreshed_token_1");
+			assertThat(server.instance()).isNotSameAs(bobs);
+			assertThat(server.instance().pid()).isNotEqualTo(bobsPid);
+			alice.get(30, TimeUnit.SECONDS);
+			assertThat(alicesCalls.get()).isGreaterThan(20);
+			assertThat(server.instances()).hasSize(2);
+		});
+	}
+
+	@Test
+	void stoppingTheServerStopsEveryInstanceAndRefusesNewOnes() {
+		this.runner.run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			for (String user : List.of("alice", "bob", "carol")) {
+				signIn(user);
+				whoami(server, "s-" + user);
+			}
+			assertThat(server.treeStats().liveProcesses()).isEqualTo(3);
+			server.stopServer();
+			assertThat(server.state()).isEqualTo(ServerState.STOPPED);
+			assertThat(server.instances()).isEmpty();
+			assertThat(server.treeStats().liveProcesses()).isZero();
+			assertThatExceptionOfType(McpServerNotRunningException.class).isThrownBy(() -> whoami(server, "s2"));
+			server.startServer();
+			assertThat(whoami(server, "s3")).contains("gho_carol");
+		});
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Tokens {
+
+		@Bean
+		InMemoryClientRegistrationRepository clientRegistrations() {
+			return new InMemoryClientRegistrationRepository(registration());
+		}
+
+		@Bean
+		OAuth2AuthorizedClientService authorizedClients(InMemoryClientRegistrationRepository registrations) {
+			InMemoryOAuth2AuthorizedClientService service = new InMemoryOAuth2AuthorizedClientService(registrations);
+			authorize(service, "alice", ALICE_TOKEN);
+			authorize(service, "bob", BOB_TOKEN);
+			authorize(service, "carol", "gho_carol_00001111");
+			return service;
+		}
+
+		static ClientRegistration registration() {
+			return ClientRegistration.withRegistrationId("github")
+				.clientId("client")
+				.clientSecret("secret")
+				.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+				.redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
+				.authorizationUri("https://github.invalid/login/oauth/authorize")
+				.tokenUri("https://github.invalid/login/oauth/access_token")
+				.build();
+		}
+
+		static void authorize(OAuth2AuthorizedClientService service, String user, String token) {
+			OAuth2AccessToken accessToken = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, token,
+					java.time.Instant.now(), java.time.Instant.now().plusSeconds(3600));
+			service.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), user, accessToken),
+					new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
+		}
+
+	}
+
+}
