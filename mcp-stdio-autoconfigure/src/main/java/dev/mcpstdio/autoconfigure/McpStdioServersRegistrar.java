@@ -26,7 +26,6 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -35,6 +34,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -83,6 +83,13 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 			String beanName = beanName(definition.name());
 			bean.setInstanceSupplier(() -> server(definition, host(beanName), this.beanFactory));
 			registry.registerBeanDefinition(beanName, bean);
+		}
+		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
+			// the calling user reaches the threads of the application's executors
+			// (@Async,
+			// MVC's async requests): a call made there goes to that user's instance
+			registry.registerBeanDefinition("mcpStdioUserTaskDecorator",
+					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
 		warnAboutHostAccess(configured.definitions());

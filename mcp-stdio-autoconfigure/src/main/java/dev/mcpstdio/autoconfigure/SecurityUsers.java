@@ -22,8 +22,9 @@ import java.util.Map;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import org.jspecify.annotations.Nullable;
-
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.concurrent.DelegatingSecurityContextRunnable;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 
@@ -53,6 +54,14 @@ final class SecurityUsers implements McpStdioServer.Users {
 			return null;
 		}
 		return new User(this.users.key(user), user);
+	}
+
+	/**
+	 * Return the decorator of the application's executors' tasks that runs each with the
+	 * security context of the thread that handed it over.
+	 */
+	static TaskDecorator taskDecorator() {
+		return (task) -> DelegatingSecurityContextRunnable.create(task, null);
 	}
 
 	/** Gives a user's access token of an OAuth2 client registration. */

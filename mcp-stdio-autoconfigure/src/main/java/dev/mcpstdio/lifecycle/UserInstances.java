@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
@@ -52,6 +53,11 @@ final class UserInstances {
 
 	/** By the users' keys, least recently used first; guarded by {@code this}. */
 	private final Map<String, McpStdioServer> byKey = new LinkedHashMap<>(16, 0.75f, true);
+
+	/**
+	 * The users whose instance is being created, each with the lock their calls wait on.
+	 */
+	private final Map<String, Object> resolving = new ConcurrentHashMap<>();
 
 	UserInstances(McpStdioServer template, @Nullable Users users, ServerHost host) {
 		this.template = template;
@@ -93,14 +99,30 @@ final class UserInstances {
 	 */
 	McpStdioServer of(User user) {
 		String key = user.key();
-		synchronized (this) {
-			McpStdioServer found = this.byKey.get(key);
-			if (found != null && usable(found)) {
-				return found;
+		McpStdioServer found = instanceOf(key);
+		if (found != null) {
+			return found;
+		}
+		// one user's calls wait for one resolution of their values (a token may take a
+		// round trip), other users' calls go on
+		Object resolving = this.resolving.computeIfAbsent(key, (any) -> new Object());
+		synchronized (resolving) {
+			try {
+				found = instanceOf(key);
+				return (found != null) ? found : create(key, user.env(name(), this.perUser.userEnv()));
+			}
+			finally {
+				this.resolving.remove(key, resolving);
 			}
 		}
-		// outside the lock: a token may take a round trip
-		Map<String, String> env = user.env(name(), this.perUser.userEnv());
+	}
+
+	private synchronized @Nullable McpStdioServer instanceOf(String key) {
+		McpStdioServer found = this.byKey.get(key);
+		return (found != null && usable(found)) ? found : null;
+	}
+
+	private McpStdioServer create(String key, Map<String, String> env) {
 		List<McpStdioServer> ended = new ArrayList<>();
 		McpStdioServer created;
 		synchronized (this) {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,19 +42,21 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
@@ -61,6 +64,7 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -81,18 +85,20 @@ class PerUserInstancesTests {
 
 	private final Fixtures fixtures;
 
+	private final ApplicationContextRunner shared;
+
 	private final ApplicationContextRunner runner;
 
 	PerUserInstancesTests(Fixtures fixtures) {
 		this.fixtures = fixtures;
 		String prefix = "mcp.stdio.servers.gh.";
-		this.runner = new ApplicationContextRunner()
+		this.shared = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(McpStdioAutoConfiguration.class))
-			.withUserConfiguration(Tokens.class)
 			.withPropertyValues(prefix + "command=sh", prefix + "args[0]=" + Fixtures.script("per-user.sh"),
-					prefix + "env." + Fixtures.MARKER + "=" + fixtures.id(), prefix + "instances=per-user",
-					prefix + "user-env.USER_TOKEN=oauth2:github", prefix + "shutdown.drain-timeout=300ms",
+					prefix + "env." + Fixtures.MARKER + "=" + fixtures.id(), prefix + "shutdown.drain-timeout=300ms",
 					prefix + "shutdown.stdin-close-timeout=500ms", prefix + "shutdown.terminate-timeout=500ms");
+		this.runner = this.shared.withUserConfiguration(Tokens.class)
+			.withPropertyValues(prefix + "instances=per-user", prefix + "user-env.USER_TOKEN=oauth2:github");
 	}
 
 	@AfterEach
@@ -101,8 +107,10 @@ class PerUserInstancesTests {
 	}
 
 	static void signIn(String user) {
-		SecurityContextHolder.getContext()
-			.setAuthentication(new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
+		// a context of their own, as each request gets: one handed to a task is not
+		// changed by the next sign-in
+		SecurityContextHolder.setContext(new SecurityContextImpl(
+				new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER"))));
 	}
 
 	static String whoami(McpStdioServer server, String id) {
@@ -214,6 +222,42 @@ class PerUserInstancesTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 			assertThat(bobs).isNotDone();
 			assertThat(carols).isNotDone();
+		});
+	}
+
+	@Test
+	void theUserReachesTheThreadsOfTheApplicationsExecutor() {
+		this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class)).run((context) -> {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+			AsyncTaskExecutor executor = context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
+			signIn("alice");
+			Future<String> alices = executor.submit(() -> whoami(server, "e1"));
+			signIn("bob");
+			Future<String> bobs = executor.submit(() -> whoami(server, "e2"));
+			assertThat(alices.get(30, TimeUnit.SECONDS)).contains(ALICE_TOKEN);
+			assertThat(bobs.get(30, TimeUnit.SECONDS)).contains(BOB_TOKEN);
+			// a thread the user was not handed to is refused, never given an instance
+			ExecutorService own = Executors.newSingleThreadExecutor();
+			try {
+				assertThatExceptionOfType(ExecutionException.class)
+					.isThrownBy(() -> own.submit(() -> whoami(server, "e3")).get(30, TimeUnit.SECONDS))
+					.withMessageContaining("no authenticated user");
+			}
+			finally {
+				own.shutdownNow();
+			}
+		});
+	}
+
+	@Test
+	void withoutSpringSecurityAPerUserServerIsAConfigurationErrorAndASharedOneRuns() {
+		FilteredClassLoader noSecurity = new FilteredClassLoader("org.springframework.security.");
+		this.runner.withClassLoader(noSecurity)
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("'mcp.stdio.servers.gh.instances': per-user needs Spring Security"));
+		this.shared.withClassLoader(noSecurity).run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioServer.Users.class);
+			assertThat(whoami(context.getBean(McpStdioServers.class).get("gh"), "s1")).contains("\"token\":\"\"");
 		});
 	}
 

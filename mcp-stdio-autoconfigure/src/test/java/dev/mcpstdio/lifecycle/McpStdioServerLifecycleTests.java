@@ -34,7 +34,6 @@ import dev.mcpstdio.test.TestHost;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -364,15 +363,55 @@ class McpStdioServerLifecycleTests {
 		}
 	}
 
+	@Test
+	void sigtermToTheJvmStopsEveryUsersInstanceInParallel() throws Exception {
+		try (ForkedJvm jvm = forkPerUser()) {
+			List<Long> pids = serverPids(jvm.awaitLine(Duration.ofSeconds(90)));
+			assertThat(pids).hasSize(3).doesNotContainNull().doesNotHaveDuplicates();
+			// each instance is a whole tree: the server, two children and a grandchild
+			Await.that("every instance's children", () -> this.fixtures.alive().size() >= 3 * 4);
+			assertThat(jvm.process().toHandle().destroy()).isTrue();
+			int exitCode = jvm.awaitExit(Duration.ofSeconds(60));
+			assertThat(exitCode).as("exit code, output:%n%s", String.join("\n", jvm.output())).isEqualTo(143);
+			assertThat(this.fixtures.alive()).isEmpty();
+			assertThat(String.join("\n", jvm.output())).doesNotContain("alice", "bob", "carol");
+		}
+	}
+
+	@Test
+	void killOfTheJvmEndsEveryUsersInstanceByTheGuard() throws Exception {
+		try (ForkedJvm jvm = forkPerUser()) {
+			List<Long> pids = serverPids(jvm.awaitLine(Duration.ofSeconds(90)));
+			assertThat(pids).hasSize(3).doesNotContainNull();
+			Await.that("every instance's children", () -> this.fixtures.alive().size() >= 3 * 4);
+			jvm.process().destroyForcibly();
+			jvm.awaitExit(Duration.ofSeconds(30));
+			this.fixtures.assertNoneAlive(Duration.ofSeconds(30));
+		}
+	}
+
 	private ForkedJvm fork(boolean exit) throws Exception {
-		List<String> args = new ArrayList<>(
-				List.of("--spring.main.web-application-type=none", "--spring.main.keep-alive=true",
-						"--spring.main.banner-mode=off", "--spring.ai.mcp.client.enabled=false",
-						"--management.endpoints.enabled-by-default=false", "--forked.exit=" + exit));
 		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
 		server(properties, "echo", "echo.sh");
 		server(properties, "stubborn", "serves-ignores-sigterm.sh");
 		server(properties, "parent", "with-children.sh");
+		properties.put("forked.exit", exit);
+		return fork(properties);
+	}
+
+	/** One per-user server, with an instance for each of three users. */
+	private ForkedJvm forkPerUser() throws Exception {
+		Map<String, Object> properties = LifecycleApplications.shutdownBounds();
+		server(properties, "gh", "with-children.sh");
+		properties.put("mcp.stdio.servers.gh.instances", "per-user");
+		properties.put("forked.users", "alice,bob,carol");
+		return fork(properties);
+	}
+
+	private static ForkedJvm fork(Map<String, Object> properties) throws Exception {
+		List<String> args = new ArrayList<>(List.of("--spring.main.web-application-type=none",
+				"--spring.main.keep-alive=true", "--spring.main.banner-mode=off",
+				"--spring.ai.mcp.client.enabled=false", "--management.endpoints.enabled-by-default=false"));
 		properties.forEach((key, value) -> args.add("--" + key + "=" + value));
 		return ForkedJvm.start(ForkedMcpApplication.class.getName(), ForkedMcpApplication.READY, args);
 	}
