@@ -141,7 +141,7 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(new McpServersProperties.Health().isCountOptional()));
 		Map<String, Object> builtIn = values(new McpStdioProperties.ServerSettings(), "");
 		// every setting but working-directory, whose default is "the application's"
-		assertThat(builtIn).hasSize(23).doesNotContainKey("working-directory");
+		assertThat(builtIn).hasSize(25).doesNotContainKey("working-directory");
 		assertThat(defaultOf("mcp.stdio.defaults.working-directory")).isEmpty();
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)
@@ -166,7 +166,8 @@ class ConfigurationMetadataTests {
 			.containsEntry("sandbox.enabled", SandboxSettings.DEFAULTS.enabled())
 			.containsEntry("sandbox.network", SandboxSettings.DEFAULTS.network())
 			.containsEntry("sandbox.read-write", SandboxSettings.DEFAULTS.readWrite())
-			.containsEntry("start", Demand.EAGER.start());
+			.containsEntry("start", Demand.EAGER.start())
+			.containsEntry("instances", McpStdioProperties.Instances.SHARED);
 		assertThat(fresh.getResourceCheckInterval()).isEqualTo(Limits.DEFAULT_CHECK_INTERVAL);
 	}
 
@@ -203,6 +204,10 @@ class ConfigurationMetadataTests {
 		assertThat(hint).isNotNull();
 		assertThat(hint.get("values").valueStream().map((value) -> value.get("value").asString()))
 			.containsExactly("eager", "lazy");
+		assertThat(hints.get("mcp.stdio.defaults.instances")
+			.get("values")
+			.valueStream()
+			.map((value) -> value.get("value").asString())).containsExactly("shared", "per-user");
 		assertThat(properties.get("mcp.stdio.defaults.max-memory").get("type").asString())
 			.isEqualTo("org.springframework.util.unit.DataSize");
 	}
@@ -233,7 +238,7 @@ class ConfigurationMetadataTests {
 			if (value == null || "class".equals(property.getName())) {
 				continue;
 			}
-			if (value.getClass().getEnclosingClass() == McpStdioProperties.class) {
+			if (value.getClass().getEnclosingClass() == McpStdioProperties.class && !(value instanceof Enum)) {
 				values.putAll(values(value, key + "."));
 			}
 			else {
@@ -276,6 +281,9 @@ class ConfigurationMetadataTests {
 		}
 		if (like instanceof List && (text.isEmpty() || text.equals("[]"))) {
 			return List.of();
+		}
+		if (like instanceof McpStdioProperties.Instances) {
+			return McpStdioProperties.Instances.valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
 		}
 		throw new IllegalArgumentException("No parser for " + like.getClass());
 	}
