@@ -20,6 +20,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -40,12 +44,15 @@ import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.security.authentication.TestingAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.context.SecurityContextImpl;
 
 /**
  * What lazy start, idle stop and {@code max-memory} buy and cost: an application with 20
@@ -68,6 +75,10 @@ public class DemandBenchmark {
 
 	private static final String IDLE_TIMEOUT = Knobs.string("bench.demand.idle-timeout", "15s");
 
+	private static final int USERS = Knobs.integer("bench.demand.users", 500);
+
+	private static final int LAZY_SERVERS = Knobs.integer("bench.demand.lazy-servers", 1000);
+
 	private static final long MB = 1024 * 1024;
 
 	private DemandBenchmark() {
@@ -78,6 +89,12 @@ public class DemandBenchmark {
 			// one measured run, in a JVM of its own
 			if (args[0].equals("cap")) {
 				cap(args[1]);
+			}
+			else if (args[0].equals("users")) {
+				users();
+			}
+			else if (args[0].equals("servers")) {
+				lazyServers(Integer.parseInt(args[1]));
 			}
 			else {
 				startup(args[0].equals("lazy"));
@@ -97,6 +114,11 @@ public class DemandBenchmark {
 				child(figures, "cap", interval);
 			}
 		}
+		for (int run = 0; run < runs; run++) {
+			child(figures, "users");
+			child(figures, "servers", "1");
+			child(figures, "servers", Integer.toString(LAZY_SERVERS));
+		}
 		String table = table(figures, intervals);
 		System.out.println(table);
 		Path out = Path.of(System.getProperty("bench.demand.out", "target/demand-results.md"));
@@ -111,7 +133,8 @@ public class DemandBenchmark {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
 						System.getProperty("java.class.path")));
-		for (String property : List.of("bench.demand.servers", "bench.demand.settle", "bench.demand.idle-timeout")) {
+		for (String property : List.of("bench.demand.servers", "bench.demand.settle", "bench.demand.idle-timeout",
+				"bench.demand.users")) {
 			if (System.getProperty(property) != null) {
 				command.add("-D" + property + "=" + System.getProperty(property));
 			}
@@ -171,6 +194,28 @@ public class DemandBenchmark {
 			List<Double> limited = figures.get(prefix + "memory-limit");
 			table.append((limited != null && limited.stream().allMatch((v) -> v == 1.0)) ? "MEMORY_LIMIT" : "other");
 			table.append(" | ").append(summary(figures.get(prefix + "left"), "")).append(" |\n");
+		}
+		table.append("\n| per-user server, ")
+			.append(USERS)
+			.append(" users calling it once | figure |\n| --- | --- |\n");
+		for (String[] measure : new String[][] { { "instances running after the calls", "instances", "" },
+				{ "time for every user's first call (16 callers)", "start-s", " s" },
+				{ "JVM threads per running instance, at the peak of the starts", "peak-threads", "" },
+				{ "JVM threads per running instance, at rest", "threads", "" },
+				{ "JVM heap per running instance, after a GC", "heap-kb", " KB" },
+				{ "JVM resident memory with every instance running", "jvm-mb", " MB" },
+				{ "stop of all instances (in parallel)", "stop-ms", " ms" },
+				{ "processes left after the stop", "left", "" } }) {
+			table.append("| ").append(measure[0]).append(" | ");
+			table.append(summary(figures.get("users." + measure[1]), measure[2])).append(" |\n");
+		}
+		table.append("\n| lazy servers in one JVM | 1 | ").append(LAZY_SERVERS).append(" |\n| --- | --- | --- |\n");
+		for (String[] measure : new String[][] { { "ms to ready: SpringApplication.run()", "ready-ms", " ms" },
+				{ "ms to ready from the JVM's start", "jvm-ready-ms", " ms" },
+				{ "JVM resident memory at rest", "jvm-mb", " MB" } }) {
+			table.append("| ").append(measure[0]).append(" | ");
+			table.append(summary(figures.get("servers-1." + measure[1]), measure[2])).append(" | ");
+			table.append(summary(figures.get("servers-" + LAZY_SERVERS + "." + measure[1]), measure[2])).append(" |\n");
 		}
 		return table.toString();
 	}
@@ -297,6 +342,91 @@ public class DemandBenchmark {
 			figure("left", markers.alive().size());
 		}
 		markers.killLeftovers();
+	}
+
+	/**
+	 * One per-user server, every user calling it once: threads, heap and memory per
+	 * running instance, and the stop of them all. Its server is a shell (about 1 MB).
+	 */
+	private static void users() throws Exception {
+		Markers markers = new Markers();
+		Map<String, Object> properties = properties();
+		String prefix = "mcp.stdio.servers.account.";
+		shellServer(properties, prefix, markers);
+		properties.put(prefix + "instances", "per-user");
+		properties.put(prefix + "max-instances", USERS);
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		ThreadPoolExecutor callers = new ThreadPoolExecutor(16, 16, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+		callers.prestartAllCoreThreads();
+		try (ConfigurableApplicationContext context = run(properties)) {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("account");
+			long heap = heapAfterGc();
+			int before = threads.getThreadCount();
+			threads.resetPeakThreadCount();
+			long begin = System.nanoTime();
+			List<Future<?>> calls = new ArrayList<>();
+			for (int user = 0; user < USERS; user++) {
+				String name = "user-" + user;
+				calls.add(callers.submit(() -> {
+					SecurityContextHolder.setContext(new SecurityContextImpl(
+							new TestingAuthenticationToken(name, null, AuthorityUtils.createAuthorityList("USER"))));
+					server.request(name, "{\"jsonrpc\":\"2.0\",\"id\":\"" + name + "\",\"method\":\"ping\"}")
+						.get(60, TimeUnit.SECONDS);
+					return null;
+				}));
+			}
+			for (Future<?> call : calls) {
+				call.get(5, TimeUnit.MINUTES);
+			}
+			figure("start-s", (System.nanoTime() - begin) / 1e9);
+			long running = server.instances().values().stream().filter((i) -> i.state() == ServerState.RUNNING).count();
+			figure("instances", running);
+			figure("peak-threads", (threads.getPeakThreadCount() - before) / (double) running);
+			figure("heap-kb", (heapAfterGc() - heap) / 1024.0 / running);
+			figure("threads", (threads.getThreadCount() - before) / (double) running);
+			figure("jvm-mb", (double) rss(Path.of("/proc/self/status")) / MB);
+			long stop = System.nanoTime();
+			server.stopServer();
+			figure("stop-ms", (System.nanoTime() - stop) / 1e6);
+			figure("left", markers.alive().size());
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		markers.killLeftovers();
+	}
+
+	/** An application with this many lazy servers: ready time and memory. */
+	private static void lazyServers(int count) throws Exception {
+		Markers markers = new Markers();
+		Map<String, Object> properties = properties();
+		for (int i = 0; i < count; i++) {
+			String prefix = "mcp.stdio.servers.lazy-%04d.".formatted(i);
+			shellServer(properties, prefix, markers);
+			properties.put(prefix + "start", "lazy");
+		}
+		long begin = System.nanoTime();
+		try (ConfigurableApplicationContext context = run(properties)) {
+			figure("ready-ms", (System.nanoTime() - begin) / 1e6);
+			figure("jvm-ready-ms", System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime());
+			check(context.getBean(McpStdioServers.class).list().size() == count, count + " servers");
+			heapAfterGc();
+			figure("jvm-mb", (double) rss(Path.of("/proc/self/status")) / MB);
+		}
+	}
+
+	private static void shellServer(Map<String, Object> properties, String prefix, Markers markers) throws Exception {
+		properties.put(prefix + "command", "sh");
+		properties.put(prefix + "args[0]",
+				Path.of(DemandBenchmark.class.getResource("/bench-server.sh").toURI()).toString());
+		properties.put(prefix + "args[1]", "0");
+		properties.put(prefix + "env." + Markers.VARIABLE, markers.value());
+	}
+
+	private static long heapAfterGc() throws InterruptedException {
+		System.gc();
+		Thread.sleep(SETTLE_MILLIS);
+		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 	}
 
 	private static int stopsSeen(List<StopResult> stops) {
