@@ -37,8 +37,8 @@ import tools.jackson.databind.node.ObjectNode;
  * runs it. {@code demo} offers {@code echo}, {@code spawn_children} (starts {@code sleep}
  * children, so that the server has a process tree), {@code server_info} and {@code fail}
  * (answers with a tool error, to show failures in the metrics); {@code clock} offers
- * {@code now} and {@code uptime}. It exits when its stdin closes, as a well-behaved stdio
- * server does.
+ * {@code now} and {@code uptime}; {@code account} (one instance per user) offers
+ * {@code whoami}. It exits when its stdin closes, as a well-behaved stdio server does.
  *
  * @author mcp-stdio authors
  */
@@ -49,6 +49,9 @@ public final class DemoMcpServer {
 	private static final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
 	private static final Instant started = Instant.now();
+
+	/** The per-user 'account' server's token: each user's instance has their own. */
+	private static final String token = String.valueOf(System.getenv("DEMO_ACCOUNT_TOKEN"));
 
 	private DemoMcpServer() {
 	}
@@ -95,6 +98,10 @@ public final class DemoMcpServer {
 		if (mode.equals("dice")) {
 			return List.of(tool("roll", "Rolls a six-sided die", Map.of()));
 		}
+		if (mode.equals("account")) {
+			return List.of(tool("whoami",
+					"Returns this instance's pid and the last characters of the token it was started with", Map.of()));
+		}
 		if (mode.equals("clock")) {
 			return List.of(tool("now", "Returns the current time (UTC, ISO-8601)", Map.of()),
 					tool("uptime", "Returns how long this server has been running", Map.of()));
@@ -120,6 +127,8 @@ public final class DemoMcpServer {
 			case "now" -> Instant.now().toString();
 			case "uptime" -> Duration.between(started, Instant.now()).toString();
 			case "roll" -> Integer.toString(ThreadLocalRandom.current().nextInt(1, 7));
+			case "whoami" -> "pid " + ProcessHandle.current().pid() + ", token ending in "
+					+ token.substring(Math.max(0, token.length() - 6));
 			default -> throw new IllegalArgumentException("Unknown tool: " + name);
 		};
 		return Map.of("content", List.of(Map.of("type", "text", "text", text)));

@@ -55,6 +55,10 @@ class IndexController {
 				      every tool of the servers that run, through Spring AI's tool callbacks
 				  curl -s -X POST %1$s/api/tools/echo -H 'Content-Type: application/json' -d '{"text":"hello"}'
 				      call a tool: POST /api/tools/{name}, its arguments as JSON
+				  curl -s -u alice:alice-password -X POST %1$s/api/tools/whoami
+				  curl -s -u bob:bob-password -X POST %1$s/api/tools/whoami
+				      the per-user 'account' server: each signed-in user reaches an instance of their own,
+				      started with their own token (another pid, another token); anonymous: no such tool
 				  curl -s %1$s/actuator/mcpservers
 				      the servers: state, pid, live processes, restarts, last exit (/actuator/mcpservers/{name}: one)
 				  curl -s %1$s/actuator/health
