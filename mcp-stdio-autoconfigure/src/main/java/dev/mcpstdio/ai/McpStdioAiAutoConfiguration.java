@@ -83,7 +83,8 @@ public class McpStdioAiAutoConfiguration {
 	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, ServerClients clients) {
 		List<NamedClientMcpTransport> transports = new ArrayList<>();
 		for (McpStdioServer server : servers.list()) {
-			// a per-user server has no client of its own: its users' instances have theirs
+			// a per-user server has no client of its own: its users' instances have
+			// theirs
 			if (server.definition().enabled() && server.definition().demand().perUser() == null) {
 				transports.add(clients.transport(server));
 			}

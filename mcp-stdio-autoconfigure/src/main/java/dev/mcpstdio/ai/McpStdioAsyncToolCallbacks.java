@@ -18,6 +18,7 @@ package dev.mcpstdio.ai;
 
 import java.util.List;
 
+import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -49,7 +50,7 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
 		})).toList(), servers, (server) -> {
-			McpAsyncClient client = serverClients.async(server, (tools) -> toolsChanged(server.name(), tools));
+			McpAsyncClient client = serverClients.async(server, (tools) -> toolsChanged(server, tools));
 			return client(client, customizers, client::close);
 		}, customizers, leftOut);
 	}
@@ -87,6 +88,10 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
 		toolsChanged(event.getConnectionName(), event.getTools());
+	}
+
+	private void toolsChanged(McpStdioServer server, List<Tool> tools) {
+		this.gathering.changed(server, tools);
 	}
 
 	private void toolsChanged(String connection, List<Tool> tools) {

@@ -18,6 +18,7 @@ package dev.mcpstdio.ai;
 
 import java.util.List;
 
+import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -48,7 +49,7 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
 		})).toList(), servers, (server) -> {
-			McpSyncClient client = serverClients.sync(server, (tools) -> toolsChanged(server.name(), tools));
+			McpSyncClient client = serverClients.sync(server, (tools) -> toolsChanged(server, tools));
 			return client(client, customizers, client::close);
 		}, customizers, leftOut);
 	}
@@ -85,6 +86,10 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
 		toolsChanged(event.getConnectionName(), event.getTools());
+	}
+
+	private void toolsChanged(McpStdioServer server, List<Tool> tools) {
+		this.gathering.changed(server, tools);
 	}
 
 	private void toolsChanged(String connection, List<Tool> tools) {

@@ -117,7 +117,10 @@ final class ToolGathering {
 		}
 		List<McpStdioServer> current = servers.list();
 		Set<McpStdioServer> live = Collections.newSetFromMap(new IdentityHashMap<>());
-		live.addAll(current);
+		for (McpStdioServer server : current) {
+			live.add(server);
+			live.addAll(server.instances().values());
+		}
 		List<Entry> entries = new ArrayList<>();
 		Set<McpStdioServer> served = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (Entry entry : this.initial) {
@@ -126,18 +129,59 @@ final class ToolGathering {
 				served.add(entry.server);
 			}
 		}
+		List<McpStdioServer> later = new ArrayList<>();
+		for (McpStdioServer server : current) {
+			McpStdioServer own = (server.definition().demand().perUser() != null) ? usersInstance(server) : server;
+			if (own != null && server.definition().enabled() && !served.contains(server)) {
+				later.add(own);
+			}
+		}
 		List<Entry> gone = new ArrayList<>();
 		synchronized (this.added) {
-			this.added.entrySet().removeIf((added) -> !live.contains(added.getKey()) && gone.add(added.getValue()));
-			for (McpStdioServer server : current) {
-				if (server.definition().enabled() && !served.contains(server)) {
-					entries.add(this.added.computeIfAbsent(server,
-							(key) -> new Entry(this.later.apply(key), key.name(), key)));
-				}
+			this.added.entrySet()
+				.removeIf((added) -> !live.contains(added.getKey()) && !later.contains(added.getKey())
+						&& gone.add(added.getValue()));
+			for (McpStdioServer server : later) {
+				entries.add(
+						this.added.computeIfAbsent(server, (key) -> new Entry(this.later.apply(key), key.name(), key)));
 			}
 		}
 		gone.forEach((entry) -> entry.client.close().run());
 		return entries;
+	}
+
+	/**
+	 * Return the instance of a per-user server of the user calling, on whose thread the
+	 * tools are gathered: its callbacks are bound to it, whichever thread calls them.
+	 * None without a user (the server's tools are left out for them), nor when the
+	 * instance is refused (told once).
+	 */
+	private @Nullable McpStdioServer usersInstance(McpStdioServer server) {
+		if (server.user() == null) {
+			return null;
+		}
+		try {
+			return server.instance();
+		}
+		catch (McpStdioException ex) {
+			tellLeftOut(server, ex.getMessage());
+			return null;
+		}
+	}
+
+	/**
+	 * Take the tools a client of our own announced.
+	 * @param server the server (or the instance of a per-user server) it serves
+	 * @param tools its tools now
+	 */
+	void changed(McpStdioServer server, List<Tool> tools) {
+		Entry entry;
+		synchronized (this.added) {
+			entry = this.added.get(server);
+		}
+		if (entry != null) {
+			entry.take(tools);
+		}
 	}
 
 	/**
