@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
+import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -45,6 +46,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -194,6 +197,10 @@ class PerUserInstancesTests {
 			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "n3"))
 				.withMessageContaining("user-env USER_TOKEN (oauth2:github) has no value");
 			assertThat(server.instances()).isEmpty();
+			// it can start instances: up, whatever one user's call did
+			Health health = new McpServersHealthIndicator(context.getBean(McpStdioServers.class), true).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("gh", "IDLE");
 		});
 	}
 
