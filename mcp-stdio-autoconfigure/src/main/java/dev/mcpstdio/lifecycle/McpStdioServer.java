@@ -477,8 +477,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	@Override
 	public void destroy() {
 		// Also reached when start-up aborts before the lifecycle ran: nothing is left,
-		// and nothing starts it again
+		// and nothing starts it again (nor any of its instances)
 		this.controller.close();
+		if (this.instances != null) {
+			this.instances.stopAll();
+		}
 	}
 
 	/**
@@ -623,15 +626,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 
 		default void restarted(McpStdioServer server) {
-		}
-
-		/**
-		 * Learn that an instance of a per-user server is gone: stopped, evicted or
-		 * replaced.
-		 * @param server the per-user server
-		 * @param instance the instance
-		 */
-		default void instanceEnded(McpStdioServer server, McpStdioServer instance) {
 		}
 
 	}

@@ -101,16 +101,6 @@ final class ServerEvents {
 		this.lastExit = exit;
 	}
 
-	/**
-	 * Tell the listeners that an instance of a per-user server is gone.
-	 * @param instance the instance
-	 */
-	void instanceEnded(McpStdioServer instance) {
-		for (Bound bound : this.listeners) {
-			bound.listener().instanceEnded(bound.server(), instance);
-		}
-	}
-
 	long restarts() {
 		return this.restarts.get();
 	}

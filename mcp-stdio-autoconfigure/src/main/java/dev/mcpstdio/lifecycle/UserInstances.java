@@ -152,7 +152,7 @@ final class UserInstances {
 			created = this.template.newInstance(env);
 			this.byKey.put(key, created);
 		}
-		ended.forEach(this::end);
+		ended.forEach(McpStdioServer::destroy);
 		return created;
 	}
 
@@ -168,12 +168,10 @@ final class UserInstances {
 		return instance.pendingRequests() == 0 && state != ServerState.STARTING && state != ServerState.RESTARTING;
 	}
 
-	private void end(McpStdioServer instance) {
-		instance.stopServer();
-		this.template.events().instanceEnded(instance);
-	}
-
-	/** Stop every instance in parallel, each by the ordered stop. */
+	/**
+	 * Stop every instance in parallel, each by the ordered stop and for good: a restart
+	 * racing it starts nothing.
+	 */
 	void stopAll() {
 		List<McpStdioServer> all;
 		synchronized (this) {
@@ -182,7 +180,7 @@ final class UserInstances {
 		}
 		CompletableFuture
 			.allOf(all.stream()
-				.map((instance) -> CompletableFuture.runAsync(() -> end(instance), this.host.tasks()))
+				.map((instance) -> CompletableFuture.runAsync(instance::destroy, this.host.tasks()))
 				.toArray(CompletableFuture[]::new))
 			.join();
 	}

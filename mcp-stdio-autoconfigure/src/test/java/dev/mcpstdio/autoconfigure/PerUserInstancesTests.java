@@ -226,7 +226,9 @@ class PerUserInstancesTests {
 			long start = System.nanoTime();
 			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
 				.withMessageContaining("max-instances");
-			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+			// at once: not queued until an instance is free (theirs never are), a
+			// generous bound for a loaded machine
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 			assertThat(bobs).isNotDone();
 			assertThat(carols).isNotDone();
 		});
