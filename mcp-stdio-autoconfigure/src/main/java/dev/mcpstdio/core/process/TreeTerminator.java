@@ -390,14 +390,6 @@ public final class TreeTerminator {
 			return false;
 		}
 
-		/**
-		 * Return how many processes are held by pidfd now.
-		 * @return the count
-		 */
-		int held() {
-			return this.held.size();
-		}
-
 		/** Close every pidfd still held. */
 		@Override
 		public void close() {

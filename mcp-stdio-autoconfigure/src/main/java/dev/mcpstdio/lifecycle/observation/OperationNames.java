@@ -70,7 +70,7 @@ final class OperationNames {
 	OperationNames(String server, SecretValues secrets) {
 		this.server = server;
 		this.secrets = secrets;
-		this.otherMethod = new Method(server, OTHER, secrets);
+		this.otherMethod = new Method(OTHER);
 	}
 
 	/**
@@ -94,8 +94,7 @@ final class OperationNames {
 		Method entry = (method != null) ? this.methods.get(method) : this.otherMethod;
 		if (entry == null) {
 			entry = (this.methods.size() < MAX_METHODS && method.length() <= MAX_LENGTH)
-					? this.methods.computeIfAbsent(method, (key) -> new Method(this.server, key, this.secrets))
-					: this.otherMethod;
+					? this.methods.computeIfAbsent(method, Method::new) : this.otherMethod;
 		}
 		return entry.operation(name);
 	}
@@ -115,9 +114,7 @@ final class OperationNames {
 	}
 
 	/** One method and the operations of its targets. */
-	private static final class Method {
-
-		private final String server;
+	private final class Method {
 
 		private final String name;
 
@@ -127,13 +124,9 @@ final class OperationNames {
 
 		private final @Nullable Operation otherTarget;
 
-		private final SecretValues secrets;
-
-		Method(String server, String method, SecretValues secrets) {
-			this.server = server;
-			this.secrets = secrets;
-			this.name = OTHER.equals(method) ? OTHER : label(method, secrets);
-			this.untargeted = new Operation(server, this.name, null, null);
+		Method(String method) {
+			this.name = OTHER.equals(method) ? OTHER : label(method, OperationNames.this.secrets);
+			this.untargeted = new Operation(OperationNames.this.server, this.name, null, null);
 			boolean targeted = TOOLS_CALL.equals(this.name) || PROMPTS_GET.equals(this.name);
 			this.targets = targeted ? new ConcurrentHashMap<>() : null;
 			this.otherTarget = targeted ? create(OTHER) : null;
@@ -147,53 +140,28 @@ final class OperationNames {
 			Operation operation = byName.get(target);
 			if (operation == null) {
 				operation = (byName.size() < MAX_TARGETS && target.length() <= MAX_LENGTH)
-						? byName.computeIfAbsent(target, (key) -> create(label(key, this.secrets))) : this.otherTarget;
+						? byName.computeIfAbsent(target, (key) -> create(label(key, OperationNames.this.secrets)))
+						: this.otherTarget;
 			}
 			return operation;
 		}
 
 		private Operation create(String target) {
-			return TOOLS_CALL.equals(this.name) ? new Operation(this.server, this.name, target, null)
-					: new Operation(this.server, this.name, null, target);
+			boolean tool = TOOLS_CALL.equals(this.name);
+			return new Operation(OperationNames.this.server, this.name, tool ? target : null, tool ? null : target);
 		}
 
 	}
 
 	/**
 	 * One kind of request to one server as telemetry names it: method and tool or prompt.
+	 *
+	 * @param server the server's name
+	 * @param method the method, or {@value #OTHER}
+	 * @param toolName the tool of a {@code tools/call}, or {@code null}
+	 * @param promptName the prompt of a {@code prompts/get}, or {@code null}
 	 */
-	static final class Operation {
-
-		private final String server;
-
-		private final String method;
-
-		private final @Nullable String toolName;
-
-		private final @Nullable String promptName;
-
-		Operation(String server, String method, @Nullable String toolName, @Nullable String promptName) {
-			this.server = server;
-			this.method = method;
-			this.toolName = toolName;
-			this.promptName = promptName;
-		}
-
-		String server() {
-			return this.server;
-		}
-
-		String method() {
-			return this.method;
-		}
-
-		@Nullable String toolName() {
-			return this.toolName;
-		}
-
-		@Nullable String promptName() {
-			return this.promptName;
-		}
+	record Operation(String server, String method, @Nullable String toolName, @Nullable String promptName) {
 
 		/**
 		 * Return the tool or prompt the request is about, else the server: the target of
