@@ -466,10 +466,6 @@ final class StdinWriter {
 			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
 		}
 
-		boolean isWriting() {
-			return this.state.get() == WRITING;
-		}
-
 		void fail(Exception ex) {
 			this.future.completeExceptionally(ex);
 		}

@@ -35,8 +35,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
@@ -108,10 +108,9 @@ final class ContainerEngine {
 				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
-		env.remove(ProcessMarkers.SERVER);
-		env.remove(ProcessMarkers.OWNER_PID);
-		env.remove(ProcessMarkers.INSTANCE);
-		env.remove(ProcessMarkers.APPLICATION);
+		env.keySet()
+			.removeAll(List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE,
+					ProcessMarkers.APPLICATION));
 		this.environment = Map.copyOf(env);
 		this.timeout = Objects.requireNonNull(timeout, "timeout");
 	}
@@ -474,13 +473,7 @@ final class ContainerEngine {
 		}
 
 		List<String> lines() {
-			List<String> lines = new ArrayList<>();
-			for (String line : this.stdout.split("\n")) {
-				if (!line.isBlank()) {
-					lines.add(line.strip());
-				}
-			}
-			return lines;
+			return this.stdout.lines().filter((line) -> !line.isBlank()).map(String::strip).toList();
 		}
 
 		boolean noSuchContainer() {

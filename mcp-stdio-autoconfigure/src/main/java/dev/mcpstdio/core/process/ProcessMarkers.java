@@ -69,16 +69,6 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 
 	private static final AtomicLong starts = new AtomicLong();
 
-	/**
-	 * Create markers of a process that names no application.
-	 * @param server the server name
-	 * @param ownerPid the pid of the JVM that started it
-	 * @param instance the id of the one start that made it
-	 */
-	public ProcessMarkers(String server, long ownerPid, @Nullable String instance) {
-		this(server, ownerPid, instance, null);
-	}
-
 	private static long startOfCurrent() {
 		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
 		return (stat != null) ? stat.startTime() : 0;

@@ -240,13 +240,13 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	@Override
 	public ProcessTable reread(ProcessTable table) {
-		if (table.unread() == 0 || !this.platform.hasProcFileSystem()) {
+		if (table.unread().isEmpty() || !this.platform.hasProcFileSystem()) {
 			return table;
 		}
 		ProcReader.Cursor cursor = this.proc.cursor();
 		Map<Long, @Nullable Proc> reread = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
-		for (Proc old : table.unreadProcesses()) {
+		for (Proc old : table.unread()) {
 			Read now = readProc(old.pid(), cursor, 0, true);
 			if (now == null || now.proc().startTime() != old.startTime()
 					|| ProcReader.Stat.isZombie(now.proc().state())) {

@@ -79,20 +79,11 @@ public final class ProcessTable {
 	}
 
 	/**
-	 * Return how many user processes showed an empty environment, as one does while it
-	 * execs: their markers are not known yet.
-	 * @return the count
-	 */
-	int unread() {
-		return this.unread.size();
-	}
-
-	/**
 	 * Return the user processes that showed an empty environment, as one does while it
 	 * execs: their markers are not known yet.
 	 * @return the processes
 	 */
-	List<Proc> unreadProcesses() {
+	List<Proc> unread() {
 		return this.unread;
 	}
 
