@@ -18,8 +18,6 @@ package dev.mcpstdio.core.process;
 
 import java.util.Optional;
 import java.time.Instant;
-import java.nio.file.Path;
-import java.nio.file.Files;
 import java.net.InetAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
