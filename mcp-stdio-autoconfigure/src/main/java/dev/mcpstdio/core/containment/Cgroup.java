@@ -28,10 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -251,15 +252,11 @@ final class Cgroup implements Containment.Part {
 		boolean frozen = freeze();
 		try {
 			int count = 0;
+			Consumer<ProcessHandle> signal = kill ? ProcessHandle::destroyForcibly : ProcessHandle::destroy;
 			for (long pid : pids()) {
 				Optional<ProcessHandle> handle = ProcessHandle.of(pid);
 				if (pid != ProcessMarkers.CURRENT_PID && handle.isPresent()) {
-					if (kill) {
-						handle.get().destroyForcibly();
-					}
-					else {
-						handle.get().destroy();
-					}
+					signal.accept(handle.get());
 					count++;
 				}
 			}

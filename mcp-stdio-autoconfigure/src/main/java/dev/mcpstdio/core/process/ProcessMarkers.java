@@ -309,21 +309,16 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 			return now == null || now.equals(this.start);
 		}
 
+		/** The start in clock ticks since boot from {@code /proc}, else in epoch ms. */
 		private static @Nullable String startOf(long pid) {
-			String ticks = startTicks(pid);
-			if (ticks != null) {
-				return ticks;
+			ProcReader.Stat stat = ProcReader.system().stat(pid);
+			if (stat != null && !stat.isZombie()) {
+				return Long.toString(stat.startTime());
 			}
 			return ProcessHandle.of(pid)
 				.flatMap((handle) -> handle.info().startInstant())
 				.map((instant) -> instant.toEpochMilli() + "ms")
 				.orElse(null);
-		}
-
-		/** The start time in clock ticks since boot, from {@code /proc}. */
-		private static @Nullable String startTicks(long pid) {
-			ProcReader.Stat stat = ProcReader.system().stat(pid);
-			return (stat != null && !stat.isZombie()) ? Long.toString(stat.startTime()) : null;
 		}
 
 		private static String hostName() {

@@ -94,12 +94,7 @@ public final class ProcessTable {
 	 * @return whether one did
 	 */
 	boolean hasUnreadSince(long since) {
-		for (Proc proc : this.unread) {
-			if (proc.startTime() >= since) {
-				return true;
-			}
-		}
-		return false;
+		return this.unread.stream().anyMatch((proc) -> proc.startTime() >= since);
 	}
 
 	/**
