@@ -284,7 +284,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 					continue;
 				}
 				Cgroup whole = new Cgroup("", group, this.hasKill);
-				processes += whole.terminate(terminateTimeout).signalled();
+				processes += whole.terminate(terminateTimeout).terminated();
 				whole.awaitEmptyAndRemove();
 				swept.add(group);
 			}

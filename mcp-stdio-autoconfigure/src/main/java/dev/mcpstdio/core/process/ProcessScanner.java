@@ -295,10 +295,7 @@ public final class ProcessScanner implements ProcessSource {
 
 	private ProcessTable scanWithProcessHandles(long gen, long takenAt) {
 		Map<Long, Proc> processes = new HashMap<>();
-		ProcessHandle.allProcesses().forEach((handle) -> {
-			long ppid = handle.parent().map(ProcessHandle::pid).orElse(0L);
-			processes.put(handle.pid(), new Proc(handle.pid(), ppid, -1, -1, 'R', startMillis(handle), 0, null, -1));
-		});
+		ProcessHandle.allProcesses().forEach((handle) -> processes.put(handle.pid(), procOf(handle)));
 		return new ProcessTable(processes, takenAt, gen, List.of());
 	}
 
@@ -380,11 +377,8 @@ public final class ProcessScanner implements ProcessSource {
 		if (!this.platform.hasProcFileSystem()) {
 			Optional<ProcessHandle> next = ProcessHandle.of(pid);
 			while (next.isPresent() && !processes.containsKey(next.get().pid()) && processes.size() < MAX_LINEAGE) {
-				ProcessHandle handle = next.get();
-				next = handle.parent();
-				long ppid = next.map(ProcessHandle::pid).orElse(0L);
-				processes.put(handle.pid(),
-						new Proc(handle.pid(), ppid, -1, -1, 'R', startMillis(handle), 0, null, -1));
+				processes.put(next.get().pid(), procOf(next.get()));
+				next = next.get().parent();
 			}
 			return new ProcessTable(processes, takenAt, this.generation, unread);
 		}
@@ -483,6 +477,14 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	public long now() {
 		return this.platform.hasProcFileSystem() ? this.proc.nowTicks() : System.currentTimeMillis();
+	}
+
+	/**
+	 * A process as {@link ProcessHandle} tells it: no group, session, memory or markers.
+	 */
+	private static Proc procOf(ProcessHandle handle) {
+		return new Proc(handle.pid(), handle.parent().map(ProcessHandle::pid).orElse(0L), -1, -1, 'R',
+				startMillis(handle), 0, null, -1);
 	}
 
 	private static long startMillis(ProcessHandle handle) {
