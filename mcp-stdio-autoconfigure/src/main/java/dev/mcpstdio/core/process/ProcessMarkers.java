@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.process;
 
+import java.util.List;
 import java.util.Optional;
 import java.time.Instant;
 import java.net.InetAddress;
@@ -67,6 +68,8 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 
 	private static final AtomicLong starts = new AtomicLong();
 
+	private static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
+
 	private static long startOfCurrent() {
 		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
 		return (stat != null) ? stat.startTime() : 0;
@@ -89,35 +92,26 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 * @return the markers or {@code null}
 	 */
 	public static @Nullable ProcessMarkers parse(byte[] environ, int length) {
-		String server = null;
-		String owner = null;
-		String instance = null;
-		String application = null;
+		// server, owner pid, instance, application: the first entry of each counts
+		String[] values = new String[NAMES.size()];
 		int start = 0;
 		for (int i = 0; i <= length; i++) {
 			if (i == length || environ[i] == 0) {
 				if (i - start > 11 && environ[start] == 'M' && environ[start + 1] == 'C') {
 					String entry = new String(environ, start, i - start, StandardCharsets.UTF_8);
-					if (server == null) {
-						server = valueOf(entry, SERVER);
-					}
-					if (owner == null) {
-						owner = valueOf(entry, OWNER_PID);
-					}
-					if (instance == null) {
-						instance = valueOf(entry, INSTANCE);
-					}
-					if (application == null) {
-						application = valueOf(entry, APPLICATION);
+					for (int n = 0; n < values.length; n++) {
+						values[n] = (values[n] != null) ? values[n] : valueOf(entry, NAMES.get(n));
 					}
 				}
 				start = i + 1;
 			}
 		}
+		String server = values[0];
+		String owner = values[1];
 		if (server == null || server.isEmpty() || owner == null || !digits(owner, 0, owner.length())) {
 			return null;
 		}
-		return new ProcessMarkers(server, Long.parseLong(owner), instance, application);
+		return new ProcessMarkers(server, Long.parseLong(owner), values[2], values[3]);
 	}
 
 	private static @Nullable String valueOf(String entry, String name) {
