@@ -87,9 +87,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	};
 
 	ContainerEngine {
-		if (prefix.isEmpty()) {
-			throw new IllegalArgumentException("prefix must name the engine executable");
-		}
+		// made by of(), from an executable and a timeout that the spec checked already
 		prefix = List.copyOf(prefix);
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
@@ -97,7 +95,6 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			.removeAll(List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE,
 					ProcessMarkers.APPLICATION));
 		environment = Map.copyOf(env);
-		Objects.requireNonNull(timeout, "timeout");
 	}
 
 	/**

@@ -21,6 +21,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -59,10 +61,8 @@ public final class ProcessTable {
 	 * @return the snapshot
 	 */
 	public static ProcessTable of(Collection<Proc> processes) {
-		Map<Long, Proc> byPid = new HashMap<>();
-		for (Proc proc : processes) {
-			byPid.put(proc.pid(), proc);
-		}
+		Map<Long, Proc> byPid = processes.stream()
+			.collect(Collectors.toMap(Proc::pid, Function.identity(), (first, last) -> last, HashMap::new));
 		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
 	}
 
