@@ -18,6 +18,7 @@ package dev.mcpstdio.lifecycle.observation;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
@@ -91,11 +92,8 @@ final class OperationNames {
 	 * @return the interned operation
 	 */
 	Operation operation(@Nullable String method, @Nullable String name) {
-		Method entry = (method != null) ? this.methods.get(method) : this.otherMethod;
-		if (entry == null) {
-			entry = (this.methods.size() < MAX_METHODS && method.length() <= MAX_LENGTH)
-					? this.methods.computeIfAbsent(method, Method::new) : this.otherMethod;
-		}
+		Method entry = (method != null) ? intern(this.methods, method, MAX_METHODS, Method::new, this.otherMethod)
+				: this.otherMethod;
 		return entry.operation(name);
 	}
 
@@ -105,12 +103,20 @@ final class OperationNames {
 	 * @return the same text, or {@value #OTHER} past the bound
 	 */
 	String errorType(String errorType) {
-		String interned = this.errorTypes.get(errorType);
-		if (interned == null) {
-			interned = (this.errorTypes.size() < MAX_ERROR_TYPES && errorType.length() <= MAX_LENGTH)
-					? this.errorTypes.computeIfAbsent(errorType, (key) -> label(key, this.secrets)) : OTHER;
+		return intern(this.errorTypes, errorType, MAX_ERROR_TYPES, (key) -> label(key, this.secrets), OTHER);
+	}
+
+	/**
+	 * Return what a name is interned as: what it was before, else what {@code create}
+	 * makes of it while the map has room and the name fits, else {@code other}.
+	 */
+	private static <V> V intern(Map<String, V> interned, String name, int max, Function<String, V> create, V other) {
+		V value = interned.get(name);
+		if (value == null) {
+			value = (interned.size() < max && name.length() <= MAX_LENGTH) ? interned.computeIfAbsent(name, create)
+					: other;
 		}
-		return interned;
+		return value;
 	}
 
 	/** One method and the operations of its targets. */
@@ -137,13 +143,8 @@ final class OperationNames {
 			if (byName == null || target == null) {
 				return this.untargeted;
 			}
-			Operation operation = byName.get(target);
-			if (operation == null) {
-				operation = (byName.size() < MAX_TARGETS && target.length() <= MAX_LENGTH)
-						? byName.computeIfAbsent(target, (key) -> create(label(key, OperationNames.this.secrets)))
-						: this.otherTarget;
-			}
-			return operation;
+			return intern(byName, target, MAX_TARGETS, (key) -> create(label(key, OperationNames.this.secrets)),
+					this.otherTarget);
 		}
 
 		private Operation create(String target) {
