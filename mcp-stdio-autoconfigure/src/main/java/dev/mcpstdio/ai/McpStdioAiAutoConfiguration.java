@@ -17,11 +17,9 @@
 package dev.mcpstdio.ai;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -76,12 +74,11 @@ public class McpStdioAiAutoConfiguration {
 	 */
 	@Bean
 	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, ServerClients clients) {
-		List<NamedClientMcpTransport> transports = new ArrayList<>();
-		for (McpStdioServer server : servers.list()) {
-			if (server.definition().enabled()) {
-				transports.add(clients.transport(server));
-			}
-		}
+		List<NamedClientMcpTransport> transports = servers.list()
+			.stream()
+			.filter((server) -> server.definition().enabled())
+			.map(clients::transport)
+			.toList();
 		servers.startAllInBackground();
 		return transports;
 	}
