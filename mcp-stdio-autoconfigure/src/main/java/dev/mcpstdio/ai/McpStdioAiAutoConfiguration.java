@@ -17,19 +17,14 @@
 package dev.mcpstdio.ai;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import reactor.core.scheduler.Schedulers;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
 import org.springframework.ai.mcp.McpToolFilter;
@@ -81,14 +76,12 @@ public class McpStdioAiAutoConfiguration {
 	 */
 	@Bean
 	List<NamedClientMcpTransport> mcpStdioTransports(McpStdioServers servers, ServerClients clients) {
-		List<NamedClientMcpTransport> transports = new ArrayList<>();
-		for (McpStdioServer server : servers.list()) {
-			// a per-user server has no client of its own: its users' instances have
-			// theirs
-			if (server.definition().enabled() && server.definition().demand().perUser() == null) {
-				transports.add(clients.transport(server));
-			}
-		}
+		// a per-user server has no client of its own: its users' instances have theirs
+		List<NamedClientMcpTransport> transports = servers.list()
+			.stream()
+			.filter((server) -> server.definition().enabled() && server.definition().demand().perUser() == null)
+			.map(clients::transport)
+			.toList();
 		servers.startAllInBackground();
 		return transports;
 	}

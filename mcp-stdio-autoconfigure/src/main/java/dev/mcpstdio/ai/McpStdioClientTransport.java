@@ -177,8 +177,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void sendToServer(JSONRPCMessage message) {
 		// Bounded like the server's own start
-		Waits.await(this.connected, this.server.definition().spec().startupTimeout().plusSeconds(10),
-				this.server.name(), "start");
+		Waits.await(this.connected, spec().startupTimeout().plusSeconds(10), this.server.name(), "start");
 		// While the server restarts, wait for the new process, so that the session is
 		// resumed on it before this message
 		this.connection.awaitSettled();
@@ -222,7 +221,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * 20 s): the answer, or the failure, reaches the client from another thread.
 	 */
 	private void initialize(JSONRPCRequest request) {
-		Duration timeout = this.server.definition().spec().startupTimeout();
+		Duration timeout = spec().startupTimeout();
 		CompletableFuture<String> answer = this.server.request(request.id(), write(request));
 		try {
 			answer.getNow(null);
@@ -363,8 +362,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 				new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id, initialize.params())));
 		String line;
 		try {
-			line = Waits.await(answered, this.server.definition().spec().startupTimeout(), this.server.name(),
-					"answer the replayed initialize");
+			line = Waits.await(answered, spec().startupTimeout(), this.server.name(), "answer the replayed initialize");
 		}
 		finally {
 			// Given up on: it must not hold the drain of a stop

@@ -228,10 +228,10 @@ final class ServerAnswers {
 				return ServerAnswers.this.secrets.mask(number.toString()).equals(number.toString()) ? number
 						: SecretSanitizer.MASK;
 			}
+			if ((data instanceof Map || data instanceof List) && depth >= MAX_DEPTH) {
+				return SecretSanitizer.MASK;
+			}
 			if (data instanceof Map<?, ?> map) {
-				if (depth >= MAX_DEPTH) {
-					return SecretSanitizer.MASK;
-				}
 				Map<Object, @Nullable Object> sanitized = new LinkedHashMap<>();
 				for (Map.Entry<?, ?> entry : map.entrySet()) {
 					if (this.budget <= 0) {
@@ -245,9 +245,6 @@ final class ServerAnswers {
 				return sanitized;
 			}
 			if (data instanceof List<?> list) {
-				if (depth >= MAX_DEPTH) {
-					return SecretSanitizer.MASK;
-				}
 				List<@Nullable Object> sanitized = new ArrayList<>(Math.min(list.size(), 1024));
 				for (Object value : list) {
 					if (this.budget <= 0) {

@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.util.Arrays;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -60,13 +62,9 @@ class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 	 * @return whether Spring AI's stdio transport is active
 	 */
 	static boolean isActive(Environment environment, @Nullable ClassLoader classLoader) {
-		for (String name : REQUIRED_CLASSES) {
-			if (!ClassUtils.isPresent(name, classLoader)) {
-				return false;
-			}
-		}
 		// @ConditionalOnProperty(havingValue = "true", matchIfMissing = true)
-		return "true".equalsIgnoreCase(environment.getProperty("spring.ai.mcp.client.enabled", "true"));
+		return Arrays.stream(REQUIRED_CLASSES).allMatch((name) -> ClassUtils.isPresent(name, classLoader))
+				&& "true".equalsIgnoreCase(environment.getProperty("spring.ai.mcp.client.enabled", "true"));
 	}
 
 	/**

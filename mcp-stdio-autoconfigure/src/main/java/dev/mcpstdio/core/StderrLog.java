@@ -96,15 +96,6 @@ final class StderrLog {
 	}
 
 	/**
-	 * Open the channel of one server's stderr.
-	 * @param serverName the server
-	 * @return its channel, to be closed when its stderr ends
-	 */
-	Channel open(String serverName) {
-		return open(serverName, SecretValues.NONE);
-	}
-
-	/**
 	 * Open the channel of one server's stderr, whose secret values are masked.
 	 * @param serverName the server
 	 * @param secrets its secret values

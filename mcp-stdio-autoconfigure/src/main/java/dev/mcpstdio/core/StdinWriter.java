@@ -283,7 +283,12 @@ final class StdinWriter {
 	 */
 	private void unlock() {
 		this.writeLock.unlock();
-		if (this.closeRequested && !this.closed.isDone() && this.queue.isEmpty() && this.writeLock.tryLock()) {
+		closeUnlessWriting(this.closeRequested && !this.closed.isDone() && this.queue.isEmpty());
+	}
+
+	/** Close stdin if asked and no write holds the lock: whoever holds it closes it. */
+	private void closeUnlessWriting(boolean close) {
+		if (close && this.writeLock.tryLock()) {
 			try {
 				closeQuietly();
 			}
@@ -345,15 +350,7 @@ final class StdinWriter {
 		}
 		failQueued(error);
 		// Whoever holds the lock now closes stdin when it lets go
-		if (this.writeLock.tryLock()) {
-			try {
-				closeQuietly();
-			}
-			finally {
-				this.writeLock.unlock();
-			}
-		}
-		signalIdle();
+		closeUnlessWriting(true);
 	}
 
 	private void failQueued(Function<Write, Exception> error) {
@@ -464,10 +461,6 @@ final class StdinWriter {
 		 */
 		boolean cancel() {
 			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
-		}
-
-		boolean isWriting() {
-			return this.state.get() == WRITING;
 		}
 
 		void fail(Exception ex) {

@@ -26,6 +26,7 @@ import ch.qos.logback.classic.Level;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;
@@ -125,7 +126,8 @@ class StderrLogTests {
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD);
 			builder.environment().put(Fixtures.MARKER, this.fixtures.id());
 			Process process = builder.start();
-			StderrTail tail = new StderrTail(stderrLog.open("stuck-log"), process.getErrorStream(), 3);
+			StderrTail tail = new StderrTail(stderrLog.open("stuck-log", SecretValues.NONE), process.getErrorStream(),
+					3);
 			new Thread(tail, "test-stuck-log-stderr").start();
 			assertThat(log.awaitEntered(30)).as("the logging thread is stuck in the appender").isTrue();
 			assertThat(tail.awaitEnd(60_000)).as("stderr read to its end while the appender is stuck").isTrue();
@@ -148,7 +150,7 @@ class StderrLogTests {
 		// a burst of 3 lines, then one a second; a report only every ten minutes
 		StderrLog stderrLog = new StderrLog(1, 3, Duration.ofMinutes(10), 16, Duration.ofSeconds(30));
 		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.last-words")) {
-			StderrLog.Channel channel = stderrLog.open("last-words");
+			StderrLog.Channel channel = stderrLog.open("last-words", SecretValues.NONE);
 			channel.line("first");
 			channel.line("second");
 			channel.line("last words");
@@ -178,7 +180,7 @@ class StderrLogTests {
 	void shutdownWaitsForAStuckAppenderOnlyWithinItsBound() throws Exception {
 		StderrLog stderrLog = new StderrLog(100, 200, Duration.ofMinutes(10), 16, Duration.ofMillis(300));
 		try (LogCapture log = LogCapture.stuck("dev.mcpstdio.server.stuck-at-stop")) {
-			StderrLog.Channel channel = stderrLog.open("stuck-at-stop");
+			StderrLog.Channel channel = stderrLog.open("stuck-at-stop", SecretValues.NONE);
 			channel.line("held");
 			assertThat(log.awaitEntered(30)).as("the logging thread is in the appender").isTrue();
 			// the interrupt frees the appender of this line; the next one stays held

@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -67,7 +68,7 @@ class StderrPollerTests {
 		StderrPoller poller = new StderrPoller();
 		List<StderrTail> tails = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
-			StderrTail tail = new StderrTail(this.log.open("poll-" + i),
+			StderrTail tail = new StderrTail(this.log.open("poll-" + i, SecretValues.NONE),
 					start("echo first-" + i + " >&2; " + "sleep 0.3; echo second-" + i + " >&2; exec sleep 30")
 						.getErrorStream(),
 					10);
@@ -90,7 +91,7 @@ class StderrPollerTests {
 	void whatIsLeftAfterTheExitIsReadToTheEnd() throws Exception {
 		StderrPoller poller = new StderrPoller();
 		Process process = start("sleep 0.2; printf 'last line\\nno newline' >&2; exit 3");
-		StderrTail tail = new StderrTail(this.log.open("finish"), process.getErrorStream(), 10);
+		StderrTail tail = new StderrTail(this.log.open("finish", SecretValues.NONE), process.getErrorStream(), 10);
 		poller.add(tail);
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		poller.remove(tail);
@@ -106,7 +107,7 @@ class StderrPollerTests {
 		Process process = start("i=0; while [ $i -lt 20000 ]; do echo 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' >&2; i=$((i+1)); done; echo flood done >&2; "
 				+ "exec sleep 30");
-		StderrTail tail = new StderrTail(this.log.open("flood"), process.getErrorStream(), 1);
+		StderrTail tail = new StderrTail(this.log.open("flood", SecretValues.NONE), process.getErrorStream(), 1);
 		poller.add(tail);
 		awaitLines(tail, List.of("flood done"));
 	}
@@ -133,7 +134,7 @@ class StderrPollerTests {
 	@Test
 	void theThreadEndsOnceNoStreamIsLeftAndStartsAgainForTheNext() throws Exception {
 		StderrPoller poller = new StderrPoller(Duration.ofMillis(100));
-		StderrTail first = new StderrTail(this.log.open("again-1"),
+		StderrTail first = new StderrTail(this.log.open("again-1", SecretValues.NONE),
 				start("echo one >&2; exec sleep 30").getErrorStream(), 10);
 		poller.add(first);
 		awaitLines(first, List.of("one"));
@@ -141,7 +142,7 @@ class StderrPollerTests {
 		poller.remove(first);
 		thread.join(10_000);
 		assertThat(thread.isAlive()).isFalse();
-		StderrTail second = new StderrTail(this.log.open("again-2"),
+		StderrTail second = new StderrTail(this.log.open("again-2", SecretValues.NONE),
 				start("echo two >&2; exec sleep 30").getErrorStream(), 10);
 		poller.add(second);
 		awaitLines(second, List.of("two"));

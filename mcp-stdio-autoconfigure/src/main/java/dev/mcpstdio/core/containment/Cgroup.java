@@ -28,16 +28,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The cgroup (v2) of one server start, which nothing it starts can leave.
@@ -107,11 +106,11 @@ final class Cgroup implements Containment.Part {
 		finally {
 			// the usual case, an empty group, costs one read: no freeze, no signal
 			if (!this.released && !isEmpty()) {
-				Result result = terminate(terminateTimeout);
-				if (result.signalled() > 0 || result.survivors() > 0) {
+				TreeTerminator.Result result = terminate(terminateTimeout);
+				if (result.terminated() > 0 || result.survivors() > 0) {
 					logger
-						.warn("MCP server '" + this.server + "' left " + result.signalled()
-								+ ((result.signalled() == 1) ? " process" : " processes")
+						.warn("MCP server '" + this.server + "' left " + result.terminated()
+								+ ((result.terminated() == 1) ? " process" : " processes")
 								+ " in its cgroup outside its process tree and markers; sent SIGTERM"
 								+ ((result.killed() > 0) ? ", then killed " + result.killed() + " after "
 										+ Waits.format(terminateTimeout) : "")
@@ -229,13 +228,13 @@ final class Cgroup implements Containment.Part {
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was done
 	 */
-	Result terminate(Duration terminateTimeout) {
+	TreeTerminator.Result terminate(Duration terminateTimeout) {
 		int termed = signalFrozen(false);
 		if (termed == 0 && isEmpty()) {
-			return new Result(0, 0, 0);
+			return new TreeTerminator.Result(0, 0, 0);
 		}
 		if (awaitEmpty(terminateTimeout)) {
-			return new Result(termed, 0, 0);
+			return new TreeTerminator.Result(termed, 0, 0);
 		}
 		int killed = pids().size();
 		if (this.hasKill && write("cgroup.kill", "1")) {
@@ -247,22 +246,18 @@ final class Cgroup implements Containment.Part {
 				Waits.sleepNanos(10_000_000L);
 			}
 		}
-		return new Result(termed, killed, pids().size());
+		return new TreeTerminator.Result(termed, killed, pids().size());
 	}
 
 	private int signalFrozen(boolean kill) {
 		boolean frozen = freeze();
 		try {
 			int count = 0;
+			Consumer<ProcessHandle> signal = kill ? ProcessHandle::destroyForcibly : ProcessHandle::destroy;
 			for (long pid : pids()) {
 				Optional<ProcessHandle> handle = ProcessHandle.of(pid);
 				if (pid != ProcessMarkers.CURRENT_PID && handle.isPresent()) {
-					if (kill) {
-						handle.get().destroyForcibly();
-					}
-					else {
-						handle.get().destroy();
-					}
+					signal.accept(handle.get());
 					count++;
 				}
 			}
@@ -363,17 +358,6 @@ final class Cgroup implements Containment.Part {
 	@Override
 	public String toString() {
 		return this.path.toString();
-	}
-
-	/**
-	 * What ending a group did.
-	 *
-	 * @param signalled processes sent SIGTERM
-	 * @param killed processes left after the wait, killed
-	 * @param survivors processes still in the group at the end
-	 */
-	record Result(int signalled, int killed, int survivors) {
-
 	}
 
 }

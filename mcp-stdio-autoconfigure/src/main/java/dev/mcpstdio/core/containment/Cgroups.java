@@ -35,9 +35,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The cgroup (v2) containment of this JVM's servers, where it may write the hierarchy.
  *
+ * @param base this JVM's own cgroup, where the groups of JVMs are
+ * @param jvmGroup {@code <base>/mcp-stdio-<pid>-<start>}, the parent of every server
+ * group
+ * @param hasKill whether {@code cgroup.kill} exists
+ * @param description which containment is in use, for one line at start-up
  * @author mcp-stdio authors
  */
-final class Cgroups {
+record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description) {
 
 	private static final Log logger = LogFactory.getLog(Cgroups.class);
 
@@ -51,23 +56,6 @@ final class Cgroups {
 	static final Object JVM_GROUP_LOCK = new Object();
 
 	private static final String REAPER = OrphanGuard.resource("reap-cgroup.sh");
-
-	/** This JVM's own cgroup, where the groups of JVMs are. */
-	private final @Nullable Path base;
-
-	/** {@code <base>/mcp-stdio-<pid>-<start>}, the parent of every server group. */
-	private final @Nullable Path jvmGroup;
-
-	private final boolean hasKill;
-
-	private final String description;
-
-	private Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, String description) {
-		this.base = base;
-		this.jvmGroup = jvmGroup;
-		this.hasKill = hasKill;
-		this.description = description;
-	}
 
 	/**
 	 * Probe which containment this JVM can use: a group of its own under its cgroup,
@@ -221,18 +209,6 @@ final class Cgroups {
 	}
 
 	/**
-	 * Say which containment is in use, for one line at start-up.
-	 * @return the description
-	 */
-	String description() {
-		return this.description;
-	}
-
-	@Nullable Path jvmGroup() {
-		return this.jvmGroup;
-	}
-
-	/**
 	 * Create the group of one server start.
 	 * @param server the server's name
 	 * @param instance the id of the start, which names the group
@@ -308,7 +284,7 @@ final class Cgroups {
 					continue;
 				}
 				Cgroup whole = new Cgroup("", group, this.hasKill);
-				processes += whole.terminate(terminateTimeout).signalled();
+				processes += whole.terminate(terminateTimeout).terminated();
 				whole.awaitEmptyAndRemove();
 				swept.add(group);
 			}

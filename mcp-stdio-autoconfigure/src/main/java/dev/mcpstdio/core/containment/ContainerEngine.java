@@ -34,18 +34,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A container engine's command-line interface, every call bounded in time and output.
  *
+ * @param prefix the executable and the global options that come before the subcommand
+ * @param environment the environment of every call, our markers left out
+ * @param timeout how long one call may take
  * @author mcp-stdio authors
  */
-final class ContainerEngine {
+record ContainerEngine(List<String> prefix, Map<String, String> environment, Duration timeout) {
 
 	/** Every label of ours starts with this; the user may not set one. */
 	static final String LABEL_PREFIX = "dev.mcpstdio.";
@@ -82,38 +86,15 @@ final class ContainerEngine {
 		thread.start();
 	};
 
-	private final List<String> prefix;
-
-	private final Map<String, String> environment;
-
-	private final Duration timeout;
-
-	/** The subcommand that kills and removes at once. */
-	private final List<String> remove;
-
-	/**
-	 * Create an engine.
-	 * @param prefix the executable and the global options that come before the subcommand
-	 * @param environment the environment of every call
-	 * @param timeout how long one call may take
-	 */
-	ContainerEngine(List<String> prefix, Map<String, String> environment, Duration timeout) {
-		if (prefix.isEmpty()) {
-			throw new IllegalArgumentException("prefix must name the engine executable");
-		}
-		this.prefix = List.copyOf(prefix);
-		// podman's rm -f stops first, with the same fixed wait as stop, unless told
-		// --time 0
-		this.remove = (ContainerRun.engineOf(prefix.get(0)) == ContainerRun.Engine.PODMAN)
-				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
+	ContainerEngine {
+		// made by of(), from an executable and a timeout that the spec checked already
+		prefix = List.copyOf(prefix);
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
-		env.remove(ProcessMarkers.SERVER);
-		env.remove(ProcessMarkers.OWNER_PID);
-		env.remove(ProcessMarkers.INSTANCE);
-		env.remove(ProcessMarkers.APPLICATION);
-		this.environment = Map.copyOf(env);
-		this.timeout = Objects.requireNonNull(timeout, "timeout");
+		env.keySet()
+			.removeAll(List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE,
+					ProcessMarkers.APPLICATION));
+		environment = Map.copyOf(env);
 	}
 
 	/**
@@ -134,20 +115,14 @@ final class ContainerEngine {
 		return new ContainerEngine(prefix, environment, settings.engineTimeout());
 	}
 
-	List<String> prefix() {
-		return this.prefix;
-	}
-
-	Duration timeout() {
-		return this.timeout;
-	}
-
-	Map<String, String> environment() {
-		return this.environment;
-	}
-
+	/**
+	 * Return the subcommand that kills and removes at once.
+	 * @return {@code rm -f}, for podman with {@code --time 0}: its rm -f stops first,
+	 * with the same fixed wait as stop, unless told
+	 */
 	List<String> removeCommand() {
-		return this.remove;
+		return (ContainerRun.engineOf(this.prefix.get(0)) == ContainerRun.Engine.PODMAN)
+				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
 	}
 
 	/**
@@ -235,7 +210,7 @@ final class ContainerEngine {
 	boolean remove(List<String> ids) {
 		boolean gone = true;
 		for (List<String> chunk : chunks(ids)) {
-			List<String> args = new ArrayList<>(this.remove);
+			List<String> args = new ArrayList<>(removeCommand());
 			args.addAll(chunk);
 			Output output = call(args, this.timeout);
 			if (!output.ok() && !output.noSuchContainer()) {
@@ -281,11 +256,9 @@ final class ContainerEngine {
 	 * @return the containers
 	 */
 	List<Owned> listOwned(String... filters) {
-		String[] all = new String[filters.length + 1];
-		all[0] = "label=" + OWNER_LABEL;
-		System.arraycopy(filters, 0, all, 1, filters.length);
 		List<Owned> containers = new ArrayList<>();
-		for (List<String> chunk : chunks(ids(all))) {
+		for (List<String> chunk : chunks(
+				ids(Stream.concat(Stream.of("label=" + OWNER_LABEL), Stream.of(filters)).toArray(String[]::new)))) {
 			List<String> args = new ArrayList<>(List.of("inspect", "--format", LIST_FORMAT));
 			args.addAll(chunk);
 			Output output = call(args, this.timeout);
@@ -474,13 +447,7 @@ final class ContainerEngine {
 		}
 
 		List<String> lines() {
-			List<String> lines = new ArrayList<>();
-			for (String line : this.stdout.split("\n")) {
-				if (!line.isBlank()) {
-					lines.add(line.strip());
-				}
-			}
-			return lines;
+			return this.stdout.lines().filter((line) -> !line.isBlank()).map(String::strip).toList();
 		}
 
 		boolean noSuchContainer() {

@@ -48,7 +48,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-public final class OrphanGuard implements AutoCloseable {
+public final class OrphanGuard {
 
 	private static final Log logger = LogFactory.getLog(OrphanGuard.class);
 
@@ -385,14 +385,6 @@ public final class OrphanGuard implements AutoCloseable {
 					"The MCP server orphan guard (pid " + process.pid() + ") ended at once (" + ex.getMessage() + ")");
 		}
 		return input;
-	}
-
-	/**
-	 * Let the watcher go without ending anything, unless a server it knows still runs.
-	 */
-	@Override
-	public void close() {
-		quit();
 	}
 
 	/**

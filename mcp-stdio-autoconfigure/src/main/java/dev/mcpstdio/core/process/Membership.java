@@ -30,9 +30,10 @@ import dev.mcpstdio.core.process.ProcessTable.Proc;
 /**
  * The one rule of what proves that a live process belongs to a server start.
  *
+ * @param uid the user whose marked processes may be members: the application's
  * @author mcp-stdio authors
  */
-public final class Membership {
+public record Membership(long uid) {
 
 	// Asked by every path that ends or counts a server's processes (the orphan guard's
 	// script repeats it, held to the same cases by a test). A member is the root, or in
@@ -42,16 +43,6 @@ public final class Membership {
 
 	/** The user this JVM runs as, -1 when unknown. */
 	public static final long CURRENT_UID = ProcReader.currentUid();
-
-	private final long uid;
-
-	/**
-	 * Create the rule for the processes of a user.
-	 * @param uid the user whose marked processes may be members: the application's
-	 */
-	public Membership(long uid) {
-		this.uid = uid;
-	}
 
 	/**
 	 * Return the rule for this JVM's user.

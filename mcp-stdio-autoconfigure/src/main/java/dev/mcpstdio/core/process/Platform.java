@@ -72,15 +72,11 @@ public final class Platform {
 	static Platform detect() {
 		String os = System.getProperty("os.name", "");
 		boolean windows = os.toLowerCase(Locale.ROOT).startsWith("windows");
-		String setsid = null;
-		if (!windows) {
-			for (String candidate : SETSID_CANDIDATES) {
-				if (Files.isExecutable(Path.of(candidate))) {
-					setsid = candidate;
-					break;
-				}
-			}
-		}
+		String setsid = windows ? null
+				: SETSID_CANDIDATES.stream()
+					.filter((candidate) -> Files.isExecutable(Path.of(candidate)))
+					.findFirst()
+					.orElse(null);
 		boolean proc = ProcReader.system().isAvailable();
 		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
 		return new Platform(os, setsid, proc, shell);

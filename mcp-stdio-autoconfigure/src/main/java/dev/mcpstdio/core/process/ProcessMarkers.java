@@ -16,10 +16,9 @@
 
 package dev.mcpstdio.core.process;
 
+import java.util.List;
 import java.util.Optional;
 import java.time.Instant;
-import java.nio.file.Path;
-import java.nio.file.Files;
 import java.net.InetAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -69,15 +68,7 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 
 	private static final AtomicLong starts = new AtomicLong();
 
-	/**
-	 * Create markers of a process that names no application.
-	 * @param server the server name
-	 * @param ownerPid the pid of the JVM that started it
-	 * @param instance the id of the one start that made it
-	 */
-	public ProcessMarkers(String server, long ownerPid, @Nullable String instance) {
-		this(server, ownerPid, instance, null);
-	}
+	private static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
 
 	private static long startOfCurrent() {
 		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
@@ -101,35 +92,26 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 * @return the markers or {@code null}
 	 */
 	public static @Nullable ProcessMarkers parse(byte[] environ, int length) {
-		String server = null;
-		String owner = null;
-		String instance = null;
-		String application = null;
+		// server, owner pid, instance, application: the first entry of each counts
+		String[] values = new String[NAMES.size()];
 		int start = 0;
 		for (int i = 0; i <= length; i++) {
 			if (i == length || environ[i] == 0) {
 				if (i - start > 11 && environ[start] == 'M' && environ[start + 1] == 'C') {
 					String entry = new String(environ, start, i - start, StandardCharsets.UTF_8);
-					if (server == null) {
-						server = valueOf(entry, SERVER);
-					}
-					if (owner == null) {
-						owner = valueOf(entry, OWNER_PID);
-					}
-					if (instance == null) {
-						instance = valueOf(entry, INSTANCE);
-					}
-					if (application == null) {
-						application = valueOf(entry, APPLICATION);
+					for (int n = 0; n < values.length; n++) {
+						values[n] = (values[n] != null) ? values[n] : valueOf(entry, NAMES.get(n));
 					}
 				}
 				start = i + 1;
 			}
 		}
+		String server = values[0];
+		String owner = values[1];
 		if (server == null || server.isEmpty() || owner == null || !digits(owner, 0, owner.length())) {
 			return null;
 		}
-		return new ProcessMarkers(server, Long.parseLong(owner), instance, application);
+		return new ProcessMarkers(server, Long.parseLong(owner), values[2], values[3]);
 	}
 
 	private static @Nullable String valueOf(String entry, String name) {
@@ -321,21 +303,16 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 			return now == null || now.equals(this.start);
 		}
 
+		/** The start in clock ticks since boot from {@code /proc}, else in epoch ms. */
 		private static @Nullable String startOf(long pid) {
-			String ticks = startTicks(pid);
-			if (ticks != null) {
-				return ticks;
+			ProcReader.Stat stat = ProcReader.system().stat(pid);
+			if (stat != null && !stat.isZombie()) {
+				return Long.toString(stat.startTime());
 			}
 			return ProcessHandle.of(pid)
 				.flatMap((handle) -> handle.info().startInstant())
 				.map((instant) -> instant.toEpochMilli() + "ms")
 				.orElse(null);
-		}
-
-		/** The start time in clock ticks since boot, from {@code /proc}. */
-		private static @Nullable String startTicks(long pid) {
-			ProcReader.Stat stat = ProcReader.system().stat(pid);
-			return (stat != null && !stat.isZombie()) ? Long.toString(stat.startTime()) : null;
 		}
 
 		private static String hostName() {

@@ -16,15 +16,9 @@
 
 package dev.mcpstdio.core.process;
 
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -240,13 +234,13 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	@Override
 	public ProcessTable reread(ProcessTable table) {
-		if (table.unread() == 0 || !this.platform.hasProcFileSystem()) {
+		if (table.unread().isEmpty() || !this.platform.hasProcFileSystem()) {
 			return table;
 		}
 		ProcReader.Cursor cursor = this.proc.cursor();
 		Map<Long, @Nullable Proc> reread = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
-		for (Proc old : table.unreadProcesses()) {
+		for (Proc old : table.unread()) {
 			Read now = readProc(old.pid(), cursor, 0, true);
 			if (now == null || now.proc().startTime() != old.startTime()
 					|| ProcReader.Stat.isZombie(now.proc().state())) {
@@ -301,10 +295,7 @@ public final class ProcessScanner implements ProcessSource {
 
 	private ProcessTable scanWithProcessHandles(long gen, long takenAt) {
 		Map<Long, Proc> processes = new HashMap<>();
-		ProcessHandle.allProcesses().forEach((handle) -> {
-			long ppid = handle.parent().map(ProcessHandle::pid).orElse(0L);
-			processes.put(handle.pid(), new Proc(handle.pid(), ppid, -1, -1, 'R', startMillis(handle), 0, null, -1));
-		});
+		ProcessHandle.allProcesses().forEach((handle) -> processes.put(handle.pid(), procOf(handle)));
 		return new ProcessTable(processes, takenAt, gen, List.of());
 	}
 
@@ -386,11 +377,8 @@ public final class ProcessScanner implements ProcessSource {
 		if (!this.platform.hasProcFileSystem()) {
 			Optional<ProcessHandle> next = ProcessHandle.of(pid);
 			while (next.isPresent() && !processes.containsKey(next.get().pid()) && processes.size() < MAX_LINEAGE) {
-				ProcessHandle handle = next.get();
-				next = handle.parent();
-				long ppid = next.map(ProcessHandle::pid).orElse(0L);
-				processes.put(handle.pid(),
-						new Proc(handle.pid(), ppid, -1, -1, 'R', startMillis(handle), 0, null, -1));
+				processes.put(next.get().pid(), procOf(next.get()));
+				next = next.get().parent();
 			}
 			return new ProcessTable(processes, takenAt, this.generation, unread);
 		}
@@ -489,6 +477,14 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	public long now() {
 		return this.platform.hasProcFileSystem() ? this.proc.nowTicks() : System.currentTimeMillis();
+	}
+
+	/**
+	 * A process as {@link ProcessHandle} tells it: no group, session, memory or markers.
+	 */
+	private static Proc procOf(ProcessHandle handle) {
+		return new Proc(handle.pid(), handle.parent().map(ProcessHandle::pid).orElse(0L), -1, -1, 'R',
+				startMillis(handle), 0, null, -1);
 	}
 
 	private static long startMillis(ProcessHandle handle) {

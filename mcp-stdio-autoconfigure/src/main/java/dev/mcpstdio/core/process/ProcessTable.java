@@ -21,6 +21,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -59,10 +61,8 @@ public final class ProcessTable {
 	 * @return the snapshot
 	 */
 	public static ProcessTable of(Collection<Proc> processes) {
-		Map<Long, Proc> byPid = new HashMap<>();
-		for (Proc proc : processes) {
-			byPid.put(proc.pid(), proc);
-		}
+		Map<Long, Proc> byPid = processes.stream()
+			.collect(Collectors.toMap(Proc::pid, Function.identity(), (first, last) -> last, HashMap::new));
 		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
 	}
 
@@ -79,20 +79,11 @@ public final class ProcessTable {
 	}
 
 	/**
-	 * Return how many user processes showed an empty environment, as one does while it
-	 * execs: their markers are not known yet.
-	 * @return the count
-	 */
-	int unread() {
-		return this.unread.size();
-	}
-
-	/**
 	 * Return the user processes that showed an empty environment, as one does while it
 	 * execs: their markers are not known yet.
 	 * @return the processes
 	 */
-	List<Proc> unreadProcesses() {
+	List<Proc> unread() {
 		return this.unread;
 	}
 
@@ -103,12 +94,7 @@ public final class ProcessTable {
 	 * @return whether one did
 	 */
 	boolean hasUnreadSince(long since) {
-		for (Proc proc : this.unread) {
-			if (proc.startTime() >= since) {
-				return true;
-			}
-		}
-		return false;
+		return this.unread.stream().anyMatch((proc) -> proc.startTime() >= since);
 	}
 
 	/**

@@ -25,41 +25,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * Every process that one start of a server made, as Membership proves it.
  *
+ * @param rootPid the root's pid
+ * @param rootStartTime the root's start time, 0 when unknown: no member started earlier
+ * @param instance the instance marker of this start
+ * @param ownSession whether the root leads its own session and group
+ * @param rootUnreaped tells whether the root's pid is still the root's: true while it
+ * runs and while it is an unreaped zombie
+ * @param membership the rule
  * @author mcp-stdio authors
  */
-public final class ProcessTree {
-
-	private final long rootPid;
-
-	private final long rootStartTime;
-
-	private final String instance;
-
-	private final boolean ownSession;
-
-	private final BooleanSupplier rootUnreaped;
-
-	private final Membership membership;
-
-	/**
-	 * Create the tree of one start.
-	 * @param rootPid the root's pid
-	 * @param rootStartTime the root's start time, 0 when unknown
-	 * @param instance the instance marker of this start
-	 * @param ownSession whether the root leads its own session and group
-	 * @param rootUnreaped tells whether the root's pid is still the root's: true while it
-	 * runs and while it is an unreaped zombie
-	 * @param membership the rule
-	 */
-	public ProcessTree(long rootPid, long rootStartTime, String instance, boolean ownSession,
-			BooleanSupplier rootUnreaped, Membership membership) {
-		this.rootPid = rootPid;
-		this.rootStartTime = rootStartTime;
-		this.instance = instance;
-		this.ownSession = ownSession;
-		this.rootUnreaped = rootUnreaped;
-		this.membership = membership;
-	}
+public record ProcessTree(long rootPid, long rootStartTime, String instance, boolean ownSession,
+		BooleanSupplier rootUnreaped, Membership membership) {
 
 	/**
 	 * Return the tree of a child of this JVM. Its root is unreaped while the JDK has not
@@ -103,22 +79,6 @@ public final class ProcessTree {
 		// The JDK is asked last: alive then, the pid was the root's while it was read
 		return stat != null && stat.startTime() == startTime && stat.ppid() == ProcessMarkers.CURRENT_PID
 				&& process.isAlive();
-	}
-
-	public long rootPid() {
-		return this.rootPid;
-	}
-
-	/**
-	 * Return the root's start time: no member started earlier.
-	 * @return the start time, 0 when unknown
-	 */
-	public long rootStartTime() {
-		return this.rootStartTime;
-	}
-
-	public String instance() {
-		return this.instance;
 	}
 
 	/**

@@ -23,9 +23,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
-import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -187,13 +188,7 @@ public final class TreeTerminator {
 				return left;
 			}
 			// A process forked after the last signal gets the same treatment
-			List<Proc> fresh = new ArrayList<>();
-			for (Proc proc : left) {
-				if (!signalled.contains(proc)) {
-					fresh.add(proc);
-				}
-			}
-			signalled.signal(fresh, kill, escalation);
+			signalled.signal(left.stream().filter((proc) -> !signalled.contains(proc)).toList(), kill, escalation);
 			long now = System.nanoTime();
 			if (now >= deadline) {
 				return left;
@@ -204,11 +199,7 @@ public final class TreeTerminator {
 	}
 
 	private static String pids(List<Proc> procs) {
-		List<String> pids = new ArrayList<>();
-		for (Proc proc : procs) {
-			pids.add(Long.toString(proc.pid()));
-		}
-		return String.join(", ", pids);
+		return procs.stream().map((proc) -> Long.toString(proc.pid())).collect(Collectors.joining(", "));
 	}
 
 	/** Learns what an escalation does, for logs and the classification of an exit. */
@@ -291,7 +282,7 @@ public final class TreeTerminator {
 				}
 			}
 			for (Held held : this.held.values()) {
-				if (!contains(left, held.proc().pid())) {
+				if (left.stream().noneMatch((proc) -> proc.pid() == held.proc().pid())) {
 					Proc now = table.get(held.proc().pid());
 					left.add((now != null) ? now : held.proc());
 				}
@@ -379,23 +370,6 @@ public final class TreeTerminator {
 				}
 			}
 			return null;
-		}
-
-		private static boolean contains(List<Proc> procs, long pid) {
-			for (Proc proc : procs) {
-				if (proc.pid() == pid) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		/**
-		 * Return how many processes are held by pidfd now.
-		 * @return the count
-		 */
-		int held() {
-			return this.held.size();
 		}
 
 		/** Close every pidfd still held. */

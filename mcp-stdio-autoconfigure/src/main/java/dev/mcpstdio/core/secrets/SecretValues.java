@@ -84,13 +84,11 @@ public final class SecretValues {
 	 * @return the registered values
 	 */
 	public static SecretValues ofSecretNamed(Map<String, String> environment) {
-		List<String> values = new ArrayList<>();
-		environment.forEach((name, value) -> {
-			if (isSecretName(name)) {
-				values.add(value);
-			}
-		});
-		return of(values);
+		return of(environment.entrySet()
+			.stream()
+			.filter((variable) -> isSecretName(variable.getKey()))
+			.map(Map.Entry::getValue)
+			.toList());
 	}
 
 	/**

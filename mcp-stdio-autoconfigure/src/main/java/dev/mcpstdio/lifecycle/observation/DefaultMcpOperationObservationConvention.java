@@ -77,7 +77,7 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 
 	@Override
 	public String getContextualName(McpOperationContext context) {
-		return cached(context).contextualName;
+		return cached(context).contextualName();
 	}
 
 	@Override
@@ -85,13 +85,13 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 		Cached cached = cached(context);
 		String errorType = context.getErrorType();
 		if (errorType == null) {
-			return cached.succeeded;
+			return cached.succeeded();
 		}
-		KeyValues failed = cached.failed.get(errorType);
+		KeyValues failed = cached.failed().get(errorType);
 		if (failed == null) {
-			failed = cached.succeeded.and(KeyValue.of(ERROR_TYPE, errorType));
+			failed = cached.succeeded().and(KeyValue.of(ERROR_TYPE, errorType));
 			// error types are bounded per server (OperationNames)
-			cached.failed.putIfAbsent(errorType, failed);
+			cached.failed().putIfAbsent(errorType, failed);
 		}
 		return failed;
 	}
@@ -132,7 +132,7 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 		OperationNames.Operation operation = context.operation();
 		Cached cached = this.cache.get(operation);
 		if (cached == null) {
-			cached = new Cached(keyValues(context), contextualName(context));
+			cached = new Cached(keyValues(context), contextualName(context), new ConcurrentHashMap<>());
 			if (this.cache.size() < MAX_CACHED) {
 				Cached raced = this.cache.putIfAbsent(operation, cached);
 				if (raced != null) {
@@ -143,19 +143,8 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 		return cached;
 	}
 
-	/** What one kind of request gets. */
-	private static final class Cached {
-
-		private final KeyValues succeeded;
-
-		private final String contextualName;
-
-		private final Map<String, KeyValues> failed = new ConcurrentHashMap<>();
-
-		Cached(KeyValues succeeded, String contextualName) {
-			this.succeeded = succeeded;
-			this.contextualName = contextualName;
-		}
+	/** What one kind of request gets; {@code failed} by error type. */
+	private record Cached(KeyValues succeeded, String contextualName, Map<String, KeyValues> failed) {
 
 	}
 

@@ -18,6 +18,7 @@ package dev.mcpstdio.lifecycle.observation;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
@@ -70,7 +71,7 @@ final class OperationNames {
 	OperationNames(String server, SecretValues secrets) {
 		this.server = server;
 		this.secrets = secrets;
-		this.otherMethod = new Method(server, OTHER, secrets);
+		this.otherMethod = new Method(OTHER);
 	}
 
 	/**
@@ -91,12 +92,8 @@ final class OperationNames {
 	 * @return the interned operation
 	 */
 	Operation operation(@Nullable String method, @Nullable String name) {
-		Method entry = (method != null) ? this.methods.get(method) : this.otherMethod;
-		if (entry == null) {
-			entry = (this.methods.size() < MAX_METHODS && method.length() <= MAX_LENGTH)
-					? this.methods.computeIfAbsent(method, (key) -> new Method(this.server, key, this.secrets))
-					: this.otherMethod;
-		}
+		Method entry = (method != null) ? intern(this.methods, method, MAX_METHODS, Method::new, this.otherMethod)
+				: this.otherMethod;
 		return entry.operation(name);
 	}
 
@@ -106,18 +103,24 @@ final class OperationNames {
 	 * @return the same text, or {@value #OTHER} past the bound
 	 */
 	String errorType(String errorType) {
-		String interned = this.errorTypes.get(errorType);
-		if (interned == null) {
-			interned = (this.errorTypes.size() < MAX_ERROR_TYPES && errorType.length() <= MAX_LENGTH)
-					? this.errorTypes.computeIfAbsent(errorType, (key) -> label(key, this.secrets)) : OTHER;
+		return intern(this.errorTypes, errorType, MAX_ERROR_TYPES, (key) -> label(key, this.secrets), OTHER);
+	}
+
+	/**
+	 * Return what a name is interned as: what it was before, else what {@code create}
+	 * makes of it while the map has room and the name fits, else {@code other}.
+	 */
+	private static <V> V intern(Map<String, V> interned, String name, int max, Function<String, V> create, V other) {
+		V value = interned.get(name);
+		if (value == null) {
+			value = (interned.size() < max && name.length() <= MAX_LENGTH) ? interned.computeIfAbsent(name, create)
+					: other;
 		}
-		return interned;
+		return value;
 	}
 
 	/** One method and the operations of its targets. */
-	private static final class Method {
-
-		private final String server;
+	private final class Method {
 
 		private final String name;
 
@@ -127,13 +130,9 @@ final class OperationNames {
 
 		private final @Nullable Operation otherTarget;
 
-		private final SecretValues secrets;
-
-		Method(String server, String method, SecretValues secrets) {
-			this.server = server;
-			this.secrets = secrets;
-			this.name = OTHER.equals(method) ? OTHER : label(method, secrets);
-			this.untargeted = new Operation(server, this.name, null, null);
+		Method(String method) {
+			this.name = OTHER.equals(method) ? OTHER : label(method, OperationNames.this.secrets);
+			this.untargeted = new Operation(OperationNames.this.server, this.name, null, null);
 			boolean targeted = TOOLS_CALL.equals(this.name) || PROMPTS_GET.equals(this.name);
 			this.targets = targeted ? new ConcurrentHashMap<>() : null;
 			this.otherTarget = targeted ? create(OTHER) : null;
@@ -144,56 +143,26 @@ final class OperationNames {
 			if (byName == null || target == null) {
 				return this.untargeted;
 			}
-			Operation operation = byName.get(target);
-			if (operation == null) {
-				operation = (byName.size() < MAX_TARGETS && target.length() <= MAX_LENGTH)
-						? byName.computeIfAbsent(target, (key) -> create(label(key, this.secrets))) : this.otherTarget;
-			}
-			return operation;
+			return intern(byName, target, MAX_TARGETS, (key) -> create(label(key, OperationNames.this.secrets)),
+					this.otherTarget);
 		}
 
 		private Operation create(String target) {
-			return TOOLS_CALL.equals(this.name) ? new Operation(this.server, this.name, target, null)
-					: new Operation(this.server, this.name, null, target);
+			boolean tool = TOOLS_CALL.equals(this.name);
+			return new Operation(OperationNames.this.server, this.name, tool ? target : null, tool ? null : target);
 		}
 
 	}
 
 	/**
 	 * One kind of request to one server as telemetry names it: method and tool or prompt.
+	 *
+	 * @param server the server's name
+	 * @param method the method, or {@value #OTHER}
+	 * @param toolName the tool of a {@code tools/call}, or {@code null}
+	 * @param promptName the prompt of a {@code prompts/get}, or {@code null}
 	 */
-	static final class Operation {
-
-		private final String server;
-
-		private final String method;
-
-		private final @Nullable String toolName;
-
-		private final @Nullable String promptName;
-
-		Operation(String server, String method, @Nullable String toolName, @Nullable String promptName) {
-			this.server = server;
-			this.method = method;
-			this.toolName = toolName;
-			this.promptName = promptName;
-		}
-
-		String server() {
-			return this.server;
-		}
-
-		String method() {
-			return this.method;
-		}
-
-		@Nullable String toolName() {
-			return this.toolName;
-		}
-
-		@Nullable String promptName() {
-			return this.promptName;
-		}
+	record Operation(String server, String method, @Nullable String toolName, @Nullable String promptName) {
 
 		/**
 		 * Return the tool or prompt the request is about, else the server: the target of

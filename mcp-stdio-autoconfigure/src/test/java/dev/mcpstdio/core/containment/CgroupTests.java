@@ -30,11 +30,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessScanner;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.process.TreeTerminator;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -192,8 +193,8 @@ class CgroupTests {
 		group.addMembers(found, new ProcessScanner(Platform.current(), ProcReader.system()).scanAll());
 		assertThat(found).containsOnlyKeys(server.pid(), child);
 		assertThat(found.values().stream().mapToLong(Proc::rssBytes).sum()).isPositive();
-		Cgroup.Result result = group.terminate(Duration.ofSeconds(5));
-		assertThat(result.signalled()).isEqualTo(2);
+		TreeTerminator.Result result = group.terminate(Duration.ofSeconds(5));
+		assertThat(result.terminated()).isEqualTo(2);
 		assertThat(result.killed()).isZero();
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(group.remove()).isTrue();
@@ -216,7 +217,7 @@ class CgroupTests {
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(group.isEmpty()).as("the process below is still running").isFalse();
 		assertThat(group.pids()).containsExactly(moved);
-		assertThat(group.terminate(Duration.ofSeconds(5)).signalled()).isEqualTo(1);
+		assertThat(group.terminate(Duration.ofSeconds(5)).terminated()).isEqualTo(1);
 		assertThat(group.isEmpty()).isTrue();
 		assertThat(group.remove()).isTrue();
 		assertThat(below).doesNotExist();
@@ -251,9 +252,9 @@ class CgroupTests {
 		Fixtures.sleep(200);
 		assertThat(handle.isAlive()).isTrue();
 		long start = System.nanoTime();
-		Cgroup.Result result = group.terminate(Duration.ofSeconds(2));
+		TreeTerminator.Result result = group.terminate(Duration.ofSeconds(2));
 		System.out.printf("Escaped daemon ended with its cgroup in %d ms%n", (System.nanoTime() - start) / 1_000_000);
-		assertThat(result.signalled()).isEqualTo(1);
+		assertThat(result.terminated()).isEqualTo(1);
 		assertThat(result.survivors()).isZero();
 		assertThat(handle.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
 		assertThat(group.remove()).isTrue();
@@ -265,8 +266,8 @@ class CgroupTests {
 		Cgroup group = new Cgroup("left", created.path(), false);
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
-		Cgroup.Result result = group.terminate(Duration.ofMillis(300));
-		assertThat(result.signalled()).isGreaterThanOrEqualTo(2);
+		TreeTerminator.Result result = group.terminate(Duration.ofMillis(300));
+		assertThat(result.terminated()).isGreaterThanOrEqualTo(2);
 		assertThat(result.killed()).isGreaterThanOrEqualTo(2);
 		assertThat(result.survivors()).isZero();
 		assertThat(group.pids()).isEmpty();
@@ -280,7 +281,7 @@ class CgroupTests {
 		assumeTrue(Files.exists(group.path().resolve("cgroup.kill")), "no cgroup.kill before Linux 5.14");
 		Process server = start(group, "trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo up; cat");
 		assertThat(readLine(server)).isEqualTo("up");
-		Cgroup.Result result = group.terminate(Duration.ofMillis(300));
+		TreeTerminator.Result result = group.terminate(Duration.ofMillis(300));
 		assertThat(result.killed()).isGreaterThanOrEqualTo(2);
 		assertThat(result.survivors()).isZero();
 		assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();

@@ -104,7 +104,7 @@ class ProcessTreeTests {
 	@Test
 	void afterTheRootsReapMarkedProcessesAndTheirDescendantsAreMembers() {
 		ProcessTree tree = tree(false);
-		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
+		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE, null);
 		ProcessTable table = table(proc(4001, 1, ROOT, ROOT, ROOT_START + 10, ours),
 				proc(4002, 4001, 4002, 4002, ROOT_START + 20, null), proc(4003, 1, ROOT, ROOT, ROOT_START + 30, null));
 		assertThat(pids(tree.members(table))).containsExactlyInAnyOrder(4001L, 4002L);
@@ -113,9 +113,9 @@ class ProcessTreeTests {
 	@Test
 	void incompleteOrForeignMarkersAreNoEvidence() {
 		ProcessTree tree = tree(false);
-		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
-		ProcessMarkers noServer = new ProcessMarkers("", ProcessMarkers.CURRENT_PID, INSTANCE);
-		ProcessMarkers otherOwner = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID + 1, INSTANCE);
+		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE, null);
+		ProcessMarkers noServer = new ProcessMarkers("", ProcessMarkers.CURRENT_PID, INSTANCE, null);
+		ProcessMarkers otherOwner = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID + 1, INSTANCE, null);
 		byte[] instanceAlone = (ProcessMarkers.INSTANCE + "=" + INSTANCE + "\0").getBytes(StandardCharsets.UTF_8);
 		assertThat(ProcessMarkers.parse(instanceAlone, instanceAlone.length)).isNull();
 		ProcessTable table = table(proc(5001, 1, 5001, 5001, 9001, noServer),
@@ -142,9 +142,9 @@ class ProcessTreeTests {
 	@Test
 	void processesCarryingTheInstanceMarkerAreMembersWhereverTheyWent() {
 		ProcessTree tree = tree(false);
-		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE);
+		ProcessMarkers ours = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, INSTANCE, null);
 		ProcessMarkers otherStart = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID,
-				ProcessMarkers.newInstance());
+				ProcessMarkers.newInstance(), null);
 		ProcessTable table = table(proc(5000, 1, 5000, 5000, 9000, ours), proc(5001, 5000, 5000, 5000, 9001, null),
 				proc(5002, 1, 5002, 5002, 9002, otherStart));
 		assertThat(pids(tree.members(table))).containsExactlyInAnyOrder(5000L, 5001L);

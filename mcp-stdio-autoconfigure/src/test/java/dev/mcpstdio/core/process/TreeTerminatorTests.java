@@ -86,7 +86,7 @@ class TreeTerminatorTests {
 	void aFirstScanThatCouldNotReadEveryEnvironmentIsRepeated() {
 		// The process was in exec during the first scan: no markers could be read
 		FakeMachine machine = new FakeMachine(Set.of());
-		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, "x");
+		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, "x", null);
 		machine.unreadScans.set(2);
 		machine.add(proc(20, 1, 20, 20, 200, markers));
 		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked,
@@ -130,7 +130,8 @@ class TreeTerminatorTests {
 		// tick, so with its start time: no marker, another parent, session and group. 21
 		// ignores SIGTERM, so that the stop goes on to SIGKILL
 		FakeMachine machine = new FakeMachine(Set.of(21L));
-		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, ProcessMarkers.newInstance());
+		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, ProcessMarkers.newInstance(),
+				null);
 		machine.add(proc(20, 1, 20, 20, 200, markers), proc(21, 1, 21, 21, 201, markers));
 		Proc stranger = proc(20, 7, 70, 70, 200, null);
 		machine.onSignal = (count) -> {
