@@ -517,7 +517,9 @@ public final class JsonRpcLine {
 
 	private boolean hex(int from, int to) {
 		for (int i = from; i < to; i++) {
-			if (Character.digit(this.text.charAt(i), 16) < 0) {
+			// ASCII only, as JSON says: Character.digit also takes other scripts' digits
+			char c = this.text.charAt(i);
+			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
 				return false;
 			}
 		}

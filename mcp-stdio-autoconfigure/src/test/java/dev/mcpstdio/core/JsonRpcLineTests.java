@@ -69,8 +69,9 @@ class JsonRpcLineTests {
 
 	private static final List<String> NOT_JSON = List.of("Server starting on stdio... (not JSON)", "{broken json",
 			"[1, 2", "{\"id\":1,}", "{\"id\":01}", "{'id':1}", "{\"id\":1} trailing", "{\"id\":1}{\"id\":2}",
-			"{\"a\":\"tab\there\"}", "{\"a\":\"bad \\x escape\"}", "{\"a\":\"\\u12\"}", "{\"a\":tru}", "{\"a\":-}",
-			"{\"a\":1.}", "{\"a\":1e}", "{\"a\" 1}", "{\"a\":[1 2]}", "{,}", "[,1]", "{\"a\":NaN}", "// comment", "");
+			"{\"a\":\"tab\there\"}", "{\"a\":\"bad \\x escape\"}", "{\"a\":\"\\u12\"}",
+			"{\"a\":\"\\u\u0660\u0660\u0664\u0661\"}", "{\"a\":tru}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}",
+			"{\"a\" 1}", "{\"a\":[1 2]}", "{,}", "[,1]", "{\"a\":NaN}", "// comment", "");
 
 	private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
