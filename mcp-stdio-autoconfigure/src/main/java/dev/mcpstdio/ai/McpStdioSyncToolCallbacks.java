@@ -85,15 +85,11 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
-		toolsChanged(event.getConnectionName(), event.getTools());
+		this.gathering.changed(event.getConnectionName(), event.getTools());
 	}
 
 	private void toolsChanged(McpStdioServer server, List<Tool> tools) {
 		this.gathering.changed(server, tools);
-	}
-
-	private void toolsChanged(String connection, List<Tool> tools) {
-		this.gathering.changed(connection, tools);
 	}
 
 }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,13 +36,12 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.mcp.McpConnectionInfo;
 import org.springframework.ai.mcp.McpToolFilter;
@@ -129,7 +129,7 @@ final class ToolGathering {
 				served.add(entry.server);
 			}
 		}
-		List<McpStdioServer> later = new ArrayList<>();
+		Set<McpStdioServer> later = Collections.newSetFromMap(new LinkedHashMap<>());
 		for (McpStdioServer server : current) {
 			McpStdioServer own = (server.definition().demand().perUser() != null) ? usersInstance(server) : server;
 			if (own != null && server.definition().enabled() && !served.contains(server)) {
@@ -148,6 +148,18 @@ final class ToolGathering {
 		}
 		gone.forEach((entry) -> entry.client.close().run());
 		return entries;
+	}
+
+	/**
+	 * Return the clients made so far, making none: what a change of tools concerns,
+	 * whatever thread (and user) it comes on.
+	 */
+	private List<Entry> known() {
+		List<Entry> known = new ArrayList<>(this.initial);
+		synchronized (this.added) {
+			known.addAll(this.added.values());
+		}
+		return known;
 	}
 
 	/**
@@ -229,7 +241,7 @@ final class ToolGathering {
 
 	/** List every client's tools again at the next gathering. */
 	void invalidate() {
-		for (Entry entry : entries()) {
+		for (Entry entry : known()) {
 			entry.stale = true;
 		}
 	}
@@ -241,7 +253,7 @@ final class ToolGathering {
 	 * @param tools its tools now
 	 */
 	void changed(String connection, List<Tool> tools) {
-		for (Entry entry : entries()) {
+		for (Entry entry : known()) {
 			if (entry.connection.equals(connection)) {
 				entry.take(tools);
 			}
