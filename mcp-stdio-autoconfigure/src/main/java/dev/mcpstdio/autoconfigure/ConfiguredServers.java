@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.beans.PropertyDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -51,12 +53,15 @@ import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.handler.IgnoreErrorsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyCaching.CacheOverride;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.core.env.Environment;
@@ -132,7 +137,8 @@ final class ConfiguredServers {
 		this.resourceLoader = resourceLoader;
 		this.log = log;
 		this.classLoader = classLoader;
-		this.properties = bind();
+		this.properties = new McpStdioProperties();
+		bind(this.properties);
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
 		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
@@ -209,13 +215,18 @@ final class ConfiguredServers {
 	 * {@code on-failure}), each server starting from {@code defaults}, and report every
 	 * value that cannot be converted instead of stopping at the first.
 	 */
-	private McpStdioProperties bind() {
-		McpStdioProperties properties = new McpStdioProperties();
-		this.binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(properties), new AbstractBindHandler() {
+	private void bind(McpStdioProperties properties) {
+		ScopedBinders servers = new ScopedBinders(this.environment, SERVERS_NAME);
+		BindHandler handler = new AbstractBindHandler() {
 
 			@Override
 			@SuppressWarnings("unchecked")
-			public <T> Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target, BindContext context) {
+			public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
+					BindContext context) {
+				if (name.equals(SERVERS_NAME) && !servers.entries().isEmpty()) {
+					// bound below, each server from its own names
+					return null;
+				}
 				return (target.getType().resolve() == Server.class) ? target.withExistingValue((T) newServer())
 						: target;
 			}
@@ -238,18 +249,40 @@ final class ConfiguredServers {
 				return null;
 			}
 
-		});
-		return properties;
+		};
+		this.binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(properties), handler);
+		try (CacheOverride caching = servers.caching()) {
+			servers.entries()
+				.forEach((key, entry) -> servers.binder(entry)
+					.bind(entry, Bindable.of(Server.class), handler)
+					.ifBound((server) -> properties.getServers().put(key, server)));
+		}
 	}
 
 	/**
-	 * Return a server with the values of {@code defaults}, for its own to override. A
-	 * value that cannot be converted stays at its default here: binding reports it.
+	 * Return a server with the values of {@code defaults}, for its own to override: a
+	 * deep copy of them as bound (binding them again for each server took a tenth of the
+	 * start-up of a thousand).
 	 */
 	private Server newServer() {
-		Server server = new Server();
-		this.binder.bind(DEFAULTS_NAME, Bindable.ofInstance(server), new IgnoreErrorsBindHandler());
-		return server;
+		return copy(this.properties.getDefaults(), new Server());
+	}
+
+	private static <T> T copy(Object from, T to) {
+		BeanWrapper source = new BeanWrapperImpl(from);
+		BeanWrapper target = new BeanWrapperImpl(to);
+		for (PropertyDescriptor property : source.getPropertyDescriptors()) {
+			String name = property.getName();
+			Object value = source.isReadableProperty(name) ? source.getPropertyValue(name) : null;
+			if (target.isWritableProperty(name)) {
+				target.setPropertyValue(name, (value instanceof List<?> list) ? new ArrayList<>(list)
+						: (value instanceof Map<?, ?> map) ? new LinkedHashMap<>(map) : value);
+			}
+			else if (value != null && value.getClass().getEnclosingClass() == McpStdioProperties.class) {
+				copy(value, Objects.requireNonNull(target.getPropertyValue(name)));
+			}
+		}
+		return to;
 	}
 
 	private void unconvertible(ConfigurationPropertyName name, Class<?> type,

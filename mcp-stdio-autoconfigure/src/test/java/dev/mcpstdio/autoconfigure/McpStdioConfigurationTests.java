@@ -160,6 +160,21 @@ class McpStdioConfigurationTests {
 	}
 
 	@Test
+	void eachServerGetsItsOwnCopyOfTheDefaults() {
+		this.runner.withPropertyValues(echo("a"))
+			.withPropertyValues(echo("b"))
+			.withPropertyValues("mcp.stdio.defaults.sandbox.read-only[0]=/usr", "mcp.stdio.defaults.start=lazy",
+					"mcp.stdio.servers.a.sandbox.read-only[0]=/opt", "mcp.stdio.servers.a.sandbox.read-only[1]=/srv")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				assertThat(servers.get("a").definition().spec().sandbox().readOnly()).containsExactly(Path.of("/opt"),
+						Path.of("/srv"));
+				assertThat(servers.get("b").definition().spec().sandbox().readOnly()).containsExactly(Path.of("/usr"));
+			});
+	}
+
+	@Test
 	void builtInDefaultsAreTheContracts() {
 		this.runner.withPropertyValues(echo("a"))
 			.withPropertyValues("mcp.stdio.servers.a.enabled=false")
