@@ -209,7 +209,7 @@ public class McpStdioProperties {
 	}
 
 	/**
-	 * Containment of servers in cgroups (v2).
+	 * Reloading the servers while the application runs.
 	 */
 	public static class Reload {
 

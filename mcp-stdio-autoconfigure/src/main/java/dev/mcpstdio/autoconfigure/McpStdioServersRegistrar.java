@@ -47,6 +47,9 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	/** The prefix of each server bean's name. */
 	private static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
 
+	/** The decorator that hands the calling user to the application's executors. */
+	static final String USER_TASK_DECORATOR = "mcpStdioUserTaskDecorator";
+
 	private static final Log logger = LogFactory.getLog(McpStdioServersRegistrar.class);
 
 	private final Environment environment;
@@ -86,9 +89,9 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 		}
 		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
-			// (@Async,
-			// MVC's async requests): a call made there goes to that user's instance
-			registry.registerBeanDefinition("mcpStdioUserTaskDecorator",
+			// (@Async, MVC's async requests): a call made there goes to that user's
+			// instance
+			registry.registerBeanDefinition(USER_TASK_DECORATOR,
 					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
 		}
 		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());

@@ -239,6 +239,13 @@ final class ServerReloads implements SmartLifecycle {
 			this.beanFactory.registerDependentBean(hostName, beanName);
 		}
 		this.servers.add(server);
+		if (definition.demand().perUser() != null
+				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {
+			logger.warn("MCP server '" + definition.name() + "' runs per user since this reload, but the application's "
+					+ "executors were built without the decorator that hands them the calling user (no per-user server "
+					+ "at start): its calls from @Async methods or async requests have no user and are refused until "
+					+ "the application restarts; calls on request threads reach the user's instance");
+		}
 		return server;
 	}
 

@@ -18,6 +18,7 @@ package dev.mcpstdio.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +34,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
 import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.actuate.McpStdioMetrics;
+import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -54,6 +56,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authentication.TestingAuthenticationToken;
@@ -259,6 +262,27 @@ class PerUserInstancesTests {
 	}
 
 	@Test
+	void aPerUserServerAddedByAReloadServesUsersAndSaysWhatItsExecutorsLack(CapturedOutput output) {
+		// at start a shared server only: no decorator for the application's executors
+		this.shared.withUserConfiguration(Tokens.class).run((context) -> {
+			assertThat(context).doesNotHaveBean(McpStdioServersRegistrar.USER_TASK_DECORATOR);
+			McpStdioServers servers = context.getBean(McpStdioServers.class);
+			context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("reloaded", Map.of("mcp.stdio.servers.gh.instances", "per-user",
+						"mcp.stdio.servers.gh.user-env.USER_TOKEN", "oauth2:github")));
+			assertThat(servers.reload().changed()).containsExactly("gh");
+			McpStdioServer server = servers.get("gh");
+			signIn("alice");
+			assertThat(whoami(server, "r1")).contains(ALICE_TOKEN);
+			signIn("bob");
+			assertThat(whoami(server, "r2")).contains(BOB_TOKEN);
+			assertThat(output.getOut()).contains("MCP server 'gh' runs per user since this reload, but the "
+					+ "application's executors were built without the decorator that hands them the calling user");
+		});
+	}
+
+	@Test
 	void withoutSpringSecurityAPerUserServerIsAConfigurationErrorAndASharedOneRuns() {
 		FilteredClassLoader noSecurity = new FilteredClassLoader("org.springframework.security.");
 		this.runner.withClassLoader(noSecurity)
@@ -319,6 +343,42 @@ class PerUserInstancesTests {
 	}
 
 	@Test
+	void maxProcessesHoldsForEachInstanceNotForTheirSum() {
+		this.runner
+			.withPropertyValues("mcp.stdio.servers.gh.max-processes=3", "mcp.stdio.resource-check-interval=200ms")
+			.run((context) -> {
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+				Map<String, McpStdioServer> instances = new LinkedHashMap<>();
+				for (String user : List.of("alice", "bob", "carol", "dave", "erin")) {
+					signIn(user);
+					whoami(server, "p-" + user);
+					instances.put(user, server.instance());
+				}
+				// five processes in all, over 3: nothing is stopped, each instance has
+				// one
+				sleep(1000);
+				assertThat(server.treeStats().liveProcesses()).isEqualTo(5);
+				instances.values().forEach((instance) -> assertThat(instance.exits(ExitCause.PROCESS_LIMIT)).isZero());
+				signIn("bob");
+				assertThat(server.instance()
+					.request("spawn", "{\"jsonrpc\":\"2.0\",\"id\":\"spawn\",\"method\":\"spawn\"}")
+					.orTimeout(30, TimeUnit.SECONDS)
+					.join()).contains("spawn");
+				McpStdioServer bobs = instances.get("bob");
+				Await.that("bob's instance stopped over its processes", () -> bobs.exits(ExitCause.PROCESS_LIMIT) == 1);
+				// the others go on, each in its own process
+				for (String user : List.of("alice", "carol", "dave", "erin")) {
+					signIn(user);
+					Long pid = instances.get(user).pid();
+					assertThat(whoami(server, "q-" + user)).contains("gho_" + user);
+					assertThat(server.instance()).isSameAs(instances.get(user));
+					assertThat(server.instance().pid()).isEqualTo(pid);
+					assertThat(server.instance().exits(ExitCause.PROCESS_LIMIT)).isZero();
+				}
+			});
+	}
+
+	@Test
 	void stoppingTheServerStopsEveryInstanceAndRefusesNewOnes() {
 		this.runner.run((context) -> {
 			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
@@ -360,6 +420,8 @@ class PerUserInstancesTests {
 			authorize(service, "alice", ALICE_TOKEN);
 			authorize(service, "bob", BOB_TOKEN);
 			authorize(service, "carol", "gho_carol_00001111");
+			authorize(service, "dave", "gho_dave_22223333");
+			authorize(service, "erin", "gho_erin_44445555");
 			return service;
 		}
 
