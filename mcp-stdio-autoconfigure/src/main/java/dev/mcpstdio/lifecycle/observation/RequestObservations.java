@@ -110,11 +110,6 @@ public class RequestObservations implements RequestObserver {
 		this.server.clientConnection().observeRequests(this);
 	}
 
-	/** Stop observing the server's requests. */
-	public void detach() {
-		this.server.clientConnection().observeRequests(RequestObserver.NONE);
-	}
-
 	/**
 	 * Return how many requests are under observation now.
 	 * @return the requests in flight
