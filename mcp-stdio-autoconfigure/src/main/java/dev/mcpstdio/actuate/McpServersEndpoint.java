@@ -17,7 +17,6 @@
 package dev.mcpstdio.actuate;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,7 +108,7 @@ public class McpServersEndpoint {
 	 */
 	@WriteOperation
 	public McpServersDescriptor reload(String action) {
-		ActionResult result = reload(action, this.showValues.isShown(true));
+		ActionResult result = reloadResult(action);
 		if (result.outcome() != ActionOutcome.DONE) {
 			throw new InvalidEndpointRequestException(result.message(), result.message());
 		}
@@ -119,12 +118,11 @@ public class McpServersEndpoint {
 	/**
 	 * Reload the server set.
 	 * @param action must be {@code reload}
-	 * @param showValues whether arguments and stderr tails are shown (sanitized)
 	 * @return what came of it: {@code UNKNOWN_ACTION}, {@code CONFLICT} when the
 	 * application is stopping, else {@code DONE} (the reload's own outcome is in the
 	 * servers' descriptor)
 	 */
-	ActionResult reload(String action, boolean showValues) {
+	ActionResult reloadResult(String action) {
 		if (!"reload".equalsIgnoreCase(action.trim())) {
 			return new ActionResult(ActionOutcome.UNKNOWN_ACTION, "Unknown action '" + SecretSanitizer.quote(action, 40)
 					+ "'; the servers as a whole take reload, one server restart, stop or start", null);
@@ -175,24 +173,23 @@ public class McpServersEndpoint {
 		if (server == null) {
 			return new ActionResult(ActionOutcome.UNKNOWN_SERVER, "No MCP server '" + name + "'", null);
 		}
-		Action parsed = Arrays.stream(Action.values())
-			.filter((candidate) -> candidate.name().equalsIgnoreCase(action.trim()))
-			.findFirst()
-			.orElse(null);
-		if (parsed == null) {
+		String parsed = action.trim().toLowerCase(Locale.ROOT);
+		Runnable act = switch (parsed) {
+			case "restart" -> server::restartServer;
+			case "stop" -> server::stopServer;
+			case "start" -> server::startServer;
+			default -> null;
+		};
+		if (act == null) {
 			return new ActionResult(ActionOutcome.UNKNOWN_ACTION,
 					"Unknown action '" + SecretSanitizer.quote(action, 40) + "'; use restart, stop or start", null);
 		}
-		if (parsed != Action.STOP && server.state() == ServerState.DISABLED) {
+		if (!"stop".equals(parsed) && server.state() == ServerState.DISABLED) {
 			return new ActionResult(ActionOutcome.CONFLICT, "MCP server '" + name + "' is disabled",
 					describe(server, showValues));
 		}
 		try {
-			switch (parsed) {
-				case RESTART -> server.restartServer();
-				case STOP -> server.stopServer();
-				case START -> server.startServer();
-			}
+			act.run();
 		}
 		catch (McpStdioException ex) {
 			return new ActionResult(ActionOutcome.FAILED, failureMessage(server, parsed, ex, showValues),
@@ -219,22 +216,16 @@ public class McpServersEndpoint {
 				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
 	}
 
-	private static String failureMessage(McpStdioServer server, Action action, McpStdioException ex,
+	private static String failureMessage(McpStdioServer server, String action, McpStdioException ex,
 			boolean showValues) {
 		if (showValues) {
 			return server.definition().spec().sanitize(String.valueOf(ex.getMessage()));
 		}
 		// The message may quote the command line or stderr
 		String exitCode = (ex instanceof McpServerExitedException exited) ? ", exit code " + exited.exitCode() : "";
-		return "Could not " + action.name().toLowerCase(Locale.ROOT) + " MCP server '" + server.name() + "' ("
-				+ ex.getClass().getSimpleName() + exitCode + "); its message is withheld, as arguments and stderr are"
+		return "Could not " + action + " MCP server '" + server.name() + "' (" + ex.getClass().getSimpleName()
+				+ exitCode + "); its message is withheld, as arguments and stderr are"
 				+ " (management.endpoint.mcpservers.show-values)";
-	}
-
-	private enum Action {
-
-		RESTART, STOP, START
-
 	}
 
 	/**

@@ -118,7 +118,7 @@ public class McpServersEndpointWebExtension {
 	@WriteOperation
 	public WebEndpointResponse<Object> reload(SecurityContext securityContext, String action) {
 		boolean shown = this.showValues.isShown(securityContext, this.roles);
-		ActionResult result = this.delegate.reload(action, shown);
+		ActionResult result = this.delegate.reloadResult(action);
 		return switch (result.outcome()) {
 			case DONE -> new WebEndpointResponse<>(this.delegate.serversDescriptor(shown));
 			case CONFLICT -> new WebEndpointResponse<>(result.failure(), STATUS_CONFLICT);
@@ -140,7 +140,10 @@ public class McpServersEndpointWebExtension {
 	static @Nullable String notNamedByPath(String name) {
 		// Spring MVC keeps the path's variables, as matched, in the request; Boot reads
 		// them there before it merges the body and the query string over them
-		Object variables = SPRING_MVC_PRESENT ? pathVariables() : null;
+		RequestAttributes request = SPRING_MVC_PRESENT ? RequestContextHolder.getRequestAttributes() : null;
+		Object variables = (request != null)
+				? request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST)
+				: null;
 		if (!(variables instanceof Map<?, ?> map) || !(map.get("name") instanceof String pathName)) {
 			return "This web server does not show the endpoint which server the request's path names (Spring MVC"
 					+ " does), so it cannot tell it from a 'name' in the body or query string: one server is served"
@@ -150,13 +153,6 @@ public class McpServersEndpointWebExtension {
 			return "The server is named by the path only; remove 'name' from the request's body and query string";
 		}
 		return null;
-	}
-
-	private static @Nullable Object pathVariables() {
-		RequestAttributes request = RequestContextHolder.getRequestAttributes();
-		return (request != null)
-				? request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST)
-				: null;
 	}
 
 }

@@ -18,7 +18,6 @@ package dev.mcpstdio.ai;
 
 import java.util.List;
 
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -49,8 +48,8 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 		// used
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
-		})).toList(), servers, (server) -> {
-			McpAsyncClient client = serverClients.async(server, (tools) -> toolsChanged(server, tools));
+		})).toList(), servers, (server, toolsChanged) -> {
+			McpAsyncClient client = serverClients.async(server, toolsChanged);
 			return client(client, customizers, client::close);
 		}, customizers, leftOut);
 	}
@@ -88,10 +87,6 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
 		this.gathering.changed(event.getConnectionName(), event.getTools());
-	}
-
-	private void toolsChanged(McpStdioServer server, List<Tool> tools) {
-		this.gathering.changed(server, tools);
 	}
 
 }

@@ -18,10 +18,8 @@ package dev.mcpstdio.ai;
 
 import java.util.List;
 
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.McpConnectionInfo;
@@ -48,8 +46,8 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 		// used
 		super((connection, tool) -> false, List.of());
 		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
-		})).toList(), servers, (server) -> {
-			McpSyncClient client = serverClients.sync(server, (tools) -> toolsChanged(server, tools));
+		})).toList(), servers, (server, toolsChanged) -> {
+			McpSyncClient client = serverClients.sync(server, toolsChanged);
 			return client(client, customizers, client::close);
 		}, customizers, leftOut);
 	}
@@ -86,10 +84,6 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
 		this.gathering.changed(event.getConnectionName(), event.getTools());
-	}
-
-	private void toolsChanged(McpStdioServer server, List<Tool> tools) {
-		this.gathering.changed(server, tools);
 	}
 
 }

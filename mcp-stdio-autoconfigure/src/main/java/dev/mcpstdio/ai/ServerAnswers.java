@@ -112,7 +112,8 @@ final class ServerAnswers {
 	 * @param method its method
 	 */
 	synchronized void sent(Object id, String method) {
-		this.pending.put(key(id), method);
+		// "7" and 7 are one id, as the server's own bookkeeping has it
+		this.pending.put(id.toString(), method);
 	}
 
 	/**
@@ -121,7 +122,7 @@ final class ServerAnswers {
 	 * @return the request's method, or {@code null} when no request with that id waits
 	 */
 	synchronized @Nullable String answered(@Nullable Object id) {
-		return (id != null) ? this.pending.remove(key(id)) : null;
+		return (id != null) ? this.pending.remove(id.toString()) : null;
 	}
 
 	/**
@@ -132,20 +133,16 @@ final class ServerAnswers {
 	 * not get it
 	 */
 	@Nullable String accept(@Nullable Object id) {
-		String method = answered(id);
-		if (method == null) {
-			warnDropped(id);
-		}
-		return method;
-	}
-
-	private void warnDropped(@Nullable Object id) {
 		long suppressed;
 		synchronized (this) {
+			String method = answered(id);
+			if (method != null) {
+				return method;
+			}
 			long now = this.nanoTime.getAsLong();
 			if (this.warnings >= FREE_WARNINGS && now - this.lastWarning < WARNING_INTERVAL_NANOS) {
 				this.notLogged++;
-				return;
+				return null;
 			}
 			this.warnings++;
 			this.lastWarning = now;
@@ -156,6 +153,7 @@ final class ServerAnswers {
 				+ SecretSanitizer.quote(String.valueOf(id), ID_QUOTE_LENGTH, this.secrets)
 				+ ", which was never sent or already answered" + ((suppressed > 0)
 						? " (" + suppressed + " more such responses were dropped without a log line)" : ""));
+		return null;
 	}
 
 	/**
@@ -164,11 +162,6 @@ final class ServerAnswers {
 	 */
 	synchronized int size() {
 		return this.pending.size();
-	}
-
-	private static String key(Object id) {
-		// "7" and 7 are one id, as the server's own bookkeeping has it
-		return id.toString();
 	}
 
 	/**

@@ -112,8 +112,10 @@ final class StartupClientInitializer implements BeanPostProcessor, SmartLifecycl
 		// mcp-stdio's clients first, all at once; every other in Spring AI's order, as
 		// Spring AI would
 		Map<C, @Nullable CompletableFuture<Boolean>> inOrder = new LinkedHashMap<>();
+		McpStdioServers servers = this.servers.getIfAvailable();
 		for (C client : clients.stream().filter(type::isInstance).map(type::cast).toList()) {
-			McpStdioServer server = serverOf(clientInfo.apply(client), common.getName());
+			String name = ToolGathering.connectionOf(clientInfo.apply(client), common.getName());
+			McpStdioServer server = (servers != null && name != null) ? servers.find(name) : null;
 			if (server == null && all) {
 				inOrder.put(client, null);
 			}
@@ -147,12 +149,6 @@ final class StartupClientInitializer implements BeanPostProcessor, SmartLifecycl
 			throw failure;
 		}
 		return clients;
-	}
-
-	private @Nullable McpStdioServer serverOf(McpSchema.@Nullable Implementation clientInfo, String clientName) {
-		McpStdioServers all = this.servers.getIfAvailable();
-		String name = ToolGathering.connectionOf(clientInfo, clientName);
-		return (all != null && name != null) ? all.find(name) : null;
 	}
 
 	/**

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -76,7 +76,7 @@ final class ToolGathering {
 	/** Clients of servers that came later, made by {@link #later}. */
 	private final Map<McpStdioServer, Entry> added = new IdentityHashMap<>();
 
-	private final Function<McpStdioServer, Client> later;
+	private final BiFunction<McpStdioServer, Consumer<List<Tool>>, Client> later;
 
 	private final Set<String> duplicatesTold = ConcurrentHashMap.newKeySet();
 
@@ -84,13 +84,13 @@ final class ToolGathering {
 	 * Gather the tools of some clients.
 	 * @param clients Spring AI's clients, in the order their tools are listed
 	 * @param servers the mcp-stdio servers, or {@code null} when there are none
-	 * @param later makes a client of a server none of Spring AI's clients serves: one
-	 * added or changed by a reload
+	 * @param later makes a client of a server none of Spring AI's clients serves (one
+	 * added or changed by a reload), handing it what takes the tools it announces
 	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told already
 	 */
-	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers, Function<McpStdioServer, Client> later,
-			Customizers customizers, LeftOut leftOut) {
+	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers,
+			BiFunction<McpStdioServer, Consumer<List<Tool>>, Client> later, Customizers customizers, LeftOut leftOut) {
 		this.customizers = customizers;
 		this.leftOut = leftOut;
 		this.servers = servers;
@@ -142,8 +142,8 @@ final class ToolGathering {
 				.removeIf((added) -> !live.contains(added.getKey()) && !later.contains(added.getKey())
 						&& gone.add(added.getValue()));
 			for (McpStdioServer server : later) {
-				entries.add(
-						this.added.computeIfAbsent(server, (key) -> new Entry(this.later.apply(key), key.name(), key)));
+				entries.add(this.added.computeIfAbsent(server,
+						(key) -> new Entry(this.later.apply(key, (tools) -> changed(key, tools)), key.name(), key)));
 			}
 		}
 		gone.forEach((entry) -> entry.client.close().run());
@@ -186,7 +186,7 @@ final class ToolGathering {
 	 * @param server the server (or the instance of a per-user server) it serves
 	 * @param tools its tools now
 	 */
-	void changed(McpStdioServer server, List<Tool> tools) {
+	private void changed(McpStdioServer server, List<Tool> tools) {
 		Entry entry;
 		synchronized (this.added) {
 			entry = this.added.get(server);

@@ -164,17 +164,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Return a user's instance of a per-user server, created on their first call; this
-	 * server itself when it is shared.
-	 * @param user the user
-	 * @return the user's instance
-	 * @see #instance()
-	 */
-	public McpStdioServer instance(User user) {
-		return (this.instances != null) ? this.instances.of(user) : this;
-	}
-
-	/**
 	 * Return the user authenticated on this thread, when this server runs one instance
 	 * per user and there is one.
 	 * @return the user or {@code null}
@@ -287,11 +276,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		JsonRpcLine line = JsonRpcLine.of(message);
 		RequestObserver observer = this.requests;
-		RequestObserver.ObservedRequest observed = null;
-		if (requestId != null) {
-			observed = observer.sending(requestId, line);
-		}
-		else {
+		RequestObserver.ObservedRequest observed = (requestId != null) ? observer.sending(requestId, line) : null;
+		if (requestId == null) {
 			observer.notifying(line);
 		}
 		JsonRpcLine sent = (observed != null) ? observed.message() : line;

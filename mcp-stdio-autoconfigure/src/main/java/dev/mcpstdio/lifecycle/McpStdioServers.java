@@ -47,9 +47,7 @@ public class McpStdioServers implements SmartLifecycle {
 	private volatile boolean running;
 
 	public McpStdioServers(List<McpStdioServer> servers) {
-		for (McpStdioServer server : servers) {
-			this.servers.put(server.name(), server);
-		}
+		servers.forEach((server) -> this.servers.put(server.name(), server));
 	}
 
 	/**
@@ -158,11 +156,7 @@ public class McpStdioServers implements SmartLifecycle {
 	 * starts under way.
 	 */
 	public void startAllInBackground() {
-		for (McpStdioServer server : list()) {
-			if (server.definition().enabled()) {
-				server.startInBackground();
-			}
-		}
+		list().stream().filter((server) -> server.definition().enabled()).forEach(McpStdioServer::startInBackground);
 	}
 
 	@Override

@@ -104,12 +104,4 @@ final class RestartBudget {
 		}
 	}
 
-	/**
-	 * Return how many restarts happened within the window.
-	 * @return the count
-	 */
-	synchronized int recentRestarts() {
-		return this.recent.size();
-	}
-
 }

@@ -16,11 +16,10 @@
 
 package dev.mcpstdio.lifecycle;
 
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
@@ -37,7 +36,8 @@ final class ServerEvents {
 
 	private final List<Bound> listeners = new CopyOnWriteArrayList<>();
 
-	private final Map<ExitCause, AtomicLong> exits = new EnumMap<>(ExitCause.class);
+	/** By the ordinal of their cause. */
+	private final AtomicLongArray exits = new AtomicLongArray(ExitCause.values().length);
 
 	private final AtomicLong restarts = new AtomicLong();
 
@@ -48,9 +48,6 @@ final class ServerEvents {
 
 	ServerEvents(@Nullable ServerEvents parent) {
 		this.parent = parent;
-		for (ExitCause cause : ExitCause.values()) {
-			this.exits.put(cause, new AtomicLong());
-		}
 	}
 
 	void addListener(Listener listener, McpStdioServer server) {
@@ -97,7 +94,7 @@ final class ServerEvents {
 		if (this.parent != null) {
 			this.parent.exited(exit);
 		}
-		this.exits.get(exit.cause()).incrementAndGet();
+		this.exits.incrementAndGet(exit.cause().ordinal());
 		this.lastExit = exit;
 	}
 
@@ -106,7 +103,7 @@ final class ServerEvents {
 	}
 
 	long exits(ExitCause cause) {
-		return this.exits.get(cause).get();
+		return this.exits.get(cause.ordinal());
 	}
 
 	@Nullable ExitInfo lastExit() {

@@ -266,10 +266,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 	}
 
 	static String size(long bytes) {
-		if (bytes % MB == 0) {
-			return (bytes / MB) + " MB";
-		}
-		return String.format(Locale.ROOT, "%.1f MB", (double) bytes / MB);
+		return (bytes % MB == 0) ? (bytes / MB) + " MB" : String.format(Locale.ROOT, "%.1f MB", (double) bytes / MB);
 	}
 
 }

@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle.observation;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.common.KeyValue;
@@ -87,13 +88,9 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 		if (errorType == null) {
 			return cached.succeeded();
 		}
-		KeyValues failed = cached.failed().get(errorType);
-		if (failed == null) {
-			failed = cached.succeeded().and(KeyValue.of(ERROR_TYPE, errorType));
-			// error types are bounded per server (OperationNames)
-			cached.failed().putIfAbsent(errorType, failed);
-		}
-		return failed;
+		// error types are bounded per server (OperationNames)
+		return cached.failed()
+			.computeIfAbsent(errorType, (type) -> cached.succeeded().and(KeyValue.of(ERROR_TYPE, type)));
 	}
 
 	@Override
@@ -134,10 +131,7 @@ public class DefaultMcpOperationObservationConvention implements McpOperationObs
 		if (cached == null) {
 			cached = new Cached(keyValues(context), contextualName(context), new ConcurrentHashMap<>());
 			if (this.cache.size() < MAX_CACHED) {
-				Cached raced = this.cache.putIfAbsent(operation, cached);
-				if (raced != null) {
-					cached = raced;
-				}
+				cached = Objects.requireNonNullElse(this.cache.putIfAbsent(operation, cached), cached);
 			}
 		}
 		return cached;

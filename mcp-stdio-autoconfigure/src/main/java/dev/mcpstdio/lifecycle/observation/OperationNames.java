@@ -170,10 +170,7 @@ final class OperationNames {
 		 * @return the target
 		 */
 		String target() {
-			if (this.toolName != null) {
-				return this.toolName;
-			}
-			return (this.promptName != null) ? this.promptName : this.server;
+			return (this.toolName != null) ? this.toolName : (this.promptName != null) ? this.promptName : this.server;
 		}
 
 		@Override

@@ -110,11 +110,6 @@ public class RequestObservations implements RequestObserver {
 		this.server.clientConnection().observeRequests(this);
 	}
 
-	/** Stop observing the server's requests. */
-	public void detach() {
-		this.server.clientConnection().observeRequests(RequestObserver.NONE);
-	}
-
 	/**
 	 * Return how many requests are under observation now.
 	 * @return the requests in flight
@@ -205,10 +200,7 @@ public class RequestObservations implements RequestObserver {
 	}
 
 	private void answered(InFlight request, @Nullable JsonRpcLine response) {
-		if (response == null || (!response.isError() && !response.isToolError())) {
-			end(request, null, null);
-		}
-		else if (response.isError()) {
+		if (response != null && response.isError()) {
 			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
 			// the server's text, bounded: it becomes the span's error and may be logged
 			String message = (response.errorMessage() != null)
@@ -216,7 +208,7 @@ public class RequestObservations implements RequestObserver {
 					: "JSON-RPC error " + code;
 			end(request, code, new Failure(code, message));
 		}
-		else if (TOOLS_CALL.equals(request.context.getMethod())) {
+		else if (response != null && response.isToolError() && TOOLS_CALL.equals(request.context.getMethod())) {
 			end(request, "tool_error", new Failure("tool_error",
 					"Tool '" + request.context.getTarget() + "' answered with isError: true"));
 		}

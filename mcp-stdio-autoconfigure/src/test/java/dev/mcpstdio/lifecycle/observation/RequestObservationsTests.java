@@ -30,6 +30,7 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.RequestObserver;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -251,7 +252,7 @@ class RequestObservationsTests {
 
 		RequestObservations real = new RequestObservations(server, this.registry, null, TestHost.shared().scheduler());
 		real.attach();
-		real.detach();
+		server.clientConnection().observeRequests(RequestObserver.NONE);
 		server.request("n-2", toolCall("n-2", "echo")).get(10, TimeUnit.SECONDS);
 		assertThat(this.ended.poll(200, TimeUnit.MILLISECONDS)).isNull();
 		assertThat(this.meters.find("mcp.client.operation.duration").timers()).isEmpty();
