@@ -121,8 +121,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * with the same fixed wait as stop, unless told
 	 */
 	List<String> removeCommand() {
-		return (ContainerRun.engineOf(this.prefix.get(0)) == ContainerRun.Engine.PODMAN)
-				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
+		return "podman".equals(ContainerRun.engineOf(this.prefix.get(0))) ? List.of("rm", "-f", "--time", "0")
+				: List.of("rm", "-f");
 	}
 
 	/**
