@@ -254,7 +254,8 @@ public final class Containments {
 			pids.add(orphan.pid());
 		}
 		TreeTerminator.Result ended = new TreeTerminator(scanner.everyProcess(), Cgroup.KILL_WAIT).escalate(
-				(table) -> orphans(table, membership, application), terminateTimeout, new TreeTerminator.Escalation() {
+				(table) -> orphans(table, membership, application), 0, terminateTimeout,
+				new TreeTerminator.Escalation() {
 				});
 		scanner.invalidate();
 		logger.warn("Ended " + orphans.size() + " orphaned MCP server "

@@ -77,24 +77,6 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 		return new Platform(os, setsid, proc, shell);
 	}
 
-	/**
-	 * Return this platform without {@code setsid}: servers share the JVM's session, as on
-	 * stock macOS.
-	 * @return a copy without setsid
-	 */
-	public Platform withoutSetsid() {
-		return new Platform(this.osName, null, this.hasProcFileSystem, this.shell);
-	}
-
-	/**
-	 * Return this platform without {@code /proc}: processes are found through
-	 * {@link ProcessHandle}, without markers, groups or memory.
-	 * @return a copy without /proc
-	 */
-	public Platform withoutProcFileSystem() {
-		return new Platform(this.osName, this.setsid, false, this.shell);
-	}
-
 	public boolean isWindows() {
 		return this.osName.startsWith("windows");
 	}

@@ -16,12 +16,12 @@
 
 package dev.mcpstdio.core.process;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.time.Instant;
-import java.net.InetAddress;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -170,7 +170,7 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 */
 	public ProcessMarkers.@Nullable Owner owner() {
 		long start = ownerStart();
-		return (start >= 0) ? ProcessMarkers.Owner.local(this.ownerPid, Long.toString(start)) : null;
+		return (start >= 0) ? new Owner(this.ownerPid, Long.toString(start), Owner.CURRENT.host) : null;
 	}
 
 	/**
@@ -204,16 +204,6 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		 */
 		public static Owner current() {
 			return CURRENT;
-		}
-
-		/**
-		 * Return an owner of this host.
-		 * @param pid its pid
-		 * @param start its start time, as described above
-		 * @return the owner
-		 */
-		public static Owner local(long pid, String start) {
-			return new Owner(pid, start, CURRENT.host);
 		}
 
 		/**

@@ -419,11 +419,6 @@ public final class ProcessScanner implements ProcessSource {
 		}
 	}
 
-	@Override
-	public boolean holds() {
-		return this.pidfds != null;
-	}
-
 	/**
 	 * Send SIGTERM or SIGKILL to a process, but only while it is the process read: a pid
 	 * reused since is left alone. Start time, parent, group and session are checked after

@@ -117,20 +117,6 @@ public final class TreeTerminator {
 	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
 	 * processes again each time so that those forked meanwhile are caught too.
 	 * @param members finds the live processes to end in a snapshot
-	 * @param terminateTimeout how long to wait after SIGTERM
-	 * @param escalation learns what is done
-	 * @return what was done
-	 */
-	public Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout,
-			Escalation escalation) {
-		return escalate(members, 0, terminateTimeout, escalation);
-	}
-
-	/**
-	 * SIGTERM every process that {@code members} finds, wait up to
-	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
-	 * processes again each time so that those forked meanwhile are caught too.
-	 * @param members finds the live processes to end in a snapshot
 	 * @param since the earliest start time of a member, 0 when unknown: a process that
 	 * started before cannot be one, even while its environment is unreadable
 	 * @param terminateTimeout how long to wait after SIGTERM

@@ -306,11 +306,7 @@ public final class SecretSanitizer {
 	 * @return the sanitized lines
 	 */
 	public static List<String> lines(List<String> lines, SecretValues secrets) {
-		List<String> sanitized = new ArrayList<>(lines.size());
-		for (String line : lines) {
-			sanitized.add(text(line, secrets));
-		}
-		return sanitized;
+		return lines.stream().map((line) -> text(line, secrets)).toList();
 	}
 
 	/**

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -109,15 +110,7 @@ public final class SecretValues {
 	 * @return both together
 	 */
 	public SecretValues and(SecretValues other) {
-		if (other.values.isEmpty()) {
-			return this;
-		}
-		if (this.values.isEmpty()) {
-			return other;
-		}
-		List<String> both = new ArrayList<>(this.values);
-		both.addAll(other.values);
-		return of(both);
+		return of(Stream.concat(this.values.stream(), other.values.stream()).toList());
 	}
 
 	/**
@@ -133,14 +126,6 @@ public final class SecretValues {
 			}
 		}
 		return result;
-	}
-
-	/**
-	 * Return whether no value is registered.
-	 * @return whether masking changes nothing
-	 */
-	public boolean isEmpty() {
-		return this.values.isEmpty();
 	}
 
 	/**
