@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcReader;
@@ -181,23 +180,12 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 		Cgroup probe = new Cgroup("probe", child, false);
 		try {
-			Process process = new ProcessBuilder(probe.wrap(List.of("/bin/sh", "-c", "exit 0")))
-				.redirectErrorStream(true)
-				.start();
-			process.getOutputStream().close();
-			if (!process.waitFor(5, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
+			ContainerEngine.Output output = ContainerEngine.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
+					Duration.ofSeconds(5));
+			if (output.timedOut()) {
 				return "joining a group took longer than 5s";
 			}
-			String output = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8).strip();
-			return (process.exitValue() != 0) ? "a process cannot join a group (" + output + ")" : null;
-		}
-		catch (IOException ex) {
-			return "cannot run /bin/sh (" + ex.getMessage() + ")";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "interrupted";
+			return output.ok() ? null : "a process cannot join a group (" + output.error() + ")";
 		}
 		finally {
 			probe.awaitEmptyAndRemove();

@@ -349,16 +349,26 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		}
 	}
 
-	/**
-	 * Run one call, bounded: past {@code within} it is killed, and at most
-	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
-	 */
 	private Output call(List<String> args, Duration within) {
 		List<String> command = new ArrayList<>(this.prefix);
 		command.addAll(args);
+		return run(command, this.environment, within);
+	}
+
+	/**
+	 * Run a command, bounded: past {@code within} it is killed, and at most
+	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
+	 * @param command the command
+	 * @param environment its whole environment, or {@code null} for the JVM's
+	 * @param within how long it may take
+	 * @return how it ended
+	 */
+	static Output run(List<String> command, @Nullable Map<String, String> environment, Duration within) {
 		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().clear();
-		builder.environment().putAll(this.environment);
+		if (environment != null) {
+			builder.environment().clear();
+			builder.environment().putAll(environment);
+		}
 		Process process;
 		try {
 			process = builder.start();
