@@ -38,6 +38,9 @@ import dev.mcpstdio.core.containment.Containment.Start;
  */
 final class Bubblewrap implements Containment.Part {
 
+	// Nothing of its own to end or release: its processes keep the server's session and
+	// markers, and --die-with-parent ends them with bwrap.
+
 	// No --new-session: the server keeps the session setsid gave it, which its tree kill
 	// and the orphan guard follow; setsid left it no controlling terminal to abuse.
 	// Capabilities: bwrap run by root keeps them unless told. no_new_privs: bwrap sets it
@@ -154,19 +157,6 @@ final class Bubblewrap implements Containment.Part {
 		wrapped.add("--");
 		wrapped.addAll(command);
 		return wrapped;
-	}
-
-	/**
-	 * Nothing of its own to end: its processes keep the server's session and markers, and
-	 * {@code --die-with-parent} ends them with {@code bwrap}.
-	 */
-	@Override
-	public void end(Duration terminateTimeout, Runnable inner) {
-		inner.run();
-	}
-
-	@Override
-	public void release() {
 	}
 
 }

@@ -409,8 +409,7 @@ public final class ProcessScanner implements ProcessSource {
 			return null;
 		}
 		try {
-			int fd = pidfds.open(pid);
-			return (fd >= 0) ? new Pidfds.Pidfd(pidfds, fd) : null;
+			return pidfds.open(pid);
 		}
 		catch (RuntimeException ex) {
 			return null;

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -81,13 +82,13 @@ public final class TreeTerminator {
 	 * @return what was done
 	 */
 	public Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why, long freshSince,
-			SignalRecorder rootSignal) {
+			Consumer<Boolean> rootSignal) {
 		return escalate(tree::members, tree.rootStartTime(), freshSince, terminateTimeout, new Escalation() {
 
 			@Override
 			public void signalling(long pid, boolean kill) {
 				if (pid == tree.rootPid()) {
-					rootSignal.sent(kill);
+					rootSignal.accept(kill);
 				}
 			}
 
@@ -207,13 +208,6 @@ public final class TreeTerminator {
 
 		default void survived(List<Proc> survivors) {
 		}
-
-	}
-
-	/** Learns which signal went to the root, so its exit can be classified. */
-	public interface SignalRecorder {
-
-		void sent(boolean kill);
 
 	}
 

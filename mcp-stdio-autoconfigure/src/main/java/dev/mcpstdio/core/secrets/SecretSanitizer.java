@@ -111,19 +111,9 @@ public final class SecretSanitizer {
 	}
 
 	/**
-	 * Return a command line fit to show: its parts joined by spaces, secrets masked, a
-	 * long Java class path ({@code -cp}) shortened to its first entry and its length.
-	 * @param command the executable
-	 * @param args its arguments
-	 * @return the sanitized command line
-	 */
-	public static String commandLine(String command, List<String> args) {
-		return commandLine(command, args, SecretValues.NONE);
-	}
-
-	/**
-	 * Return a command line fit to show, as {@link #commandLine(String, List)}, with the
-	 * registered secret values of its server masked too.
+	 * Return a command line fit to show: its parts joined by spaces, the registered
+	 * secret values of its server and what looks like a secret masked, a long Java class
+	 * path ({@code -cp}) shortened to its first entry and its length.
 	 * @param command the executable
 	 * @param args its arguments
 	 * @param secrets the server's secret values
