@@ -428,14 +428,4 @@ public final class OrphanGuard {
 		}
 	}
 
-	/**
-	 * Return the longest the guard needs after the JVM died to end a server.
-	 * @param stdinClose the server's {@code stdin-close-timeout}
-	 * @param terminate its {@code terminate-timeout}
-	 * @return {@code stdin-close-timeout + terminate-timeout + 1s}
-	 */
-	public static Duration bound(Duration stdinClose, Duration terminate) {
-		return stdinClose.plus(terminate).plusSeconds(1);
-	}
-
 }

@@ -154,14 +154,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		if (!hasOwnInstance()) {
 			return -1;
 		}
+		// at most 18 digits, as hasOwnInstance() checked: they fit a long
 		int first = this.instance.indexOf('.');
-		int second = this.instance.indexOf('.', first + 1);
-		try {
-			return Long.parseLong(this.instance, first + 1, second, 10);
-		}
-		catch (NumberFormatException ex) {
-			return -1;
-		}
+		return Long.parseLong(this.instance, first + 1, this.instance.indexOf('.', first + 1), 10);
 	}
 
 	/**

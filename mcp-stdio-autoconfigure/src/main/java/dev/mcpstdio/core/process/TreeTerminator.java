@@ -260,9 +260,7 @@ public final class TreeTerminator {
 					held.pidfd().close();
 					it.remove();
 				}
-			}
-			for (Held held : this.held.values()) {
-				if (left.stream().noneMatch((proc) -> proc.pid() == held.proc().pid())) {
+				else if (left.stream().noneMatch((proc) -> proc.pid() == held.proc().pid())) {
 					Proc now = table.get(held.proc().pid());
 					left.add((now != null) ? now : held.proc());
 				}

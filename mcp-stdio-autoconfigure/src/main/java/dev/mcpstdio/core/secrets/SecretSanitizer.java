@@ -317,18 +317,9 @@ public final class SecretSanitizer {
 				|| (words.size() > 1 && SWITCH_FIRST_WORDS.contains(words.get(0)))) {
 			return false;
 		}
-		for (String word : words) {
-			if (SECRET_WORDS.contains(word)) {
-				return true;
-			}
-		}
 		String joined = String.join("", words);
-		for (String part : SECRET_PARTS) {
-			if (joined.contains(part)) {
-				return true;
-			}
-		}
-		return joined.endsWith("token");
+		return words.stream().anyMatch(SECRET_WORDS::contains) || SECRET_PARTS.stream().anyMatch(joined::contains)
+				|| joined.endsWith("token");
 	}
 
 	/**

@@ -16,10 +16,8 @@
 
 package dev.mcpstdio.core.secrets;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,19 +62,13 @@ public final class SecretValues {
 	 * @return the registered values
 	 */
 	public static SecretValues of(Collection<String> values) {
-		Set<String> kept = new LinkedHashSet<>();
-		for (String value : values) {
-			if (value != null && value.strip().length() >= MIN_LENGTH
-					&& !SWITCH_WORDS.contains(value.strip().toLowerCase(Locale.ROOT))) {
-				kept.add(value);
-			}
-		}
-		if (kept.isEmpty()) {
-			return NONE;
-		}
-		List<String> sorted = new ArrayList<>(kept);
-		sorted.sort(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
-		return new SecretValues(List.copyOf(sorted));
+		List<String> kept = values.stream()
+			.filter((value) -> value != null && value.strip().length() >= MIN_LENGTH
+					&& !SWITCH_WORDS.contains(value.strip().toLowerCase(Locale.ROOT)))
+			.distinct()
+			.sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
+			.toList();
+		return kept.isEmpty() ? NONE : new SecretValues(kept);
 	}
 
 	/**
@@ -121,9 +113,7 @@ public final class SecretValues {
 	public String mask(String text) {
 		String result = text;
 		for (String value : this.values) {
-			if (result.contains(value)) {
-				result = result.replace(value, SecretSanitizer.MASK);
-			}
+			result = result.replace(value, SecretSanitizer.MASK);
 		}
 		return result;
 	}
