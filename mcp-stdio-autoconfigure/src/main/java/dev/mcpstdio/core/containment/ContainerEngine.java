@@ -264,12 +264,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			Output output = call(args, this.timeout);
 			// a container removed between ps and inspect makes inspect fail, printing the
 			// others
-			for (String line : output.lines()) {
-				Owned owned = Owned.parse(line);
-				if (owned != null) {
-					containers.add(owned);
-				}
-			}
+			output.lines().stream().map(Owned::parse).filter(Objects::nonNull).forEach(containers::add);
 			if (!output.ok() && !output.noSuchContainer()) {
 				throw new Failure("could not inspect containers: " + output.error());
 			}

@@ -270,9 +270,9 @@ public final class ContainerRun {
 				this.attachIndex = index;
 			}
 			case "--env" -> {
-				String variable = value.contains("=") ? value.substring(0, value.indexOf('=')) : value;
-				if (variable.equals(ProcessMarkers.SERVER) || variable.equals(ProcessMarkers.OWNER_PID)
-						|| variable.equals(ProcessMarkers.INSTANCE)) {
+				String variable = value.split("=", 2)[0];
+				if (List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE)
+					.contains(variable)) {
 					reserve("-e " + variable, index);
 				}
 			}
@@ -293,7 +293,7 @@ public final class ContainerRun {
 			}
 			case "--label" -> {
 				if (value.startsWith(ContainerEngine.LABEL_PREFIX)) {
-					reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value), index);
+					reserve("--label " + value.split("=", 2)[0], index);
 				}
 			}
 			default -> {

@@ -374,10 +374,8 @@ public final class OrphanGuard {
 		logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
 		OutputStream input = process.getOutputStream();
 		try {
-			StringBuilder all = new StringBuilder();
-			this.reapers.forEach(all::append);
-			this.known.values().forEach(all::append);
-			input.write(all.toString().getBytes(StandardCharsets.US_ASCII));
+			String all = String.join("", this.reapers) + String.join("", this.known.values());
+			input.write(all.getBytes(StandardCharsets.US_ASCII));
 			input.flush();
 		}
 		catch (IOException ex) {

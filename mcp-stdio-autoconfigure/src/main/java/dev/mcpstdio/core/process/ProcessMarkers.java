@@ -135,15 +135,8 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	}
 
 	private static boolean digits(String text, int from, int to) {
-		if (from >= to || to - from > 18) {
-			return false;
-		}
-		for (int i = from; i < to; i++) {
-			if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-				return false;
-			}
-		}
-		return true;
+		return from < to && to - from <= 18
+				&& text.substring(from, to).chars().allMatch((ch) -> ch >= '0' && ch <= '9');
 	}
 
 	/**

@@ -342,12 +342,9 @@ public final class TreeTerminator {
 			if (now == null) {
 				return null;
 			}
-			for (Proc member : this.members.apply(lineage)) {
-				if (member.pid() == pid && member.startTime() == now.startTime()) {
-					return now;
-				}
-			}
-			return null;
+			return this.members.apply(lineage)
+				.stream()
+				.anyMatch((member) -> member.pid() == pid && member.startTime() == now.startTime()) ? now : null;
 		}
 
 		/** Close every pidfd still held. */
