@@ -146,10 +146,9 @@ public final class ContainerRun {
 	}
 
 	private static boolean takesGlobalValue(String arg) {
-		if (arg.startsWith("--")) {
-			return !arg.contains("=") && GLOBAL_VALUE_OPTIONS.contains(arg);
-		}
-		return arg.length() == 2 && GLOBAL_VALUE_SHORT.indexOf(arg.charAt(1)) >= 0;
+		// --opt=value carries its value
+		return arg.startsWith("--") ? GLOBAL_VALUE_OPTIONS.contains(arg)
+				: arg.length() == 2 && GLOBAL_VALUE_SHORT.indexOf(arg.charAt(1)) >= 0;
 	}
 
 	/**

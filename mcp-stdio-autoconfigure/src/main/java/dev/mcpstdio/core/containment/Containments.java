@@ -242,14 +242,15 @@ public final class Containments {
 	 */
 	static Swept sweepProcesses(ProcessScanner scanner, Membership membership, @Nullable String application,
 			Duration terminateTimeout) {
-		List<Proc> orphans = orphans(scanner.scanAll(), membership, application);
+		ProcessScanner everyProcess = scanner.everyProcess();
+		List<Proc> orphans = orphans(everyProcess.scan(), membership, application);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server processes found");
 			return new Swept(0, 0, 0, List.of());
 		}
 		List<Long> pids = orphans.stream().map(Proc::pid).toList();
 		Set<Long> owners = new TreeSet<>(orphans.stream().map((orphan) -> orphan.markers().ownerPid()).toList());
-		TreeTerminator.Result ended = new TreeTerminator(scanner.everyProcess(), Cgroup.KILL_WAIT).escalate(
+		TreeTerminator.Result ended = new TreeTerminator(everyProcess, Cgroup.KILL_WAIT).escalate(
 				(table) -> orphans(table, membership, application), 0, terminateTimeout,
 				new TreeTerminator.Escalation() {
 				});

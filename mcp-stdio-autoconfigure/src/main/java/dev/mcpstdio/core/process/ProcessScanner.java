@@ -219,15 +219,6 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Read every process with its markers, whenever it started: the markers left by other
-	 * JVMs too.
-	 * @return a fresh snapshot
-	 */
-	public ProcessTable scanAll() {
-		return read(0);
-	}
-
-	/**
 	 * Read the environments that read empty in a snapshot again, as after an exec.
 	 * @param table the snapshot
 	 * @return the snapshot with those processes read again
