@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessScanner;
@@ -97,7 +97,10 @@ class FailurePathTests {
 
 	@Test
 	void withoutSetsidAServerSharesTheJvmsSessionAndItsTreeIsStillEnded() throws Exception {
-		ServerHost host = ServerHost.builder().platform(Platform.current().withoutSetsid()).build();
+		Platform current = Platform.current();
+		ServerHost host = ServerHost.builder()
+			.platform(new Platform(current.osName(), null, current.hasProcFileSystem(), current.shell()))
+			.build();
 		StdioServerProcess process = host.start(this.fixtures.spec("family", "with-children.sh"), MessageListener.NONE);
 		this.started.add(process);
 		awaitAlive(4);

@@ -22,7 +22,6 @@ import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
-import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -76,7 +75,7 @@ final class ContainmentContexts {
 	 * @return {@code stdin-close + terminate + 1s}
 	 */
 	static Duration guardBound() {
-		return OrphanGuard.bound(STDIN_CLOSE, TERMINATE);
+		return STDIN_CLOSE.plus(TERMINATE).plusSeconds(1);
 	}
 
 }

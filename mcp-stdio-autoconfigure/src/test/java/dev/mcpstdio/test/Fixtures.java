@@ -38,7 +38,8 @@ import java.util.stream.Stream;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.process.ProcessMarkers;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -473,8 +474,22 @@ public final class Fixtures {
 	 * @param pid the process
 	 */
 	public static void awaitMarked(long pid) {
-		ProcReader proc = ProcReader.system();
-		Await.within(Duration.ofSeconds(5)).until("markers of " + pid, () -> proc.markers(pid) != null);
+		Await.within(Duration.ofSeconds(5)).until("markers of " + pid, () -> markers(pid) != null);
+	}
+
+	/**
+	 * Read the mcp-stdio markers of a process from its environment.
+	 * @param pid the process
+	 * @return its markers, or {@code null} when it has none or they cannot be read
+	 */
+	public static @Nullable ProcessMarkers markers(long pid) {
+		try {
+			byte[] environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+			return ProcessMarkers.parse(environ, environ.length);
+		}
+		catch (IOException ex) {
+			return null;
+		}
 	}
 
 	/** Kill what a failed test left, by pid, so that it does not disturb the next. */

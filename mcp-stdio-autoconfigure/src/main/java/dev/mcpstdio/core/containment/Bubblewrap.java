@@ -17,9 +17,6 @@
 package dev.mcpstdio.core.containment;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,13 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Start;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The bubblewrap sandbox of one start of a server.
@@ -42,6 +37,9 @@ import org.jspecify.annotations.Nullable;
  * @author mcp-stdio authors
  */
 final class Bubblewrap implements Containment.Part {
+
+	// Nothing of its own to end or release: its processes keep the server's session and
+	// markers, and --die-with-parent ends them with bwrap.
 
 	// No --new-session: the server keeps the session setsid gave it, which its tree kill
 	// and the orphan guard follow; setsid left it no controlling terminal to abuse.
@@ -144,25 +142,13 @@ final class Bubblewrap implements Containment.Part {
 	private static String probe(List<String> options) {
 		List<String> command = new ArrayList<>(options);
 		command.addAll(List.of("--", "/bin/sh", "-c", ":"));
-		try {
-			Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-			if (!process.waitFor(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-				process.destroyForcibly();
-				return String.join(" ", command) + " did not end within " + PROBE_TIMEOUT.toSeconds() + "s";
-			}
-			try (InputStream stderr = process.getErrorStream()) {
-				String said = new String(stderr.readNBytes(1000), StandardCharsets.UTF_8).strip();
-				return (process.exitValue() == 0) ? ""
-						: String.join(" ", command) + " exited with " + process.exitValue() + ": " + said;
-			}
+		ContainerEngine.Output output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
+		if (output.ok()) {
+			return "";
 		}
-		catch (IOException ex) {
-			return String.join(" ", command) + " could not run: " + ex.getMessage();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "interrupted while probing " + options.get(0);
-		}
+		String said = output.stderr().strip();
+		return String.join(" ", command) + (output.timedOut() ? " did not end within " + PROBE_TIMEOUT.toSeconds() + "s"
+				: " exited with " + output.exitCode() + ": " + said.substring(0, Math.min(said.length(), 1000)));
 	}
 
 	@Override
@@ -171,19 +157,6 @@ final class Bubblewrap implements Containment.Part {
 		wrapped.add("--");
 		wrapped.addAll(command);
 		return wrapped;
-	}
-
-	/**
-	 * Nothing of its own to end: its processes keep the server's session and markers, and
-	 * {@code --die-with-parent} ends them with {@code bwrap}.
-	 */
-	@Override
-	public void end(Duration terminateTimeout, Runnable inner) {
-		inner.run();
-	}
-
-	@Override
-	public void release() {
 	}
 
 }

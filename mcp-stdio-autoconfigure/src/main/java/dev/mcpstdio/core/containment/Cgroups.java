@@ -24,7 +24,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcReader;
@@ -56,6 +57,8 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 	static final Object JVM_GROUP_LOCK = new Object();
 
 	private static final String REAPER = OrphanGuard.resource("reap-cgroup.sh");
+
+	private static final Pattern OCTAL_ESCAPE = Pattern.compile("\\\\([0-7]{3})");
 
 	/**
 	 * Probe which containment this JVM can use: a group of its own under its cgroup,
@@ -139,18 +142,9 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 
 	/** mountinfo escapes space, tab, newline and backslash as octal. */
 	private static String unescape(String field) {
-		StringBuilder result = new StringBuilder();
-		for (int i = 0; i < field.length(); i++) {
-			char c = field.charAt(i);
-			if (c == '\\' && i + 3 < field.length()) {
-				result.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
-				i += 3;
-			}
-			else {
-				result.append(c);
-			}
-		}
-		return result.toString();
+		return OCTAL_ESCAPE.matcher(field)
+			.replaceAll(
+					(escape) -> Matcher.quoteReplacement(String.valueOf((char) Integer.parseInt(escape.group(1), 8))));
 	}
 
 	/** The path of the {@code 0::} line of {@code /proc/self/cgroup}. */
@@ -181,23 +175,12 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 		Cgroup probe = new Cgroup("probe", child, false);
 		try {
-			Process process = new ProcessBuilder(probe.wrap(List.of("/bin/sh", "-c", "exit 0")))
-				.redirectErrorStream(true)
-				.start();
-			process.getOutputStream().close();
-			if (!process.waitFor(5, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
+			ContainerEngine.Output output = ContainerEngine.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
+					Duration.ofSeconds(5));
+			if (output.timedOut()) {
 				return "joining a group took longer than 5s";
 			}
-			String output = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8).strip();
-			return (process.exitValue() != 0) ? "a process cannot join a group (" + output + ")" : null;
-		}
-		catch (IOException ex) {
-			return "cannot run /bin/sh (" + ex.getMessage() + ")";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "interrupted";
+			return output.ok() ? null : "a process cannot join a group (" + output.error() + ")";
 		}
 		finally {
 			probe.awaitEmptyAndRemove();

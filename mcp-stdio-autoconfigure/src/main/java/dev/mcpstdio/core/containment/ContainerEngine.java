@@ -121,8 +121,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * with the same fixed wait as stop, unless told
 	 */
 	List<String> removeCommand() {
-		return (ContainerRun.engineOf(this.prefix.get(0)) == ContainerRun.Engine.PODMAN)
-				? List.of("rm", "-f", "--time", "0") : List.of("rm", "-f");
+		return "podman".equals(ContainerRun.engineOf(this.prefix.get(0))) ? List.of("rm", "-f", "--time", "0")
+				: List.of("rm", "-f");
 	}
 
 	/**
@@ -264,12 +264,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			Output output = call(args, this.timeout);
 			// a container removed between ps and inspect makes inspect fail, printing the
 			// others
-			for (String line : output.lines()) {
-				Owned owned = Owned.parse(line);
-				if (owned != null) {
-					containers.add(owned);
-				}
-			}
+			output.lines().stream().map(Owned::parse).filter(Objects::nonNull).forEach(containers::add);
 			if (!output.ok() && !output.noSuchContainer()) {
 				throw new Failure("could not inspect containers: " + output.error());
 			}
@@ -349,16 +344,26 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		}
 	}
 
-	/**
-	 * Run one call, bounded: past {@code within} it is killed, and at most
-	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
-	 */
 	private Output call(List<String> args, Duration within) {
 		List<String> command = new ArrayList<>(this.prefix);
 		command.addAll(args);
+		return run(command, this.environment, within);
+	}
+
+	/**
+	 * Run a command, bounded: past {@code within} it is killed, and at most
+	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
+	 * @param command the command
+	 * @param environment its whole environment, or {@code null} for the JVM's
+	 * @param within how long it may take
+	 * @return how it ended
+	 */
+	static Output run(List<String> command, @Nullable Map<String, String> environment, Duration within) {
 		ProcessBuilder builder = new ProcessBuilder(command);
-		builder.environment().clear();
-		builder.environment().putAll(this.environment);
+		if (environment != null) {
+			builder.environment().clear();
+			builder.environment().putAll(environment);
+		}
 		Process process;
 		try {
 			process = builder.start();

@@ -54,20 +54,9 @@ public final class ContainerRun {
 	/** Short flags of {@code run}: -d -i -P -q -t. */
 	private static final String RUN_SHORT_FLAGS = "diPqt";
 
-	/** The engines recognised, by the file name of the command. */
-	enum Engine {
-
-		DOCKER, PODMAN
-
-	}
-
-	private final Engine engine;
-
 	private final List<String> args;
 
 	private final int runIndex;
-
-	private String image = "";
 
 	// the options of run that matter to us, read as the engines read them: the last wins
 
@@ -78,10 +67,6 @@ public final class ContainerRun {
 	private int detach = -1;
 
 	private boolean init;
-
-	private boolean autoRemove;
-
-	private @Nullable String name;
 
 	private @Nullable String cidfile;
 
@@ -95,8 +80,7 @@ public final class ContainerRun {
 
 	private final List<String> hostAccess = new ArrayList<>();
 
-	private ContainerRun(Engine engine, List<String> args, int runIndex) {
-		this.engine = engine;
+	private ContainerRun(List<String> args, int runIndex) {
 		this.args = args;
 		this.runIndex = runIndex;
 	}
@@ -111,38 +95,32 @@ public final class ContainerRun {
 	 * user)
 	 */
 	public static @Nullable ContainerRun recognise(String command, List<String> args) {
-		Engine engine = engineOf(command);
-		if (engine == null) {
-			return null;
-		}
 		List<String> copy = List.copyOf(args);
 		int runIndex = findRun(copy);
-		if (runIndex < 0) {
+		if (engineOf(command) == null || runIndex < 0) {
 			return null;
 		}
-		ContainerRun run = new ContainerRun(engine, copy, runIndex);
+		ContainerRun run = new ContainerRun(copy, runIndex);
 		int imageIndex = run.parseRunOptions(runIndex + 1);
 		if (imageIndex >= copy.size()) {
 			throw new ContainerRun.InvalidCommandException(
 					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		}
 		run.check();
-		run.image = copy.get(imageIndex);
 		return run;
 	}
 
-	static @Nullable Engine engineOf(String command) {
+	/**
+	 * Return {@code docker} or {@code podman}, by the file name of the command, or null.
+	 */
+	static @Nullable String engineOf(String command) {
 		// either separator: a Windows path is read the same on any OS
 		int slash = Math.max(command.lastIndexOf('/'), command.lastIndexOf('\\'));
 		String name = command.substring(slash + 1).toLowerCase(Locale.ROOT);
 		if (name.endsWith(".exe")) {
 			name = name.substring(0, name.length() - 4);
 		}
-		return switch (name) {
-			case "docker" -> Engine.DOCKER;
-			case "podman" -> Engine.PODMAN;
-			default -> null;
-		};
+		return (name.equals("docker") || name.equals("podman")) ? name : null;
 	}
 
 	/** Return the index of the {@code run} subcommand, or -1. */
@@ -168,10 +146,9 @@ public final class ContainerRun {
 	}
 
 	private static boolean takesGlobalValue(String arg) {
-		if (arg.startsWith("--")) {
-			return !arg.contains("=") && GLOBAL_VALUE_OPTIONS.contains(arg);
-		}
-		return arg.length() == 2 && GLOBAL_VALUE_SHORT.indexOf(arg.charAt(1)) >= 0;
+		// --opt=value carries its value
+		return arg.startsWith("--") ? GLOBAL_VALUE_OPTIONS.contains(arg)
+				: arg.length() == 2 && GLOBAL_VALUE_SHORT.indexOf(arg.charAt(1)) >= 0;
 	}
 
 	/**
@@ -274,7 +251,6 @@ public final class ContainerRun {
 			case "--tty" -> this.tty = on ? index : -1;
 			case "--detach" -> this.detach = on ? index : -1;
 			case "--init" -> this.init = on;
-			case "--rm" -> this.autoRemove = on;
 			case "--privileged" -> {
 				if (on) {
 					this.hostAccess.add("--privileged");
@@ -287,16 +263,15 @@ public final class ContainerRun {
 
 	private void value(String option, String value, int index) {
 		switch (option) {
-			case "--name" -> this.name = value;
 			case "--cidfile" -> this.cidfile = value;
 			case "--attach" -> {
 				this.attach.add(value.toLowerCase(Locale.ROOT));
 				this.attachIndex = index;
 			}
 			case "--env" -> {
-				String variable = value.contains("=") ? value.substring(0, value.indexOf('=')) : value;
-				if (variable.equals(ProcessMarkers.SERVER) || variable.equals(ProcessMarkers.OWNER_PID)
-						|| variable.equals(ProcessMarkers.INSTANCE)) {
+				String variable = value.split("=", 2)[0];
+				if (List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE)
+					.contains(variable)) {
 					reserve("-e " + variable, index);
 				}
 			}
@@ -317,7 +292,7 @@ public final class ContainerRun {
 			}
 			case "--label" -> {
 				if (value.startsWith(ContainerEngine.LABEL_PREFIX)) {
-					reserve("--label " + (value.contains("=") ? value.substring(0, value.indexOf('=')) : value), index);
+					reserve("--label " + value.split("=", 2)[0], index);
 				}
 			}
 			default -> {
@@ -414,22 +389,6 @@ public final class ContainerRun {
 		return Collections.unmodifiableList(this.hostAccess);
 	}
 
-	Engine engine() {
-		return this.engine;
-	}
-
-	List<String> args() {
-		return this.args;
-	}
-
-	String image() {
-		return this.image;
-	}
-
-	@Nullable String name() {
-		return this.name;
-	}
-
 	@Nullable String cidfile() {
 		return this.cidfile;
 	}
@@ -438,12 +397,9 @@ public final class ContainerRun {
 		return this.init;
 	}
 
-	boolean autoRemove() {
-		return this.autoRemove;
-	}
-
 	/**
 	 * A {@code docker run} or {@code podman run} command line that cannot serve MCP over
+	 * stdio.
 	 */
 	public static final class InvalidCommandException extends IllegalArgumentException {
 

@@ -28,18 +28,13 @@ import org.jspecify.annotations.Nullable;
  */
 public record ContainerSettings(boolean enabled, @Nullable String engineCommand, boolean init, Duration engineTimeout) {
 
-	/** Default for {@link #enabled()}. */
-	public static final boolean DEFAULT_ENABLED = true;
-
-	/** Default for {@link #init()}: the container runs as the user wrote it. */
-	public static final boolean DEFAULT_INIT = false;
-
 	/** Default for {@link #engineTimeout()}. */
 	public static final Duration DEFAULT_ENGINE_TIMEOUT = Duration.ofSeconds(10);
 
-	/** The defaults. */
-	public static final ContainerSettings DEFAULTS = new ContainerSettings(DEFAULT_ENABLED, null, DEFAULT_INIT,
-			DEFAULT_ENGINE_TIMEOUT);
+	/**
+	 * The defaults: recognised, without {@code --init}: the container runs as written.
+	 */
+	public static final ContainerSettings DEFAULTS = new ContainerSettings(true, null, false, DEFAULT_ENGINE_TIMEOUT);
 
 	/**
 	 * Create the settings.

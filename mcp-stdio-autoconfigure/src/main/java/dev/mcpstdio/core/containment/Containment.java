@@ -105,14 +105,10 @@ public final class Containment {
 	 * @return the figures, zero when all are visible
 	 */
 	public ProcessTree.Stats unseen() {
-		int processes = 0;
-		long memory = 0;
-		for (Part part : this.parts) {
-			ProcessTree.Stats stats = part.unseen();
-			processes += stats.liveProcesses();
-			memory += stats.memoryBytes();
-		}
-		return new ProcessTree.Stats(processes, memory);
+		return this.parts.stream()
+			.map(Part::unseen)
+			.reduce(NOTHING, (a, b) -> new ProcessTree.Stats(a.liveProcesses() + b.liveProcesses(),
+					a.memoryBytes() + b.memoryBytes()));
 	}
 
 	<T extends Part> @Nullable T part(Class<T> type) {
@@ -138,11 +134,14 @@ public final class Containment {
 		List<String> wrap(List<String> command);
 
 		/**
-		 * End what this part holds around {@code inner}, which ends what it encloses.
+		 * End what this part holds around {@code inner}, which ends what it encloses; by
+		 * default nothing of its own.
 		 * @param terminateTimeout how long to wait after SIGTERM
 		 * @param inner ends the parts inside this one and the process tree
 		 */
-		void end(Duration terminateTimeout, Runnable inner);
+		default void end(Duration terminateTimeout, Runnable inner) {
+			inner.run();
+		}
 
 		/**
 		 * Add the live processes of this part that a snapshot shows.
@@ -161,9 +160,10 @@ public final class Containment {
 		}
 
 		/**
-		 * Let go of what this part holds once its start has ended.
+		 * Let go of what this part holds once its start has ended; by default nothing.
 		 */
-		void release();
+		default void release() {
+		}
 
 	}
 

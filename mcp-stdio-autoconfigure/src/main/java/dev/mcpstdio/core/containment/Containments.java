@@ -242,19 +242,17 @@ public final class Containments {
 	 */
 	static Swept sweepProcesses(ProcessScanner scanner, Membership membership, @Nullable String application,
 			Duration terminateTimeout) {
-		List<Proc> orphans = orphans(scanner.scanAll(), membership, application);
+		ProcessScanner everyProcess = scanner.everyProcess();
+		List<Proc> orphans = orphans(everyProcess.scan(), membership, application);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server processes found");
 			return new Swept(0, 0, 0, List.of());
 		}
-		TreeSet<Long> owners = new TreeSet<>();
-		List<Long> pids = new ArrayList<>();
-		for (Proc orphan : orphans) {
-			owners.add(orphan.markers().ownerPid());
-			pids.add(orphan.pid());
-		}
-		TreeTerminator.Result ended = new TreeTerminator(scanner.everyProcess(), Cgroup.KILL_WAIT).escalate(
-				(table) -> orphans(table, membership, application), terminateTimeout, new TreeTerminator.Escalation() {
+		List<Long> pids = orphans.stream().map(Proc::pid).toList();
+		Set<Long> owners = new TreeSet<>(orphans.stream().map((orphan) -> orphan.markers().ownerPid()).toList());
+		TreeTerminator.Result ended = new TreeTerminator(everyProcess, Cgroup.KILL_WAIT).escalate(
+				(table) -> orphans(table, membership, application), 0, terminateTimeout,
+				new TreeTerminator.Escalation() {
 				});
 		scanner.invalidate();
 		logger.warn("Ended " + orphans.size() + " orphaned MCP server "
@@ -269,17 +267,14 @@ public final class Containments {
 	 * a marked process whose owner lives, and anything without the markers, is never one.
 	 */
 	static List<Proc> orphans(ProcessTable table, Membership membership, @Nullable String application) {
-		List<Proc> orphans = new ArrayList<>();
-		for (Proc proc : table.all()) {
-			if (proc.pid() != ProcessMarkers.CURRENT_PID && membership.isMarked(proc, (markers) -> {
+		return table.all()
+			.stream()
+			.filter((proc) -> proc.pid() != ProcessMarkers.CURRENT_PID && membership.isMarked(proc, (markers) -> {
 				ProcessMarkers.Owner owner = markers.owner();
 				return (application == null || application.equals(markers.application())) && owner != null
 						&& !owner.isAlive();
-			})) {
-				orphans.add(proc);
-			}
-		}
-		return orphans;
+			}))
+			.toList();
 	}
 
 	/**
@@ -318,13 +313,11 @@ public final class Containments {
 				killed++;
 			}
 		}
-		List<String> ids = new ArrayList<>();
-		List<String> described = new ArrayList<>();
-		for (Owned orphan : orphans) {
-			ids.add(orphan.id());
-			described.add(ContainerEngine.shortId(orphan.id()) + " (server '" + orphan.server() + "', owner "
-					+ ((orphan.owner() != null) ? orphan.owner().id() : "?") + ")");
-		}
+		List<String> ids = orphans.stream().map(Owned::id).toList();
+		List<String> described = orphans.stream()
+			.map((orphan) -> ContainerEngine.shortId(orphan.id()) + " (server '" + orphan.server() + "', owner "
+					+ ((orphan.owner() != null) ? orphan.owner().id() : "?") + ")")
+			.toList();
 		boolean removed = engine.remove(ids);
 		Duration took = Duration.ofNanos(System.nanoTime() - start);
 		logger.warn("Removed " + orphans.size() + " orphaned MCP server "
@@ -343,15 +336,11 @@ public final class Containments {
 	 * @return the orphans
 	 */
 	static List<Owned> orphans(List<Owned> containers, Predicate<ProcessMarkers.Owner> alive) {
-		List<Owned> orphans = new ArrayList<>();
-		for (Owned container : containers) {
+		return containers.stream().filter((container) -> {
 			ProcessMarkers.Owner owner = container.owner();
-			if (owner != null && owner.isLocal() && !owner.equals(ProcessMarkers.Owner.current())
-					&& !alive.test(owner)) {
-				orphans.add(container);
-			}
-		}
-		return orphans;
+			return owner != null && owner.isLocal() && !owner.equals(ProcessMarkers.Owner.current())
+					&& !alive.test(owner);
+		}).toList();
 	}
 
 	/**

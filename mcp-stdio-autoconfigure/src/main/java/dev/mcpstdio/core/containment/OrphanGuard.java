@@ -374,10 +374,8 @@ public final class OrphanGuard {
 		logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
 		OutputStream input = process.getOutputStream();
 		try {
-			StringBuilder all = new StringBuilder();
-			this.reapers.forEach(all::append);
-			this.known.values().forEach(all::append);
-			input.write(all.toString().getBytes(StandardCharsets.US_ASCII));
+			String all = String.join("", this.reapers) + String.join("", this.known.values());
+			input.write(all.getBytes(StandardCharsets.US_ASCII));
 			input.flush();
 		}
 		catch (IOException ex) {
@@ -426,16 +424,6 @@ public final class OrphanGuard {
 				// not empty, or left for the temporary directory's own cleaning
 			}
 		}
-	}
-
-	/**
-	 * Return the longest the guard needs after the JVM died to end a server.
-	 * @param stdinClose the server's {@code stdin-close-timeout}
-	 * @param terminate its {@code terminate-timeout}
-	 * @return {@code stdin-close-timeout + terminate-timeout + 1s}
-	 */
-	public static Duration bound(Duration stdinClose, Duration terminate) {
-		return stdinClose.plus(terminate).plusSeconds(1);
 	}
 
 }

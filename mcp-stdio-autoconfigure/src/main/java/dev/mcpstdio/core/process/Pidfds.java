@@ -22,6 +22,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Linux pidfds through libc by JNA: a signal reaches its process or nobody.
@@ -62,73 +63,30 @@ final class Pidfds {
 	 */
 	static Pidfds load() {
 		Pidfds pidfds = new Pidfds(Native.load(Platform.C_LIBRARY_NAME, LibC.class));
-		int fd = pidfds.open(ProcessHandle.current().pid());
-		if (fd < 0) {
-			throw new LastErrorException(ESRCH);
+		try (Pidfd own = pidfds.open(ProcessHandle.current().pid())) {
+			if (own == null) {
+				throw new LastErrorException(ESRCH);
+			}
 		}
-		pidfds.close(fd);
 		return pidfds;
 	}
 
 	/**
 	 * Open a pidfd of the process that has a pid now.
 	 * @param pid the process
-	 * @return the pidfd, -1 when no process has that pid
+	 * @return the pidfd, {@code null} when no process has that pid
 	 * @throws LastErrorException on any other failure (out of descriptors, ...)
 	 */
-	int open(long pid) {
+	@Nullable Pidfd open(long pid) {
 		try {
-			return (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0L);
+			int fd = (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0L);
+			return (fd >= 0) ? new Pidfd(this.libc, fd) : null;
 		}
 		catch (LastErrorException ex) {
 			if (ex.getErrorCode() == ESRCH) {
-				return -1;
+				return null;
 			}
 			throw ex;
-		}
-	}
-
-	/**
-	 * Send SIGTERM or SIGKILL through a pidfd.
-	 * @param fd the pidfd
-	 * @param kill SIGKILL, else SIGTERM
-	 * @return whether it was sent: {@code false} once the process was reaped
-	 */
-	boolean send(int fd, boolean kill) {
-		try {
-			return this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, (long) fd, (long) (kill ? SIGKILL : SIGTERM), 0L, 0L) == 0;
-		}
-		catch (LastErrorException ex) {
-			return false;
-		}
-	}
-
-	/**
-	 * Return whether the process of a pidfd has ended: its pidfd reads as ready then, a
-	 * zombie's too.
-	 * @param fd the pidfd
-	 * @return whether it ended
-	 */
-	boolean exited(int fd) {
-		Memory pollfd = new Memory(8);
-		pollfd.setInt(0, fd);
-		pollfd.setShort(4, POLLIN);
-		pollfd.setShort(6, (short) 0);
-		try {
-			return this.libc.poll(pollfd, 1, 0) > 0 && (pollfd.getShort(6) & POLLIN) != 0;
-		}
-		catch (LastErrorException ex) {
-			// EINTR, or a descriptor that is no pidfd: ask again next time
-			return false;
-		}
-	}
-
-	void close(int fd) {
-		try {
-			this.libc.close(fd);
-		}
-		catch (LastErrorException ex) {
-			// EINTR: Linux closed it anyway
 		}
 	}
 
@@ -146,14 +104,14 @@ final class Pidfds {
 	/** One process held by its pidfd: a signal reaches it or nobody, never a stranger. */
 	static final class Pidfd implements AutoCloseable {
 
-		private final Pidfds pidfds;
+		private final LibC libc;
 
 		private final int fd;
 
 		private boolean closed;
 
-		Pidfd(Pidfds pidfds, int fd) {
-			this.pidfds = pidfds;
+		private Pidfd(LibC libc, int fd) {
+			this.libc = libc;
 			this.fd = fd;
 		}
 
@@ -163,22 +121,47 @@ final class Pidfds {
 		 * @return whether it was sent: {@code false} once the process was reaped
 		 */
 		synchronized boolean signal(boolean kill) {
-			return !this.closed && this.pidfds.send(this.fd, kill);
+			try {
+				return !this.closed && this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, (long) this.fd,
+						(long) (kill ? SIGKILL : SIGTERM), 0L, 0L) == 0;
+			}
+			catch (LastErrorException ex) {
+				return false;
+			}
 		}
 
 		/**
-		 * Return whether the held process has ended (a zombie has).
+		 * Return whether the held process has ended: its pidfd reads as ready then, a
+		 * zombie's too.
 		 * @return whether it ended
 		 */
 		synchronized boolean exited() {
-			return this.closed || this.pidfds.exited(this.fd);
+			if (this.closed) {
+				return true;
+			}
+			Memory pollfd = new Memory(8);
+			pollfd.setInt(0, this.fd);
+			pollfd.setShort(4, POLLIN);
+			pollfd.setShort(6, (short) 0);
+			try {
+				return this.libc.poll(pollfd, 1, 0) > 0 && (pollfd.getShort(6) & POLLIN) != 0;
+			}
+			catch (LastErrorException ex) {
+				// EINTR, or a descriptor that is no pidfd: ask again next time
+				return false;
+			}
 		}
 
 		@Override
 		public synchronized void close() {
 			if (!this.closed) {
 				this.closed = true;
-				this.pidfds.close(this.fd);
+				try {
+					this.libc.close(this.fd);
+				}
+				catch (LastErrorException ex) {
+					// EINTR: Linux closed it anyway
+				}
 			}
 		}
 

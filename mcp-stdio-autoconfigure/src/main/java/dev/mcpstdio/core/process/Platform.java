@@ -27,9 +27,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * What this operating system offers mcp-stdio, found out once.
  *
+ * @param osName the operating system's name, in lower case
+ * @param setsid the {@code setsid} executable that starts each server as the leader of
+ * its own session and process group, or {@code null} where there is none
+ * @param hasProcFileSystem whether {@code /proc} tells every process's parent, group,
+ * session, start time, memory and environment
+ * @param shell the POSIX shell the orphan guard runs in, or {@code null}
  * @author mcp-stdio authors
  */
-public final class Platform {
+public record Platform(String osName, @Nullable String setsid, boolean hasProcFileSystem, @Nullable String shell) {
 
 	// Whether servers can get a session of their own (setsid), whether live processes can
 	// be read from /proc, and whether a POSIX shell can run the orphan guard: every other
@@ -41,19 +47,8 @@ public final class Platform {
 
 	private static volatile @Nullable Platform current;
 
-	private final String osName;
-
-	private final @Nullable String setsid;
-
-	private final boolean procFileSystem;
-
-	private final @Nullable String shell;
-
-	Platform(String osName, @Nullable String setsid, boolean procFileSystem, @Nullable String shell) {
-		this.osName = osName.toLowerCase(Locale.ROOT);
-		this.setsid = setsid;
-		this.procFileSystem = procFileSystem;
-		this.shell = shell;
+	public Platform {
+		osName = osName.toLowerCase(Locale.ROOT);
 	}
 
 	/**
@@ -82,35 +77,8 @@ public final class Platform {
 		return new Platform(os, setsid, proc, shell);
 	}
 
-	/**
-	 * Return this platform without {@code setsid}: servers share the JVM's session, as on
-	 * stock macOS.
-	 * @return a copy without setsid
-	 */
-	public Platform withoutSetsid() {
-		return new Platform(this.osName, null, this.procFileSystem, this.shell);
-	}
-
-	/**
-	 * Return this platform without {@code /proc}: processes are found through
-	 * {@link ProcessHandle}, without markers, groups or memory.
-	 * @return a copy without /proc
-	 */
-	public Platform withoutProcFileSystem() {
-		return new Platform(this.osName, this.setsid, false, this.shell);
-	}
-
 	public boolean isWindows() {
 		return this.osName.startsWith("windows");
-	}
-
-	/**
-	 * Return the {@code setsid} executable that starts each server as the leader of its
-	 * own session and process group.
-	 * @return the path or {@code null} where there is none
-	 */
-	public @Nullable String setsid() {
-		return this.setsid;
 	}
 
 	/**
@@ -119,23 +87,6 @@ public final class Platform {
 	 */
 	public boolean ownSessions() {
 		return this.setsid != null;
-	}
-
-	/**
-	 * Return whether {@code /proc} tells every process's parent, group, session, start
-	 * time, memory and environment.
-	 * @return whether /proc is readable
-	 */
-	public boolean hasProcFileSystem() {
-		return this.procFileSystem;
-	}
-
-	/**
-	 * Return the POSIX shell the orphan guard runs in.
-	 * @return the shell or {@code null}
-	 */
-	public @Nullable String shell() {
-		return this.shell;
 	}
 
 	/**
@@ -161,19 +112,13 @@ public final class Platform {
 			missing.add("no setsid: servers share the application's process group and session, so only their "
 					+ "descendants and marked processes are ended with them");
 		}
-		if (!this.procFileSystem) {
+		if (!this.hasProcFileSystem) {
 			missing.add("no /proc: process trees are read through ProcessHandle, without markers, groups or memory");
 		}
 		if (!supportsOrphanGuard()) {
 			missing.add("no /bin/sh: the orphan guard cannot run, so servers may outlive a killed JVM");
 		}
 		return missing;
-	}
-
-	@Override
-	public String toString() {
-		return "Platform[" + this.osName + ", setsid=" + this.setsid + ", /proc=" + this.procFileSystem + ", shell="
-				+ this.shell + "]";
 	}
 
 }

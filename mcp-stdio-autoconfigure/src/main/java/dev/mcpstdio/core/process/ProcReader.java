@@ -38,9 +38,6 @@ public final class ProcReader {
 	/** An environment larger than this is not one we started. */
 	static final int MAX_ENVIRON_BYTES = 256 * 1024;
 
-	/** Clock ticks per second of the start times in {@code stat}. */
-	private static final int USER_HZ = 100;
-
 	/** The flag of {@code stat} that a process in {@code exit()} carries (sched.h). */
 	private static final long PF_EXITING = 0x4;
 
@@ -91,17 +88,6 @@ public final class ProcReader {
 	public @Nullable Stat stat(long pid) {
 		Cursor cursor = cursor();
 		return cursor.readStat(pid) ? cursor.stat(pid) : null;
-	}
-
-	/**
-	 * Read the mcp-stdio markers of a process.
-	 * @param pid the process
-	 * @return its markers, or {@code null} when it has none or they cannot be read
-	 */
-	public @Nullable ProcessMarkers markers(long pid) {
-		Cursor cursor = cursor();
-		int length = cursor.readEnviron(pid);
-		return (length > 0) ? ProcessMarkers.parse(cursor.buffer, length) : null;
 	}
 
 	/**
@@ -177,23 +163,6 @@ public final class ProcReader {
 	}
 
 	/**
-	 * Return the current time in the units of the start times.
-	 * @return clock ticks since boot, rounded up so that a process started in this tick
-	 * counts as started before now; 0 when unknown
-	 */
-	public long nowTicks() {
-		try {
-			String uptime = Files.readString(this.root.resolve("uptime"), StandardCharsets.ISO_8859_1);
-			double seconds = Double.parseDouble(uptime.substring(0, uptime.indexOf(' ')));
-			// USER_HZ is 100 on every architecture Linux runs on today
-			return (long) Math.ceil(seconds * USER_HZ);
-		}
-		catch (IOException | RuntimeException ex) {
-			return 0;
-		}
-	}
-
-	/**
 	 * Return this machine's host name, as the kernel knows it.
 	 * @return the name, or {@code null} when it cannot be read
 	 */
@@ -259,7 +228,7 @@ public final class ProcReader {
 		 * @return whether it is a zombie
 		 */
 		public boolean isZombie() {
-			return isZombie(this.state);
+			return this.state == 'Z' || this.state == 'X';
 		}
 
 		/**
@@ -269,10 +238,6 @@ public final class ProcReader {
 		 */
 		public boolean isExiting() {
 			return (this.flags & PF_EXITING) != 0;
-		}
-
-		static boolean isZombie(char state) {
-			return state == 'Z' || state == 'X';
 		}
 
 	}

@@ -16,12 +16,12 @@
 
 package dev.mcpstdio.core.process;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.time.Instant;
-import java.net.InetAddress;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -135,15 +135,8 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	}
 
 	private static boolean digits(String text, int from, int to) {
-		if (from >= to || to - from > 18) {
-			return false;
-		}
-		for (int i = from; i < to; i++) {
-			if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-				return false;
-			}
-		}
-		return true;
+		return from < to && to - from <= 18
+				&& text.substring(from, to).chars().allMatch((ch) -> ch >= '0' && ch <= '9');
 	}
 
 	/**
@@ -154,14 +147,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		if (!hasOwnInstance()) {
 			return -1;
 		}
+		// at most 18 digits, as hasOwnInstance() checked: they fit a long
 		int first = this.instance.indexOf('.');
-		int second = this.instance.indexOf('.', first + 1);
-		try {
-			return Long.parseLong(this.instance, first + 1, second, 10);
-		}
-		catch (NumberFormatException ex) {
-			return -1;
-		}
+		return Long.parseLong(this.instance, first + 1, this.instance.indexOf('.', first + 1), 10);
 	}
 
 	/**
@@ -170,7 +158,7 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 */
 	public ProcessMarkers.@Nullable Owner owner() {
 		long start = ownerStart();
-		return (start >= 0) ? ProcessMarkers.Owner.local(this.ownerPid, Long.toString(start)) : null;
+		return (start >= 0) ? new Owner(this.ownerPid, Long.toString(start), Owner.CURRENT.host) : null;
 	}
 
 	/**
@@ -204,16 +192,6 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		 */
 		public static Owner current() {
 			return CURRENT;
-		}
-
-		/**
-		 * Return an owner of this host.
-		 * @param pid its pid
-		 * @param start its start time, as described above
-		 * @return the owner
-		 */
-		public static Owner local(long pid, String start) {
-			return new Owner(pid, start, CURRENT.host);
 		}
 
 		/**

@@ -219,15 +219,6 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Read every process with its markers, whenever it started: the markers left by other
-	 * JVMs too.
-	 * @return a fresh snapshot
-	 */
-	public ProcessTable scanAll() {
-		return read(0);
-	}
-
-	/**
 	 * Read the environments that read empty in a snapshot again, as after an exec.
 	 * @param table the snapshot
 	 * @return the snapshot with those processes read again
@@ -241,15 +232,12 @@ public final class ProcessScanner implements ProcessSource {
 		Map<Long, @Nullable Proc> reread = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
 		for (Proc old : table.unread()) {
-			Read now = readProc(old.pid(), cursor, 0, true);
-			if (now == null || now.proc().startTime() != old.startTime()
-					|| ProcReader.Stat.isZombie(now.proc().state())) {
-				reread.put(old.pid(), null);
-				continue;
-			}
-			reread.put(old.pid(), now.proc());
-			if (now.unread()) {
-				unread.add(now.proc());
+			List<Proc> stillUnread = new ArrayList<>(1);
+			Proc now = readProc(old.pid(), cursor, 0, true, stillUnread);
+			boolean same = now != null && now.startTime() == old.startTime();
+			reread.put(old.pid(), same ? now : null);
+			if (same) {
+				unread.addAll(stillUnread);
 			}
 		}
 		return table.with(reread, unread);
@@ -275,12 +263,9 @@ public final class ProcessScanner implements ProcessSource {
 		ProcReader.Cursor cursor = this.proc.cursor();
 		try {
 			for (long pid : this.proc.pids()) {
-				Read read = readProc(pid, cursor, horizon, true);
-				if (read != null && !ProcReader.Stat.isZombie(read.proc().state())) {
-					processes.put(pid, read.proc());
-					if (read.unread()) {
-						unread.add(read.proc());
-					}
+				Proc read = readProc(pid, cursor, horizon, true, unread);
+				if (read != null) {
+					processes.put(pid, read);
 				}
 			}
 		}
@@ -300,22 +285,26 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Read one process: {@code null} when it is gone, else the process and whether its
-	 * environment read empty (as during an exec).
+	 * Read one process: {@code null} when it is gone or a zombie, else the process, also
+	 * added to {@code unread} when its environment read empty (as during an exec).
 	 */
-	private @Nullable Read readProc(long pid, ProcReader.Cursor cursor, long horizon, boolean cached) {
+	private @Nullable Proc readProc(long pid, ProcReader.Cursor cursor, long horizon, boolean cached,
+			List<Proc> unread) {
 		if (!cursor.readStat(pid)) {
 			return null;
 		}
 		ProcReader.Stat stat = cursor.stat(pid);
+		if (stat.isZombie()) {
+			return null;
+		}
 		long environAt = cursor.environAt();
 		ProcessMarkers markers = null;
 		long uid = -1;
-		boolean unread = false;
+		boolean empty = false;
 		boolean kernelThread = stat.ppid() == KTHREADD || pid == KTHREADD;
 		// Kernel threads have no environment, and a process older than the horizon no
 		// marker of ours
-		if (!stat.isZombie() && !kernelThread && stat.startTime() >= horizon) {
+		if (!kernelThread && stat.startTime() >= horizon) {
 			CachedMarkers read = markers(pid, stat.startTime(), environAt, cursor, cached);
 			if (read != null) {
 				markers = read.markers();
@@ -325,12 +314,15 @@ public final class ProcessScanner implements ProcessSource {
 				// A user process shows no environment while it execs; one that is
 				// exiting shows none either (its memory is gone), but it execs nothing
 				// any more: looking at it again would only delay a stop
-				unread = true;
+				empty = true;
 			}
 		}
 		Proc proc = new Proc(pid, stat.ppid(), stat.pgid(), stat.sid(), stat.state(), stat.startTime(),
 				stat.rssPages() * this.pageSize, markers, uid);
-		return new Read(proc, unread);
+		if (empty) {
+			unread.add(proc);
+		}
+		return proc;
 	}
 
 	/**
@@ -385,15 +377,12 @@ public final class ProcessScanner implements ProcessSource {
 		ProcReader.Cursor cursor = this.proc.cursor();
 		long next = pid;
 		while (next > 0 && !processes.containsKey(next) && processes.size() < MAX_LINEAGE) {
-			Read read = readProc(next, cursor, 0, false);
-			if (read == null || ProcReader.Stat.isZombie(read.proc().state())) {
+			Proc read = readProc(next, cursor, 0, false, unread);
+			if (read == null) {
 				break;
 			}
-			processes.put(next, read.proc());
-			if (read.unread()) {
-				unread.add(read.proc());
-			}
-			next = read.proc().ppid();
+			processes.put(next, read);
+			next = read.ppid();
 		}
 		return new ProcessTable(processes, takenAt, this.generation, unread);
 	}
@@ -411,17 +400,11 @@ public final class ProcessScanner implements ProcessSource {
 			return null;
 		}
 		try {
-			int fd = pidfds.open(pid);
-			return (fd >= 0) ? new Pidfds.Pidfd(pidfds, fd) : null;
+			return pidfds.open(pid);
 		}
 		catch (RuntimeException ex) {
 			return null;
 		}
-	}
-
-	@Override
-	public boolean holds() {
-		return this.pidfds != null;
 	}
 
 	/**
@@ -471,15 +454,6 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Return the current time in the units of {@link #startTimeOf(long)}.
-	 * @return clock ticks since boot from {@code /proc}, else epoch milliseconds; 0 when
-	 * unknown
-	 */
-	public long now() {
-		return this.platform.hasProcFileSystem() ? this.proc.nowTicks() : System.currentTimeMillis();
-	}
-
-	/**
 	 * A process as {@link ProcessHandle} tells it: no group, session, memory or markers.
 	 */
 	private static Proc procOf(ProcessHandle handle) {
@@ -523,10 +497,6 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	private record CachedMarkers(long startTime, long environAt, @Nullable ProcessMarkers markers, long uid) {
-
-	}
-
-	private record Read(Proc proc, boolean unread) {
 
 	}
 

@@ -75,14 +75,6 @@ interface ProcessSource {
 	}
 
 	/**
-	 * Return whether this source holds processes by pidfd ({@link #hold(long)}).
-	 * @return whether it does
-	 */
-	default boolean holds() {
-		return false;
-	}
-
-	/**
 	 * Send SIGTERM or SIGKILL to a process if it is still the one of the snapshot.
 	 * @param proc the process as a snapshot saw it
 	 * @param kill SIGKILL, else SIGTERM

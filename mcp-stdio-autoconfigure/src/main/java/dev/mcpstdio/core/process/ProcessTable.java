@@ -21,71 +21,20 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A snapshot of the live processes of this machine, zombies left out.
  *
+ * @param processes the live processes by pid
+ * @param takenAt the {@link System#nanoTime()} at which reading them began
+ * @param generation the scanner's generation then
+ * @param unread the user processes whose environment read empty, as one does while it
+ * execs: their markers are not known yet
  * @author mcp-stdio authors
  */
-public final class ProcessTable {
-
-	private final Map<Long, Proc> processes;
-
-	private final long takenAt;
-
-	private final long generation;
-
-	private final List<Proc> unread;
-
-	/**
-	 * Create a snapshot.
-	 * @param processes the live processes by pid
-	 * @param takenAt the {@link System#nanoTime()} at which reading them began
-	 * @param generation the scanner's generation then
-	 * @param unread the processes whose environment read empty, as one does during exec
-	 */
-	ProcessTable(Map<Long, Proc> processes, long takenAt, long generation, List<Proc> unread) {
-		this.processes = processes;
-		this.takenAt = takenAt;
-		this.generation = generation;
-		this.unread = unread;
-	}
-
-	/**
-	 * Return a snapshot of exactly these processes, for tests.
-	 * @param processes the processes
-	 * @return the snapshot
-	 */
-	public static ProcessTable of(Collection<Proc> processes) {
-		Map<Long, Proc> byPid = processes.stream()
-			.collect(Collectors.toMap(Proc::pid, Function.identity(), (first, last) -> last, HashMap::new));
-		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
-	}
-
-	/**
-	 * Return when reading this snapshot began.
-	 * @return a {@link System#nanoTime()}
-	 */
-	long takenAt() {
-		return this.takenAt;
-	}
-
-	long generation() {
-		return this.generation;
-	}
-
-	/**
-	 * Return the user processes that showed an empty environment, as one does while it
-	 * execs: their markers are not known yet.
-	 * @return the processes
-	 */
-	List<Proc> unread() {
-		return this.unread;
-	}
+public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generation, List<Proc> unread) {
 
 	/**
 	 * Return whether a process that started at or after the given time showed an empty

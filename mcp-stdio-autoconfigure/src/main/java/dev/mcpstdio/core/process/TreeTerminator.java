@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -81,13 +82,13 @@ public final class TreeTerminator {
 	 * @return what was done
 	 */
 	public Result terminate(String serverName, ProcessTree tree, Duration terminateTimeout, String why, long freshSince,
-			SignalRecorder rootSignal) {
+			Consumer<Boolean> rootSignal) {
 		return escalate(tree::members, tree.rootStartTime(), freshSince, terminateTimeout, new Escalation() {
 
 			@Override
 			public void signalling(long pid, boolean kill) {
 				if (pid == tree.rootPid()) {
-					rootSignal.sent(kill);
+					rootSignal.accept(kill);
 				}
 			}
 
@@ -110,20 +111,6 @@ public final class TreeTerminator {
 			}
 
 		});
-	}
-
-	/**
-	 * SIGTERM every process that {@code members} finds, wait up to
-	 * {@code terminateTimeout} for them to end, then SIGKILL what is left, reading the
-	 * processes again each time so that those forked meanwhile are caught too.
-	 * @param members finds the live processes to end in a snapshot
-	 * @param terminateTimeout how long to wait after SIGTERM
-	 * @param escalation learns what is done
-	 * @return what was done
-	 */
-	public Result escalate(Function<ProcessTable, List<Proc>> members, Duration terminateTimeout,
-			Escalation escalation) {
-		return escalate(members, 0, terminateTimeout, escalation);
 	}
 
 	/**
@@ -224,13 +211,6 @@ public final class TreeTerminator {
 
 	}
 
-	/** Learns which signal went to the root, so its exit can be classified. */
-	public interface SignalRecorder {
-
-		void sent(boolean kill);
-
-	}
-
 	/**
 	 * What a termination did.
 	 *
@@ -280,9 +260,7 @@ public final class TreeTerminator {
 					held.pidfd().close();
 					it.remove();
 				}
-			}
-			for (Held held : this.held.values()) {
-				if (left.stream().noneMatch((proc) -> proc.pid() == held.proc().pid())) {
+				else if (left.stream().noneMatch((proc) -> proc.pid() == held.proc().pid())) {
 					Proc now = table.get(held.proc().pid());
 					left.add((now != null) ? now : held.proc());
 				}
@@ -364,12 +342,9 @@ public final class TreeTerminator {
 			if (now == null) {
 				return null;
 			}
-			for (Proc member : this.members.apply(lineage)) {
-				if (member.pid() == pid && member.startTime() == now.startTime()) {
-					return now;
-				}
-			}
-			return null;
+			return this.members.apply(lineage)
+				.stream()
+				.anyMatch((member) -> member.pid() == pid && member.startTime() == now.startTime()) ? now : null;
 		}
 
 		/** Close every pidfd still held. */

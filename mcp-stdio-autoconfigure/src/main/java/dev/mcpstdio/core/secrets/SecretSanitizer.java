@@ -111,19 +111,9 @@ public final class SecretSanitizer {
 	}
 
 	/**
-	 * Return a command line fit to show: its parts joined by spaces, secrets masked, a
-	 * long Java class path ({@code -cp}) shortened to its first entry and its length.
-	 * @param command the executable
-	 * @param args its arguments
-	 * @return the sanitized command line
-	 */
-	public static String commandLine(String command, List<String> args) {
-		return commandLine(command, args, SecretValues.NONE);
-	}
-
-	/**
-	 * Return a command line fit to show, as {@link #commandLine(String, List)}, with the
-	 * registered secret values of its server masked too.
+	 * Return a command line fit to show: its parts joined by spaces, the registered
+	 * secret values of its server and what looks like a secret masked, a long Java class
+	 * path ({@code -cp}) shortened to its first entry and its length.
 	 * @param command the executable
 	 * @param args its arguments
 	 * @param secrets the server's secret values
@@ -306,11 +296,7 @@ public final class SecretSanitizer {
 	 * @return the sanitized lines
 	 */
 	public static List<String> lines(List<String> lines, SecretValues secrets) {
-		List<String> sanitized = new ArrayList<>(lines.size());
-		for (String line : lines) {
-			sanitized.add(text(line, secrets));
-		}
-		return sanitized;
+		return lines.stream().map((line) -> text(line, secrets)).toList();
 	}
 
 	/**
@@ -331,18 +317,9 @@ public final class SecretSanitizer {
 				|| (words.size() > 1 && SWITCH_FIRST_WORDS.contains(words.get(0)))) {
 			return false;
 		}
-		for (String word : words) {
-			if (SECRET_WORDS.contains(word)) {
-				return true;
-			}
-		}
 		String joined = String.join("", words);
-		for (String part : SECRET_PARTS) {
-			if (joined.contains(part)) {
-				return true;
-			}
-		}
-		return joined.endsWith("token");
+		return words.stream().anyMatch(SECRET_WORDS::contains) || SECRET_PARTS.stream().anyMatch(joined::contains)
+				|| joined.endsWith("token");
 	}
 
 	/**

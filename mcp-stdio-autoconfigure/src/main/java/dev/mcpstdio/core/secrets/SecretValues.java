@@ -16,14 +16,13 @@
 
 package dev.mcpstdio.core.secrets;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -63,19 +62,13 @@ public final class SecretValues {
 	 * @return the registered values
 	 */
 	public static SecretValues of(Collection<String> values) {
-		Set<String> kept = new LinkedHashSet<>();
-		for (String value : values) {
-			if (value != null && value.strip().length() >= MIN_LENGTH
-					&& !SWITCH_WORDS.contains(value.strip().toLowerCase(Locale.ROOT))) {
-				kept.add(value);
-			}
-		}
-		if (kept.isEmpty()) {
-			return NONE;
-		}
-		List<String> sorted = new ArrayList<>(kept);
-		sorted.sort(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
-		return new SecretValues(List.copyOf(sorted));
+		List<String> kept = values.stream()
+			.filter((value) -> value != null && value.strip().length() >= MIN_LENGTH
+					&& !SWITCH_WORDS.contains(value.strip().toLowerCase(Locale.ROOT)))
+			.distinct()
+			.sorted(Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()))
+			.toList();
+		return kept.isEmpty() ? NONE : new SecretValues(kept);
 	}
 
 	/**
@@ -109,15 +102,7 @@ public final class SecretValues {
 	 * @return both together
 	 */
 	public SecretValues and(SecretValues other) {
-		if (other.values.isEmpty()) {
-			return this;
-		}
-		if (this.values.isEmpty()) {
-			return other;
-		}
-		List<String> both = new ArrayList<>(this.values);
-		both.addAll(other.values);
-		return of(both);
+		return of(Stream.concat(this.values.stream(), other.values.stream()).toList());
 	}
 
 	/**
@@ -128,19 +113,9 @@ public final class SecretValues {
 	public String mask(String text) {
 		String result = text;
 		for (String value : this.values) {
-			if (result.contains(value)) {
-				result = result.replace(value, SecretSanitizer.MASK);
-			}
+			result = result.replace(value, SecretSanitizer.MASK);
 		}
 		return result;
-	}
-
-	/**
-	 * Return whether no value is registered.
-	 * @return whether masking changes nothing
-	 */
-	public boolean isEmpty() {
-		return this.values.isEmpty();
 	}
 
 	/**

@@ -131,10 +131,7 @@ public final class Waits {
 	 */
 	public static String format(Duration duration) {
 		long millis = duration.toMillis();
-		if (millis % 1000 == 0) {
-			return (millis / 1000) + "s";
-		}
-		return millis + "ms";
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}
 
 }

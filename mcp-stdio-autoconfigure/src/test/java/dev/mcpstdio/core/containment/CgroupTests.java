@@ -190,7 +190,7 @@ class CgroupTests {
 		awaitProgram(server.pid(), "cat");
 		// what the census counts of the group: both, with their resident memory
 		Map<Long, Proc> found = new HashMap<>();
-		group.addMembers(found, new ProcessScanner(Platform.current(), ProcReader.system()).scanAll());
+		group.addMembers(found, new ProcessScanner(Platform.current(), ProcReader.system()).everyProcess().scan());
 		assertThat(found).containsOnlyKeys(server.pid(), child);
 		assertThat(found.values().stream().mapToLong(Proc::rssBytes).sum()).isPositive();
 		TreeTerminator.Result result = group.terminate(Duration.ofSeconds(5));

@@ -18,7 +18,6 @@ package dev.mcpstdio.core.containment;
 
 import java.util.List;
 
-import dev.mcpstdio.core.containment.ContainerRun.Engine;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,10 +61,14 @@ class ContainerRunTests {
 
 	@Test
 	void dockerAndPodmanRunAreRecognisedByFileName() {
-		assertThat(recognise("docker", "run", "-i", "--rm", "mcp/fetch").engine()).isEqualTo(Engine.DOCKER);
-		assertThat(recognise("/usr/bin/podman", "run", "-i", "img").engine()).isEqualTo(Engine.PODMAN);
-		assertThat(recognise("C:\\bin\\docker.exe", "run", "-i", "img").engine()).isEqualTo(Engine.DOCKER);
-		assertThat(recognise("docker", "container", "run", "-i", "img").image()).isEqualTo("img");
+		recognise("docker", "run", "-i", "--rm", "mcp/fetch");
+		recognise("/usr/bin/podman", "run", "-i", "img");
+		recognise("C:\\bin\\docker.exe", "run", "-i", "img");
+		assertThat(ContainerRun.engineOf("docker")).isEqualTo("docker");
+		assertThat(ContainerRun.engineOf("/usr/bin/podman")).isEqualTo("podman");
+		assertThat(ContainerRun.engineOf("C:\\bin\\docker.exe")).isEqualTo("docker");
+		assertThat(recognise("docker", "container", "run", "-i", "img").argsWith(List.of("--ours")))
+			.containsExactly("container", "run", "--ours", "-i", "img");
 	}
 
 	@Test
@@ -97,32 +100,30 @@ class ContainerRunTests {
 				"-d");
 		assertThat(run.argsWith(List.of("--label", "k=v"))).containsExactly("--context", "x", "run", "--label", "k=v",
 				"-i", "--rm", "-e", "A=1", "img", "serve", "-t", "-d");
-		assertThat(run.args()).containsExactly("--context", "x", "run", "-i", "--rm", "-e", "A=1", "img", "serve", "-t",
-				"-d");
-		assertThat(run.image()).isEqualTo("img");
-		assertThat(run.autoRemove()).isTrue();
+		assertThat(run.argsWith(List.of())).containsExactly("--context", "x", "run", "-i", "--rm", "-e", "A=1", "img",
+				"serve", "-t", "-d");
 	}
 
 	@Test
 	void optionsAfterTheImageBelongToTheContainersCommand() {
-		ContainerRun run = recognise("docker", "run", "-i", "img", "-t", "--detach", "--name", "x");
-		assertThat(run.image()).isEqualTo("img");
-		assertThat(run.name()).isNull();
+		ContainerRun run = recognise("docker", "run", "-i", "img", "-t", "--detach", "--cidfile", "x", "--init");
+		assertThat(run.cidfile()).isNull();
+		assertThat(run.init()).isFalse();
 	}
 
 	@Test
 	void valuesOfOptionsAreNotMistakenForTheImage() {
 		ContainerRun run = recognise("docker", "run", "-i", "-v", "/a:/b", "-w", "/b", "--network", "none", "-p",
-				"80:80", "--name", "mine", "--cidfile", "/tmp/x.cid", "-u", "1000", "--init", "--entrypoint", "sh",
+				"80:80", "--name", "mine", "-u", "1000", "--init", "--entrypoint", "sh", "--cidfile", "/tmp/x.cid",
 				"registry.local/team/img:1", "/srv/echo.sh");
-		assertThat(run.image()).isEqualTo("registry.local/team/img:1");
-		assertThat(run.name()).isEqualTo("mine");
 		assertThat(run.cidfile()).isEqualTo("/tmp/x.cid");
 		assertThat(run.init()).isTrue();
-		assertThat(run.autoRemove()).isFalse();
-		assertThat(recognise("docker", "run", "-i", "--", "img").image()).isEqualTo("img");
-		assertThat(recognise("docker", "run", "-ie", "A=1", "img").image()).isEqualTo("img");
-		assertThat(recognise("docker", "run", "-i", "-eA=1", "--env=B=2", "--name=n", "img").name()).isEqualTo("n");
+		// after "--" and after the image, options are the image's
+		assertThat(recognise("docker", "run", "-i", "--", "img", "--init").init()).isFalse();
+		assertThat(recognise("docker", "run", "-ie", "A=1", "--init", "img").init()).isTrue();
+		assertThat(recognise("docker", "run", "-ie", "A=1", "img", "--init").init()).isFalse();
+		assertThat(recognise("docker", "run", "-i", "-eA=1", "--env=B=2", "--cidfile=n", "img").cidfile())
+			.isEqualTo("n");
 	}
 
 	@Test

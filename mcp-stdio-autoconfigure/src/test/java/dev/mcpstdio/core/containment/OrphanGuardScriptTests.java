@@ -153,7 +153,7 @@ class OrphanGuardScriptTests {
 	private Set<Long> byRule(World world) throws IOException {
 		Path proc = world.write(this.temp.resolve("rule-" + System.nanoTime()));
 		ProcReader reader = new ProcReader(proc);
-		ProcessTable table = new ProcessScanner(Platform.current(), reader).scanAll();
+		ProcessTable table = new ProcessScanner(Platform.current(), reader).everyProcess().scan();
 		Set<Long> members = new TreeSet<>();
 		for (Proc member : members(table, reader, world)) {
 			members.add(member.pid());

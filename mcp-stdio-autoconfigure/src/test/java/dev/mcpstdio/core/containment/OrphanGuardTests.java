@@ -29,7 +29,6 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
@@ -54,8 +53,7 @@ class OrphanGuardTests {
 	static final long TERMINATE_MILLIS = 1000;
 
 	/** The guarantee: {@code stdin-close-timeout + terminate-timeout + 1s}. */
-	static final Duration BOUND = OrphanGuard.bound(Duration.ofMillis(STDIN_CLOSE_MILLIS),
-			Duration.ofMillis(TERMINATE_MILLIS));
+	static final Duration BOUND = Duration.ofMillis(STDIN_CLOSE_MILLIS + TERMINATE_MILLIS).plusSeconds(1);
 
 	private final Fixtures fixtures;
 
@@ -143,7 +141,7 @@ class OrphanGuardTests {
 	void theGuardIsNotAServerProcess() throws Exception {
 		GuardedJvm forked = fork();
 		assertThat(this.fixtures.alive()).doesNotContain(forked.guardPid());
-		assertThat(ProcReader.system().markers(forked.guardPid())).isNull();
+		assertThat(Fixtures.markers(forked.guardPid())).isNull();
 		// its pid is known once spawned: on a loaded machine it may still be
 		// setsid, or sh reading its script, before it settles in read; then it
 		// stays there
@@ -175,7 +173,7 @@ class OrphanGuardTests {
 				Await.within(Duration.ofSeconds(10)).until("the guard runs sh", () -> read(cmdline).equals(expected));
 				assertThat(read(cmdline).length() - application.length()).as("the rest of its command line")
 					.isLessThan(120);
-				assertThat(ProcReader.system().markers(guard)).isNull();
+				assertThat(Fixtures.markers(guard)).isNull();
 			}
 			finally {
 				server.stop();

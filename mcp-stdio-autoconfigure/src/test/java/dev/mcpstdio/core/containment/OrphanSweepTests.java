@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ServerHost;
@@ -143,7 +144,9 @@ class OrphanSweepTests {
 		ProcessTable.Proc ofAnother = new ProcessTable.Proc(pid, 1, pid, pid, 'S', 100, 4096, markers,
 				Membership.CURRENT_UID + 1);
 		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers);
-		assertThat(Containments.orphans(ProcessTable.of(List.of(ofAnother, ours)), Membership.ofCurrentUser(), "app"))
+		assertThat(Containments.orphans(
+				new ProcessTable(Map.of(ofAnother.pid(), ofAnother, ours.pid(), ours), System.nanoTime(), 0, List.of()),
+				Membership.ofCurrentUser(), "app"))
 			.containsExactly(ours);
 	}
 

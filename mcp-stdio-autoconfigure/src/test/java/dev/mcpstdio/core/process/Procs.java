@@ -16,7 +16,10 @@
 
 package dev.mcpstdio.core.process;
 
-import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
@@ -46,7 +49,14 @@ final class Procs {
 	}
 
 	static ProcessTable table(Proc... procs) {
-		return ProcessTable.of(Arrays.asList(procs));
+		return table(List.of(procs));
+	}
+
+	/** A snapshot of exactly these processes. */
+	static ProcessTable table(Collection<Proc> procs) {
+		Map<Long, Proc> byPid = new HashMap<>();
+		procs.forEach((proc) -> byPid.put(proc.pid(), proc));
+		return new ProcessTable(byPid, System.nanoTime(), 0, List.of());
 	}
 
 }

@@ -44,8 +44,8 @@ class TreeTerminatorTests {
 	void processesThatHonourSigtermAreNotKilled() {
 		FakeMachine machine = new FakeMachine(Set.of());
 		machine.add(proc(10, 1, 10, 10, 100, null), proc(11, 10, 10, 10, 101, null));
-		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, 0,
+				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isEqualTo(2);
 		assertThat(result.killed()).isZero();
@@ -57,8 +57,8 @@ class TreeTerminatorTests {
 		FakeMachine machine = new FakeMachine(Set.of(11L));
 		machine.add(proc(10, 1, 10, 10, 100, null), proc(11, 10, 10, 10, 101, null));
 		long begin = System.nanoTime();
-		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, 0,
+				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(Duration.ofNanos(System.nanoTime() - begin)).isGreaterThanOrEqualTo(TERMINATE);
 		assertThat(result.killed()).isEqualTo(1);
@@ -75,7 +75,7 @@ class TreeTerminatorTests {
 				machine.add(proc(12, 10, 10, 10, 102, null));
 			}
 		};
-		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
+		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, 0, TERMINATE,
 				new TreeTerminator.Escalation() {
 				});
 		assertThat(machine.signals).contains("TERM 12");
@@ -89,7 +89,7 @@ class TreeTerminatorTests {
 		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, "x", null);
 		machine.unreadScans.set(2);
 		machine.add(proc(20, 1, 20, 20, 200, markers));
-		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked,
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, 0,
 				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isEqualTo(1);
@@ -104,7 +104,7 @@ class TreeTerminatorTests {
 		machine.unreadScans.set(Integer.MAX_VALUE);
 		machine.add(proc(20, 1, 20, 20, 200, null));
 		long begin = System.nanoTime();
-		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked,
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, 0,
 				Duration.ofSeconds(20), new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isZero();
@@ -139,7 +139,7 @@ class TreeTerminatorTests {
 				machine.add(stranger);
 			}
 		};
-		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, TERMINATE,
+		new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, 0, TERMINATE,
 				new TreeTerminator.Escalation() {
 				});
 		assertThat(machine.signals).containsExactlyInAnyOrder("TERM 20", "TERM 21", "KILL 21");
@@ -149,8 +149,8 @@ class TreeTerminatorTests {
 	@Test
 	void nothingToEndCostsOneScan() {
 		FakeMachine machine = new FakeMachine(Set.of());
-		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, TERMINATE,
-				new TreeTerminator.Escalation() {
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::all, 0,
+				TERMINATE, new TreeTerminator.Escalation() {
 				});
 		assertThat(result.terminated()).isZero();
 		assertThat(machine.scans.get()).isEqualTo(1);
@@ -210,14 +210,9 @@ class TreeTerminatorTests {
 					unmarked.add(new Proc(proc.pid(), proc.ppid(), proc.pgid(), proc.sid(), proc.state(),
 							proc.startTime(), proc.rssBytes(), null));
 				}
-				return new ProcessTable(
-						ProcessTable.of(unmarked)
-							.all()
-							.stream()
-							.collect(java.util.stream.Collectors.toMap(Proc::pid, (p) -> p)),
-						System.nanoTime(), 0, unmarked);
+				return new ProcessTable(Procs.table(unmarked).processes(), System.nanoTime(), 0, unmarked);
 			}
-			return ProcessTable.of(this.processes.values());
+			return Procs.table(this.processes.values());
 		}
 
 		@Override

@@ -255,7 +255,7 @@ class SecretSanitizerTests {
 	record Case(String description, String command, List<String> args, String expected) {
 
 		String sanitize() {
-			return (this.args != null) ? SecretSanitizer.commandLine(this.command, this.args)
+			return (this.args != null) ? SecretSanitizer.commandLine(this.command, this.args, SecretValues.NONE)
 					: SecretSanitizer.text(this.command);
 		}
 
