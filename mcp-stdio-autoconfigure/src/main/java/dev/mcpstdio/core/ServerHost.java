@@ -127,7 +127,7 @@ public final class ServerHost implements AutoCloseable {
 		return new Builder();
 	}
 
-	private static Thread daemon(Runnable runnable, String name) {
+	static Thread daemon(Runnable runnable, String name) {
 		Thread thread = new Thread(runnable, name);
 		thread.setDaemon(true);
 		return thread;
@@ -360,9 +360,8 @@ public final class ServerHost implements AutoCloseable {
 			this.watched.put(process, onExit);
 			synchronized (this.lock) {
 				if (this.thread == null) {
-					Thread started = daemon(this::run, "mcp-stdio-exits");
-					this.thread = started;
-					started.start();
+					this.thread = daemon(this::run, "mcp-stdio-exits");
+					this.thread.start();
 				}
 				else {
 					LockSupport.unpark(this.thread);
@@ -457,28 +456,21 @@ public final class ServerHost implements AutoCloseable {
 		 * @return whether the others left in time
 		 */
 		boolean awaitOthers(long deadlineNanos) {
-			boolean interrupted = false;
-			try {
-				synchronized (this.lock) {
-					while (this.waiting > 0) {
-						long left = deadlineNanos - System.nanoTime();
-						if (left <= 0 || interrupted) {
-							return false;
-						}
-						try {
-							this.lock.wait(Math.max(1, left / 1_000_000L));
-						}
-						catch (InterruptedException ex) {
-							interrupted = true;
-						}
+			synchronized (this.lock) {
+				while (this.waiting > 0) {
+					long left = deadlineNanos - System.nanoTime();
+					if (left <= 0) {
+						return false;
 					}
-					return true;
+					try {
+						this.lock.wait(Math.max(1, left / 1_000_000L));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return false;
+					}
 				}
-			}
-			finally {
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
+				return true;
 			}
 		}
 
