@@ -64,12 +64,8 @@ public final class StdioServerSpec {
 		if (spec.stderrTailLines < 0) {
 			throw new IllegalArgumentException("stderrTailLines must not be negative");
 		}
-		if (spec.sendTimeout.isNegative() || spec.sendTimeout.isZero()) {
-			throw new IllegalArgumentException("sendTimeout must be positive");
-		}
-		if (spec.startupTimeout.isNegative() || spec.startupTimeout.isZero()) {
-			throw new IllegalArgumentException("startupTimeout must be positive");
-		}
+		ShutdownTimeouts.requirePositive(spec.sendTimeout, "sendTimeout");
+		ShutdownTimeouts.requirePositive(spec.startupTimeout, "startupTimeout");
 		// whoever built the spec, the values of its secret-looking variables are masked
 		this.secrets = spec.secrets.and(SecretValues.ofSecretNamed(spec.env));
 	}
