@@ -133,6 +133,17 @@ public final class ServerHost implements AutoCloseable {
 		return thread;
 	}
 
+	/** Start a daemon thread running a loop, unless one runs it: that one is woken. */
+	static Thread startOrWake(@Nullable Thread running, Runnable loop, String name) {
+		if (running != null && running.isAlive()) {
+			LockSupport.unpark(running);
+			return running;
+		}
+		Thread started = daemon(loop, name);
+		started.start();
+		return started;
+	}
+
 	/**
 	 * Start a server process.
 	 * @param spec what to start
@@ -359,13 +370,7 @@ public final class ServerHost implements AutoCloseable {
 		void watch(Process process, Runnable onExit) {
 			this.watched.put(process, onExit);
 			synchronized (this.lock) {
-				if (this.thread == null) {
-					this.thread = daemon(this::run, "mcp-stdio-exits");
-					this.thread.start();
-				}
-				else {
-					LockSupport.unpark(this.thread);
-				}
+				this.thread = startOrWake(this.thread, this::run, "mcp-stdio-exits");
 			}
 		}
 

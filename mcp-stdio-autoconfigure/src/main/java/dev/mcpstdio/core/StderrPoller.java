@@ -78,13 +78,7 @@ final class StderrPoller {
 	void add(StderrTail tail) {
 		this.tails.add(tail);
 		synchronized (this.lock) {
-			if (this.thread == null || !this.thread.isAlive()) {
-				this.thread = ServerHost.daemon(this::run, "mcp-stdio-stderr");
-				this.thread.start();
-			}
-			else {
-				LockSupport.unpark(this.thread);
-			}
+			this.thread = ServerHost.startOrWake(this.thread, this::run, "mcp-stdio-stderr");
 		}
 	}
 

@@ -548,11 +548,11 @@ public final class StdioServerProcess {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return null;
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			return null;
+			// not told in time
 		}
+		return null;
 	}
 
 	/**
