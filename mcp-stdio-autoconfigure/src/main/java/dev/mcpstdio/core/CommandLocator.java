@@ -63,16 +63,11 @@ public final class CommandLocator {
 			}
 			return file.toAbsolutePath();
 		}
-		if (path != null) {
-			for (String dir : path.split(File.pathSeparator)) {
-				if (dir.isEmpty()) {
-					continue;
-				}
-				for (String extension : Platform.current().isWindows() ? WINDOWS_EXTENSIONS : List.of("")) {
-					Path candidate = Path.of(dir, command + extension);
-					if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-						return candidate.toAbsolutePath();
-					}
+		for (String dir : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
+			for (String extension : Platform.current().isWindows() ? WINDOWS_EXTENSIONS : List.of("")) {
+				Path candidate = Path.of(dir, command + extension);
+				if (!dir.isEmpty() && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+					return candidate.toAbsolutePath();
 				}
 			}
 		}

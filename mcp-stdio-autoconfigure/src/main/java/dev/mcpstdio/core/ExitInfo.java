@@ -166,21 +166,13 @@ public final class ExitInfo {
 	 * @return the exit code described
 	 */
 	public String describeExitCode() {
-		int signal = signal();
-		if (signal <= 0) {
+		// the shell's convention: 128 + N when killed by signal N
+		int signal = (this.exitCode > 128 && this.exitCode <= 128 + 64) ? this.exitCode - 128 : 0;
+		if (signal == 0) {
 			return Integer.toString(this.exitCode);
 		}
 		String name = (signal < SIGNAL_NAMES.length) ? SIGNAL_NAMES[signal] : null;
 		return this.exitCode + " (signal " + signal + ((name != null) ? ", " + name : "") + ")";
-	}
-
-	/**
-	 * Return the signal that killed the process, following the shell's {@code 128 + N}
-	 * convention.
-	 * @return the signal number, or 0 when the process exited normally
-	 */
-	public int signal() {
-		return (this.exitCode > 128 && this.exitCode <= 128 + 64) ? this.exitCode - 128 : 0;
 	}
 
 	/**
@@ -198,27 +190,14 @@ public final class ExitInfo {
 	 * @return the message up to the stderr tail
 	 */
 	String withoutHint() {
-		StringBuilder message = new StringBuilder();
-		message.append("MCP server '").append(this.serverName).append("' process ");
-		if (this.cause == ExitCause.MEMORY_LIMIT || this.cause == ExitCause.PROCESS_LIMIT) {
-			message.append("was stopped (").append(SecretSanitizer.text(String.valueOf(this.failure)));
-			message.append(") and exited with exit code ").append(describeExitCode());
-		}
-		else {
-			if (this.failure != null) {
-				message.append("failed (").append(SecretSanitizer.text(this.failure)).append(") and ");
-			}
-			message.append("exited unexpectedly with exit code ").append(describeExitCode());
-		}
-		message.append("; stderr: ");
-		if (this.stderrTail.isEmpty()) {
-			message.append("(empty)");
-		}
-		else {
-			int from = Math.max(0, this.stderrTail.size() - MESSAGE_STDERR_LINES);
-			message.append(String.join("\n", this.stderrTail.subList(from, this.stderrTail.size())));
-		}
-		return message.toString();
+		String how = (this.cause == ExitCause.MEMORY_LIMIT || this.cause == ExitCause.PROCESS_LIMIT)
+				? "was stopped (" + SecretSanitizer.text(String.valueOf(this.failure)) + ") and exited"
+				: ((this.failure != null) ? "failed (" + SecretSanitizer.text(this.failure) + ") and " : "")
+						+ "exited unexpectedly";
+		List<String> quoted = this.stderrTail.subList(Math.max(0, this.stderrTail.size() - MESSAGE_STDERR_LINES),
+				this.stderrTail.size());
+		return "MCP server '" + this.serverName + "' process " + how + " with exit code " + describeExitCode()
+				+ "; stderr: " + (quoted.isEmpty() ? "(empty)" : String.join("\n", quoted));
 	}
 
 	/**

@@ -257,7 +257,13 @@ public final class JsonRpcLine {
 				return false;
 			}
 			char c = this.text.charAt(this.at);
-			byte role = (depth == 0) ? ROOT : child(roles[depth - 1], key);
+			byte parent = (depth == 0) ? OTHER : roles[depth - 1];
+			byte role = (depth == 0) ? ROOT : child(parent, key);
+			if (c != '{' && (role == PARAMS || role == META)) {
+				// by-position params, or params or _meta that is no object: nothing to
+				// add to
+				this.insertAt = -2;
+			}
 			if (c == '{' || c == '[') {
 				if (depth == MAX_DEPTH) {
 					return false;
@@ -266,16 +272,12 @@ public final class JsonRpcLine {
 					roles = Arrays.copyOf(roles, depth * 2);
 					objects = Arrays.copyOf(objects, depth * 2);
 				}
-				if (depth == 1 && roles[0] == ROOT && "method".equals(key)) {
+				if (parent == ROOT && "method".equals(key)) {
 					// a method of any value makes it no response
 					this.hasMethod = true;
 					this.method = null;
 				}
 				boolean object = c == '{';
-				if (!object && (role == PARAMS || role == META)) {
-					// by-position params: no _meta to add to
-					this.insertAt = -2;
-				}
 				roles[depth] = object ? role : OTHER;
 				objects[depth++] = object;
 				this.at++;
@@ -287,28 +289,23 @@ public final class JsonRpcLine {
 					this.at++;
 					depth--;
 				}
-				else if (object) {
-					key = key(roles[depth - 1]);
-					if (key == null) {
+				else {
+					key = object ? key(role) : null;
+					if (object && key == null) {
 						return false;
 					}
 					continue;
 				}
-				else {
-					key = null;
-					continue;
-				}
 			}
-			else if (!scalar(c, depth, roles, key)) {
+			else if (!scalar(c, parent, key)) {
 				return false;
 			}
 			// a value ended: close what it ends, or go on to the next member or element
 			while (true) {
+				whitespace();
 				if (depth == 0) {
-					whitespace();
 					return this.at == this.end;
 				}
-				whitespace();
 				if (this.at >= this.end) {
 					return false;
 				}
@@ -379,13 +376,8 @@ public final class JsonRpcLine {
 		return key;
 	}
 
-	private boolean scalar(char c, int depth, byte[] roles, @Nullable String key) {
-		byte parent = (depth == 0) ? OTHER : roles[depth - 1];
+	private boolean scalar(char c, byte parent, @Nullable String key) {
 		boolean wanted = key != null && parent != OTHER && parent != META;
-		if (wanted && (child(parent, key) == PARAMS || child(parent, key) == META)) {
-			// params or _meta that is no object: nothing to add to
-			this.insertAt = -2;
-		}
 		int start = this.at;
 		if (c == '"') {
 			String value = string(wanted);
@@ -531,30 +523,26 @@ public final class JsonRpcLine {
 		if (i < this.end && this.text.charAt(i) == '-') {
 			i++;
 		}
-		if (i >= this.end || !digit(i)) {
+		int integerEnd = digits(i);
+		if (integerEnd == i) {
 			return false;
 		}
-		if (this.text.charAt(i) == '0') {
-			i++;
-		}
-		else {
-			i = digits(i);
-		}
+		// a leading 0 is the whole integer part
+		i = (this.text.charAt(i) == '0') ? i + 1 : integerEnd;
 		if (i < this.end && this.text.charAt(i) == '.') {
-			if (i + 1 >= this.end || !digit(i + 1)) {
+			int fraction = i + 1;
+			i = digits(fraction);
+			if (i == fraction) {
 				return false;
 			}
-			i = digits(i + 1);
 		}
 		if (i < this.end && (this.text.charAt(i) == 'e' || this.text.charAt(i) == 'E')) {
-			i++;
-			if (i < this.end && (this.text.charAt(i) == '+' || this.text.charAt(i) == '-')) {
-				i++;
-			}
-			if (i >= this.end || !digit(i)) {
+			int exponent = (i + 1 < this.end && (this.text.charAt(i + 1) == '+' || this.text.charAt(i + 1) == '-'))
+					? i + 2 : i + 1;
+			i = digits(exponent);
+			if (i == exponent) {
 				return false;
 			}
-			i = digits(i);
 		}
 		this.at = i;
 		return true;
@@ -562,15 +550,10 @@ public final class JsonRpcLine {
 
 	private int digits(int from) {
 		int i = from;
-		while (i < this.end && digit(i)) {
+		while (i < this.end && this.text.charAt(i) >= '0' && this.text.charAt(i) <= '9') {
 			i++;
 		}
 		return i;
-	}
-
-	private boolean digit(int i) {
-		char c = this.text.charAt(i);
-		return c >= '0' && c <= '9';
 	}
 
 	private boolean literal(String literal) {

@@ -175,10 +175,8 @@ final class ProcessLauncher {
 	}
 
 	static boolean isAllowed(String name) {
-		if (Platform.current().isWindows()) {
-			return WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT));
-		}
-		return UNIX_ALLOWED.contains(name) || name.startsWith("LC_");
+		return Platform.current().isWindows() ? WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT))
+				: (UNIX_ALLOWED.contains(name) || name.startsWith("LC_"));
 	}
 
 	/**

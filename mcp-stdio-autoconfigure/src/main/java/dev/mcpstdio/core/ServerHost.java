@@ -127,10 +127,21 @@ public final class ServerHost implements AutoCloseable {
 		return new Builder();
 	}
 
-	private static Thread daemon(Runnable runnable, String name) {
+	static Thread daemon(Runnable runnable, String name) {
 		Thread thread = new Thread(runnable, name);
 		thread.setDaemon(true);
 		return thread;
+	}
+
+	/** Start a daemon thread running a loop, unless one runs it: that one is woken. */
+	static Thread startOrWake(@Nullable Thread running, Runnable loop, String name) {
+		if (running != null && running.isAlive()) {
+			LockSupport.unpark(running);
+			return running;
+		}
+		Thread started = daemon(loop, name);
+		started.start();
+		return started;
 	}
 
 	/**
@@ -359,14 +370,7 @@ public final class ServerHost implements AutoCloseable {
 		void watch(Process process, Runnable onExit) {
 			this.watched.put(process, onExit);
 			synchronized (this.lock) {
-				if (this.thread == null) {
-					Thread started = daemon(this::run, "mcp-stdio-exits");
-					this.thread = started;
-					started.start();
-				}
-				else {
-					LockSupport.unpark(this.thread);
-				}
+				this.thread = startOrWake(this.thread, this::run, "mcp-stdio-exits");
 			}
 		}
 
@@ -457,28 +461,21 @@ public final class ServerHost implements AutoCloseable {
 		 * @return whether the others left in time
 		 */
 		boolean awaitOthers(long deadlineNanos) {
-			boolean interrupted = false;
-			try {
-				synchronized (this.lock) {
-					while (this.waiting > 0) {
-						long left = deadlineNanos - System.nanoTime();
-						if (left <= 0 || interrupted) {
-							return false;
-						}
-						try {
-							this.lock.wait(Math.max(1, left / 1_000_000L));
-						}
-						catch (InterruptedException ex) {
-							interrupted = true;
-						}
+			synchronized (this.lock) {
+				while (this.waiting > 0) {
+					long left = deadlineNanos - System.nanoTime();
+					if (left <= 0) {
+						return false;
 					}
-					return true;
+					try {
+						this.lock.wait(Math.max(1, left / 1_000_000L));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return false;
+					}
 				}
-			}
-			finally {
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
+				return true;
 			}
 		}
 

@@ -46,14 +46,14 @@ public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration ter
 		.plusSeconds(1);
 
 	public ShutdownTimeouts {
-		requirePositive(drain, "drain");
-		requirePositive(stdinClose, "stdinClose");
-		requirePositive(terminate, "terminate");
+		requirePositive(drain, "drain timeout");
+		requirePositive(stdinClose, "stdinClose timeout");
+		requirePositive(terminate, "terminate timeout");
 	}
 
-	private static void requirePositive(Duration duration, String name) {
+	static void requirePositive(Duration duration, String name) {
 		if (duration == null || duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException(name + " timeout must be positive");
+			throw new IllegalArgumentException(name + " must be positive");
 		}
 	}
 

@@ -82,8 +82,7 @@ final class StderrLog {
 		this.reportIntervalNanos = reportInterval.toNanos();
 		this.lastLinesMillis = lastLinesBound.toMillis();
 		this.queue = new ArrayBlockingQueue<>(queueCapacity);
-		this.thread = new Thread(this::run, "mcp-stdio-stderr-log");
-		this.thread.setDaemon(true);
+		this.thread = ServerHost.daemon(this::run, "mcp-stdio-stderr-log");
 		this.thread.start();
 	}
 

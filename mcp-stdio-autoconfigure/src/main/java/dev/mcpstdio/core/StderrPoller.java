@@ -78,15 +78,7 @@ final class StderrPoller {
 	void add(StderrTail tail) {
 		this.tails.add(tail);
 		synchronized (this.lock) {
-			if (this.thread == null || !this.thread.isAlive()) {
-				Thread started = new Thread(this::run, "mcp-stdio-stderr");
-				started.setDaemon(true);
-				this.thread = started;
-				started.start();
-			}
-			else {
-				LockSupport.unpark(this.thread);
-			}
+			this.thread = ServerHost.startOrWake(this.thread, this::run, "mcp-stdio-stderr");
 		}
 	}
 
@@ -140,19 +132,17 @@ final class StderrPoller {
 
 	private boolean look(StderrTail tail) {
 		try {
-			boolean read = false;
 			for (int i = 0; i < MAX_READS_PER_LOOK; i++) {
-				int n = tail.poll(this.buffer);
-				if (n < 0) {
+				int read = tail.poll(this.buffer);
+				if (read < 0) {
 					this.tails.remove(tail);
-					return read;
 				}
-				if (n == 0) {
-					return read;
+				if (read <= 0) {
+					// whether an earlier read of this look found something
+					return i > 0;
 				}
-				read = true;
 			}
-			return read;
+			return true;
 		}
 		catch (RuntimeException ex) {
 			// One stream failing must not end the reading of the others

@@ -191,14 +191,11 @@ final class StderrTail implements Runnable {
 		this.length = 0;
 		this.truncated = false;
 		this.log.line(text);
-		if (this.capacity == 0) {
-			return;
-		}
 		synchronized (this.tail) {
-			if (this.tail.size() == this.capacity) {
+			this.tail.addLast(text);
+			if (this.tail.size() > this.capacity) {
 				this.tail.removeFirst();
 			}
-			this.tail.addLast(text);
 		}
 	}
 

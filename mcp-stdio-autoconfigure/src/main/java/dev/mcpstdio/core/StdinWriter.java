@@ -195,17 +195,18 @@ final class StdinWriter {
 	Write enqueue(byte[] line, long timeoutNanos) throws InterruptedException {
 		Write write = new Write(line);
 		if (this.closeRequested) {
-			write.fail(new IOException("stdin is closed"));
+			write.future.completeExceptionally(new IOException("stdin is closed"));
 			return write;
 		}
 		if (!this.queue.offer(write, timeoutNanos, TimeUnit.NANOSECONDS)) {
 			write.cancel();
-			write.fail(new WriteTimeoutException("the message was not sent: the send queue stayed full"));
+			write.future.completeExceptionally(
+					new WriteTimeoutException("the message was not sent: the send queue stayed full"));
 		}
 		else if (this.closeRequested) {
 			// Raced with close(): no task may ever see this write
 			if (this.queue.remove(write)) {
-				write.fail(new IOException("stdin is closed"));
+				write.future.completeExceptionally(new IOException("stdin is closed"));
 			}
 		}
 		else {
@@ -258,7 +259,7 @@ final class StdinWriter {
 			// close() fails a write held here like those still queued; one it came too
 			// early to see is not begun either
 			if (this.closeRequested && write.cancel()) {
-				write.fail(new IOException("stdin is closed"));
+				write.future.completeExceptionally(new IOException("stdin is closed"));
 			}
 			if (!write.start()) {
 				return;
@@ -346,7 +347,7 @@ final class StdinWriter {
 		this.closeRequested = true;
 		Write taken = this.held;
 		if (taken != null && taken.cancel()) {
-			taken.fail(error.apply(taken));
+			taken.future.completeExceptionally(error.apply(taken));
 		}
 		failQueued(error);
 		// Whoever holds the lock now closes stdin when it lets go
@@ -357,7 +358,7 @@ final class StdinWriter {
 		Write write;
 		while ((write = this.queue.poll()) != null) {
 			if (write.cancel()) {
-				write.fail(error.apply(write));
+				write.future.completeExceptionally(error.apply(write));
 			}
 		}
 	}
@@ -405,24 +406,22 @@ final class StdinWriter {
 	/**
 	 * Wait until nothing is queued or being written.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @return whether the writer is idle
 	 */
-	boolean awaitIdle(long deadlineNanos) {
+	void awaitIdle(long deadlineNanos) {
 		synchronized (this.idle) {
-			while (this.busy || !this.queue.isEmpty()) {
+			while ((this.busy || !this.queue.isEmpty()) && !this.closed.isDone()) {
 				long left = deadlineNanos - System.nanoTime();
-				if (left <= 0 || this.closed.isDone()) {
-					return !this.busy && this.queue.isEmpty();
+				if (left <= 0) {
+					return;
 				}
 				try {
 					this.idle.wait(Math.max(1, Math.min(left / 1_000_000L, 50)));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
-					return false;
+					return;
 				}
 			}
-			return true;
 		}
 	}
 
@@ -461,10 +460,6 @@ final class StdinWriter {
 		 */
 		boolean cancel() {
 			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
-		}
-
-		void fail(Exception ex) {
-			this.future.completeExceptionally(ex);
 		}
 
 	}

@@ -18,6 +18,7 @@ package dev.mcpstdio.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,12 +65,8 @@ public final class StdioServerSpec {
 		if (spec.stderrTailLines < 0) {
 			throw new IllegalArgumentException("stderrTailLines must not be negative");
 		}
-		if (spec.sendTimeout.isNegative() || spec.sendTimeout.isZero()) {
-			throw new IllegalArgumentException("sendTimeout must be positive");
-		}
-		if (spec.startupTimeout.isNegative() || spec.startupTimeout.isZero()) {
-			throw new IllegalArgumentException("startupTimeout must be positive");
-		}
+		ShutdownTimeouts.requirePositive(spec.sendTimeout, "sendTimeout");
+		ShutdownTimeouts.requirePositive(spec.startupTimeout, "startupTimeout");
 		// whoever built the spec, the values of its secret-looking variables are masked
 		this.secrets = spec.secrets.and(SecretValues.ofSecretNamed(spec.env));
 	}
@@ -240,12 +237,13 @@ public final class StdioServerSpec {
 
 	@Override
 	public boolean equals(Object other) {
-		return this == other || (other instanceof StdioServerSpec spec && this.settings.equals(spec.settings));
+		return this == other || (other instanceof StdioServerSpec spec
+				&& Arrays.equals(this.settings.values(), spec.settings.values()));
 	}
 
 	@Override
 	public int hashCode() {
-		return this.settings.hashCode();
+		return Arrays.hashCode(this.settings.values());
 	}
 
 	@Override
@@ -390,16 +388,6 @@ public final class StdioServerSpec {
 			copy.secrets = this.secrets;
 			copy.origin = this.origin;
 			return copy;
-		}
-
-		@Override
-		public boolean equals(Object other) {
-			return this == other || (other instanceof Builder that && List.of(values()).equals(List.of(that.values())));
-		}
-
-		@Override
-		public int hashCode() {
-			return List.of(values()).hashCode();
 		}
 
 		private Object[] values() {

@@ -21,6 +21,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -182,9 +183,7 @@ final class StdoutReader implements Runnable {
 			while (size < this.length + count) {
 				size = (int) Math.min((long) size * 2, this.maxMessageSize);
 			}
-			byte[] bigger = new byte[size];
-			System.arraycopy(this.line, 0, bigger, 0, this.length);
-			this.line = bigger;
+			this.line = Arrays.copyOf(this.line, size);
 		}
 		System.arraycopy(buffer, offset, this.line, this.length, count);
 		this.length += count;
@@ -192,10 +191,9 @@ final class StdoutReader implements Runnable {
 
 	private void endOfLine() {
 		int end = this.length;
-		boolean wasDiscarding = this.discarding;
 		this.length = 0;
-		this.discarding = false;
-		if (wasDiscarding) {
+		if (this.discarding) {
+			this.discarding = false;
 			return;
 		}
 		if (end > 0 && this.line[end - 1] == '\r') {
