@@ -126,7 +126,9 @@ public final class StdioServerProcess {
 	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
 			ProcessTree tree, MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
-		ServerHost.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
+		Thread reader = new Thread(server.stdout, "mcp-stdio-" + spec.name() + "-stdout");
+		reader.setDaemon(true);
+		reader.start();
 		host.stderrPoller().add(server.stderr);
 		host.exits().watch(server.process, server::exited);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
@@ -548,11 +550,11 @@ public final class StdioServerProcess {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			return null;
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			// not told in time
+			return null;
 		}
-		return null;
 	}
 
 	/**
@@ -613,10 +615,12 @@ public final class StdioServerProcess {
 			.after(uptime(), this.classifier.startupHint(tail));
 		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending.Request> requests = this.pending.drainAll();
-		List<Object> unanswered = requests.stream()
-			.filter((request) -> request.future() == null)
-			.map(Pending.Request::id)
-			.toList();
+		List<Object> unanswered = new ArrayList<>();
+		for (Pending.Request request : requests) {
+			if (request.future() == null) {
+				unanswered.add(request.id());
+			}
+		}
 		if (!this.classifier.stopRequested) {
 			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
 					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
@@ -698,7 +702,9 @@ public final class StdioServerProcess {
 			catch (InterruptedException interrupted) {
 				Thread.currentThread().interrupt();
 			}
-			// unless stopping or ended already
+			if (StdioServerProcess.this.classifier.stopRequested || StdioServerProcess.this.exit.isDone()) {
+				return;
+			}
 			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
 					: "it closed its stdout while the process kept running");
 		}
@@ -807,8 +813,10 @@ public final class StdioServerProcess {
 		 * stderr names a variable the allow-list withheld.
 		 */
 		@Nullable String startupHint(List<String> stderrTail) {
-			return (this.stopRequested || this.spoke) ? null
-					: ProcessLauncher.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+			if (this.stopRequested || this.spoke) {
+				return null;
+			}
+			return ProcessLauncher.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
 		}
 
 	}
@@ -836,7 +844,9 @@ public final class StdioServerProcess {
 		}
 
 		void remove(Object id) {
-			answer(id.toString());
+			if (this.byId.remove(id.toString()) != null) {
+				signal();
+			}
 		}
 
 		int size() {
@@ -860,26 +870,38 @@ public final class StdioServerProcess {
 		 * future is done (given up by its caller), or older than the client's timeout,
 		 * does not hold the wait.
 		 */
-		void awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
+		boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
 			synchronized (this.changed) {
 				while (true) {
 					long now = System.nanoTime();
-					long left = 0;
+					long youngest = Long.MIN_VALUE;
+					boolean waited = false;
 					for (Request request : this.byId.values()) {
-						if (request.future() == null || !request.future().isDone()) {
-							long age = Math.max(0, now - request.sentAt());
-							left = Math.max(left, Math.min(deadlineNanos - now, clientTimeoutNanos - age));
+						boolean givenUp = request.future() != null && request.future().isDone();
+						if (!givenUp && now - request.sentAt() < clientTimeoutNanos) {
+							waited = true;
+							youngest = Math.max(youngest, request.sentAt());
 						}
 					}
+					if (!waited) {
+						return true;
+					}
+					long until = Math.min(deadlineNanos,
+							(clientTimeoutNanos == Long.MAX_VALUE) ? deadlineNanos : youngest + clientTimeoutNanos);
+					long left = until - now;
 					if (left <= 0) {
-						return;
+						if (now >= deadlineNanos) {
+							return false;
+						}
+						// the youngest became too old meanwhile: look again
+						continue;
 					}
 					try {
 						this.changed.wait(Math.max(1, left / 1_000_000L));
 					}
 					catch (InterruptedException ex) {
 						Thread.currentThread().interrupt();
-						return;
+						return false;
 					}
 				}
 			}
