@@ -98,11 +98,11 @@ final class SecurityUsers implements McpStdioServer.Users {
 						: (source != null) ? source.token(reference.substring(OAUTH2.length()), this.authentication)
 								: null;
 				if (value == null) {
-					throw new McpStdioException(server, "MCP server '"
-							+ server + "' cannot start an instance for the " + "calling user: user-env " + variable
-							+ " (" + reference + ") has no value for them (" + (oauth2
-									? "they have not authorized that OAuth2 client" : "no McpStdioUsers bean gives one")
-							+ ")");
+					String why = oauth2 ? "they have not authorized that OAuth2 client"
+							: "no McpStdioUsers bean gives one";
+					throw new McpStdioException(server,
+							"MCP server '" + server + "' cannot start an instance for the " + "calling user: user-env "
+									+ variable + " (" + reference + ") has no value for them (" + why + ")");
 				}
 				values.put(variable, value);
 			});
