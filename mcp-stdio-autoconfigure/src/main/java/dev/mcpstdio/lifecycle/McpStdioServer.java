@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.lifecycle;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,6 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.JsonRpcLine;
-import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
@@ -68,14 +66,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private volatile boolean lifecycleRunning;
 
-	private volatile MessageListener session = MessageListener.NONE;
-
-	private final ClientConnection connection = new Connection();
-
-	private volatile RequestObserver requests = RequestObserver.NONE;
-
-	private volatile @Nullable Duration clientRequestTimeout;
-
 	/** The instances of a per-user server, else {@code null}. */
 	private final @Nullable UserInstances instances;
 
@@ -105,24 +95,13 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			@Nullable McpStdioServer template) {
 		this.definition = definition;
 		this.host = host;
-		ServerController controller = new ServerController(definition, host, new SessionRouter(),
-				(template != null) ? template.controller.events() : null);
-		this.controller = controller;
+		this.controller = new ServerController(definition, host, this::treeStats,
+				(template != null) ? template.controller : null);
+		this.usage = this.controller.usage();
 		this.instances = (definition.demand().perUser() != null) ? new UserInstances(this, users, host) : null;
 		// an instance counts its own tree: its processes carry the server's name as all
 		// the instances' do
 		this.marked = (template != null) ? null : definition.name();
-		this.usage = new UsageSupervisor(definition, controller, host, this::treeStats);
-		controller.watch(this.usage);
-		if (template != null) {
-			// what a client integration told the template holds for its instances
-			this.requests = template.requests;
-			controller.setSelfInitialize(template.controller.isSelfInitialize());
-			Duration timeout = template.clientRequestTimeout;
-			if (timeout != null) {
-				this.connection.setClientRequestTimeout(timeout);
-			}
-		}
 	}
 
 	/** The current processes: a per-user server's are those of its instances. */
@@ -144,10 +123,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
 		return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
 				this.definition.limits()), this.host, null, this);
-	}
-
-	ServerEvents events() {
-		return this.controller.events();
 	}
 
 	/**
@@ -198,7 +173,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the connection
 	 */
 	public ClientConnection clientConnection() {
-		return this.connection;
+		return this.controller;
 	}
 
 	public McpStdioServerDefinition definition() {
@@ -275,7 +250,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			return;
 		}
 		JsonRpcLine line = JsonRpcLine.of(message);
-		RequestObserver observer = this.requests;
+		RequestObserver observer = this.controller.requests();
 		RequestObserver.ObservedRequest observed = (requestId != null) ? observer.sending(requestId, line) : null;
 		if (requestId == null) {
 			observer.notifying(line);
@@ -306,7 +281,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		if (this.instances != null) {
 			return instance().request(id, message);
 		}
-		RequestObserver.ObservedRequest observed = this.requests.sending(id, JsonRpcLine.of(message));
+		RequestObserver.ObservedRequest observed = this.controller.requests().sending(id, JsonRpcLine.of(message));
 		String line = (observed != null) ? observed.message().text() : message;
 		CompletableFuture<JsonRpcLine> response;
 		try {
@@ -494,74 +469,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		return "McpStdioServer[" + name() + ", " + state() + "]";
 	}
 
-	/** The integration's side of this server. */
-	private final class Connection implements ClientConnection {
-
-		@Override
-		public void setSelfInitialize(boolean selfInitialize) {
-			McpStdioServer.this.controller.setSelfInitialize(selfInitialize);
-		}
-
-		@Override
-		public void markInitialized() {
-			McpStdioServer.this.controller.markInitialized();
-		}
-
-		@Override
-		public void attach(MessageListener listener) {
-			McpStdioServer.this.session = listener;
-		}
-
-		@Override
-		public void detach(MessageListener listener) {
-			if (McpStdioServer.this.session == listener) {
-				McpStdioServer.this.session = MessageListener.NONE;
-			}
-		}
-
-		@Override
-		public void setClientRequestTimeout(Duration timeout) {
-			McpStdioServer.this.clientRequestTimeout = timeout;
-			McpStdioServer.this.controller.setClientRequestTimeout(timeout);
-		}
-
-		@Override
-		public @Nullable Duration clientRequestTimeout() {
-			return McpStdioServer.this.clientRequestTimeout;
-		}
-
-		@Override
-		public void observeRequests(RequestObserver observer) {
-			McpStdioServer.this.requests = observer;
-		}
-
-		@Override
-		public void startOnDemand() {
-			McpStdioServer.this.usage.startOnDemand();
-		}
-
-		@Override
-		public void joinStart() {
-			McpStdioServer.this.controller.joinStart();
-		}
-
-		@Override
-		public void awaitSettled() {
-			McpStdioServer.this.controller.awaitSettled();
-		}
-
-		@Override
-		public void giveUp(String reason) {
-			McpStdioServer.this.controller.giveUp(reason);
-		}
-
-		@Override
-		public long generation() {
-			return McpStdioServer.this.controller.generation();
-		}
-
-	}
-
 	/**
 	 * Tells who calls a per-user server: a bean the application may replace.
 	 */
@@ -612,28 +519,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 
 		default void restarted(McpStdioServer server) {
-		}
-
-	}
-
-	/**
-	 * Hands every process's messages and end to the request observer and the client
-	 * session attached now.
-	 */
-	private final class SessionRouter implements MessageListener {
-
-		@Override
-		public void onMessage(JsonRpcLine message) {
-			McpStdioServer.this.usage.touch();
-			// before the session, which may send the next request at once
-			McpStdioServer.this.requests.received(message);
-			McpStdioServer.this.session.onMessage(message);
-		}
-
-		@Override
-		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			McpStdioServer.this.requests.exited(exit, unansweredRequestIds);
-			McpStdioServer.this.session.onExit(exit, unansweredRequestIds);
 		}
 
 	}

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
@@ -32,6 +33,7 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.process.ProcessTree;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class ServerController {
+final class ServerController implements ClientConnection {
 
 	// Each generation of the process replaces the previous one only once that one is
 	// gone. No process is stopped while the lock is held, so a stop never waits behind a
@@ -53,7 +55,7 @@ final class ServerController {
 
 	private final ServerHost host;
 
-	private final MessageListener session;
+	private final UsageSupervisor usage;
 
 	private final RestartBudget restarts;
 
@@ -72,6 +74,11 @@ final class ServerController {
 	private volatile boolean selfInitialize = true;
 
 	private volatile boolean wantRunning;
+
+	/** The client session the process's messages and its end go to. */
+	private volatile MessageListener session = MessageListener.NONE;
+
+	private volatile RequestObserver requests = RequestObserver.NONE;
 
 	/** Whether the server was stopped for good: its bean is destroyed. */
 	private boolean closed;
@@ -99,26 +106,28 @@ final class ServerController {
 	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
 	private long restartDeadlineNanos;
 
-	private volatile StateWatcher watcher = (state) -> {
-	};
-
 	/**
 	 * Create the state machine of a server.
 	 * @param definition the server
 	 * @param host what it shares with the other servers
-	 * @param session receives the messages and the end of every process
-	 * @param parent the events of the per-user server this is an instance of, else
-	 * {@code null}
+	 * @param census counts the server's live processes, for its limits
+	 * @param template the per-user server this is an instance of, else {@code null}
 	 */
-	ServerController(McpStdioServerDefinition definition, ServerHost host, MessageListener session,
-			@Nullable ServerEvents parent) {
+	ServerController(McpStdioServerDefinition definition, ServerHost host, Supplier<ProcessTree.Stats> census,
+			@Nullable ServerController template) {
 		this.definition = definition;
-		this.events = new ServerEvents(parent);
 		this.host = host;
-		this.session = session;
+		this.usage = new UsageSupervisor(definition, this, host, census);
 		this.restarts = new RestartBudget(definition.name(), definition.restart(), host.scheduler(), System::nanoTime);
 		this.state = !definition.enabled() ? ServerState.DISABLED
 				: (definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
+		this.events = new ServerEvents((template != null) ? template.events : null);
+		if (template != null) {
+			// what a client integration told the template holds for its instances
+			this.requests = template.requests;
+			this.selfInitialize = template.selfInitialize;
+			this.clientRequestTimeout = template.clientRequestTimeout;
+		}
 	}
 
 	private String name() {
@@ -133,11 +142,13 @@ final class ServerController {
 		return this.initialized && this.state == ServerState.RUNNING;
 	}
 
-	void markInitialized() {
+	@Override
+	public void markInitialized() {
 		this.initialized = true;
 	}
 
-	void setSelfInitialize(boolean selfInitialize) {
+	@Override
+	public void setSelfInitialize(boolean selfInitialize) {
 		this.selfInitialize = selfInitialize;
 	}
 
@@ -149,7 +160,8 @@ final class ServerController {
 		return this.process;
 	}
 
-	long generation() {
+	@Override
+	public long generation() {
 		return this.generation;
 	}
 
@@ -157,24 +169,47 @@ final class ServerController {
 		return this.events;
 	}
 
+	UsageSupervisor usage() {
+		return this.usage;
+	}
+
+	RequestObserver requests() {
+		return this.requests;
+	}
+
+	@Override
+	public void observeRequests(RequestObserver observer) {
+		this.requests = observer;
+	}
+
+	@Override
+	public void attach(MessageListener listener) {
+		this.session = listener;
+	}
+
+	@Override
+	public void detach(MessageListener listener) {
+		if (this.session == listener) {
+			this.session = MessageListener.NONE;
+		}
+	}
+
 	@Nullable String lastFailure() {
 		return this.lastFailure;
 	}
 
-	/**
-	 * Let the one watcher of this server's state learn every change, under the lock.
-	 * @param watcher the watcher: it schedules, never waits
-	 */
-	void watch(StateWatcher watcher) {
-		this.watcher = watcher;
-	}
-
-	void setClientRequestTimeout(Duration timeout) {
+	@Override
+	public void setClientRequestTimeout(Duration timeout) {
 		this.clientRequestTimeout = timeout;
 		StdioServerProcess current = this.process;
 		if (current != null) {
 			current.setClientRequestTimeout(timeout);
 		}
+	}
+
+	@Override
+	public @Nullable Duration clientRequestTimeout() {
+		return this.clientRequestTimeout;
 	}
 
 	// Starts: the lifecycle's (begun for every server at once), a client's, an
@@ -186,7 +221,8 @@ final class ServerController {
 	 * else start now. Never a second process for a start that was begun: when it has
 	 * ended, the client's messages fail naming its exit until a restart runs a new one.
 	 */
-	void joinStart() {
+	@Override
+	public void joinStart() {
 		CompletableFuture<Void> begun = this.lifecycleStart;
 		if (begun != null) {
 			awaitStart(begun);
@@ -230,11 +266,16 @@ final class ServerController {
 		}
 	}
 
+	@Override
+	public void startOnDemand() {
+		this.usage.startOnDemand();
+	}
+
 	/**
 	 * Start the server if it is {@link ServerState#IDLE}, or join its start under way; in
 	 * any other state do nothing: a stopped server stays stopped.
 	 */
-	void startOnDemand() {
+	void startIfIdle() {
 		CompletableFuture<Void> future;
 		synchronized (this.lock) {
 			CompletableFuture<Void> inProgress = this.starting;
@@ -426,7 +467,8 @@ final class ServerController {
 	 * @throws McpServerExitedException if the start waited for failed and another restart
 	 * is pending: the caller learns of that exit instead of waiting for the next start
 	 */
-	void awaitSettled() {
+	@Override
+	public void awaitSettled() {
 		synchronized (this.lock) {
 			if (!isSettling()) {
 				return;
@@ -470,7 +512,8 @@ final class ServerController {
 	 * FAILED for the reason given. For a client that could not use it at start-up.
 	 * @param reason why, as the endpoint shows it
 	 */
-	void giveUp(String reason) {
+	@Override
+	public void giveUp(String reason) {
 		StdioServerProcess current;
 		synchronized (this.lock) {
 			this.lastFailure = reason;
@@ -610,7 +653,7 @@ final class ServerController {
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
-			this.watcher.stateChanged(newState);
+			this.usage.stateChanged(newState);
 			this.events.stateChanged(newState);
 		}
 	}
@@ -684,14 +727,10 @@ final class ServerController {
 		}
 	}
 
-	/** Learns every change of the state, under the lock: it schedules, never waits. */
-	interface StateWatcher {
-
-		void stateChanged(ServerState state);
-
-	}
-
-	/** Routes one generation's messages and end: the end first to the state machine. */
+	/**
+	 * Routes one generation's messages and end: the end first to the state machine, then
+	 * to the request observer and the client session attached now.
+	 */
 	private final class Generation implements MessageListener {
 
 		private final long number;
@@ -702,13 +741,18 @@ final class ServerController {
 
 		@Override
 		public void onMessage(JsonRpcLine message) {
+			ServerController.this.usage.touch();
+			// before the session, which may send the next request at once
+			ServerController.this.requests.received(message);
 			ServerController.this.session.onMessage(message);
 		}
 
 		@Override
 		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
 			exited(this.number, exit);
-			ServerController.this.session.onExit(exit, new ArrayList<>(unansweredRequestIds));
+			List<Object> unanswered = new ArrayList<>(unansweredRequestIds);
+			ServerController.this.requests.exited(exit, unanswered);
+			ServerController.this.session.onExit(exit, unanswered);
 		}
 
 	}

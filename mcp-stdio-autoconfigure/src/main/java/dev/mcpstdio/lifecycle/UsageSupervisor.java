@@ -45,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-final class UsageSupervisor implements ServerController.StateWatcher {
+final class UsageSupervisor {
 
 	private static final Log logger = LogFactory.getLog(UsageSupervisor.class);
 
@@ -109,7 +109,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 		}
 		touch();
 		try {
-			this.controller.startOnDemand();
+			this.controller.startIfIdle();
 			return send.apply(currentForSend());
 		}
 		finally {
@@ -152,7 +152,7 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 	void startOnDemand() {
 		if (this.demand.onDemand()) {
 			touch();
-			this.controller.startOnDemand();
+			this.controller.startIfIdle();
 		}
 	}
 
@@ -165,8 +165,8 @@ final class UsageSupervisor implements ServerController.StateWatcher {
 		return Instant.now().minusNanos(System.nanoTime() - this.lastActivity);
 	}
 
-	@Override
-	public void stateChanged(ServerState state) {
+	/** Learns every change of the state, under the controller's lock. */
+	void stateChanged(ServerState state) {
 		// Called under the controller's lock: schedules or cancels, never waits. The
 		// scheduler's one thread hands each check to the tasks: a check reads /proc
 		if (state == ServerState.RUNNING && this.demand.idleTimeout() != null) {
