@@ -47,15 +47,12 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
-		})).toList(), servers, (server, toolsChanged) -> {
-			McpAsyncClient client = serverClients.async(server, toolsChanged);
-			return client(client, customizers, client::close);
-		}, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers)).toList(),
+				servers, (server, toolsChanged) -> client(serverClients.async(server, toolsChanged), customizers),
+				customizers, leftOut);
 	}
 
-	private static ToolGathering.Client client(McpAsyncClient client, ToolGathering.Customizers customizers,
-			Runnable close) {
+	private static ToolGathering.Client client(McpAsyncClient client, ToolGathering.Customizers customizers) {
 		return new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
 				client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
 					if (!client.isInitialized()) {
@@ -71,7 +68,7 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 					.prefixedToolName(name)
 					.toolContextToMcpMetaConverter(customizers.meta())
 					.build(),
-				close);
+				client::close);
 	}
 
 	@Override

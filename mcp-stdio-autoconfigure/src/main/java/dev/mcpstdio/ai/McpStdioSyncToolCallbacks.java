@@ -45,15 +45,12 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used
 		super((connection, tool) -> false, List.of());
-		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers, () -> {
-		})).toList(), servers, (server, toolsChanged) -> {
-			McpSyncClient client = serverClients.sync(server, toolsChanged);
-			return client(client, customizers, client::close);
-		}, customizers, leftOut);
+		this.gathering = new ToolGathering(clients.stream().map((client) -> client(client, customizers)).toList(),
+				servers, (server, toolsChanged) -> client(serverClients.sync(server, toolsChanged), customizers),
+				customizers, leftOut);
 	}
 
-	private static ToolGathering.Client client(McpSyncClient client, ToolGathering.Customizers customizers,
-			Runnable close) {
+	private static ToolGathering.Client client(McpSyncClient client, ToolGathering.Customizers customizers) {
 		return new ToolGathering.Client(() -> new McpConnectionInfo(client.getClientCapabilities(),
 				client.getClientInfo(), client.getCurrentInitializationResult()), () -> {
 					if (!client.isInitialized()) {
@@ -68,7 +65,7 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 					.prefixedToolName(name)
 					.toolContextToMcpMetaConverter(customizers.meta())
 					.build(),
-				close);
+				client::close);
 	}
 
 	@Override

@@ -412,7 +412,8 @@ final class ToolGathering {
 	 * its info among it
 	 * @param tools lists the client's tools, blocking
 	 * @param callback makes the callback of one of its tools, under a name
-	 * @param close closes a client the gathering made, once its server is gone
+	 * @param close closes the client; the gathering closes only those it made, once their
+	 * server is gone
 	 */
 	record Client(Supplier<McpConnectionInfo> connection, Supplier<List<Tool>> tools,
 			BiFunction<Tool, String, ToolCallback> callback, Runnable close) {
