@@ -44,43 +44,19 @@ import org.springframework.beans.factory.ObjectProvider;
  * named as Spring AI names its own.
  *
  * @author mcp-stdio authors
+ * @param requestTimeout {@code spring.ai.mcp.client.request-timeout}
+ * @param serving whether the application serves: only then is a server that misses its
+ * {@code startup-timeout} given up by its transport
+ * @param clientName {@code spring.ai.mcp.client.name}
+ * @param clientVersion {@code spring.ai.mcp.client.version}
+ * @param syncCustomizers the application's customizers of Spring AI's sync clients
+ * @param asyncCustomizers the application's customizers of Spring AI's async clients
  */
-final class ServerClients {
+record ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion,
+		ObjectProvider<McpSyncClientConfigurer> syncCustomizers,
+		ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers) {
 
-	private final McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(JsonMapper.shared());
-
-	private final Duration requestTimeout;
-
-	private final BooleanSupplier serving;
-
-	private final String clientName;
-
-	private final String clientVersion;
-
-	private final ObjectProvider<McpSyncClientConfigurer> syncCustomizers;
-
-	private final ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers;
-
-	/**
-	 * Create the maker of transports and clients.
-	 * @param requestTimeout {@code spring.ai.mcp.client.request-timeout}
-	 * @param serving whether the application serves: only then is a server that misses
-	 * its {@code startup-timeout} given up by its transport
-	 * @param clientName {@code spring.ai.mcp.client.name}
-	 * @param clientVersion {@code spring.ai.mcp.client.version}
-	 * @param syncCustomizers the application's customizers of Spring AI's sync clients
-	 * @param asyncCustomizers the application's customizers of Spring AI's async clients
-	 */
-	ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion,
-			ObjectProvider<McpSyncClientConfigurer> syncCustomizers,
-			ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers) {
-		this.requestTimeout = requestTimeout;
-		this.serving = serving;
-		this.clientName = clientName;
-		this.clientVersion = clientVersion;
-		this.syncCustomizers = syncCustomizers;
-		this.asyncCustomizers = asyncCustomizers;
-	}
+	private static final McpJsonMapper JSON_MAPPER = new JacksonMcpJsonMapper(JsonMapper.shared());
 
 	/**
 	 * Return a transport over a server, for a client that performs the handshake itself.
@@ -93,7 +69,7 @@ final class ServerClients {
 		// the drain step of a stop
 		server.clientConnection().setClientRequestTimeout(this.requestTimeout);
 		return new NamedClientMcpTransport(server.name(),
-				new McpStdioClientTransport(server, this.jsonMapper, Schedulers.boundedElastic(), this.serving));
+				new McpStdioClientTransport(server, JSON_MAPPER, Schedulers.boundedElastic(), this.serving));
 	}
 
 	/**
