@@ -58,10 +58,6 @@ final class RestartBudget {
 		this.nanoClock = nanoClock;
 	}
 
-	RestartPolicy policy() {
-		return this.policy;
-	}
-
 	/**
 	 * Count the next restart and return its backoff, unless the policy gives up.
 	 * @return the backoff, or {@code null} when the server ended too often within the

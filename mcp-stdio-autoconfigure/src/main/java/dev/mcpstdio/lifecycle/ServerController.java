@@ -680,7 +680,7 @@ final class ServerController implements ClientConnection {
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
 				return;
 			}
-			if (this.restarts.policy().shouldRestart(exit)) {
+			if (this.definition.restart().shouldRestart(exit)) {
 				scheduleRestart();
 			}
 			else {
