@@ -18,6 +18,7 @@ package dev.mcpstdio.actuate;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.ToDoubleFunction;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;
@@ -90,10 +91,8 @@ public class McpStdioMetrics implements MeterBinder {
 	private void bindTo(MeterRegistry registry, McpStdioServer server) {
 		Tags tags = Tags.of("server", server.name());
 		// Both gauges read one count per /proc snapshot (ServerHost.count shares it)
-		Gauge.builder("mcp.stdio.processes", server, (s) -> s.treeStats().liveProcesses())
-			.tags(tags)
-			.description("Live OS processes of the MCP server's tree, the root included")
-			.register(registry);
+		gauge(registry, "mcp.stdio.processes", tags, server, (s) -> s.treeStats().liveProcesses(),
+				"Live OS processes of the MCP server's tree, the root included");
 		Gauge.builder("mcp.stdio.memory", server, (s) -> s.treeStats().memoryBytes())
 			.tags(tags)
 			.baseUnit(BaseUnits.BYTES)
@@ -109,15 +108,12 @@ public class McpStdioMetrics implements MeterBinder {
 				.description("The MCP server's max-memory: above it, mcp-stdio stops the server")
 				.register(registry);
 		}
-		Gauge.builder("mcp.stdio.server.up", server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0)
-			.tags(tags)
-			.description("1 while the MCP server is running, else 0")
-			.register(registry);
+		gauge(registry, "mcp.stdio.server.up", tags, server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0,
+				"1 while the MCP server is running, else 0");
 		for (ServerState state : ServerState.values()) {
-			Gauge.builder("mcp.stdio.server.state", server, (s) -> (s.state() == state) ? 1 : 0)
-				.tags(tags.and("state", state.name()))
-				.description("1 for the MCP server's current state, 0 for every other state")
-				.register(registry);
+			gauge(registry, "mcp.stdio.server.state", tags.and("state", state.name()), server,
+					(s) -> (s.state() == state) ? 1 : 0,
+					"1 for the MCP server's current state, 0 for every other state");
 		}
 		FunctionCounter.builder("mcp.stdio.server.restarts", server, McpStdioServer::restarts)
 			.tags(tags)
@@ -129,18 +125,19 @@ public class McpStdioMetrics implements MeterBinder {
 				.description("Process endings of the MCP server, by cause")
 				.register(registry);
 		}
-		Gauge.builder("mcp.stdio.instances", server, McpStdioMetrics::runningInstances)
-			.tags(tags)
-			.description("Running instances of the MCP server: of a per-user server, one per user; else 1 or 0")
-			.register(registry);
-		Gauge.builder("mcp.stdio.requests.pending", server, McpStdioServer::pendingRequests)
-			.tags(tags)
-			.description("Requests sent to the MCP server and not yet answered")
-			.register(registry);
+		gauge(registry, "mcp.stdio.instances", tags, server, McpStdioMetrics::runningInstances,
+				"Running instances of the MCP server: of a per-user server, one per user; else 1 or 0");
+		gauge(registry, "mcp.stdio.requests.pending", tags, server, McpStdioServer::pendingRequests,
+				"Requests sent to the MCP server and not yet answered");
 		// The sessions that ended without an error exist from the start, at 0, so
 		// that
 		// a rate sees the first one
 		sessionTimer(registry, sessionTags(server.name()));
+	}
+
+	private static void gauge(MeterRegistry registry, String name, Tags tags, McpStdioServer server,
+			ToDoubleFunction<McpStdioServer> value, String description) {
+		Gauge.builder(name, server, value).tags(tags).description(description).register(registry);
 	}
 
 	/**
