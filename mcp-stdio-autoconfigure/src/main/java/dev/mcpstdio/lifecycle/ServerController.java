@@ -268,7 +268,12 @@ final class ServerController implements ClientConnection {
 
 	@Override
 	public void startOnDemand() {
-		this.usage.startOnDemand();
+		// for a caller that must prepare the new process before its message (a client
+		// replaying its handshake)
+		if (this.definition.demand().onDemand()) {
+			this.usage.touch();
+			startIfIdle();
+		}
 	}
 
 	/**
@@ -335,12 +340,12 @@ final class ServerController implements ClientConnection {
 		Waits.await(future, bound, name(), "start");
 	}
 
-	private StdioServerProcess startProcess(boolean byPolicy, long stopsSeen) {
+	private void startProcess(boolean byPolicy, long stopsSeen) {
 		StdioServerProcess previous;
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			if (current != null && current.isRunning() && current != this.stopClaimed) {
-				return current;
+				return;
 			}
 			checkNoStopSince(stopsSeen);
 			this.restarts.cancel();
@@ -357,7 +362,7 @@ final class ServerController implements ClientConnection {
 			checkNoStopSince(stopsSeen);
 			StdioServerProcess current = this.process;
 			if (current != previous && current != null && current.isRunning()) {
-				return current;
+				return;
 			}
 			startedGeneration = ++this.generation;
 			started = launch(startedGeneration);
@@ -365,7 +370,6 @@ final class ServerController implements ClientConnection {
 		if (this.selfInitialize) {
 			handshake(started, byPolicy, startedGeneration, stopsSeen);
 		}
-		return started;
 	}
 
 	/** Called with the lock held. */

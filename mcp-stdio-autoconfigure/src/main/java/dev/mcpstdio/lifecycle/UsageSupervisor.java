@@ -145,17 +145,6 @@ final class UsageSupervisor {
 		return current;
 	}
 
-	/**
-	 * Start the server if it is idle, for a caller that must prepare the new process
-	 * before its message (a client replaying its handshake).
-	 */
-	void startOnDemand() {
-		if (this.demand.onDemand()) {
-			touch();
-			this.controller.startIfIdle();
-		}
-	}
-
 	/** Record that a message went to or came from the server. */
 	void touch() {
 		this.lastActivity = System.nanoTime();
