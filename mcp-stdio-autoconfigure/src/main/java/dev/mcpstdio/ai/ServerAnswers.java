@@ -157,14 +157,6 @@ final class ServerAnswers {
 	}
 
 	/**
-	 * Return how many requests wait for an answer.
-	 * @return the count
-	 */
-	synchronized int size() {
-		return this.pending.size();
-	}
-
-	/**
 	 * Return a response fit to pass on, and so for Spring AI and its log. An error's
 	 * message and every text and key of its data get the server's secret values and what
 	 * looks like a secret masked, numbers that are a secret value too, each bounded in

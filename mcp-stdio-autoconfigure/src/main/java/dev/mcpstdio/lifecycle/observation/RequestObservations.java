@@ -110,14 +110,6 @@ public class RequestObservations implements RequestObserver {
 		this.server.clientConnection().observeRequests(this);
 	}
 
-	/**
-	 * Return how many requests are under observation now.
-	 * @return the requests in flight
-	 */
-	int inFlight() {
-		return this.inFlight.size();
-	}
-
 	@Override
 	public @Nullable ObservedRequest sending(Object id, JsonRpcLine message) {
 		// Nothing is read while no handler listens; no response is read while no request

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
@@ -248,7 +249,8 @@ class RequestObservationsTests {
 		observations.attach();
 		server.startServer();
 		assertThat(server.request("n-1", toolCall("n-1", "echo")).get(10, TimeUnit.SECONDS)).contains("called echo");
-		assertThat(observations.inFlight()).isZero();
+		// the registry observes nothing: no request is taken under observation
+		assertThat(observations.sending("n-x", JsonRpcLine.of(toolCall("n-x", "echo")))).isNull();
 
 		RequestObservations real = new RequestObservations(server, this.registry, null, TestHost.shared().scheduler());
 		real.attach();
