@@ -61,9 +61,7 @@ public class McpStdioMetrics implements MeterBinder {
 
 	public McpStdioMetrics(McpStdioServers servers) {
 		this.servers = servers;
-		for (McpStdioServer server : servers.list()) {
-			server.addListener(new ServerEvents());
-		}
+		servers.list().forEach((server) -> server.addListener(new ServerEvents()));
 		servers.addListener(new Reloads());
 	}
 
@@ -76,9 +74,7 @@ public class McpStdioMetrics implements MeterBinder {
 		for (Outcome outcome : Outcome.values()) {
 			reloads(registry, outcome);
 		}
-		for (McpStdioServer server : this.servers.list()) {
-			bindTo(registry, server);
-		}
+		this.servers.list().forEach((server) -> bindTo(registry, server));
 	}
 
 	private static Counter reloads(MeterRegistry registry, Outcome outcome) {
@@ -149,9 +145,7 @@ public class McpStdioMetrics implements MeterBinder {
 		@Override
 		public void added(McpStdioServer server) {
 			server.addListener(new ServerEvents());
-			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				bindTo(registry, server);
-			}
+			McpStdioMetrics.this.registries.forEach((registry) -> bindTo(registry, server));
 		}
 
 		@Override
@@ -169,9 +163,7 @@ public class McpStdioMetrics implements MeterBinder {
 
 		@Override
 		public void reloaded(Reload reload) {
-			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				reloads(registry, reload.outcome()).increment();
-			}
+			McpStdioMetrics.this.registries.forEach((registry) -> reloads(registry, reload.outcome()).increment());
 		}
 
 	}

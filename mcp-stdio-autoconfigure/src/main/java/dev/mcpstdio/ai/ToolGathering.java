@@ -241,9 +241,7 @@ final class ToolGathering {
 
 	/** List every client's tools again at the next gathering. */
 	void invalidate() {
-		for (Entry entry : known()) {
-			entry.stale = true;
-		}
+		known().forEach((entry) -> entry.stale = true);
 	}
 
 	/**

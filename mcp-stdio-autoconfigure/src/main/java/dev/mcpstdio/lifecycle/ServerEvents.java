@@ -55,9 +55,7 @@ final class ServerEvents {
 	}
 
 	void stateChanged(ServerState state) {
-		for (Bound bound : this.listeners) {
-			bound.listener().stateChanged(bound.server(), state);
-		}
+		this.listeners.forEach((bound) -> bound.listener().stateChanged(bound.server(), state));
 	}
 
 	/**
@@ -69,9 +67,7 @@ final class ServerEvents {
 			this.parent.stopped(result);
 		}
 		if (result.wasRunning()) {
-			for (Bound bound : this.listeners) {
-				bound.listener().stopped(bound.server(), result);
-			}
+			this.listeners.forEach((bound) -> bound.listener().stopped(bound.server(), result));
 		}
 	}
 
@@ -81,9 +77,7 @@ final class ServerEvents {
 			this.parent.restarted();
 		}
 		this.restarts.incrementAndGet();
-		for (Bound bound : this.listeners) {
-			bound.listener().restarted(bound.server());
-		}
+		this.listeners.forEach((bound) -> bound.listener().restarted(bound.server()));
 	}
 
 	/**
