@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -67,9 +66,7 @@ public class McpOperationMeterHandler implements MeterObservationHandler<McpOper
 		if (timer == null) {
 			Timer.Builder builder = Timer.builder(context.getName())
 				.description("One request sent to an MCP server, from its send to its end");
-			for (KeyValue keyValue : keyValues) {
-				builder.tag(keyValue.getKey(), keyValue.getValue());
-			}
+			keyValues.forEach((keyValue) -> builder.tag(keyValue.getKey(), keyValue.getValue()));
 			timer = builder.register(this.registry);
 			if (this.timers.size() < MAX_TIMERS) {
 				this.timers.putIfAbsent(keyValues, timer);
