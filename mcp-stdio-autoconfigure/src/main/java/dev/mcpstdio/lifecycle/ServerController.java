@@ -40,6 +40,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The state machine of one server: its starts, stops, exits and restarts, under one lock.
+ * It is also the server's {@link ClientConnection}: its processes' messages and ends go
+ * to the request observer and the client session attached to it.
  *
  * @author mcp-stdio authors
  */
