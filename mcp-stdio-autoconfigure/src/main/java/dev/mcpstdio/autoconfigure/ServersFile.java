@@ -89,15 +89,15 @@ final class ServersFile {
 			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
 		}
 		catch (StreamConstraintsException ex) {
-			throw InvalidFileException.unusable(constraint(ex));
+			throw InvalidFileException.unusable(null, constraint(ex));
 		}
 		catch (JacksonException ex) {
 			// Jackson's own message quotes the offending text
-			throw InvalidFileException.unusable("it is not valid JSON: " + describe(ex));
+			throw InvalidFileException.unusable(null, "it is not valid JSON: " + describe(ex));
 		}
 		JsonNode servers = (root != null) ? root.get("mcpServers") : null;
 		if (servers == null || !servers.isObject()) {
-			throw InvalidFileException.unusable("it has no \"mcpServers\" object at the top level");
+			throw InvalidFileException.unusable(null, "it has no \"mcpServers\" object at the top level");
 		}
 		Map<String, Entry> result = new LinkedHashMap<>();
 		for (Map.Entry<String, JsonNode> entry : servers.properties()) {
@@ -214,7 +214,7 @@ final class ServersFile {
 		try (InputStream in = resource.getInputStream()) {
 			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
 			if (bytes.length > MAX_SIZE) {
-				throw InvalidFileException.unusable("it is larger than 4 MB (" + MAX_SIZE + " bytes)");
+				throw InvalidFileException.unusable(null, "it is larger than 4 MB (" + MAX_SIZE + " bytes)");
 			}
 			return bytes;
 		}
@@ -353,10 +353,6 @@ final class ServersFile {
 		static InvalidFileException unreadable(String why) {
 			return new InvalidFileException(null, "cannot be read" + (why.isEmpty() ? "" : ": " + why),
 					"make it a readable mcpServers JSON file (a regular file), or remove the property");
-		}
-
-		static InvalidFileException unusable(String why) {
-			return unusable(null, why);
 		}
 
 		static InvalidFileException unusable(@Nullable String server, String why) {
