@@ -139,33 +139,23 @@ final class ServersFile {
 	 * malformed placeholder
 	 */
 	static String resolve(String value, Function<String, @Nullable String> lookup) {
-		Matcher matcher = PLACEHOLDER.matcher(value);
-		StringBuilder resolved = new StringBuilder();
-		while (matcher.find()) {
-			String replacement;
-			if (matcher.group().startsWith("\\")) {
-				replacement = "${";
+		return PLACEHOLDER.matcher(value).replaceAll((match) -> {
+			if (match.group().startsWith("\\")) {
+				return Matcher.quoteReplacement("${");
 			}
-			else if (matcher.group(1) == null) {
+			if (match.group(1) == null) {
 				throw new UnresolvableException(null);
 			}
-			else {
-				String found = lookup.apply(matcher.group(1));
-				String fallback = matcher.group(2);
-				if (fallback != null && (found == null || found.isEmpty())) {
-					replacement = fallback;
-				}
-				else if (found == null) {
-					throw new UnresolvableException(matcher.group(1));
-				}
-				else {
-					replacement = found;
-				}
+			String found = lookup.apply(match.group(1));
+			String fallback = match.group(2);
+			if (fallback != null && (found == null || found.isEmpty())) {
+				return Matcher.quoteReplacement(fallback);
 			}
-			matcher.appendReplacement(resolved, Matcher.quoteReplacement(replacement));
-		}
-		matcher.appendTail(resolved);
-		return resolved.toString();
+			if (found == null) {
+				throw new UnresolvableException(match.group(1));
+			}
+			return Matcher.quoteReplacement(found);
+		});
 	}
 
 	/**
