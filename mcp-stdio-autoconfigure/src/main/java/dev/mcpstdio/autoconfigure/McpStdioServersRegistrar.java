@@ -82,11 +82,8 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 					new RootBeanDefinition(SpringAiStdio.class, SpringAiStdio::new));
 		}
 		for (McpStdioServerDefinition definition : configured.definitions()) {
-			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			String beanName = beanName(definition.name());
-			bean.setInstanceSupplier(
-					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory));
-			registry.registerBeanDefinition(beanName, bean);
+			registry.registerBeanDefinition(beanName(definition.name()), new RootBeanDefinition(McpStdioServer.class,
+					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory)));
 		}
 		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
