@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BinaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -61,6 +62,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyCaching;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyCaching.CacheOverride;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -80,10 +82,10 @@ final class ConfiguredServers {
 
 	private static final String DEFAULTS = McpStdioProperties.PREFIX + ".defaults.";
 
-	private static final ConfigurationPropertyName SERVERS_NAME = ConfigurationPropertyName
+	static final ConfigurationPropertyName SERVERS_NAME = ConfigurationPropertyName
 		.of(McpStdioProperties.PREFIX + ".servers");
 
-	private static final ConfigurationPropertyName DEFAULTS_NAME = ConfigurationPropertyName
+	static final ConfigurationPropertyName DEFAULTS_NAME = ConfigurationPropertyName
 		.of(McpStdioProperties.PREFIX + ".defaults");
 
 	// a server's name is also a bean name, a metric tag, a logger category and a key
@@ -251,7 +253,9 @@ final class ConfiguredServers {
 
 		};
 		this.binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(properties), handler);
-		try (CacheOverride caching = servers.caching()) {
+		// the environment's sources kept cached while binding, as one bind of them all
+		// does
+		try (CacheOverride caching = ConfigurationPropertyCaching.get(this.environment).override()) {
 			servers.entries()
 				.forEach((key, entry) -> servers.binder(entry)
 					.bind(entry, Bindable.of(Server.class), handler)
@@ -300,14 +304,12 @@ final class ConfiguredServers {
 								: (type == Boolean.class || type == boolean.class) ? "true or false"
 										: "a " + type.getSimpleName();
 		if (type.isEnum()) {
-			String values = Arrays.stream(type.getEnumConstants())
+			expected = "one of " + Arrays.stream(type.getEnumConstants())
 				.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
 				.collect(Collectors.joining(", "));
-			problem(server, PropertyNames.original(name), shown + " is not one of " + values, "use one of " + values);
 		}
-		else {
-			problem(server, PropertyNames.original(name), shown + " is not " + expected, "write " + expected);
-		}
+		problem(server, PropertyNames.original(name), shown + " is not " + expected,
+				(type.isEnum() ? "use " : "write ") + expected);
 	}
 
 	/**
@@ -434,19 +436,21 @@ final class ConfiguredServers {
 		Map<String, Configured> servers = new LinkedHashMap<>();
 		entries.forEach((name, entry) -> {
 			Set<String> secrets = new LinkedHashSet<>();
-			FileValues values = (key, value) -> placeholders(name, location, property, key, value, secrets);
+			// resolves the placeholders of one value of the server
+			BinaryOperator<@Nullable String> values = (key, value) -> placeholders(name, location, property, key, value,
+					secrets);
 			Server server = newServer();
-			server.setCommand(values.resolve("command", entry.command()));
+			server.setCommand(values.apply("command", entry.command()));
 			List<String> args = new ArrayList<>();
 			for (int i = 0; i < entry.args().size(); i++) {
-				args.add(values.resolve("args[" + i + "]", entry.args().get(i)));
+				args.add(values.apply("args[" + i + "]", entry.args().get(i)));
 			}
 			server.setArgs(args);
 			entry.env()
-				.forEach((variable, value) -> server.getEnv().put(variable, values.resolve("env." + variable, value)));
+				.forEach((variable, value) -> server.getEnv().put(variable, values.apply("env." + variable, value)));
 			Set<String> keys = new TreeSet<>();
 			if (entry.cwd() != null) {
-				server.setWorkingDirectory(values.resolve("cwd", entry.cwd()));
+				server.setWorkingDirectory(values.apply("cwd", entry.cwd()));
 				keys.add("working-directory");
 			}
 			keys.addAll((server.getCommand() != null) ? List.of("command") : List.of());
@@ -534,60 +538,96 @@ final class ConfiguredServers {
 		String name = configured.name();
 		Server server = configured.server();
 		checkNames(configured);
-		// the bounds: a value beyond them is a unit typed wrong, and some would overflow
-		// or leave a server stuck
-		Duration startupTimeout = duration(configured, "startup-timeout", server.getStartupTimeout(), ONE_HOUR);
-		Duration sendTimeout = duration(configured, "send-timeout", server.getSendTimeout(), ONE_HOUR);
-		// a message is held in memory whole, and so is the stderr tail of every server
-		DataSize maxMessageSize = server.getMaxMessageSize();
-		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(DataSize.ofMegabytes(256)) > 0) {
-			problem(name, source(configured, "max-message-size"), "must be between 1B and 256MB, was " + maxMessageSize,
-					"set a size such as 16MB");
-		}
-		int stderrTailLines = count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
-		ShutdownTimeouts shutdown = shutdown(configured);
-		RestartPolicy restart = restart(configured);
-		McpStdioProperties.Container settings = server.getContainer();
-		ContainerSettings container = new ContainerSettings(settings.isEnabled(), settings.getEngineCommand(),
-				settings.isInit(),
-				duration(configured, "container.engine-timeout", settings.getEngineTimeout(), TEN_MINUTES));
-		PerUser perUser = perUser(configured);
-		Duration idleTimeout = (server.getIdleTimeout() != null)
-				? duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7))
-				: (perUser != null) ? TEN_MINUTES : null;
-		Limits limits = limits(configured, checkInterval);
+		checkBounds(configured);
 		Path directory = workingDirectory(configured);
 		SandboxSettings sandbox = sandbox(configured);
-		String command = command(configured, container, directory);
+		String command = command(configured, directory);
 		if (command == null || this.problems.size() > before) {
 			return null;
 		}
-		// the one place that builds a spec and a definition
+		// the one place that builds a spec and a definition, from values checked above
+		McpStdioProperties.Shutdown shutdown = server.getShutdown();
+		McpStdioProperties.Container container = server.getContainer();
 		StdioServerSpec spec = StdioServerSpec.builder(name, command)
 			.args(server.getArgs())
 			.env(server.getEnv())
 			.inheritEnv(server.isInheritEnv())
 			.workingDirectory(directory)
-			.maxMessageSize((int) maxMessageSize.toBytes())
-			.stderrTailLines(stderrTailLines)
-			.sendTimeout(sendTimeout)
-			.startupTimeout(startupTimeout)
-			.shutdown(shutdown)
-			.container(container)
+			.maxMessageSize((int) server.getMaxMessageSize().toBytes())
+			.stderrTailLines(server.getStderrTailLines())
+			.sendTimeout(server.getSendTimeout())
+			.startupTimeout(server.getStartupTimeout())
+			.shutdown(new ShutdownTimeouts(shutdown.getDrainTimeout(), shutdown.getStdinCloseTimeout(),
+					shutdown.getTerminateTimeout()))
+			.container(new ContainerSettings(container.isEnabled(), container.getEngineCommand(), container.isInit(),
+					container.getEngineTimeout()))
 			.sandbox(sandbox)
 			.secrets(secrets(configured))
 			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
-		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart,
+		McpStdioProperties.Restart restart = server.getRestart();
+		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
+				restart.getInitialBackoff(), restart.getMaxBackoff());
+		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
+				: new PerUser(server.getMaxInstances(), server.getUserEnv());
+		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
+				: (perUser != null) ? TEN_MINUTES : null;
+		DataSize maxMemory = server.getMaxMemory();
+		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
+				checkInterval);
+		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
 				new Demand(server.getStart(), idleTimeout, perUser), limits);
 	}
 
 	/**
-	 * Return the instances of a per-user server, {@code null} for a shared one: Spring
-	 * Security tells who calls, its OAuth2 client gives the tokens.
+	 * Check a server's values against their bounds (a value beyond them is a unit typed
+	 * wrong, and some would overflow or leave a server stuck), and its per-user settings.
 	 */
-	private @Nullable PerUser perUser(Configured configured) {
+	private void checkBounds(Configured configured) {
+		Server server = configured.server();
+		duration(configured, "startup-timeout", server.getStartupTimeout(), ONE_HOUR);
+		duration(configured, "send-timeout", server.getSendTimeout(), ONE_HOUR);
+		// a message is held in memory whole, and so is the stderr tail of every server
+		DataSize maxMessageSize = server.getMaxMessageSize();
+		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(DataSize.ofMegabytes(256)) > 0) {
+			problem(configured.name(), source(configured, "max-message-size"),
+					"must be between 1B and 256MB, was " + maxMessageSize, "set a size such as 16MB");
+		}
+		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
+		// each step at most 10m: a stop should fit in a shutdown phase
+		McpStdioProperties.Shutdown shutdown = server.getShutdown();
+		duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES);
+		duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES);
+		duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES);
+		McpStdioProperties.Restart restart = server.getRestart();
+		count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5);
+		duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1));
+		duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR);
+		duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR);
+		duration(configured, "container.engine-timeout", server.getContainer().getEngineTimeout(), TEN_MINUTES);
+		checkPerUser(configured);
+		if (server.getIdleTimeout() != null) {
+			duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7));
+		}
+		DataSize maxMemory = server.getMaxMemory();
+		if (maxMemory != null && maxMemory.toBytes() <= 0) {
+			problem(configured.name(), source(configured, "max-memory"), "must be positive, was " + maxMemory,
+					"set a size such as 512MB, or remove it for no limit");
+		}
+		Integer maxProcesses = server.getMaxProcesses();
+		if (maxProcesses != null && maxProcesses < 1) {
+			problem(configured.name(), source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
+					"set a count such as 64, or remove it for no limit");
+		}
+	}
+
+	/**
+	 * Check the instances of a per-user server, and that a shared one has no
+	 * {@code user-env}: Spring Security tells who calls, its OAuth2 client gives the
+	 * tokens.
+	 */
+	private void checkPerUser(Configured configured) {
 		Server server = configured.server();
 		String name = configured.name();
 		if (server.getInstances() == McpStdioProperties.Instances.SHARED) {
@@ -597,7 +637,7 @@ final class ConfiguredServers {
 								+ "the values of whichever user came first",
 						"set " + SERVERS + name + ".instances=per-user");
 			}
-			return null;
+			return;
 		}
 		if (!ClassUtils.isPresent("org.springframework.security.core.context.SecurityContextHolder",
 				this.classLoader)) {
@@ -617,7 +657,6 @@ final class ConfiguredServers {
 						"add spring-boot-starter-security-oauth2-client");
 			}
 		});
-		return new PerUser(server.getMaxInstances(), server.getUserEnv());
 	}
 
 	/**
@@ -644,43 +683,11 @@ final class ConfiguredServers {
 		}
 	}
 
-	// each step at most 10m: a stop should fit in a shutdown phase
-	private ShutdownTimeouts shutdown(Configured configured) {
-		McpStdioProperties.Shutdown shutdown = configured.server().getShutdown();
-		return new ShutdownTimeouts(
-				duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES),
-				duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES),
-				duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES));
-	}
-
-	private RestartPolicy restart(Configured configured) {
-		McpStdioProperties.Restart restart = configured.server().getRestart();
-		return new RestartPolicy(restart.getPolicy(),
-				count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5),
-				duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1)),
-				duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR),
-				duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR));
-	}
-
-	private Limits limits(Configured configured, Duration checkInterval) {
-		DataSize maxMemory = configured.server().getMaxMemory();
-		if (maxMemory != null && maxMemory.toBytes() <= 0) {
-			problem(configured.name(), source(configured, "max-memory"), "must be positive, was " + maxMemory,
-					"set a size such as 512MB, or remove it for no limit");
-		}
-		Integer maxProcesses = configured.server().getMaxProcesses();
-		if (maxProcesses != null && maxProcesses < 1) {
-			problem(configured.name(), source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
-					"set a count such as 64, or remove it for no limit");
-		}
-		return new Limits((maxMemory != null) ? maxMemory.toBytes() : null, maxProcesses, checkInterval);
-	}
-
 	/**
 	 * Return the command, checked (with the container it runs) when the server is
 	 * enabled, or {@code null} when none is set.
 	 */
-	private @Nullable String command(Configured configured, ContainerSettings container, @Nullable Path directory) {
+	private @Nullable String command(Configured configured, @Nullable Path directory) {
 		String command = configured.server().getCommand();
 		String property = configured.commandPrefix() + "command";
 		if (command == null || command.isBlank()) {
@@ -689,8 +696,15 @@ final class ConfiguredServers {
 		}
 		else if (configured.server().isEnabled()
 				&& this.problems.stream().noneMatch((problem) -> problem.property().equals(property))) {
-			checkCommand(configured, command, directory);
-			checkContainer(configured, command, container, directory);
+			String path = configured.server().getEnv().get("PATH");
+			try {
+				CommandLocator.locate(command, (path != null) ? path : System.getenv("PATH"), directory);
+			}
+			catch (CommandNotFoundException ex) {
+				problem(configured.name(), property, ex.getMessage() + configured.inFile(),
+						"install it, use its absolute path, or add its directory to PATH");
+			}
+			checkContainer(configured, command, directory);
 		}
 		return command;
 	}
@@ -766,24 +780,13 @@ final class ConfiguredServers {
 		return paths;
 	}
 
-	private void checkCommand(Configured configured, String command, @Nullable Path directory) {
-		String path = configured.server().getEnv().get("PATH");
-		try {
-			CommandLocator.locate(command, (path != null) ? path : System.getenv("PATH"), directory);
-		}
-		catch (CommandNotFoundException ex) {
-			problem(configured.name(), configured.commandPrefix() + "command", ex.getMessage() + configured.inFile(),
-					"install it, use its absolute path, or add its directory to PATH");
-		}
-	}
-
 	/**
 	 * A docker run or podman run that cannot serve MCP over stdio (-t, -d, no -i) is
 	 * refused naming the argument; an engine command of its own must exist.
 	 */
-	private void checkContainer(Configured configured, String command, ContainerSettings container,
-			@Nullable Path directory) {
-		if (!container.enabled()) {
+	private void checkContainer(Configured configured, String command, @Nullable Path directory) {
+		McpStdioProperties.Container container = configured.server().getContainer();
+		if (!container.isEnabled()) {
 			return;
 		}
 		ContainerRun run;
@@ -798,8 +801,8 @@ final class ConfiguredServers {
 							+ "through its process tree)");
 			return;
 		}
-		String engineCommand = container.engineCommand();
-		if (run != null && engineCommand != null) {
+		String engineCommand = container.getEngineCommand();
+		if (run != null && engineCommand != null && !engineCommand.isBlank()) {
 			try {
 				CommandLocator.locate(engineCommand, System.getenv("PATH"), directory);
 			}
@@ -827,12 +830,11 @@ final class ConfiguredServers {
 		return value;
 	}
 
-	private int count(Configured configured, String key, int value, int max, int example) {
+	private void count(Configured configured, String key, int value, int max, int example) {
 		if (value < 0 || value > max) {
 			problem(configured.name(), source(configured, key), "must be between 0 and " + max + ", was " + value,
 					"set a small count such as " + example);
 		}
-		return Math.max(0, value);
 	}
 
 	/**
@@ -867,13 +869,6 @@ final class ConfiguredServers {
 			unit++;
 		}
 		return (seconds / units[unit]) + suffixes[unit];
-	}
-
-	/** Resolves the placeholders of the values of one server of a file. */
-	private interface FileValues {
-
-		@Nullable String resolve(String key, @Nullable String value);
-
 	}
 
 	/**

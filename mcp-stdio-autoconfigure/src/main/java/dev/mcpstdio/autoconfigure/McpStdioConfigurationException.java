@@ -54,32 +54,20 @@ public class McpStdioConfigurationException extends RuntimeException {
 		if (text == null) {
 			return "null";
 		}
-		StringBuilder result = null;
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			boolean escaped = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT || c == '\u2028'
-					|| c == '\u2029';
-			if (escaped && result == null) {
-				result = new StringBuilder(text.length() + 8).append(text, 0, i);
-			}
-			if (result == null) {
-				continue;
-			}
+		StringBuilder result = new StringBuilder(text.length());
+		for (char c : text.toCharArray()) {
 			switch (c) {
 				case '\n' -> result.append("\\n");
 				case '\r' -> result.append("\\r");
 				case '\t' -> result.append("\\t");
 				default -> {
-					if (escaped) {
-						result.append(String.format("\\u%04x", (int) c));
-					}
-					else {
-						result.append(c);
-					}
+					boolean escaped = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+							|| c == '\u2028' || c == '\u2029';
+					result.append(escaped ? String.format("\\u%04x", (int) c) : String.valueOf(c));
 				}
 			}
 		}
-		return (result != null) ? result.toString() : text;
+		return result.toString();
 	}
 
 	/**

@@ -46,44 +46,25 @@ public final class McpStdioObservationAutoConfiguration {
 	// post-processor must not create the registry before the registry's own
 	// post-processor (Boot's, which gives it its handlers) is there
 	@Bean
-	static RequestObservationsPostProcessor mcpStdioRequestObservationsPostProcessor(
-			ObjectProvider<ObservationRegistry> registry, ObjectProvider<McpOperationObservationConvention> convention,
-			ObjectProvider<ServerHost> host) {
-		return new RequestObservationsPostProcessor(registry, convention, host);
-	}
+	static BeanPostProcessor mcpStdioRequestObservationsPostProcessor(ObjectProvider<ObservationRegistry> registry,
+			ObjectProvider<McpOperationObservationConvention> convention, ObjectProvider<ServerHost> host) {
+		return new BeanPostProcessor() {
 
-	/**
-	 * Attaches a {@link RequestObservations} to every {@link McpStdioServer} bean.
-	 */
-	static final class RequestObservationsPostProcessor implements BeanPostProcessor {
-
-		private final ObjectProvider<ObservationRegistry> registry;
-
-		private final ObjectProvider<McpOperationObservationConvention> convention;
-
-		private final ObjectProvider<ServerHost> host;
-
-		RequestObservationsPostProcessor(ObjectProvider<ObservationRegistry> registry,
-				ObjectProvider<McpOperationObservationConvention> convention, ObjectProvider<ServerHost> host) {
-			this.registry = registry;
-			this.convention = convention;
-			this.host = host;
-		}
-
-		// as it is initialized: a client (Spring AI's, whose beans need the servers)
-		// cannot send a request, its initialize included, before the server is observed;
-		// a bean of type McpOperationObservationConvention replaces the default
-		// convention
-		@Override
-		public Object postProcessAfterInitialization(Object bean, String beanName) {
-			if (bean instanceof McpStdioServer server) {
-				new RequestObservations(server, this.registry.getObject(), this.convention.getIfUnique(),
-						this.host.getObject().scheduler())
-					.attach();
+			// as it is initialized: a client (Spring AI's, whose beans need the servers)
+			// cannot send a request, its initialize included, before the server is
+			// observed; a bean of type McpOperationObservationConvention replaces the
+			// default convention
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof McpStdioServer server) {
+					new RequestObservations(server, registry.getObject(), convention.getIfUnique(),
+							host.getObject().scheduler())
+						.attach();
+				}
+				return bean;
 			}
-			return bean;
-		}
 
+		};
 	}
 
 }

@@ -82,10 +82,8 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 					new RootBeanDefinition(SpringAiStdio.class, SpringAiStdio::new));
 		}
 		for (McpStdioServerDefinition definition : configured.definitions()) {
-			RootBeanDefinition bean = new RootBeanDefinition(McpStdioServer.class);
-			String beanName = beanName(definition.name());
-			bean.setInstanceSupplier(() -> server(definition, host(beanName), this.beanFactory));
-			registry.registerBeanDefinition(beanName, bean);
+			registry.registerBeanDefinition(beanName(definition.name()), new RootBeanDefinition(McpStdioServer.class,
+					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory)));
 		}
 		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
@@ -103,29 +101,22 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	}
 
 	/**
-	 * Create a server: a per-user one with the bean that tells its users.
+	 * Create a server: a per-user one with the bean that tells its users. The host is
+	 * recorded as a dependency of the server's bean, so that the host is closed only
+	 * after the server was destroyed.
 	 * @param definition the server
 	 * @param host its host
-	 * @param beans where the users bean is
+	 * @param beans where the users bean is, and the server's bean
 	 * @return the server
 	 */
 	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host, BeanFactory beans) {
-		return new McpStdioServer(definition, host, (definition.demand().perUser() != null)
-				? beans.getBeanProvider(McpStdioServer.Users.class).getIfAvailable() : null);
-	}
-
-	/**
-	 * Return the host for a server bean, recorded as a dependency so that the host is
-	 * closed only after the server was destroyed.
-	 */
-	private ServerHost host(String serverBeanName) {
-		ServerHost host = this.beanFactory.getBean(ServerHost.class);
-		if (this.beanFactory instanceof ConfigurableListableBeanFactory configurable) {
+		if (beans instanceof ConfigurableListableBeanFactory configurable) {
 			for (String hostName : configurable.getBeanNamesForType(ServerHost.class)) {
-				configurable.registerDependentBean(hostName, serverBeanName);
+				configurable.registerDependentBean(hostName, beanName(definition.name()));
 			}
 		}
-		return host;
+		return new McpStdioServer(definition, host, (definition.demand().perUser() != null)
+				? beans.getBeanProvider(McpStdioServer.Users.class).getIfAvailable() : null);
 	}
 
 	private void warnWhenStopCannotFit(Binder binder, List<McpStdioServerDefinition> definitions) {

@@ -55,11 +55,9 @@ import org.springframework.util.PlaceholderResolutionException;
  */
 final class PropertyNames {
 
-	private static final ConfigurationPropertyName SERVERS = ConfigurationPropertyName
-		.of(McpStdioProperties.PREFIX + ".servers");
+	private static final ConfigurationPropertyName SERVERS = ConfiguredServers.SERVERS_NAME;
 
-	private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName
-		.of(McpStdioProperties.PREFIX + ".defaults");
+	private static final ConfigurationPropertyName DEFAULTS = ConfiguredServers.DEFAULTS_NAME;
 
 	private static final ConfigurationPropertyName CONNECTIONS = ConfigurationPropertyName
 		.of(SpringAiStdio.CONNECTIONS);

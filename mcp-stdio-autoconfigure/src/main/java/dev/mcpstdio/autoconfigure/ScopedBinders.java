@@ -28,8 +28,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyCaching;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyCaching.CacheOverride;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -97,14 +95,6 @@ final class ScopedBinders {
 					? new Scoped(source, names.getOrDefault(source, List.of())) : source);
 		}
 		return new Binder(scoped, new PropertySourcesPlaceholdersResolver(this.environment));
-	}
-
-	/**
-	 * Keep the environment's sources cached while binding, as one bind of them all does.
-	 * @return the override to close when binding is done
-	 */
-	CacheOverride caching() {
-		return ConfigurationPropertyCaching.get(this.environment).override();
 	}
 
 	/** A source that lists the given names, and has only those. */

@@ -53,7 +53,7 @@ final class SecurityUsers implements McpStdioServer.Users {
 		if (user == null || !user.isAuthenticated() || user instanceof AnonymousAuthenticationToken) {
 			return null;
 		}
-		return new User(this.users.key(user), user);
+		return new User(this.users.key(user), user, this.users, this.tokens);
 	}
 
 	/**
@@ -71,32 +71,26 @@ final class SecurityUsers implements McpStdioServer.Users {
 
 	}
 
-	/** One authenticated user: their key, and their Authentication for their values. */
-	private final class User implements McpStdioServer.User {
-
-		private final String key;
-
-		private final Authentication authentication;
-
-		User(String key, Authentication authentication) {
-			this.key = key;
-			this.authentication = authentication;
-		}
-
-		@Override
-		public String key() {
-			return this.key;
-		}
+	/**
+	 * One authenticated user: their key, and their Authentication for their values.
+	 *
+	 * @param key the key of their instances
+	 * @param authentication who they are
+	 * @param users gives the values of their {@code user-env} entries
+	 * @param tokens gives their OAuth2 access tokens, {@code null} without an OAuth2
+	 * client
+	 */
+	private record User(String key, Authentication authentication, McpStdioUsers users,
+			@Nullable Tokens tokens) implements McpStdioServer.User {
 
 		@Override
 		public Map<String, String> env(String server, Map<String, String> userEnv) {
 			Map<String, String> values = new LinkedHashMap<>();
 			userEnv.forEach((variable, reference) -> {
 				boolean oauth2 = reference.startsWith(OAUTH2);
-				Tokens source = SecurityUsers.this.tokens;
-				String value = !oauth2 ? SecurityUsers.this.users.value(server, reference, this.authentication)
-						: (source != null) ? source.token(reference.substring(OAUTH2.length()), this.authentication)
-								: null;
+				String value = !oauth2 ? this.users.value(server, reference, this.authentication)
+						: (this.tokens != null)
+								? this.tokens.token(reference.substring(OAUTH2.length()), this.authentication) : null;
 				if (value == null) {
 					String why = oauth2 ? "they have not authorized that OAuth2 client"
 							: "no McpStdioUsers bean gives one";

@@ -35,6 +35,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -179,16 +180,11 @@ final class ServerReloads implements SmartLifecycle {
 				((definition == null) ? removed : changed).add(server.name());
 			}
 		}
-		List<McpStdioServerDefinition> starting = new ArrayList<>();
-		List<String> added = new ArrayList<>();
-		wanted.forEach((name, definition) -> {
-			if (changed.contains(name) || this.servers.find(name) == null) {
-				starting.add(definition);
-				if (!changed.contains(name)) {
-					added.add(name);
-				}
-			}
-		});
+		List<String> added = wanted.keySet().stream().filter((name) -> this.servers.find(name) == null).toList();
+		List<McpStdioServerDefinition> starting = wanted.values()
+			.stream()
+			.filter((definition) -> added.contains(definition.name()) || changed.contains(definition.name()))
+			.toList();
 		if (stopping.isEmpty() && starting.isEmpty()) {
 			return record(new Reload(Instant.now(), Outcome.UNCHANGED, List.of(), List.of(), List.of(), null));
 		}
@@ -235,9 +231,6 @@ final class ServerReloads implements SmartLifecycle {
 			// destroyed with the context, like the servers it defined
 			singletons.registerDisposableBean(beanName, server);
 		}
-		for (String hostName : this.beanFactory.getBeanNamesForType(ServerHost.class)) {
-			this.beanFactory.registerDependentBean(hostName, beanName);
-		}
 		this.servers.add(server);
 		if (definition.demand().perUser() != null
 				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {
@@ -266,10 +259,8 @@ final class ServerReloads implements SmartLifecycle {
 		Duration bound = Duration.ZERO;
 		for (McpStdioServer server : targets) {
 			done.add(CompletableFuture.runAsync(() -> action.accept(server), this.host.tasks()));
-			Duration worst = server.definition()
-				.spec()
-				.startupTimeout()
-				.plus(server.definition().spec().shutdown().worstCase().multipliedBy(2));
+			StdioServerSpec spec = server.definition().spec();
+			Duration worst = spec.startupTimeout().plus(spec.shutdown().worstCase().multipliedBy(2));
 			bound = (worst.compareTo(bound) > 0) ? worst : bound;
 		}
 		try {
@@ -288,23 +279,29 @@ final class ServerReloads implements SmartLifecycle {
 	// change (size, time, file key) is applied once two looks in a row agree, so an
 	// editor's several writes apply once
 	private void look() {
-		Set<Path> watched = this.files;
-		boolean settled = false;
-		boolean pending = false;
-		for (Path file : watched) {
-			String now = stamp(file);
-			String before = this.seen.put(file, now);
-			if (before != null && !before.equals(now)) {
-				this.changed.put(file, now);
-				pending = true;
+		if (this.closing || !this.lock.tryLock()) {
+			return;
+		}
+		try {
+			boolean settled = false;
+			boolean pending = false;
+			for (Path file : this.files) {
+				String now = stamp(file);
+				String before = this.seen.put(file, now);
+				if (before != null && !before.equals(now)) {
+					this.changed.put(file, now);
+					pending = true;
+				}
+				else if (this.changed.remove(file) != null) {
+					settled = true;
+				}
 			}
-			else if (this.changed.containsKey(file)) {
-				this.changed.remove(file);
-				settled = true;
+			if (settled && !pending) {
+				reloadLater("a servers file changed");
 			}
 		}
-		if (settled && !pending) {
-			reloadLater("a servers file changed");
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -325,19 +322,8 @@ final class ServerReloads implements SmartLifecycle {
 		if (this.watch && this.watching == null) {
 			long interval = WATCH_INTERVAL.toMillis();
 			this.watching = this.host.scheduler()
-				.scheduleWithFixedDelay(() -> this.host.tasks().execute(this::lookOnce), interval, interval,
+				.scheduleWithFixedDelay(() -> this.host.tasks().execute(this::look), interval, interval,
 						TimeUnit.MILLISECONDS);
-		}
-	}
-
-	private void lookOnce() {
-		if (!this.closing && this.lock.tryLock()) {
-			try {
-				look();
-			}
-			finally {
-				this.lock.unlock();
-			}
 		}
 	}
 

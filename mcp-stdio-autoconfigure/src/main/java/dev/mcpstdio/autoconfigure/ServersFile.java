@@ -89,15 +89,15 @@ final class ServersFile {
 			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
 		}
 		catch (StreamConstraintsException ex) {
-			throw InvalidFileException.unusable(constraint(ex));
+			throw InvalidFileException.unusable(null, constraint(ex));
 		}
 		catch (JacksonException ex) {
 			// Jackson's own message quotes the offending text
-			throw InvalidFileException.unusable("it is not valid JSON: " + describe(ex));
+			throw InvalidFileException.unusable(null, "it is not valid JSON: " + describe(ex));
 		}
 		JsonNode servers = (root != null) ? root.get("mcpServers") : null;
 		if (servers == null || !servers.isObject()) {
-			throw InvalidFileException.unusable("it has no \"mcpServers\" object at the top level");
+			throw InvalidFileException.unusable(null, "it has no \"mcpServers\" object at the top level");
 		}
 		Map<String, Entry> result = new LinkedHashMap<>();
 		for (Map.Entry<String, JsonNode> entry : servers.properties()) {
@@ -139,33 +139,23 @@ final class ServersFile {
 	 * malformed placeholder
 	 */
 	static String resolve(String value, Function<String, @Nullable String> lookup) {
-		Matcher matcher = PLACEHOLDER.matcher(value);
-		StringBuilder resolved = new StringBuilder();
-		while (matcher.find()) {
-			String replacement;
-			if (matcher.group().startsWith("\\")) {
-				replacement = "${";
+		return PLACEHOLDER.matcher(value).replaceAll((match) -> {
+			if (match.group().startsWith("\\")) {
+				return Matcher.quoteReplacement("${");
 			}
-			else if (matcher.group(1) == null) {
+			if (match.group(1) == null) {
 				throw new UnresolvableException(null);
 			}
-			else {
-				String found = lookup.apply(matcher.group(1));
-				String fallback = matcher.group(2);
-				if (fallback != null && (found == null || found.isEmpty())) {
-					replacement = fallback;
-				}
-				else if (found == null) {
-					throw new UnresolvableException(matcher.group(1));
-				}
-				else {
-					replacement = found;
-				}
+			String found = lookup.apply(match.group(1));
+			String fallback = match.group(2);
+			if (fallback != null && (found == null || found.isEmpty())) {
+				return Matcher.quoteReplacement(fallback);
 			}
-			matcher.appendReplacement(resolved, Matcher.quoteReplacement(replacement));
-		}
-		matcher.appendTail(resolved);
-		return resolved.toString();
+			if (found == null) {
+				throw new UnresolvableException(match.group(1));
+			}
+			return Matcher.quoteReplacement(found);
+		});
 	}
 
 	/**
@@ -214,7 +204,7 @@ final class ServersFile {
 		try (InputStream in = resource.getInputStream()) {
 			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
 			if (bytes.length > MAX_SIZE) {
-				throw InvalidFileException.unusable("it is larger than 4 MB (" + MAX_SIZE + " bytes)");
+				throw InvalidFileException.unusable(null, "it is larger than 4 MB (" + MAX_SIZE + " bytes)");
 			}
 			return bytes;
 		}
@@ -353,10 +343,6 @@ final class ServersFile {
 		static InvalidFileException unreadable(String why) {
 			return new InvalidFileException(null, "cannot be read" + (why.isEmpty() ? "" : ": " + why),
 					"make it a readable mcpServers JSON file (a regular file), or remove the property");
-		}
-
-		static InvalidFileException unusable(String why) {
-			return unusable(null, why);
 		}
 
 		static InvalidFileException unusable(@Nullable String server, String why) {

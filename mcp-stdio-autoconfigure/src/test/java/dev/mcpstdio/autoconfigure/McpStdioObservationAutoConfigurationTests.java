@@ -20,7 +20,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.autoconfigure.McpStdioObservationAutoConfiguration.RequestObservationsPostProcessor;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.observation.DefaultMcpOperationObservationConvention;
@@ -55,6 +54,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(NoProcessLeft.class)
 class McpStdioObservationAutoConfigurationTests {
 
+	private static final String POST_PROCESSOR = "mcpStdioRequestObservationsPostProcessor";
+
 	private final Fixtures fixtures;
 
 	private final ApplicationContextRunner runner;
@@ -73,7 +74,7 @@ class McpStdioObservationAutoConfigurationTests {
 	@Test
 	void everyServersRequestsAreObservedByDefault() {
 		this.runner.run((context) -> {
-			assertThat(context).hasNotFailed().hasSingleBean(RequestObservationsPostProcessor.class);
+			assertThat(context).hasNotFailed().hasBean(POST_PROCESSOR);
 			McpStdioServer server = context.getBean(McpStdioServers.class).get("observed");
 			server.request("a-1", toolCall("a-1", "echo")).get(10, TimeUnit.SECONDS);
 			McpOperationContext observed = next(context.getBean(Collecting.class).ended);
@@ -99,7 +100,7 @@ class McpStdioObservationAutoConfigurationTests {
 	@Test
 	void nothingIsObservedWhenTurnedOff() {
 		this.runner.withPropertyValues("mcp.stdio.observations.enabled=false").run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(RequestObservationsPostProcessor.class);
+			assertThat(context).hasNotFailed().doesNotHaveBean(POST_PROCESSOR);
 			McpStdioServer server = context.getBean(McpStdioServers.class).get("observed");
 			server.request("c-1", toolCall("c-1", "echo")).get(10, TimeUnit.SECONDS);
 			assertThat(context.getBean(Collecting.class).ended.poll(200, TimeUnit.MILLISECONDS)).isNull();
@@ -111,8 +112,7 @@ class McpStdioObservationAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(McpStdioAutoConfiguration.class, McpStdioObservationAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(RequestObservationsPostProcessor.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(POST_PROCESSOR));
 	}
 
 	@Test
@@ -120,8 +120,7 @@ class McpStdioObservationAutoConfigurationTests {
 		new ApplicationContextRunner().withClassLoader(new FilteredClassLoader("io.micrometer.observation"))
 			.withConfiguration(
 					AutoConfigurations.of(McpStdioAutoConfiguration.class, McpStdioObservationAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(RequestObservationsPostProcessor.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(POST_PROCESSOR));
 	}
 
 	private static McpOperationContext next(BlockingQueue<McpOperationContext> ended) throws InterruptedException {
