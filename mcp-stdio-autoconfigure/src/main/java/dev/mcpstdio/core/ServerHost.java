@@ -34,6 +34,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
@@ -86,7 +87,7 @@ public final class ServerHost implements AutoCloseable {
 
 	private final StderrLog stderrLog = StderrLog.withDefaults();
 
-	private final StderrPoller stderrPoller = new StderrPoller();
+	private final StderrPoller stderrPoller = new StderrPoller(StderrPoller.IDLE);
 
 	private final Cohort cohort = new Cohort();
 
@@ -142,6 +143,34 @@ public final class ServerHost implements AutoCloseable {
 		Thread started = daemon(loop, name);
 		started.start();
 		return started;
+	}
+
+	/**
+	 * Wait on a monitor, which its notifier notifies, until a condition read under it
+	 * holds.
+	 * @param monitor the monitor
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param maxWaitMillis the longest wait before the condition is read again
+	 * @param condition what is waited for
+	 * @return whether it holds, {@code false} once the deadline passed or on an interrupt
+	 */
+	static boolean awaitOn(Object monitor, long deadlineNanos, long maxWaitMillis, BooleanSupplier condition) {
+		synchronized (monitor) {
+			while (!condition.getAsBoolean()) {
+				long left = deadlineNanos - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				try {
+					monitor.wait(Math.max(1, Math.min(left / 1_000_000L, maxWaitMillis)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			}
+			return true;
+		}
 	}
 
 	/**
@@ -411,10 +440,8 @@ public final class ServerHost implements AutoCloseable {
 				else {
 					LockSupport.parkNanos(this, INTERVAL_NANOS);
 				}
-				for (Map.Entry<Process, Runnable> entry : this.watched.entrySet()) {
-					if (!entry.getKey().isAlive() && this.watched.remove(entry.getKey(), entry.getValue())) {
-						this.tasks.execute(entry.getValue());
-					}
+				for (Process process : this.watched.keySet()) {
+					check(process);
 				}
 			}
 		}
@@ -461,22 +488,7 @@ public final class ServerHost implements AutoCloseable {
 		 * @return whether the others left in time
 		 */
 		boolean awaitOthers(long deadlineNanos) {
-			synchronized (this.lock) {
-				while (this.waiting > 0) {
-					long left = deadlineNanos - System.nanoTime();
-					if (left <= 0) {
-						return false;
-					}
-					try {
-						this.lock.wait(Math.max(1, left / 1_000_000L));
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return false;
-					}
-				}
-				return true;
-			}
+			return awaitOn(this.lock, deadlineNanos, Long.MAX_VALUE, () -> this.waiting <= 0);
 		}
 
 	}

@@ -178,11 +178,7 @@ final class StdinWriter {
 	}
 
 	static byte[] line(String message) {
-		byte[] text = message.getBytes(StandardCharsets.UTF_8);
-		byte[] line = new byte[text.length + 1];
-		System.arraycopy(text, 0, line, 0, text.length);
-		line[text.length] = '\n';
-		return line;
+		return (message + "\n").getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -408,21 +404,8 @@ final class StdinWriter {
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 */
 	void awaitIdle(long deadlineNanos) {
-		synchronized (this.idle) {
-			while ((this.busy || !this.queue.isEmpty()) && !this.closed.isDone()) {
-				long left = deadlineNanos - System.nanoTime();
-				if (left <= 0) {
-					return;
-				}
-				try {
-					this.idle.wait(Math.max(1, Math.min(left / 1_000_000L, 50)));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-			}
-		}
+		ServerHost.awaitOn(this.idle, deadlineNanos, 50,
+				() -> (!this.busy && this.queue.isEmpty()) || this.closed.isDone());
 	}
 
 	private void signalIdle() {
