@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -99,7 +100,7 @@ public final class StdioServerProcess {
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
-	private volatile StepListener stopSteps = (step) -> {
+	private volatile Consumer<Step> stopSteps = (step) -> {
 	};
 
 	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
@@ -126,9 +127,7 @@ public final class StdioServerProcess {
 	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
 			ProcessTree tree, MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
-		Thread reader = new Thread(server.stdout, "mcp-stdio-" + spec.name() + "-stdout");
-		reader.setDaemon(true);
-		reader.start();
+		ServerHost.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
 		host.stderrPoller().add(server.stderr);
 		host.exits().watch(server.process, server::exited);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
@@ -433,7 +432,7 @@ public final class StdioServerProcess {
 		long waitEnd;
 		try {
 			try {
-				this.stopSteps.entering(Step.DRAIN);
+				this.stopSteps.accept(Step.DRAIN);
 				if (wasRunning) {
 					// 1. refuse new sends, let in-flight writes and sent requests finish
 					this.pending.signal();
@@ -447,7 +446,7 @@ public final class StdioServerProcess {
 			}
 			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
 			try {
-				this.stopSteps.entering(Step.CLOSE_STDIN);
+				this.stopSteps.accept(Step.CLOSE_STDIN);
 				closeStdinAndWait(timeouts.stdinClose());
 			}
 			catch (RuntimeException ex) {
@@ -469,7 +468,7 @@ public final class StdioServerProcess {
 		String why = exited ? "left processes behind after its root process exited"
 				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
 		try {
-			this.stopSteps.entering(Step.TERMINATE);
+			this.stopSteps.accept(Step.TERMINATE);
 			terminateTree(why, exited ? exitSeen : System.nanoTime());
 		}
 		catch (RuntimeException ex) {
@@ -561,7 +560,7 @@ public final class StdioServerProcess {
 	 * Set a listener of the stop's steps, for tests that make a step fail.
 	 * @param listener the listener
 	 */
-	void onStopStep(StepListener listener) {
+	void onStopStep(Consumer<Step> listener) {
 		this.stopSteps = listener;
 	}
 
@@ -615,12 +614,10 @@ public final class StdioServerProcess {
 			.after(uptime(), this.classifier.startupHint(tail));
 		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending.Request> requests = this.pending.drainAll();
-		List<Object> unanswered = new ArrayList<>();
-		for (Pending.Request request : requests) {
-			if (request.future() == null) {
-				unanswered.add(request.id());
-			}
-		}
+		List<Object> unanswered = requests.stream()
+			.filter((request) -> request.future() == null)
+			.map(Pending.Request::id)
+			.toList();
 		if (!this.classifier.stopRequested) {
 			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
 					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
@@ -715,13 +712,6 @@ public final class StdioServerProcess {
 	enum Step {
 
 		DRAIN, CLOSE_STDIN, TERMINATE
-
-	}
-
-	/** Learns each step of a stop as it begins. */
-	interface StepListener {
-
-		void entering(Step step);
 
 	}
 
