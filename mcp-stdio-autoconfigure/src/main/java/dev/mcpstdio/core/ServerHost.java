@@ -69,9 +69,9 @@ public final class ServerHost implements AutoCloseable {
 
 	private final Membership membership;
 
-	private final ProcessScanner scanner;
+	final ProcessScanner scanner;
 
-	private final TreeTerminator terminator;
+	final TreeTerminator terminator;
 
 	private final OrphanGuard guard;
 
@@ -83,13 +83,13 @@ public final class ServerHost implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
-	private final Exits exits;
+	final Exits exits;
 
-	private final StderrLog stderrLog = StderrLog.withDefaults();
+	final StderrLog stderrLog = StderrLog.withDefaults();
 
-	private final StderrPoller stderrPoller = new StderrPoller(StderrPoller.IDLE);
+	final StderrPoller stderrPoller = new StderrPoller(StderrPoller.IDLE);
 
-	private final Cohort cohort = new Cohort();
+	final Cohort cohort = new Cohort();
 
 	/**
 	 * The last count of each server, with the snapshot it was made from: a scrape reads
@@ -231,10 +231,10 @@ public final class ServerHost implements AutoCloseable {
 		}
 		Map<Long, Proc> found = new HashMap<>();
 		for (StdioServerProcess process : current) {
-			for (Proc member : process.tree().members(table)) {
+			for (Proc member : process.tree.members(table)) {
 				found.put(member.pid(), member);
 			}
-			process.containment().addMembers(found, table);
+			process.containment.addMembers(found, table);
 		}
 		for (Proc member : (serverName != null) ? table.all() : List.<Proc>of()) {
 			if (member.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(member,
@@ -246,7 +246,7 @@ public final class ServerHost implements AutoCloseable {
 		int processes = found.size();
 		for (StdioServerProcess process : current) {
 			// a container whose processes this host does not see (an engine in a VM)
-			ProcessTree.Stats container = process.containment().unseen();
+			ProcessTree.Stats container = process.containment.unseen();
 			processes += container.liveProcesses();
 			memory += container.memoryBytes();
 		}
@@ -292,30 +292,6 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	public String application() {
 		return this.application;
-	}
-
-	ProcessScanner scanner() {
-		return this.scanner;
-	}
-
-	TreeTerminator terminator() {
-		return this.terminator;
-	}
-
-	Exits exits() {
-		return this.exits;
-	}
-
-	StderrLog stderrLog() {
-		return this.stderrLog;
-	}
-
-	StderrPoller stderrPoller() {
-		return this.stderrPoller;
-	}
-
-	Cohort cohort() {
-		return this.cohort;
 	}
 
 	/**

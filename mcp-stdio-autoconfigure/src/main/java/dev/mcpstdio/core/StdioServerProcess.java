@@ -68,9 +68,9 @@ public final class StdioServerProcess {
 
 	private final Process process;
 
-	private final ProcessTree tree;
+	final ProcessTree tree;
 
-	private final Containment containment;
+	final Containment containment;
 
 	private final MessageListener listener;
 
@@ -78,11 +78,11 @@ public final class StdioServerProcess {
 
 	private final long startNanos = System.nanoTime();
 
-	private final StdinWriter writer;
+	final StdinWriter writer;
 
 	private final StderrTail stderr;
 
-	private final StdoutReader stdout;
+	final StdoutReader stdout;
 
 	private final Pending pending = new Pending();
 
@@ -115,10 +115,9 @@ public final class StdioServerProcess {
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())), host.tasks(),
 				host.scheduler());
-		this.stderr = new StderrTail(host.stderrLog().open(spec.name(), spec.secrets()), this.process.getErrorStream(),
+		this.stderr = new StderrTail(host.stderrLog.open(spec.name(), spec.secrets()), this.process.getErrorStream(),
 				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink(),
-				spec.secrets());
+		this.stdout = new StdoutReader(spec, this.process.getInputStream(), new Sink());
 	}
 
 	/**
@@ -128,8 +127,8 @@ public final class StdioServerProcess {
 			ProcessTree tree, MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
 		ServerHost.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
-		host.stderrPoller().add(server.stderr);
-		host.exits().watch(server.process, server::exited);
+		host.stderrPoller.add(server.stderr);
+		host.exits.watch(server.process, server::exited);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
 				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
 		return server;
@@ -198,22 +197,6 @@ public final class StdioServerProcess {
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
 		this.clientTimeoutNanos = timeout.toNanos();
-	}
-
-	ProcessTree tree() {
-		return this.tree;
-	}
-
-	Containment containment() {
-		return this.containment;
-	}
-
-	boolean isWriting() {
-		return this.writer.isWriting();
-	}
-
-	StdoutReader stdoutReader() {
-		return this.stdout;
 	}
 
 	/**
@@ -427,7 +410,7 @@ public final class StdioServerProcess {
 		long begin = System.nanoTime();
 		ShutdownTimeouts timeouts = this.spec.shutdown();
 		RuntimeException failed = null;
-		ServerHost.Cohort cohort = this.host.cohort();
+		ServerHost.Cohort cohort = this.host.cohort;
 		cohort.join();
 		long waitEnd;
 		try {
@@ -461,7 +444,7 @@ public final class StdioServerProcess {
 		long exitSeen = System.nanoTime();
 		if (exited) {
 			// Seen here first: the exit is handled while the tree is looked at
-			this.host.exits().check(this.process);
+			this.host.exits.check(this.process);
 			// Within step 3's bound: the stops that run together share one snapshot
 			cohort.awaitOthers(waitEnd);
 		}
@@ -532,7 +515,7 @@ public final class StdioServerProcess {
 	 * report what is known.
 	 */
 	private ExitInfo awaitExitAfterStop() {
-		this.host.exits().check(this.process);
+		this.host.exits.check(this.process);
 		ExitInfo exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		if (exitInfo != null) {
 			return exitInfo;
@@ -567,11 +550,9 @@ public final class StdioServerProcess {
 	private void terminateTree(String why, long freshSince) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
-			this.containment.terminate(this.spec.shutdown().terminate(),
-					() -> this.host.terminator()
-						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
-								this.classifier::signalled));
-			this.host.scanner().invalidate();
+			this.containment.terminate(this.spec.shutdown().terminate(), () -> this.host.terminator.terminate(name(),
+					this.tree, this.spec.shutdown().terminate(), why, freshSince, this.classifier::signalled));
+			this.host.scanner.invalidate();
 			this.containment.release();
 		}
 	}
@@ -595,18 +576,18 @@ public final class StdioServerProcess {
 	 */
 	private void exited() {
 		// From now on the root's pid may be reused: the guard forgets it first
-		this.host.scanner().invalidate();
+		this.host.scanner.invalidate();
 		this.host.orphanGuard().ended(pid());
 		int code = this.process.exitValue();
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
-		this.host.stderrPoller().remove(this.stderr);
+		this.host.stderrPoller.remove(this.stderr);
 		this.stderr.drain();
 		this.stderr.finish(this.host.tasks());
 		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
 		// pipe that nobody holds is only late because the machine is busy
 		if (!this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.tree.members(this.host.scanner().scan()).isEmpty()) {
+				&& this.tree.members(this.host.scanner.scan()).isEmpty()) {
 			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 		List<String> tail = this.stderr.lines();
@@ -661,10 +642,9 @@ public final class StdioServerProcess {
 	}
 
 	/** Where the stdout reader hands what it reads. */
-	private final class Sink implements StdoutReader.Sink {
+	final class Sink {
 
-		@Override
-		public void message(JsonRpcLine line) {
+		void message(JsonRpcLine line) {
 			StdioServerProcess.this.classifier.spoke = true;
 			if (line.isResponse()) {
 				Pending.Request request = StdioServerProcess.this.pending.answer(line.id());
@@ -681,18 +661,16 @@ public final class StdioServerProcess {
 			}
 		}
 
-		@Override
-		public void protocolError(String description) {
+		void protocolError(String description) {
 			fail(description);
 		}
 
-		@Override
-		public void end(@Nullable IOException ex) {
+		void end(@Nullable IOException ex) {
 			Process process = StdioServerProcess.this.process;
 			try {
 				// The end of stdout is most often the exit: say so at once
 				if (process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-					StdioServerProcess.this.host.exits().check(process);
+					StdioServerProcess.this.host.exits.check(process);
 					return;
 				}
 			}
