@@ -103,8 +103,8 @@ public final class StdioServerProcess {
 	private volatile Consumer<Step> stopSteps = (step) -> {
 	};
 
-	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
-			ProcessTree tree, MessageListener listener) {
+	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ServerHost.Launched launched, ProcessTree tree,
+			MessageListener listener) {
 		this.spec = spec;
 		this.host = host;
 		this.process = launched.process();
@@ -123,8 +123,8 @@ public final class StdioServerProcess {
 	/**
 	 * Run a launched server process: read its output, write its input, watch its exit.
 	 */
-	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
-			ProcessTree tree, MessageListener listener) {
+	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ServerHost.Launched launched, ProcessTree tree,
+			MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
 		ServerHost.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
 		host.stderrPoller.add(server.stderr);
@@ -784,7 +784,7 @@ public final class StdioServerProcess {
 			if (this.stopRequested || this.spoke) {
 				return null;
 			}
-			return ProcessLauncher.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+			return ServerHost.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
 		}
 
 	}
