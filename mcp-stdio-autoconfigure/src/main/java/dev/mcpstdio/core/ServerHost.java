@@ -285,7 +285,7 @@ public final class ServerHost implements AutoCloseable {
 	 * @throws McpStdioException if its command is not found
 	 */
 	private Containment.Start startOf(StdioServerSpec spec, String instance) {
-		Map<String, String> env = environment(spec, this.jvmEnvironment, instance, this.application);
+		Map<String, String> env = environment(spec, instance);
 		List<String> command = new ArrayList<>();
 		try {
 			command.add(CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory())
@@ -305,15 +305,12 @@ public final class ServerHost implements AutoCloseable {
 	 * variables (so that the application's secrets do not reach servers), its own
 	 * variables, and the process markers on top.
 	 * @param spec the server
-	 * @param jvmEnvironment the JVM's environment
 	 * @param instance the id of this start
-	 * @param application the id of the application, for the start-up sweep
 	 * @return the complete environment
 	 */
-	static Map<String, String> environment(StdioServerSpec spec, Map<String, String> jvmEnvironment, String instance,
-			String application) {
+	private Map<String, String> environment(StdioServerSpec spec, String instance) {
 		Map<String, String> env = new LinkedHashMap<>();
-		for (Map.Entry<String, String> entry : jvmEnvironment.entrySet()) {
+		for (Map.Entry<String, String> entry : this.jvmEnvironment.entrySet()) {
 			if (spec.inheritEnv() || isAllowed(entry.getKey())) {
 				env.put(entry.getKey(), entry.getValue());
 			}
@@ -323,11 +320,11 @@ public final class ServerHost implements AutoCloseable {
 		env.put(ProcessMarkers.SERVER, spec.name());
 		env.put(ProcessMarkers.OWNER_PID, Long.toString(ProcessMarkers.CURRENT_PID));
 		env.put(ProcessMarkers.INSTANCE, instance);
-		env.put(ProcessMarkers.APPLICATION, application);
+		env.put(ProcessMarkers.APPLICATION, this.application);
 		return env;
 	}
 
-	static boolean isAllowed(String name) {
+	private static boolean isAllowed(String name) {
 		return Platform.current().isWindows() ? WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT))
 				: (UNIX_ALLOWED.contains(name) || name.startsWith("LC_"));
 	}
