@@ -92,9 +92,8 @@ final class StderrTail implements Runnable {
 				}
 				// No more than is there: the read returns at once
 				int read = this.stderr.read(buffer, 0, Math.min(available, buffer.length));
-				if (read > 0) {
-					accept(buffer, read);
-				}
+				// nothing is accepted from a read that found none
+				accept(buffer, read);
 				return Math.max(read, 0);
 			}
 			catch (IOException ex) {
