@@ -812,9 +812,7 @@ public final class StdioServerProcess {
 		}
 
 		void remove(Object id) {
-			if (this.byId.remove(id.toString()) != null) {
-				signal();
-			}
+			answer(id.toString());
 		}
 
 		int size() {
