@@ -28,7 +28,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.support.Waits;
 
 /**
  * Drains a server's stderr to the log and keeps its last lines.
@@ -52,7 +51,8 @@ final class StderrTail implements Runnable {
 
 	private final ArrayDeque<String> tail;
 
-	private final CountDownLatch done = new CountDownLatch(1);
+	/** Counted down once stderr reached its end: a child may hold it open. */
+	final CountDownLatch done = new CountDownLatch(1);
 
 	/** Serializes the poller's reads with the hand-over to {@link #run()}. */
 	private final Object readLock = new Object();
@@ -196,15 +196,6 @@ final class StderrTail implements Runnable {
 				this.tail.removeFirst();
 			}
 		}
-	}
-
-	/**
-	 * Wait, bounded, until stderr reached its end: a child may hold it open.
-	 * @param millis the longest wait
-	 * @return whether stderr reached its end
-	 */
-	boolean awaitEnd(long millis) {
-		return Waits.await(this.done, millis);
 	}
 
 	/**

@@ -62,7 +62,7 @@ final class StdinWriter {
 	private final ScheduledExecutorService timer;
 
 	/** Whether a task is writing the queue. */
-	private final AtomicBoolean draining = new AtomicBoolean();
+	final AtomicBoolean draining = new AtomicBoolean();
 
 	/**
 	 * Whether a check of a blocked direct write is scheduled: no thread waits here while
@@ -389,14 +389,6 @@ final class StdinWriter {
 
 	boolean isWriting() {
 		return this.busy;
-	}
-
-	/**
-	 * Return whether a task is writing queued lines.
-	 * @return whether one is
-	 */
-	boolean isDraining() {
-		return this.draining.get();
 	}
 
 	/**

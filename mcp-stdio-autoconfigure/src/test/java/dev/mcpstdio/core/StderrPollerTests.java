@@ -83,7 +83,7 @@ class StderrPollerTests {
 		assertThat(threadsNamed("poll-")).as("no thread per stream").isZero();
 		// The processes run on: nothing was read to an end, and nothing blocked
 		for (StderrTail tail : tails) {
-			assertThat(tail.awaitEnd(0)).isFalse();
+			assertThat(tail.done.await(0, TimeUnit.MILLISECONDS)).isFalse();
 		}
 	}
 
@@ -96,7 +96,7 @@ class StderrPollerTests {
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		poller.remove(tail);
 		tail.finish(this.tasks);
-		assertThat(tail.awaitEnd(30_000)).isTrue();
+		assertThat(tail.done.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(tail.lines()).containsExactly("last line", "no newline");
 	}
 

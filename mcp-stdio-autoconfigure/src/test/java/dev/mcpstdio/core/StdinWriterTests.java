@@ -82,7 +82,7 @@ class StdinWriterTests {
 	void nothingRunsWhileNothingIsWritten() throws Exception {
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("{\"a\":1}"))).isTrue();
 		assertThat(read(8)).isEqualTo("{\"a\":1}\n");
-		assertThat(this.writer.isDraining()).isFalse();
+		assertThat(this.writer.draining.get()).isFalse();
 		assertThat(((ThreadPoolExecutor) this.tasks).getActiveCount()).isZero();
 	}
 
@@ -93,11 +93,11 @@ class StdinWriterTests {
 		awaitWriting();
 		StdinWriter.Write first = this.writer.enqueue(StdinWriter.line("first"), TimeUnit.SECONDS.toNanos(1));
 		StdinWriter.Write second = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
-		assertThat(this.writer.isDraining()).isTrue();
+		assertThat(this.writer.draining.get()).isTrue();
 		assertThat(read(big.length + 13)).isEqualTo("q".repeat(200) + "\nfirst\nsecond\n");
 		first.future.get(5, TimeUnit.SECONDS);
 		second.future.get(5, TimeUnit.SECONDS);
-		Await.within(Duration.ofSeconds(10)).until("the queue drained", () -> !this.writer.isDraining());
+		Await.within(Duration.ofSeconds(10)).until("the queue drained", () -> !this.writer.draining.get());
 		// and the next send writes directly again
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("third"))).isTrue();
 		assertThat(read(6)).isEqualTo("third\n");
