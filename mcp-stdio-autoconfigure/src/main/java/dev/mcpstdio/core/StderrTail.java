@@ -208,7 +208,7 @@ final class StderrTail implements Runnable {
 		synchronized (this.tail) {
 			lines = new ArrayList<>(this.tail);
 		}
-		return SecretSanitizer.lines(lines, this.log.secrets());
+		return SecretSanitizer.lines(lines, this.log.secrets);
 	}
 
 }

@@ -80,7 +80,8 @@ final class StdinWriter {
 
 	private volatile boolean closing;
 
-	private final CompletableFuture<Void> closed = new CompletableFuture<>();
+	/** Completed once stdin is closed. */
+	final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private final ReentrantLock writeLock = new ReentrantLock();
 
@@ -381,10 +382,6 @@ final class StdinWriter {
 	 */
 	boolean isClosing() {
 		return this.closing;
-	}
-
-	CompletableFuture<Void> closed() {
-		return this.closed;
 	}
 
 	boolean isWriting() {

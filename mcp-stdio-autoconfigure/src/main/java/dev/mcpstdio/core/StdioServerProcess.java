@@ -486,7 +486,7 @@ public final class StdioServerProcess {
 		try {
 			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
 			if (!this.writer.isWriting()) {
-				this.writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				this.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
 				this.classifier.stdinClosedByStop = true;
 			}
 			long left = bound.toNanos() - (System.nanoTime() - stepBegin);

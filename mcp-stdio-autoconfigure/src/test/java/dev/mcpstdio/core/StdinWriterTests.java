@@ -72,7 +72,7 @@ class StdinWriterTests {
 		this.writer.close((write) -> new IOException("closed"));
 		// A closed reading end fails every write still blocked, within a second
 		this.server.close();
-		this.writer.closed().get(5, TimeUnit.SECONDS);
+		this.writer.closed.get(5, TimeUnit.SECONDS);
 		this.tasks.shutdown();
 		this.timer.shutdownNow();
 		assertThat(this.tasks.awaitTermination(5, TimeUnit.SECONDS)).as("no task left writing").isTrue();
@@ -106,7 +106,7 @@ class StdinWriterTests {
 	@Test
 	void closeWithNothingUnderWayClosesAtOnce() throws Exception {
 		this.writer.close((write) -> new IOException("closed"));
-		assertThat(this.writer.closed()).isDone();
+		assertThat(this.writer.closed).isDone();
 		assertThat(this.server.read()).isEqualTo(-1);
 	}
 
@@ -149,10 +149,10 @@ class StdinWriterTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> queued.future.get(5, TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalStateException.class)
 			.withMessageContaining("stopped");
-		assertThat(this.writer.closed()).isNotDone();
+		assertThat(this.writer.closed).isNotDone();
 		// the whole line arrives, then the end of the stream
 		assertThat(read(big.length)).isEqualTo("z".repeat(200) + "\n");
-		this.writer.closed().get(5, TimeUnit.SECONDS);
+		this.writer.closed.get(5, TimeUnit.SECONDS);
 		assertThat(this.server.read()).isEqualTo(-1);
 	}
 
