@@ -16,14 +16,18 @@
 
 package dev.mcpstdio.core;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -34,8 +38,12 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
@@ -48,10 +56,12 @@ import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeTerminator;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the server processes of one application share: threads, process reader and guard.
+ * Starts the server processes of one application, with the threads and guard they share.
  *
  * @author mcp-stdio authors
  */
@@ -62,33 +72,45 @@ public final class ServerHost implements AutoCloseable {
 	 */
 	private static final int MAX_TASK_THREADS = 512;
 
+	private static final Log logger = LogFactory.getLog(ServerHost.class);
+
+	private static final Set<String> UNIX_ALLOWED = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG",
+			"TMPDIR");
+
+	private static final Set<String> WINDOWS_ALLOWED = Set.of("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA",
+			"PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME",
+			"USERPROFILE", "PROGRAMFILES", "COMSPEC", "WINDIR");
+
+	/** A word that could be a variable name, as environment variables are written. */
+	private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
 	private final Platform platform;
 
 	private final ProcReader proc;
 
 	private final Membership membership;
 
-	private final ProcessScanner scanner;
+	final ProcessScanner scanner;
 
-	private final TreeTerminator terminator;
+	final TreeTerminator terminator;
 
 	private final OrphanGuard guard;
 
 	private final Containments containments;
 
-	private final ProcessLauncher launcher;
+	private final Map<String, String> jvmEnvironment;
 
 	private final ExecutorService tasks;
 
 	private final ScheduledExecutorService scheduler;
 
-	private final Exits exits;
+	final Exits exits;
 
-	private final StderrLog stderrLog = StderrLog.withDefaults();
+	final StderrLog stderrLog = StderrLog.withDefaults();
 
-	private final StderrPoller stderrPoller = new StderrPoller();
+	final StderrPoller stderrPoller = new StderrPoller(StderrPoller.IDLE);
 
-	private final Cohort cohort = new Cohort();
+	final Cohort cohort = new Cohort();
 
 	/**
 	 * The last count of each server, with the snapshot it was made from: a scrape reads
@@ -102,6 +124,7 @@ public final class ServerHost implements AutoCloseable {
 		this.platform = builder.platform;
 		this.proc = builder.proc;
 		this.application = builder.application;
+		this.jvmEnvironment = builder.environment;
 		this.membership = Membership.ofCurrentUser();
 		this.scanner = new ProcessScanner(this.platform, this.proc);
 		this.terminator = new TreeTerminator(this.scanner, ShutdownTimeouts.KILL_WAIT);
@@ -113,8 +136,6 @@ public final class ServerHost implements AutoCloseable {
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
 		this.containments = new Containments(this.guard, this.tasks, this.scanner, this.membership, this.proc,
 				builder.cgroups);
-		this.launcher = new ProcessLauncher(this.platform, builder.environment, this.scanner, this.containments,
-				this.proc, this.application);
 		this.exits = new Exits(this.tasks);
 	}
 
@@ -145,6 +166,34 @@ public final class ServerHost implements AutoCloseable {
 	}
 
 	/**
+	 * Wait on a monitor, which its notifier notifies, until a condition read under it
+	 * holds.
+	 * @param monitor the monitor
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param maxWaitMillis the longest wait before the condition is read again
+	 * @param condition what is waited for
+	 * @return whether it holds, {@code false} once the deadline passed or on an interrupt
+	 */
+	static boolean awaitOn(Object monitor, long deadlineNanos, long maxWaitMillis, BooleanSupplier condition) {
+		synchronized (monitor) {
+			while (!condition.getAsBoolean()) {
+				long left = deadlineNanos - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				try {
+					monitor.wait(Math.max(1, Math.min(left / 1_000_000L, maxWaitMillis)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			}
+			return true;
+		}
+	}
+
+	/**
 	 * Start a server process.
 	 * @param spec what to start
 	 * @param listener receives its messages and its end
@@ -152,7 +201,7 @@ public final class ServerHost implements AutoCloseable {
 	 * @throws McpStdioException if it cannot be started; nothing is left running then
 	 */
 	public StdioServerProcess start(StdioServerSpec spec, MessageListener listener) {
-		ProcessLauncher.Launched launched = this.launcher.launch(spec);
+		Launched launched = launch(spec);
 		try {
 			this.guard.started(launched.process().pid(), launched.startTime(), this.platform.ownSessions(),
 					spec.shutdown().stdinClose(), spec.shutdown().terminate());
@@ -169,12 +218,12 @@ public final class ServerHost implements AutoCloseable {
 		}
 	}
 
-	private ProcessTree treeOf(ProcessLauncher.Launched launched) {
+	private ProcessTree treeOf(Launched launched) {
 		return ProcessTree.ofChild(launched.process(), launched.startTime(), launched.instance(),
 				this.platform.ownSessions(), this.platform.hasProcFileSystem() ? this.proc : null, this.membership);
 	}
 
-	private void abandon(StdioServerSpec spec, ProcessLauncher.Launched launched) {
+	private void abandon(StdioServerSpec spec, Launched launched) {
 		ProcessTree tree = treeOf(launched);
 		Duration terminate = spec.shutdown().terminate();
 		launched.containment()
@@ -183,6 +232,132 @@ public final class ServerHost implements AutoCloseable {
 					}));
 		launched.containment().release();
 		this.guard.ended(launched.process().pid());
+	}
+
+	/**
+	 * Start a server's process.
+	 * @param spec what to start
+	 * @return the started process
+	 * @throws McpStdioException if the command cannot be run
+	 */
+	private Launched launch(StdioServerSpec spec) {
+		String instance = ProcessMarkers.newInstance();
+		Containment.Start start = startOf(spec, instance);
+		Containment containment = this.containments.prepare(start, instance);
+		List<String> command = new ArrayList<>();
+		if (this.platform.ownSessions()) {
+			// setsid execs in place: the server's pid is also its process group and
+			// session
+			command.add(this.platform.setsid());
+		}
+		// never kept in the spec: logs and the endpoint show the user's command line
+		command.addAll(containment.command());
+		ProcessBuilder builder = new ProcessBuilder(command);
+		builder.environment().clear();
+		builder.environment().putAll(start.env());
+		if (spec.workingDirectory() != null) {
+			builder.directory(spec.workingDirectory().toFile());
+		}
+		Process process;
+		try {
+			process = builder.start();
+		}
+		catch (IOException ex) {
+			containment.release();
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
+					ex);
+		}
+		this.scanner.invalidate();
+		long startTime = this.platform.hasProcFileSystem() ? ProcessTree.startTimeOfChild(process, this.proc)
+				: Math.max(0, this.scanner.startTimeOf(process.pid()));
+		logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
+		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
+		withheld.removeAll(start.env().keySet());
+		return new Launched(process, instance, startTime, containment, Set.copyOf(withheld));
+	}
+
+	/**
+	 * Return what a start of a server runs: its environment and its executable.
+	 * @param spec the server
+	 * @param instance the id of the start
+	 * @return the start
+	 * @throws McpStdioException if its command is not found
+	 */
+	private Containment.Start startOf(StdioServerSpec spec, String instance) {
+		Map<String, String> env = environment(spec, instance);
+		List<String> command = new ArrayList<>();
+		try {
+			command.add(CommandLocator.locate(spec.command(), CommandLocator.pathOf(env), spec.workingDirectory())
+				.toString());
+		}
+		catch (CommandNotFoundException ex) {
+			throw new McpStdioException(spec.name(),
+					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+		}
+		command.addAll(spec.args());
+		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env,
+				new Containment.Settings(spec.container(), spec.sandbox(), spec.shutdown().terminate()));
+	}
+
+	/**
+	 * Return the environment for one start of a server: an allow-list of the JVM's own
+	 * variables (so that the application's secrets do not reach servers), its own
+	 * variables, and the process markers on top.
+	 * @param spec the server
+	 * @param instance the id of this start
+	 * @return the complete environment
+	 */
+	private Map<String, String> environment(StdioServerSpec spec, String instance) {
+		Map<String, String> env = new LinkedHashMap<>();
+		for (Map.Entry<String, String> entry : this.jvmEnvironment.entrySet()) {
+			if (spec.inheritEnv() || isAllowed(entry.getKey())) {
+				env.put(entry.getKey(), entry.getValue());
+			}
+		}
+		env.putAll(spec.env());
+		// Markers last: a configured value must not hide a process from the tree
+		env.put(ProcessMarkers.SERVER, spec.name());
+		env.put(ProcessMarkers.OWNER_PID, Long.toString(ProcessMarkers.CURRENT_PID));
+		env.put(ProcessMarkers.INSTANCE, instance);
+		env.put(ProcessMarkers.APPLICATION, this.application);
+		return env;
+	}
+
+	private static boolean isAllowed(String name) {
+		return Platform.current().isWindows() ? WINDOWS_ALLOWED.contains(name.toUpperCase(Locale.ROOT))
+				: (UNIX_ALLOWED.contains(name) || name.startsWith("LC_"));
+	}
+
+	/**
+	 * Explain a start-up failure caused by the allow-list: the first variable the stderr
+	 * of a server that exited names, that the application has but the server did not get.
+	 * @param jvmVariables the names of the JVM's environment variables
+	 * @param serverVariables the names of the variables the server got
+	 * @param stderrTail the last lines of the server's stderr
+	 * @param origin where the server was configured: the hint names the user's own key
+	 * @return one sentence naming the variable (never its value) and how to pass it, or
+	 * {@code null}
+	 */
+	static @Nullable String hint(Set<String> jvmVariables, Set<String> serverVariables, List<String> stderrTail,
+			StdioServerSpec.Origin origin) {
+		for (String line : stderrTail) {
+			Matcher matcher = WORD.matcher(line);
+			while (matcher.find()) {
+				String word = matcher.group();
+				// shorter names are likely ordinary words, and so is a lower-case word of
+				// stderr ("path", "user"); http_proxy is not
+				boolean variableLike = word.length() >= 3
+						&& (word.indexOf('_') >= 0 || word.chars().anyMatch(Character::isUpperCase));
+				if (variableLike && jvmVariables.contains(word) && !serverVariables.contains(word)) {
+					return "Hint: the server's stderr names " + word + ", a variable of the application that the "
+							+ "server did not get (a server gets only an allow-list of the application's "
+							+ "environment); pass it with " + origin.passVariable(word) + " or set "
+							+ origin.inheritEnvProperty() + "=true";
+				}
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -202,10 +377,10 @@ public final class ServerHost implements AutoCloseable {
 		}
 		Map<Long, Proc> found = new HashMap<>();
 		for (StdioServerProcess process : current) {
-			for (Proc member : process.tree().members(table)) {
+			for (Proc member : process.tree.members(table)) {
 				found.put(member.pid(), member);
 			}
-			process.containment().addMembers(found, table);
+			process.containment.addMembers(found, table);
 		}
 		for (Proc member : (serverName != null) ? table.all() : List.<Proc>of()) {
 			if (member.pid() != ProcessMarkers.CURRENT_PID && this.membership.isMarked(member,
@@ -217,7 +392,7 @@ public final class ServerHost implements AutoCloseable {
 		int processes = found.size();
 		for (StdioServerProcess process : current) {
 			// a container whose processes this host does not see (an engine in a VM)
-			ProcessTree.Stats container = process.containment().unseen();
+			ProcessTree.Stats container = process.containment.unseen();
 			processes += container.liveProcesses();
 			memory += container.memoryBytes();
 		}
@@ -265,30 +440,6 @@ public final class ServerHost implements AutoCloseable {
 		return this.application;
 	}
 
-	ProcessScanner scanner() {
-		return this.scanner;
-	}
-
-	TreeTerminator terminator() {
-		return this.terminator;
-	}
-
-	Exits exits() {
-		return this.exits;
-	}
-
-	StderrLog stderrLog() {
-		return this.stderrLog;
-	}
-
-	StderrPoller stderrPoller() {
-		return this.stderrPoller;
-	}
-
-	Cohort cohort() {
-		return this.cohort;
-	}
-
 	/**
 	 * End what dead JVMs left behind, at start-up: their containers through the engines
 	 * of the given servers (first: the process sweep would leave them stopped but not
@@ -304,7 +455,7 @@ public final class ServerHost implements AutoCloseable {
 		List<Containment.Start> servers = new ArrayList<>();
 		for (StdioServerSpec spec : specs) {
 			try {
-				servers.add(this.launcher.start(spec, "sweep"));
+				servers.add(startOf(spec, "sweep"));
 			}
 			catch (McpStdioException ex) {
 				// its command is not found: reported when it starts
@@ -332,6 +483,21 @@ public final class ServerHost implements AutoCloseable {
 		this.tasks.shutdown();
 		this.exits.close();
 		this.stderrLog.shutdown();
+	}
+
+	/**
+	 * A started server process.
+	 *
+	 * @param process the process
+	 * @param instance its instance marker
+	 * @param startTime its start time, 0 when unknown
+	 * @param containment its container and cgroup, if any
+	 * @param withheldVariables the names (never the values) of the application's
+	 * environment variables the process did not get
+	 */
+	record Launched(Process process, String instance, long startTime, Containment containment,
+			Set<String> withheldVariables) {
+
 	}
 
 	private record Counted(ProcessTable table, List<StdioServerProcess> current, ProcessTree.Stats stats) {
@@ -411,10 +577,8 @@ public final class ServerHost implements AutoCloseable {
 				else {
 					LockSupport.parkNanos(this, INTERVAL_NANOS);
 				}
-				for (Map.Entry<Process, Runnable> entry : this.watched.entrySet()) {
-					if (!entry.getKey().isAlive() && this.watched.remove(entry.getKey(), entry.getValue())) {
-						this.tasks.execute(entry.getValue());
-					}
+				for (Process process : this.watched.keySet()) {
+					check(process);
 				}
 			}
 		}
@@ -461,22 +625,7 @@ public final class ServerHost implements AutoCloseable {
 		 * @return whether the others left in time
 		 */
 		boolean awaitOthers(long deadlineNanos) {
-			synchronized (this.lock) {
-				while (this.waiting > 0) {
-					long left = deadlineNanos - System.nanoTime();
-					if (left <= 0) {
-						return false;
-					}
-					try {
-						this.lock.wait(Math.max(1, left / 1_000_000L));
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return false;
-					}
-				}
-				return true;
-			}
+			return awaitOn(this.lock, deadlineNanos, Long.MAX_VALUE, () -> this.waiting <= 0);
 		}
 
 	}

@@ -190,7 +190,8 @@ final class StderrLog {
 
 		private final String serverName;
 
-		private final SecretValues secrets;
+		/** The server's secret values, masked in its stderr wherever it goes. */
+		final SecretValues secrets;
 
 		private final AtomicLong skipped = new AtomicLong();
 
@@ -204,14 +205,6 @@ final class StderrLog {
 			this.log = log;
 			this.serverName = serverName;
 			this.secrets = secrets;
-		}
-
-		/**
-		 * Return the server's secret values, masked in its stderr wherever it goes.
-		 * @return the values
-		 */
-		SecretValues secrets() {
-			return this.secrets;
 		}
 
 		/**

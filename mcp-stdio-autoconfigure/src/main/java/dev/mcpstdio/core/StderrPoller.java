@@ -47,7 +47,7 @@ final class StderrPoller {
 	private static final int MAX_READS_PER_LOOK = 8;
 
 	/** How long the thread stays once no stream is left to read. */
-	private static final Duration IDLE = Duration.ofSeconds(10);
+	static final Duration IDLE = Duration.ofSeconds(10);
 
 	private final Set<StderrTail> tails = ConcurrentHashMap.newKeySet();
 
@@ -58,10 +58,6 @@ final class StderrPoller {
 	private final Object lock = new Object();
 
 	private @Nullable Thread thread;
-
-	StderrPoller() {
-		this(IDLE);
-	}
 
 	/**
 	 * Create a poller.

@@ -28,7 +28,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.support.Waits;
 
 /**
  * Drains a server's stderr to the log and keeps its last lines.
@@ -52,7 +51,8 @@ final class StderrTail implements Runnable {
 
 	private final ArrayDeque<String> tail;
 
-	private final CountDownLatch done = new CountDownLatch(1);
+	/** Counted down once stderr reached its end: a child may hold it open. */
+	final CountDownLatch done = new CountDownLatch(1);
 
 	/** Serializes the poller's reads with the hand-over to {@link #run()}. */
 	private final Object readLock = new Object();
@@ -92,9 +92,8 @@ final class StderrTail implements Runnable {
 				}
 				// No more than is there: the read returns at once
 				int read = this.stderr.read(buffer, 0, Math.min(available, buffer.length));
-				if (read > 0) {
-					accept(buffer, read);
-				}
+				// nothing is accepted from a read that found none
+				accept(buffer, read);
 				return Math.max(read, 0);
 			}
 			catch (IOException ex) {
@@ -200,15 +199,6 @@ final class StderrTail implements Runnable {
 	}
 
 	/**
-	 * Wait, bounded, until stderr reached its end: a child may hold it open.
-	 * @param millis the longest wait
-	 * @return whether stderr reached its end
-	 */
-	boolean awaitEnd(long millis) {
-		return Waits.await(this.done, millis);
-	}
-
-	/**
 	 * Return the last lines, sanitized here rather than as they were read, so that a
 	 * flood of stderr costs the reader no more than splitting it into lines.
 	 * @return the lines, oldest first
@@ -218,7 +208,7 @@ final class StderrTail implements Runnable {
 		synchronized (this.tail) {
 			lines = new ArrayList<>(this.tail);
 		}
-		return SecretSanitizer.lines(lines, this.log.secrets());
+		return SecretSanitizer.lines(lines, this.log.secrets);
 	}
 
 }

@@ -62,7 +62,7 @@ final class StdinWriter {
 	private final ScheduledExecutorService timer;
 
 	/** Whether a task is writing the queue. */
-	private final AtomicBoolean draining = new AtomicBoolean();
+	final AtomicBoolean draining = new AtomicBoolean();
 
 	/**
 	 * Whether a check of a blocked direct write is scheduled: no thread waits here while
@@ -80,7 +80,8 @@ final class StdinWriter {
 
 	private volatile boolean closing;
 
-	private final CompletableFuture<Void> closed = new CompletableFuture<>();
+	/** Completed once stdin is closed. */
+	final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private final ReentrantLock writeLock = new ReentrantLock();
 
@@ -178,11 +179,7 @@ final class StdinWriter {
 	}
 
 	static byte[] line(String message) {
-		byte[] text = message.getBytes(StandardCharsets.UTF_8);
-		byte[] line = new byte[text.length + 1];
-		System.arraycopy(text, 0, line, 0, text.length);
-		line[text.length] = '\n';
-		return line;
+		return (message + "\n").getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -387,20 +384,8 @@ final class StdinWriter {
 		return this.closing;
 	}
 
-	CompletableFuture<Void> closed() {
-		return this.closed;
-	}
-
 	boolean isWriting() {
 		return this.busy;
-	}
-
-	/**
-	 * Return whether a task is writing queued lines.
-	 * @return whether one is
-	 */
-	boolean isDraining() {
-		return this.draining.get();
 	}
 
 	/**
@@ -408,21 +393,8 @@ final class StdinWriter {
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 */
 	void awaitIdle(long deadlineNanos) {
-		synchronized (this.idle) {
-			while ((this.busy || !this.queue.isEmpty()) && !this.closed.isDone()) {
-				long left = deadlineNanos - System.nanoTime();
-				if (left <= 0) {
-					return;
-				}
-				try {
-					this.idle.wait(Math.max(1, Math.min(left / 1_000_000L, 50)));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-			}
-		}
+		ServerHost.awaitOn(this.idle, deadlineNanos, 50,
+				() -> (!this.busy && this.queue.isEmpty()) || this.closed.isDone());
 	}
 
 	private void signalIdle() {

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -67,9 +68,9 @@ public final class StdioServerProcess {
 
 	private final Process process;
 
-	private final ProcessTree tree;
+	final ProcessTree tree;
 
-	private final Containment containment;
+	final Containment containment;
 
 	private final MessageListener listener;
 
@@ -77,11 +78,11 @@ public final class StdioServerProcess {
 
 	private final long startNanos = System.nanoTime();
 
-	private final StdinWriter writer;
+	final StdinWriter writer;
 
 	private final StderrTail stderr;
 
-	private final StdoutReader stdout;
+	final StdoutReader stdout;
 
 	private final Pending pending = new Pending();
 
@@ -99,11 +100,11 @@ public final class StdioServerProcess {
 	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
-	private volatile StepListener stopSteps = (step) -> {
+	private volatile Consumer<Step> stopSteps = (step) -> {
 	};
 
-	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
-			ProcessTree tree, MessageListener listener) {
+	private StdioServerProcess(StdioServerSpec spec, ServerHost host, ServerHost.Launched launched, ProcessTree tree,
+			MessageListener listener) {
 		this.spec = spec;
 		this.host = host;
 		this.process = launched.process();
@@ -114,23 +115,20 @@ public final class StdioServerProcess {
 		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
 				() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())), host.tasks(),
 				host.scheduler());
-		this.stderr = new StderrTail(host.stderrLog().open(spec.name(), spec.secrets()), this.process.getErrorStream(),
+		this.stderr = new StderrTail(host.stderrLog.open(spec.name(), spec.secrets()), this.process.getErrorStream(),
 				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), this.process.getInputStream(), spec.maxMessageSize(), new Sink(),
-				spec.secrets());
+		this.stdout = new StdoutReader(spec, this.process.getInputStream(), new Sink());
 	}
 
 	/**
 	 * Run a launched server process: read its output, write its input, watch its exit.
 	 */
-	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ProcessLauncher.Launched launched,
-			ProcessTree tree, MessageListener listener) {
+	static StdioServerProcess run(StdioServerSpec spec, ServerHost host, ServerHost.Launched launched, ProcessTree tree,
+			MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, host, launched, tree, listener);
-		Thread reader = new Thread(server.stdout, "mcp-stdio-" + spec.name() + "-stdout");
-		reader.setDaemon(true);
-		reader.start();
-		host.stderrPoller().add(server.stderr);
-		host.exits().watch(server.process, server::exited);
+		ServerHost.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
+		host.stderrPoller.add(server.stderr);
+		host.exits.watch(server.process, server::exited);
 		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
 				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
 		return server;
@@ -199,22 +197,6 @@ public final class StdioServerProcess {
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
 		this.clientTimeoutNanos = timeout.toNanos();
-	}
-
-	ProcessTree tree() {
-		return this.tree;
-	}
-
-	Containment containment() {
-		return this.containment;
-	}
-
-	boolean isWriting() {
-		return this.writer.isWriting();
-	}
-
-	StdoutReader stdoutReader() {
-		return this.stdout;
 	}
 
 	/**
@@ -428,12 +410,12 @@ public final class StdioServerProcess {
 		long begin = System.nanoTime();
 		ShutdownTimeouts timeouts = this.spec.shutdown();
 		RuntimeException failed = null;
-		ServerHost.Cohort cohort = this.host.cohort();
+		ServerHost.Cohort cohort = this.host.cohort;
 		cohort.join();
 		long waitEnd;
 		try {
 			try {
-				this.stopSteps.entering(Step.DRAIN);
+				this.stopSteps.accept(Step.DRAIN);
 				if (wasRunning) {
 					// 1. refuse new sends, let in-flight writes and sent requests finish
 					this.pending.signal();
@@ -447,7 +429,7 @@ public final class StdioServerProcess {
 			}
 			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
 			try {
-				this.stopSteps.entering(Step.CLOSE_STDIN);
+				this.stopSteps.accept(Step.CLOSE_STDIN);
 				closeStdinAndWait(timeouts.stdinClose());
 			}
 			catch (RuntimeException ex) {
@@ -462,14 +444,14 @@ public final class StdioServerProcess {
 		long exitSeen = System.nanoTime();
 		if (exited) {
 			// Seen here first: the exit is handled while the tree is looked at
-			this.host.exits().check(this.process);
+			this.host.exits.check(this.process);
 			// Within step 3's bound: the stops that run together share one snapshot
 			cohort.awaitOthers(waitEnd);
 		}
 		String why = exited ? "left processes behind after its root process exited"
 				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
 		try {
-			this.stopSteps.entering(Step.TERMINATE);
+			this.stopSteps.accept(Step.TERMINATE);
 			terminateTree(why, exited ? exitSeen : System.nanoTime());
 		}
 		catch (RuntimeException ex) {
@@ -504,7 +486,7 @@ public final class StdioServerProcess {
 		try {
 			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
 			if (!this.writer.isWriting()) {
-				this.writer.closed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				this.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
 				this.classifier.stdinClosedByStop = true;
 			}
 			long left = bound.toNanos() - (System.nanoTime() - stepBegin);
@@ -533,7 +515,7 @@ public final class StdioServerProcess {
 	 * report what is known.
 	 */
 	private ExitInfo awaitExitAfterStop() {
-		this.host.exits().check(this.process);
+		this.host.exits.check(this.process);
 		ExitInfo exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		if (exitInfo != null) {
 			return exitInfo;
@@ -561,18 +543,16 @@ public final class StdioServerProcess {
 	 * Set a listener of the stop's steps, for tests that make a step fail.
 	 * @param listener the listener
 	 */
-	void onStopStep(StepListener listener) {
+	void onStopStep(Consumer<Step> listener) {
 		this.stopSteps = listener;
 	}
 
 	private void terminateTree(String why, long freshSince) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
-			this.containment.terminate(this.spec.shutdown().terminate(),
-					() -> this.host.terminator()
-						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
-								this.classifier::signalled));
-			this.host.scanner().invalidate();
+			this.containment.terminate(this.spec.shutdown().terminate(), () -> this.host.terminator.terminate(name(),
+					this.tree, this.spec.shutdown().terminate(), why, freshSince, this.classifier::signalled));
+			this.host.scanner.invalidate();
 			this.containment.release();
 		}
 	}
@@ -596,18 +576,18 @@ public final class StdioServerProcess {
 	 */
 	private void exited() {
 		// From now on the root's pid may be reused: the guard forgets it first
-		this.host.scanner().invalidate();
+		this.host.scanner.invalidate();
 		this.host.orphanGuard().ended(pid());
 		int code = this.process.exitValue();
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
-		this.host.stderrPoller().remove(this.stderr);
+		this.host.stderrPoller.remove(this.stderr);
 		this.stderr.drain();
 		this.stderr.finish(this.host.tasks());
 		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
 		// pipe that nobody holds is only late because the machine is busy
 		if (!this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.tree.members(this.host.scanner().scan()).isEmpty()) {
+				&& this.tree.members(this.host.scanner.scan()).isEmpty()) {
 			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 		List<String> tail = this.stderr.lines();
@@ -615,12 +595,10 @@ public final class StdioServerProcess {
 			.after(uptime(), this.classifier.startupHint(tail));
 		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending.Request> requests = this.pending.drainAll();
-		List<Object> unanswered = new ArrayList<>();
-		for (Pending.Request request : requests) {
-			if (request.future() == null) {
-				unanswered.add(request.id());
-			}
-		}
+		List<Object> unanswered = requests.stream()
+			.filter((request) -> request.future() == null)
+			.map(Pending.Request::id)
+			.toList();
 		if (!this.classifier.stopRequested) {
 			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
 					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
@@ -664,10 +642,9 @@ public final class StdioServerProcess {
 	}
 
 	/** Where the stdout reader hands what it reads. */
-	private final class Sink implements StdoutReader.Sink {
+	final class Sink {
 
-		@Override
-		public void message(JsonRpcLine line) {
+		void message(JsonRpcLine line) {
 			StdioServerProcess.this.classifier.spoke = true;
 			if (line.isResponse()) {
 				Pending.Request request = StdioServerProcess.this.pending.answer(line.id());
@@ -684,18 +661,16 @@ public final class StdioServerProcess {
 			}
 		}
 
-		@Override
-		public void protocolError(String description) {
+		void protocolError(String description) {
 			fail(description);
 		}
 
-		@Override
-		public void end(@Nullable IOException ex) {
+		void end(@Nullable IOException ex) {
 			Process process = StdioServerProcess.this.process;
 			try {
 				// The end of stdout is most often the exit: say so at once
 				if (process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-					StdioServerProcess.this.host.exits().check(process);
+					StdioServerProcess.this.host.exits.check(process);
 					return;
 				}
 			}
@@ -715,13 +690,6 @@ public final class StdioServerProcess {
 	enum Step {
 
 		DRAIN, CLOSE_STDIN, TERMINATE
-
-	}
-
-	/** Learns each step of a stop as it begins. */
-	interface StepListener {
-
-		void entering(Step step);
 
 	}
 
@@ -816,7 +784,7 @@ public final class StdioServerProcess {
 			if (this.stopRequested || this.spoke) {
 				return null;
 			}
-			return ProcessLauncher.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+			return ServerHost.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
 		}
 
 	}
@@ -844,9 +812,7 @@ public final class StdioServerProcess {
 		}
 
 		void remove(Object id) {
-			if (this.byId.remove(id.toString()) != null) {
-				signal();
-			}
+			answer(id.toString());
 		}
 
 		int size() {

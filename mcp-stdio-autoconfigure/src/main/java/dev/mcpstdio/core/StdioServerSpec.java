@@ -254,7 +254,7 @@ public final class StdioServerSpec {
 	}
 
 	/** Builds a {@link StdioServerSpec}; each setting starts at its default. */
-	public static final class Builder {
+	public static final class Builder implements Cloneable {
 
 		private final String name;
 
@@ -373,21 +373,13 @@ public final class StdioServerSpec {
 		}
 
 		private Builder copy() {
-			Builder copy = new Builder(this.name, this.command);
-			copy.args = this.args;
-			copy.env = this.env;
-			copy.inheritEnv = this.inheritEnv;
-			copy.workingDirectory = this.workingDirectory;
-			copy.maxMessageSize = this.maxMessageSize;
-			copy.stderrTailLines = this.stderrTailLines;
-			copy.sendTimeout = this.sendTimeout;
-			copy.startupTimeout = this.startupTimeout;
-			copy.shutdown = this.shutdown;
-			copy.container = this.container;
-			copy.sandbox = this.sandbox;
-			copy.secrets = this.secrets;
-			copy.origin = this.origin;
-			return copy;
+			try {
+				// a shallow copy: every value it holds is immutable
+				return (Builder) clone();
+			}
+			catch (CloneNotSupportedException ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 		private Object[] values() {

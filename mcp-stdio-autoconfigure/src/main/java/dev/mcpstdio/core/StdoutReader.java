@@ -56,7 +56,7 @@ final class StdoutReader implements Runnable {
 
 	private final int maxMessageSize;
 
-	private final Sink sink;
+	private final StdioServerProcess.Sink sink;
 
 	private final SecretValues secrets;
 
@@ -96,12 +96,12 @@ final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	StdoutReader(String serverName, InputStream stdout, int maxMessageSize, Sink sink, SecretValues secrets) {
-		this.serverName = serverName;
+	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess.Sink sink) {
+		this.serverName = spec.name();
 		this.stdout = stdout;
-		this.maxMessageSize = maxMessageSize;
+		this.maxMessageSize = spec.maxMessageSize();
 		this.sink = sink;
-		this.secrets = secrets;
+		this.secrets = spec.secrets();
 	}
 
 	@Override
@@ -308,17 +308,6 @@ final class StdoutReader implements Runnable {
 			this.threadStat = null;
 			return false;
 		}
-	}
-
-	/** Where the reader delivers what it reads. */
-	interface Sink {
-
-		void message(JsonRpcLine message);
-
-		void protocolError(String description);
-
-		void end(@Nullable IOException failure);
-
 	}
 
 }

@@ -89,7 +89,7 @@ class ContainmentTests {
 			.withShutdown(Fixtures.FAST);
 		StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);
 		this.started.add(process);
-		Containment containment = process.containment();
+		Containment containment = process.containment;
 		assertThat(ContainmentAccess.awaitContainerId(containment, Duration.ofSeconds(60))).isNotNull();
 		// where the engine runs on this host, /proc shows them with our markers
 		int onHost = awaitCount(process, 4);

@@ -130,7 +130,8 @@ class StderrLogTests {
 					3);
 			new Thread(tail, "test-stuck-log-stderr").start();
 			assertThat(log.awaitEntered(30)).as("the logging thread is stuck in the appender").isTrue();
-			assertThat(tail.awaitEnd(60_000)).as("stderr read to its end while the appender is stuck").isTrue();
+			assertThat(tail.done.await(60, TimeUnit.SECONDS)).as("stderr read to its end while the appender is stuck")
+				.isTrue();
 			assertThat(tail.lines()).last().isEqualTo("flood done");
 			assertThat(log.messages(Level.INFO)).isEmpty();
 			log.release();

@@ -65,7 +65,7 @@ class StderrPollerTests {
 
 	@Test
 	void oneThreadReadsTheStderrOfEveryProcessWhileTheyRun() throws Exception {
-		StderrPoller poller = new StderrPoller();
+		StderrPoller poller = new StderrPoller(StderrPoller.IDLE);
 		List<StderrTail> tails = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
 			StderrTail tail = new StderrTail(this.log.open("poll-" + i, SecretValues.NONE),
@@ -83,26 +83,26 @@ class StderrPollerTests {
 		assertThat(threadsNamed("poll-")).as("no thread per stream").isZero();
 		// The processes run on: nothing was read to an end, and nothing blocked
 		for (StderrTail tail : tails) {
-			assertThat(tail.awaitEnd(0)).isFalse();
+			assertThat(tail.done.await(0, TimeUnit.MILLISECONDS)).isFalse();
 		}
 	}
 
 	@Test
 	void whatIsLeftAfterTheExitIsReadToTheEnd() throws Exception {
-		StderrPoller poller = new StderrPoller();
+		StderrPoller poller = new StderrPoller(StderrPoller.IDLE);
 		Process process = start("sleep 0.2; printf 'last line\\nno newline' >&2; exit 3");
 		StderrTail tail = new StderrTail(this.log.open("finish", SecretValues.NONE), process.getErrorStream(), 10);
 		poller.add(tail);
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		poller.remove(tail);
 		tail.finish(this.tasks);
-		assertThat(tail.awaitEnd(30_000)).isTrue();
+		assertThat(tail.done.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(tail.lines()).containsExactly("last line", "no newline");
 	}
 
 	@Test
 	void aFloodIsReadWhileItIsWritten() throws Exception {
-		StderrPoller poller = new StderrPoller();
+		StderrPoller poller = new StderrPoller(StderrPoller.IDLE);
 		// 2 MB: far more than a pipe holds, so the writer waits for the poller
 		Process process = start("i=0; while [ $i -lt 20000 ]; do echo 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' >&2; i=$((i+1)); done; echo flood done >&2; "

@@ -72,7 +72,7 @@ class StdinWriterTests {
 		this.writer.close((write) -> new IOException("closed"));
 		// A closed reading end fails every write still blocked, within a second
 		this.server.close();
-		this.writer.closed().get(5, TimeUnit.SECONDS);
+		this.writer.closed.get(5, TimeUnit.SECONDS);
 		this.tasks.shutdown();
 		this.timer.shutdownNow();
 		assertThat(this.tasks.awaitTermination(5, TimeUnit.SECONDS)).as("no task left writing").isTrue();
@@ -82,7 +82,7 @@ class StdinWriterTests {
 	void nothingRunsWhileNothingIsWritten() throws Exception {
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("{\"a\":1}"))).isTrue();
 		assertThat(read(8)).isEqualTo("{\"a\":1}\n");
-		assertThat(this.writer.isDraining()).isFalse();
+		assertThat(this.writer.draining.get()).isFalse();
 		assertThat(((ThreadPoolExecutor) this.tasks).getActiveCount()).isZero();
 	}
 
@@ -93,11 +93,11 @@ class StdinWriterTests {
 		awaitWriting();
 		StdinWriter.Write first = this.writer.enqueue(StdinWriter.line("first"), TimeUnit.SECONDS.toNanos(1));
 		StdinWriter.Write second = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
-		assertThat(this.writer.isDraining()).isTrue();
+		assertThat(this.writer.draining.get()).isTrue();
 		assertThat(read(big.length + 13)).isEqualTo("q".repeat(200) + "\nfirst\nsecond\n");
 		first.future.get(5, TimeUnit.SECONDS);
 		second.future.get(5, TimeUnit.SECONDS);
-		Await.within(Duration.ofSeconds(10)).until("the queue drained", () -> !this.writer.isDraining());
+		Await.within(Duration.ofSeconds(10)).until("the queue drained", () -> !this.writer.draining.get());
 		// and the next send writes directly again
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("third"))).isTrue();
 		assertThat(read(6)).isEqualTo("third\n");
@@ -106,7 +106,7 @@ class StdinWriterTests {
 	@Test
 	void closeWithNothingUnderWayClosesAtOnce() throws Exception {
 		this.writer.close((write) -> new IOException("closed"));
-		assertThat(this.writer.closed()).isDone();
+		assertThat(this.writer.closed).isDone();
 		assertThat(this.server.read()).isEqualTo(-1);
 	}
 
@@ -149,10 +149,10 @@ class StdinWriterTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> queued.future.get(5, TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalStateException.class)
 			.withMessageContaining("stopped");
-		assertThat(this.writer.closed()).isNotDone();
+		assertThat(this.writer.closed).isNotDone();
 		// the whole line arrives, then the end of the stream
 		assertThat(read(big.length)).isEqualTo("z".repeat(200) + "\n");
-		this.writer.closed().get(5, TimeUnit.SECONDS);
+		this.writer.closed.get(5, TimeUnit.SECONDS);
 		assertThat(this.server.read()).isEqualTo(-1);
 	}
 

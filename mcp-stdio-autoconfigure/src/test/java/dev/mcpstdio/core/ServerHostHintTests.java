@@ -24,12 +24,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the hint of {@link ProcessLauncher} that names a variable the allow-list
- * withheld.
+ * Tests for the hint of {@link ServerHost} that names a variable the allow-list withheld.
  *
  * @author mcp-stdio authors
  */
-class ProcessLauncherHintTests {
+class ServerHostHintTests {
 
 	private static final Set<String> JVM = Set.of("HOME", "PATH", "MY_TOKEN", "GITHUB_TOKEN", "JAVA_HOME", "http_proxy",
 			"A", "proxy");
@@ -40,7 +39,7 @@ class ProcessLauncherHintTests {
 
 	@Test
 	void namesTheWithheldVariableAndHowToPassIt() {
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("starting", "Error: MY_TOKEN is not set"), ORIGIN))
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("starting", "Error: MY_TOKEN is not set"), ORIGIN))
 			.isEqualTo("Hint: the server's stderr names MY_TOKEN, a variable of the application that the server did "
 					+ "not get (a server gets only an allow-list of the application's environment); pass it with "
 					+ "mcp.stdio.servers.files.env.MY_TOKEN=${MY_TOKEN} or set mcp.stdio.servers.files.inherit-env=true");
@@ -48,8 +47,8 @@ class ProcessLauncherHintTests {
 
 	@Test
 	void oneHintForTheFirstNamed() {
-		assertThat(ProcessLauncher.hint(JVM, SERVER,
-				List.of("missing GITHUB_TOKEN", "and also MY_TOKEN", "JAVA_HOME too"), ORIGIN))
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("missing GITHUB_TOKEN", "and also MY_TOKEN", "JAVA_HOME too"),
+				ORIGIN))
 			.isNotNull()
 			.satisfies((hint) -> assertThat(hint).contains("names GITHUB_TOKEN,")
 				.doesNotContain("MY_TOKEN")
@@ -58,50 +57,50 @@ class ProcessLauncherHintTests {
 
 	@Test
 	void matchesWholeWordsInAnyPunctuation() {
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("env var 'JAVA_HOME' unset;"), ORIGIN)).isNotNull()
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("env var 'JAVA_HOME' unset;"), ORIGIN)).isNotNull()
 			.satisfies((hint) -> assertThat(hint).contains("names JAVA_HOME,"));
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("process.env.MY_TOKEN undefined"), ORIGIN)).isNotNull()
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("process.env.MY_TOKEN undefined"), ORIGIN)).isNotNull()
 			.satisfies((hint) -> assertThat(hint).contains("names MY_TOKEN,"));
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("no MY_TOKENS here", "nor XMY_TOKEN"), ORIGIN)).isNull();
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("use http_proxy"), ORIGIN)).isNotNull()
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("no MY_TOKENS here", "nor XMY_TOKEN"), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("use http_proxy"), ORIGIN)).isNotNull()
 			.satisfies((hint) -> assertThat(hint).contains("names http_proxy,"));
 	}
 
 	@Test
 	void neverAValue() {
 		Set<String> jvm = Set.of("MY_TOKEN");
-		assertThat(ProcessLauncher.hint(jvm, Set.of(), List.of("MY_TOKEN=abc123 rejected"), ORIGIN)).isNotNull()
+		assertThat(ServerHost.hint(jvm, Set.of(), List.of("MY_TOKEN=abc123 rejected"), ORIGIN)).isNotNull()
 			.satisfies((hint) -> assertThat(hint).doesNotContain("abc123"));
 	}
 
 	@Test
 	void noHintWhenTheServerGotTheVariable() {
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("bad HOME", "PATH is wrong"), ORIGIN)).isNull();
-		assertThat(ProcessLauncher.hint(JVM, Set.of("MY_TOKEN"), List.of("MY_TOKEN rejected"), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("bad HOME", "PATH is wrong"), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, Set.of("MY_TOKEN"), List.of("MY_TOKEN rejected"), ORIGIN)).isNull();
 	}
 
 	@Test
 	void noHintForWordsTheApplicationDoesNotHave() {
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("OTHER_TOKEN is not set"), ORIGIN)).isNull();
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of(), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("OTHER_TOKEN is not set"), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, SERVER, List.of(), ORIGIN)).isNull();
 	}
 
 	@Test
 	void noHintForShortOrProseWords() {
 		// "A" and "proxy" are variables of the application, but too ordinary as words
-		assertThat(ProcessLauncher.hint(JVM, SERVER, List.of("A proxy failed"), ORIGIN)).isNull();
+		assertThat(ServerHost.hint(JVM, SERVER, List.of("A proxy failed"), ORIGIN)).isNull();
 	}
 
 	@Test
 	void namesTheKeyWhereTheUserConfiguredTheServer() {
 		List<String> stderr = List.of("Error: MY_TOKEN is not set");
-		assertThat(ProcessLauncher.hint(JVM, SERVER, stderr,
+		assertThat(ServerHost.hint(JVM, SERVER, stderr,
 				StdioServerSpec.Origin.property("brave", "spring.ai.mcp.client.stdio.connections.brave.env")))
 			.isNotNull()
 			.satisfies((hint) -> assertThat(hint).endsWith(
 					"pass it with " + "spring.ai.mcp.client.stdio.connections.brave.env.MY_TOKEN=${MY_TOKEN} or set "
 							+ "mcp.stdio.servers.brave.inherit-env=true"));
-		assertThat(ProcessLauncher.hint(JVM, SERVER, stderr,
+		assertThat(ServerHost.hint(JVM, SERVER, stderr,
 				StdioServerSpec.Origin.file("files", "classpath:mcp-servers.json mcpServers.files")))
 			.isNotNull()
 			.satisfies((hint) -> assertThat(hint).endsWith("pass it with \"env\": {\"MY_TOKEN\": "
