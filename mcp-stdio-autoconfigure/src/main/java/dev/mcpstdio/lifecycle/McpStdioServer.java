@@ -29,10 +29,7 @@ import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.process.ProcessTree;
-import dev.mcpstdio.core.secrets.SecretValues;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -69,9 +66,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	/** The instances of a per-user server, else {@code null}. */
 	private final @Nullable UserInstances instances;
 
-	/** Whose marked processes count as this server's: none for an instance. */
-	private final @Nullable String marked;
-
 	/**
 	 * Create a server.
 	 * @param definition what to run and how
@@ -91,38 +85,22 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		this(definition, host, users, null);
 	}
 
-	private McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users,
-			@Nullable McpStdioServer template) {
+	/**
+	 * A server, or an instance of a per-user server whose controller is {@code template}.
+	 */
+	McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users,
+			@Nullable ServerController template) {
 		this.definition = definition;
 		this.host = host;
-		this.controller = new ServerController(definition, host, this::treeStats,
-				(template != null) ? template.controller : null);
+		this.controller = new ServerController(definition, host, template);
 		this.usage = this.controller.usage();
-		this.instances = (definition.demand().perUser() != null) ? new UserInstances(this, users, host) : null;
-		// an instance counts its own tree: its processes carry the server's name as all
-		// the instances' do
-		this.marked = (template != null) ? null : definition.name();
+		this.instances = (definition.demand().perUser() != null)
+				? new UserInstances(definition, this.controller, users, host) : null;
 	}
 
 	/** The current processes: a per-user server's are those of its instances. */
 	List<StdioServerProcess> processes() {
-		if (this.instances != null) {
-			return this.instances.processes();
-		}
-		StdioServerProcess current = this.controller.process();
-		return (current != null) ? List.of(current) : List.of();
-	}
-
-	/** A new instance of this per-user server, with a user's values added. */
-	McpStdioServer newInstance(Map<String, String> userEnv) {
-		StdioServerSpec spec = this.definition.spec();
-		StdioServerSpec own = spec.withEnv(userEnv)
-			.toBuilder()
-			.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
-			.build();
-		Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
-		return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
-				this.definition.limits()), this.host, null, this);
+		return (this.instances != null) ? this.instances.processes() : this.controller.processes();
 	}
 
 	/**
@@ -231,7 +209,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public ProcessTree.Stats treeStats() {
-		return this.host.count(this.marked, processes());
+		return (this.instances != null) ? this.host.count(name(), this.instances.processes())
+				: this.controller.treeStats();
 	}
 
 	public void addListener(Listener listener) {
@@ -257,7 +236,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		JsonRpcLine sent = (observed != null) ? observed.message() : line;
 		try {
-			this.usage.send((process) -> {
+			this.usage.send(this.controller, (process) -> {
 				process.send(sent, requestId);
 				return null;
 			});
@@ -285,7 +264,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		String line = (observed != null) ? observed.message().text() : message;
 		CompletableFuture<JsonRpcLine> response;
 		try {
-			response = this.usage.send((process) -> process.requestLine(id, line));
+			response = this.usage.send(this.controller, (process) -> process.requestLine(id, line));
 		}
 		catch (RuntimeException ex) {
 			if (observed != null) {

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
@@ -58,6 +57,9 @@ final class ServerController implements ClientConnection {
 	private final ServerHost host;
 
 	private final UsageSupervisor usage;
+
+	/** Whose marked processes count as this server's: none for an instance. */
+	private final @Nullable String marked;
 
 	private final RestartBudget restarts;
 
@@ -112,14 +114,15 @@ final class ServerController implements ClientConnection {
 	 * Create the state machine of a server.
 	 * @param definition the server
 	 * @param host what it shares with the other servers
-	 * @param census counts the server's live processes, for its limits
 	 * @param template the per-user server this is an instance of, else {@code null}
 	 */
-	ServerController(McpStdioServerDefinition definition, ServerHost host, Supplier<ProcessTree.Stats> census,
-			@Nullable ServerController template) {
+	ServerController(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerController template) {
 		this.definition = definition;
 		this.host = host;
-		this.usage = new UsageSupervisor(definition, this, host, census);
+		this.usage = new UsageSupervisor(definition, host);
+		// an instance counts its own tree: its processes carry the server's name as all
+		// the instances' do
+		this.marked = (template != null) ? null : definition.name();
 		this.restarts = new RestartBudget(definition.name(), definition.restart(), host.scheduler(), System::nanoTime);
 		this.state = !definition.enabled() ? ServerState.DISABLED
 				: (definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
@@ -160,6 +163,16 @@ final class ServerController implements ClientConnection {
 
 	@Nullable StdioServerProcess process() {
 		return this.process;
+	}
+
+	List<StdioServerProcess> processes() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? List.of(current) : List.of();
+	}
+
+	/** Count the live processes of this server, every generation started by this JVM. */
+	ProcessTree.Stats treeStats() {
+		return this.host.count(this.marked, processes());
 	}
 
 	@Override
@@ -634,7 +647,6 @@ final class ServerController implements ClientConnection {
 		this.events.stopped(over.stop());
 	}
 
-	/** Stop the server and start it again, counted as a restart. */
 	/**
 	 * Stop the server for good: no start follows, whoever asks.
 	 * @return how the stop went, or {@code null} when nothing was running
@@ -646,6 +658,7 @@ final class ServerController implements ClientConnection {
 		return stopServer();
 	}
 
+	/** Stop the server and start it again, counted as a restart. */
 	void restartServer() {
 		stopServer();
 		this.events.restarted();
@@ -659,7 +672,7 @@ final class ServerController implements ClientConnection {
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
-			this.usage.stateChanged(newState);
+			this.usage.stateChanged(this, newState);
 			this.events.stateChanged(newState);
 		}
 	}

@@ -27,8 +27,11 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServer.User;
 import dev.mcpstdio.lifecycle.McpStdioServer.Users;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -43,7 +46,10 @@ final class UserInstances {
 
 	private static final Log logger = LogFactory.getLog(UserInstances.class);
 
-	private final McpStdioServer template;
+	private final McpStdioServerDefinition definition;
+
+	/** The per-user server's own controller: IDLE while it serves its users. */
+	private final ServerController template;
 
 	private final @Nullable Users users;
 
@@ -59,15 +65,17 @@ final class UserInstances {
 	 */
 	private final Map<String, Object> resolving = new ConcurrentHashMap<>();
 
-	UserInstances(McpStdioServer template, @Nullable Users users, ServerHost host) {
+	UserInstances(McpStdioServerDefinition definition, ServerController template, @Nullable Users users,
+			ServerHost host) {
+		this.definition = definition;
 		this.template = template;
 		this.users = users;
 		this.host = host;
-		this.perUser = template.definition().demand().perUser();
+		this.perUser = definition.demand().perUser();
 	}
 
 	private String name() {
-		return this.template.name();
+		return this.definition.name();
 	}
 
 	@Nullable User user() {
@@ -149,11 +157,23 @@ final class UserInstances {
 				this.byKey.values().remove(idle);
 				ended.add(idle);
 			}
-			created = this.template.newInstance(env);
+			created = newInstance(env);
 			this.byKey.put(key, created);
 		}
 		ended.forEach(McpStdioServer::destroy);
 		return created;
+	}
+
+	/** A new instance of the per-user server, with a user's values added. */
+	private McpStdioServer newInstance(Map<String, String> userEnv) {
+		StdioServerSpec spec = this.definition.spec();
+		StdioServerSpec own = spec.withEnv(userEnv)
+			.toBuilder()
+			.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
+			.build();
+		Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
+		return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
+				this.definition.limits()), this.host, null, this.template);
 	}
 
 	/** Whether an instance serves its user's calls; else a new one replaces it. */
