@@ -173,11 +173,6 @@ final class OperationNames {
 			return (this.toolName != null) ? this.toolName : (this.promptName != null) ? this.promptName : this.server;
 		}
 
-		@Override
-		public String toString() {
-			return this.method + " " + target();
-		}
-
 	}
 
 }
