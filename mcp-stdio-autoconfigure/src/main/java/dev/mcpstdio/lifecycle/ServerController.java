@@ -20,9 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
-import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
@@ -33,6 +35,8 @@ import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.support.Waits;
+import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -329,18 +333,10 @@ final class ServerController implements ClientConnection {
 			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
 				return CompletableFuture.completedFuture(null);
 			}
-			CompletableFuture<Void> future = new CompletableFuture<>();
-			this.starting = future;
 			long stopsSeen = this.stops;
-			this.host.tasks().execute(() -> {
-				try {
-					startProcess(false, stopsSeen);
-					future.complete(null);
-				}
-				catch (Throwable ex) {
-					future.completeExceptionally(ex);
-				}
-			});
+			CompletableFuture<Void> future = CompletableFuture.runAsync(() -> startProcess(false, stopsSeen),
+					this.host.tasks());
+			this.starting = future;
 			return future;
 		}
 	}
@@ -772,6 +768,87 @@ final class ServerController implements ClientConnection {
 			List<Object> unanswered = new ArrayList<>(unansweredRequestIds);
 			ServerController.this.requests.exited(exit, unanswered);
 			ServerController.this.session.onExit(exit, unanswered);
+		}
+
+	}
+
+	/**
+	 * What one server went through: its listeners told, its exits and restarts counted.
+	 */
+	static final class ServerEvents {
+
+		private final List<Bound> listeners = new CopyOnWriteArrayList<>();
+
+		/** By the ordinal of their cause. */
+		private final AtomicLongArray exits = new AtomicLongArray(ExitCause.values().length);
+
+		private final AtomicLong restarts = new AtomicLong();
+
+		private volatile @Nullable ExitInfo lastExit;
+
+		/** Where an instance of a per-user server counts too: its template's events. */
+		private final @Nullable ServerEvents parent;
+
+		ServerEvents(@Nullable ServerEvents parent) {
+			this.parent = parent;
+		}
+
+		void addListener(Listener listener, McpStdioServer server) {
+			this.listeners.add(new Bound(listener, server));
+		}
+
+		void stateChanged(ServerState state) {
+			this.listeners.forEach((bound) -> bound.listener().stateChanged(bound.server(), state));
+		}
+
+		/**
+		 * Tell the listeners of a stop, when it stopped a process that was running.
+		 * @param result how the stop went
+		 */
+		void stopped(StopResult result) {
+			if (this.parent != null) {
+				this.parent.stopped(result);
+			}
+			if (result.wasRunning()) {
+				this.listeners.forEach((bound) -> bound.listener().stopped(bound.server(), result));
+			}
+		}
+
+		/** Count a restart and tell the listeners, before it begins. */
+		void restarted() {
+			if (this.parent != null) {
+				this.parent.restarted();
+			}
+			this.restarts.incrementAndGet();
+			this.listeners.forEach((bound) -> bound.listener().restarted(bound.server()));
+		}
+
+		/**
+		 * Count an exit and keep it as the last one.
+		 * @param exit the exit
+		 */
+		void exited(ExitInfo exit) {
+			if (this.parent != null) {
+				this.parent.exited(exit);
+			}
+			this.exits.incrementAndGet(exit.cause().ordinal());
+			this.lastExit = exit;
+		}
+
+		long restarts() {
+			return this.restarts.get();
+		}
+
+		long exits(ExitCause cause) {
+			return this.exits.get(cause.ordinal());
+		}
+
+		@Nullable ExitInfo lastExit() {
+			return this.lastExit;
+		}
+
+		private record Bound(Listener listener, McpStdioServer server) {
+
 		}
 
 	}
