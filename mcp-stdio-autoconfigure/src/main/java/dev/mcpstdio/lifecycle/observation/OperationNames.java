@@ -54,7 +54,7 @@ final class OperationNames {
 	/** The longest name taken as it is. */
 	static final int MAX_LENGTH = 128;
 
-	private static final String TOOLS_CALL = "tools/call";
+	static final String TOOLS_CALL = "tools/call";
 
 	private static final String PROMPTS_GET = "prompts/get";
 
