@@ -22,7 +22,6 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.AsyncMcpToolCallback;
 import org.springframework.ai.mcp.AsyncMcpToolCallbackProvider;
@@ -41,8 +40,8 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
-	McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, @Nullable McpStdioServers servers,
-			ServerClients serverClients, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+	McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, McpStdioServers servers, ServerClients serverClients,
+			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A AsyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used

@@ -20,7 +20,6 @@ import java.util.List;
 
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpSyncClient;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.McpConnectionInfo;
 import org.springframework.ai.mcp.McpToolsChangedEvent;
@@ -39,8 +38,8 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
-	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, @Nullable McpStdioServers servers,
-			ServerClients serverClients, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, McpStdioServers servers, ServerClients serverClients,
+			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A SyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used

@@ -68,7 +68,7 @@ final class ToolGathering {
 
 	private final LeftOut leftOut;
 
-	private final @Nullable McpStdioServers servers;
+	private final McpStdioServers servers;
 
 	/** Spring AI's clients at start-up. */
 	private final List<Entry> initial;
@@ -83,13 +83,13 @@ final class ToolGathering {
 	/**
 	 * Gather the tools of some clients.
 	 * @param clients Spring AI's clients, in the order their tools are listed
-	 * @param servers the mcp-stdio servers, or {@code null} when there are none
+	 * @param servers the mcp-stdio servers
 	 * @param later makes a client of a server none of Spring AI's clients serves (one
 	 * added or changed by a reload), handing it what takes the tools it announces
 	 * @param customizers the application's say in the tools
 	 * @param leftOut which absences were told already
 	 */
-	ToolGathering(List<Client> clients, @Nullable McpStdioServers servers,
+	ToolGathering(List<Client> clients, McpStdioServers servers,
 			BiFunction<McpStdioServer, Consumer<List<Tool>>, Client> later, Customizers customizers, LeftOut leftOut) {
 		this.customizers = customizers;
 		this.leftOut = leftOut;
@@ -101,7 +101,7 @@ final class ToolGathering {
 	private Entry initial(Client client) {
 		McpSchema.Implementation info = client.connection().get().clientInfo();
 		String name = connectionOf(info, this.customizers.clientName());
-		McpStdioServer server = (this.servers != null && name != null) ? this.servers.find(name) : null;
+		McpStdioServer server = (name != null) ? this.servers.find(name) : null;
 		return new Entry(client, (name != null) ? name : String.valueOf(info.name()), server);
 	}
 
@@ -111,11 +111,7 @@ final class ToolGathering {
 	 * are gone are closed.
 	 */
 	private List<Entry> entries() {
-		McpStdioServers servers = this.servers;
-		if (servers == null) {
-			return this.initial;
-		}
-		List<McpStdioServer> current = servers.list();
+		List<McpStdioServer> current = this.servers.list();
 		Set<McpStdioServer> live = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (McpStdioServer server : current) {
 			live.add(server);

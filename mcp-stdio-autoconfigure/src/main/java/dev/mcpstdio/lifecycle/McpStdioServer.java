@@ -17,9 +17,12 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
@@ -33,6 +36,7 @@ import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -69,9 +73,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	/** The instances of a per-user server, else {@code null}. */
 	private final @Nullable UserInstances instances;
 
-	/** Whose marked processes count as this server's: none for an instance. */
-	private final @Nullable String marked;
-
 	/**
 	 * Create a server.
 	 * @param definition what to run and how
@@ -91,38 +92,22 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		this(definition, host, users, null);
 	}
 
+	/**
+	 * A server, or an instance of a per-user server whose controller is {@code template}.
+	 */
 	private McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users,
-			@Nullable McpStdioServer template) {
+			@Nullable ServerController template) {
 		this.definition = definition;
 		this.host = host;
-		this.controller = new ServerController(definition, host, this::treeStats,
-				(template != null) ? template.controller : null);
+		this.controller = new ServerController(definition, host, template);
 		this.usage = this.controller.usage();
-		this.instances = (definition.demand().perUser() != null) ? new UserInstances(this, users, host) : null;
-		// an instance counts its own tree: its processes carry the server's name as all
-		// the instances' do
-		this.marked = (template != null) ? null : definition.name();
+		this.instances = (definition.demand().perUser() != null)
+				? new UserInstances(definition, this.controller, users, host) : null;
 	}
 
 	/** The current processes: a per-user server's are those of its instances. */
 	List<StdioServerProcess> processes() {
-		if (this.instances != null) {
-			return this.instances.processes();
-		}
-		StdioServerProcess current = this.controller.process();
-		return (current != null) ? List.of(current) : List.of();
-	}
-
-	/** A new instance of this per-user server, with a user's values added. */
-	McpStdioServer newInstance(Map<String, String> userEnv) {
-		StdioServerSpec spec = this.definition.spec();
-		StdioServerSpec own = spec.withEnv(userEnv)
-			.toBuilder()
-			.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
-			.build();
-		Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
-		return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
-				this.definition.limits()), this.host, null, this);
+		return (this.instances != null) ? this.instances.processes() : this.controller.processes();
 	}
 
 	/**
@@ -231,7 +216,8 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the live processes and their memory
 	 */
 	public ProcessTree.Stats treeStats() {
-		return this.host.count(this.marked, processes());
+		return (this.instances != null) ? this.host.count(name(), this.instances.processes())
+				: this.controller.treeStats();
 	}
 
 	public void addListener(Listener listener) {
@@ -257,7 +243,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		JsonRpcLine sent = (observed != null) ? observed.message() : line;
 		try {
-			this.usage.send((process) -> {
+			this.usage.send(this.controller, (process) -> {
 				process.send(sent, requestId);
 				return null;
 			});
@@ -285,7 +271,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		String line = (observed != null) ? observed.message().text() : message;
 		CompletableFuture<JsonRpcLine> response;
 		try {
-			response = this.usage.send((process) -> process.requestLine(id, line));
+			response = this.usage.send(this.controller, (process) -> process.requestLine(id, line));
 		}
 		catch (RuntimeException ex) {
 			if (observed != null) {
@@ -519,6 +505,185 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 
 		default void restarted(McpStdioServer server) {
+		}
+
+	}
+
+	/**
+	 * The instances of a per-user server: one per user, at most {@code max-instances}.
+	 */
+	private static final class UserInstances {
+
+		private final McpStdioServerDefinition definition;
+
+		/** The per-user server's own controller: IDLE while it serves its users. */
+		private final ServerController template;
+
+		private final @Nullable Users users;
+
+		private final ServerHost host;
+
+		private final PerUser perUser;
+
+		/** By the users' keys, least recently used first; guarded by {@code this}. */
+		private final Map<String, McpStdioServer> byKey = new LinkedHashMap<>(16, 0.75f, true);
+
+		/**
+		 * The users whose instance is being created, each with the lock their calls wait
+		 * on.
+		 */
+		private final Map<String, Object> resolving = new ConcurrentHashMap<>();
+
+		UserInstances(McpStdioServerDefinition definition, ServerController template, @Nullable Users users,
+				ServerHost host) {
+			this.definition = definition;
+			this.template = template;
+			this.users = users;
+			this.host = host;
+			this.perUser = definition.demand().perUser();
+		}
+
+		private String name() {
+			return this.definition.name();
+		}
+
+		@Nullable User user() {
+			return (this.users != null) ? this.users.current() : null;
+		}
+
+		/**
+		 * Return the user authenticated on this thread.
+		 * @throws McpStdioException when there is none: never a shared or another user's
+		 * instance in their place
+		 */
+		User current() {
+			User user = user();
+			if (user == null) {
+				throw new McpStdioException(name(), "MCP server '" + name() + "' runs one instance per user "
+						+ "(instances: per-user) and this call has no authenticated user ("
+						+ ((this.users != null) ? "none, or an anonymous one" : "no Spring Security to tell one")
+						+ "): it is refused, never sent to a shared or another user's instance");
+			}
+			return user;
+		}
+
+		/**
+		 * Return a user's instance: the one they have, or a new one, with their
+		 * {@code user-env} resolved now, in place of one that failed or was stopped (for
+		 * being idle too). Beyond {@code max-instances} the least recently used instance
+		 * without a request under way is stopped first.
+		 */
+		McpStdioServer of(User user) {
+			String key = user.key();
+			McpStdioServer found = instanceOf(key);
+			if (found != null) {
+				return found;
+			}
+			// one user's calls wait for one resolution of their values (a token may take
+			// a
+			// round trip), other users' calls go on
+			Object resolving = this.resolving.computeIfAbsent(key, (any) -> new Object());
+			synchronized (resolving) {
+				try {
+					found = instanceOf(key);
+					return (found != null) ? found : create(key, user.env(name(), this.perUser.userEnv()));
+				}
+				finally {
+					this.resolving.remove(key, resolving);
+				}
+			}
+		}
+
+		private synchronized @Nullable McpStdioServer instanceOf(String key) {
+			McpStdioServer found = this.byKey.get(key);
+			return (found != null && usable(found)) ? found : null;
+		}
+
+		private McpStdioServer create(String key, Map<String, String> env) {
+			List<McpStdioServer> ended = new ArrayList<>();
+			McpStdioServer created;
+			synchronized (this) {
+				if (this.template.state() != ServerState.IDLE) {
+					throw new McpServerNotRunningException(name(),
+							"MCP server '" + name() + "' is " + this.template.state() + ": it starts no instance");
+				}
+				McpStdioServer found = this.byKey.get(key);
+				if (found != null && usable(found)) {
+					return found;
+				}
+				if (found != null) {
+					ended.add(this.byKey.remove(key));
+				}
+				if (this.byKey.size() >= this.perUser.maxInstances()) {
+					McpStdioServer idle = this.byKey.values()
+						.stream()
+						.filter(UserInstances::idle)
+						.findFirst()
+						.orElse(null);
+					if (idle == null) {
+						throw new McpStdioException(name(), "MCP server '" + name() + "' has " + this.byKey.size()
+								+ " instances (max-instances), each with a request under way: the call is refused (raise "
+								+ "mcp.stdio.servers." + name() + ".max-instances)");
+					}
+					logger.info("Stopping the least recently used instance of MCP server '" + name()
+							+ "' for another user's (max-instances " + this.perUser.maxInstances() + ")");
+					this.byKey.values().remove(idle);
+					ended.add(idle);
+				}
+				created = newInstance(env);
+				this.byKey.put(key, created);
+			}
+			ended.forEach(McpStdioServer::destroy);
+			return created;
+		}
+
+		/** A new instance of the per-user server, with a user's values added. */
+		private McpStdioServer newInstance(Map<String, String> userEnv) {
+			StdioServerSpec spec = this.definition.spec();
+			StdioServerSpec own = spec.withEnv(userEnv)
+				.toBuilder()
+				.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
+				.build();
+			Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
+			return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
+					this.definition.limits()), this.host, null, this.template);
+		}
+
+		/** Whether an instance serves its user's calls; else a new one replaces it. */
+		private static boolean usable(McpStdioServer instance) {
+			ServerState state = instance.state();
+			return state != ServerState.FAILED && state != ServerState.STOPPED && state != ServerState.STOPPING
+					&& (state != ServerState.IDLE || instance.process() == null);
+		}
+
+		private static boolean idle(McpStdioServer instance) {
+			ServerState state = instance.state();
+			return instance.pendingRequests() == 0 && state != ServerState.STARTING && state != ServerState.RESTARTING;
+		}
+
+		/**
+		 * Stop every instance in parallel, each by the ordered stop and for good: a
+		 * restart racing it starts nothing.
+		 */
+		void stopAll() {
+			List<McpStdioServer> all;
+			synchronized (this) {
+				all = List.copyOf(this.byKey.values());
+				this.byKey.clear();
+			}
+			CompletableFuture
+				.allOf(all.stream()
+					.map((instance) -> CompletableFuture.runAsync(instance::destroy, this.host.tasks()))
+					.toArray(CompletableFuture[]::new))
+				.join();
+		}
+
+		synchronized Map<String, McpStdioServer> snapshot() {
+			return new LinkedHashMap<>(this.byKey);
+		}
+
+		synchronized List<StdioServerProcess> processes() {
+			return this.byKey.values().stream().flatMap((instance) -> instance.processes().stream()).toList();
 		}
 
 	}

@@ -20,10 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
-import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.core.ExitCause;
@@ -34,6 +35,8 @@ import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.support.Waits;
+import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -58,6 +61,9 @@ final class ServerController implements ClientConnection {
 	private final ServerHost host;
 
 	private final UsageSupervisor usage;
+
+	/** Whose marked processes count as this server's: none for an instance. */
+	private final @Nullable String marked;
 
 	private final RestartBudget restarts;
 
@@ -112,14 +118,15 @@ final class ServerController implements ClientConnection {
 	 * Create the state machine of a server.
 	 * @param definition the server
 	 * @param host what it shares with the other servers
-	 * @param census counts the server's live processes, for its limits
 	 * @param template the per-user server this is an instance of, else {@code null}
 	 */
-	ServerController(McpStdioServerDefinition definition, ServerHost host, Supplier<ProcessTree.Stats> census,
-			@Nullable ServerController template) {
+	ServerController(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerController template) {
 		this.definition = definition;
 		this.host = host;
-		this.usage = new UsageSupervisor(definition, this, host, census);
+		this.usage = new UsageSupervisor(definition, host);
+		// an instance counts its own tree: its processes carry the server's name as all
+		// the instances' do
+		this.marked = (template != null) ? null : definition.name();
 		this.restarts = new RestartBudget(definition.name(), definition.restart(), host.scheduler(), System::nanoTime);
 		this.state = !definition.enabled() ? ServerState.DISABLED
 				: (definition.demand().start() == StartMode.LAZY) ? ServerState.IDLE : ServerState.STOPPED;
@@ -160,6 +167,16 @@ final class ServerController implements ClientConnection {
 
 	@Nullable StdioServerProcess process() {
 		return this.process;
+	}
+
+	List<StdioServerProcess> processes() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? List.of(current) : List.of();
+	}
+
+	/** Count the live processes of this server, every generation started by this JVM. */
+	ProcessTree.Stats treeStats() {
+		return this.host.count(this.marked, processes());
 	}
 
 	@Override
@@ -316,18 +333,10 @@ final class ServerController implements ClientConnection {
 			if (current != null && current.isRunning() && this.state == ServerState.RUNNING) {
 				return CompletableFuture.completedFuture(null);
 			}
-			CompletableFuture<Void> future = new CompletableFuture<>();
-			this.starting = future;
 			long stopsSeen = this.stops;
-			this.host.tasks().execute(() -> {
-				try {
-					startProcess(false, stopsSeen);
-					future.complete(null);
-				}
-				catch (Throwable ex) {
-					future.completeExceptionally(ex);
-				}
-			});
+			CompletableFuture<Void> future = CompletableFuture.runAsync(() -> startProcess(false, stopsSeen),
+					this.host.tasks());
+			this.starting = future;
 			return future;
 		}
 	}
@@ -634,7 +643,6 @@ final class ServerController implements ClientConnection {
 		this.events.stopped(over.stop());
 	}
 
-	/** Stop the server and start it again, counted as a restart. */
 	/**
 	 * Stop the server for good: no start follows, whoever asks.
 	 * @return how the stop went, or {@code null} when nothing was running
@@ -646,6 +654,7 @@ final class ServerController implements ClientConnection {
 		return stopServer();
 	}
 
+	/** Stop the server and start it again, counted as a restart. */
 	void restartServer() {
 		stopServer();
 		this.events.restarted();
@@ -659,7 +668,7 @@ final class ServerController implements ClientConnection {
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
-			this.usage.stateChanged(newState);
+			this.usage.stateChanged(this, newState);
 			this.events.stateChanged(newState);
 		}
 	}
@@ -759,6 +768,87 @@ final class ServerController implements ClientConnection {
 			List<Object> unanswered = new ArrayList<>(unansweredRequestIds);
 			ServerController.this.requests.exited(exit, unanswered);
 			ServerController.this.session.onExit(exit, unanswered);
+		}
+
+	}
+
+	/**
+	 * What one server went through: its listeners told, its exits and restarts counted.
+	 */
+	static final class ServerEvents {
+
+		private final List<Bound> listeners = new CopyOnWriteArrayList<>();
+
+		/** By the ordinal of their cause. */
+		private final AtomicLongArray exits = new AtomicLongArray(ExitCause.values().length);
+
+		private final AtomicLong restarts = new AtomicLong();
+
+		private volatile @Nullable ExitInfo lastExit;
+
+		/** Where an instance of a per-user server counts too: its template's events. */
+		private final @Nullable ServerEvents parent;
+
+		ServerEvents(@Nullable ServerEvents parent) {
+			this.parent = parent;
+		}
+
+		void addListener(Listener listener, McpStdioServer server) {
+			this.listeners.add(new Bound(listener, server));
+		}
+
+		void stateChanged(ServerState state) {
+			this.listeners.forEach((bound) -> bound.listener().stateChanged(bound.server(), state));
+		}
+
+		/**
+		 * Tell the listeners of a stop, when it stopped a process that was running.
+		 * @param result how the stop went
+		 */
+		void stopped(StopResult result) {
+			if (this.parent != null) {
+				this.parent.stopped(result);
+			}
+			if (result.wasRunning()) {
+				this.listeners.forEach((bound) -> bound.listener().stopped(bound.server(), result));
+			}
+		}
+
+		/** Count a restart and tell the listeners, before it begins. */
+		void restarted() {
+			if (this.parent != null) {
+				this.parent.restarted();
+			}
+			this.restarts.incrementAndGet();
+			this.listeners.forEach((bound) -> bound.listener().restarted(bound.server()));
+		}
+
+		/**
+		 * Count an exit and keep it as the last one.
+		 * @param exit the exit
+		 */
+		void exited(ExitInfo exit) {
+			if (this.parent != null) {
+				this.parent.exited(exit);
+			}
+			this.exits.incrementAndGet(exit.cause().ordinal());
+			this.lastExit = exit;
+		}
+
+		long restarts() {
+			return this.restarts.get();
+		}
+
+		long exits(ExitCause cause) {
+			return this.exits.get(cause.ordinal());
+		}
+
+		@Nullable ExitInfo lastExit() {
+			return this.lastExit;
+		}
+
+		private record Bound(Listener listener, McpStdioServer server) {
+
 		}
 
 	}

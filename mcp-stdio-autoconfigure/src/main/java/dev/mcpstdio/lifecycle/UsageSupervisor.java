@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -53,15 +52,11 @@ final class UsageSupervisor {
 
 	private final String serverName;
 
-	private final ServerController controller;
-
 	private final Demand demand;
 
 	private final Limits limits;
 
 	private final ServerHost host;
-
-	private final Supplier<ProcessTree.Stats> census;
 
 	/**
 	 * Guards {@link #sending} against the claim of an idle stop: they exclude each other.
@@ -83,34 +78,35 @@ final class UsageSupervisor {
 	/** When a message was last sent or received, by {@link System#nanoTime()}. */
 	private volatile long lastActivity = System.nanoTime();
 
-	UsageSupervisor(McpStdioServerDefinition definition, ServerController controller, ServerHost host,
-			Supplier<ProcessTree.Stats> census) {
+	// The controller is handed in with each call, never kept from the constructor: the
+	// controller creates this supervisor in its own.
+
+	UsageSupervisor(McpStdioServerDefinition definition, ServerHost host) {
 		this.serverName = definition.name();
-		this.controller = controller;
 		this.demand = definition.demand();
 		this.limits = definition.limits();
 		this.host = host;
-		this.census = census;
 	}
 
 	/**
 	 * Send through the current process, started first when the server is idle; no idle
 	 * stop begins while the send is under way.
 	 * @param <T> what the send returns
+	 * @param controller the server's state machine
 	 * @param send the send
 	 * @return what it returned
 	 */
-	<T> T send(Function<StdioServerProcess, T> send) {
+	<T> T send(ServerController controller, Function<StdioServerProcess, T> send) {
 		if (!this.demand.onDemand()) {
-			return send.apply(currentForSend());
+			return send.apply(currentForSend(controller));
 		}
 		synchronized (this.lock) {
 			this.sending++;
 		}
 		touch();
 		try {
-			this.controller.startIfIdle();
-			return send.apply(currentForSend());
+			controller.startIfIdle();
+			return send.apply(currentForSend(controller));
 		}
 		finally {
 			synchronized (this.lock) {
@@ -125,16 +121,16 @@ final class UsageSupervisor {
 	 * @return the current process, which fails the send naming its exit if it ended
 	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
 	 */
-	private StdioServerProcess currentForSend() {
-		this.controller.awaitSettled();
-		StdioServerProcess current = this.controller.process();
-		ServerState state = this.controller.state();
+	private StdioServerProcess currentForSend(ServerController controller) {
+		controller.awaitSettled();
+		StdioServerProcess current = controller.process();
+		ServerState state = controller.state();
 		if (state == ServerState.STOPPED || state == ServerState.STOPPING || state == ServerState.DISABLED
 				|| state == ServerState.IDLE) {
 			throw new McpServerNotRunningException(this.serverName, "MCP server '" + this.serverName + "' is "
 					+ state.name().toLowerCase(Locale.ROOT) + "; start it first");
 		}
-		String failure = this.controller.lastFailure();
+		String failure = controller.lastFailure();
 		ExitInfo exit = (current != null) ? current.exitInfo() : null;
 		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
 		if (current == null || (state == ServerState.FAILED && failure != null && !exitSaysWhy)) {
@@ -155,12 +151,12 @@ final class UsageSupervisor {
 	}
 
 	/** Learns every change of the state, under the controller's lock. */
-	void stateChanged(ServerState state) {
+	void stateChanged(ServerController controller, ServerState state) {
 		// Called under the controller's lock: schedules or cancels, never waits. The
 		// scheduler's one thread hands each check to the tasks: a check reads /proc
 		if (state == ServerState.RUNNING && this.demand.idleTimeout() != null) {
 			touch();
-			scheduleIdleCheck(this.demand.idleTimeout().toNanos());
+			scheduleIdleCheck(controller, this.demand.idleTimeout().toNanos());
 		}
 		if (!this.limits.any()) {
 			return;
@@ -169,8 +165,8 @@ final class UsageSupervisor {
 		if (state == ServerState.RUNNING) {
 			long interval = this.limits.checkInterval().toNanos();
 			armed = this.host.scheduler()
-				.scheduleWithFixedDelay(() -> this.host.tasks().execute(this::checkLimits), interval, interval,
-						TimeUnit.NANOSECONDS);
+				.scheduleWithFixedDelay(() -> this.host.tasks().execute(() -> checkLimits(controller)), interval,
+						interval, TimeUnit.NANOSECONDS);
 		}
 		cancel(this.limitChecks.getAndSet(armed));
 	}
@@ -181,15 +177,15 @@ final class UsageSupervisor {
 		}
 	}
 
-	private void scheduleIdleCheck(long delayNanos) {
+	private void scheduleIdleCheck(ServerController controller, long delayNanos) {
 		cancel(this.idleCheck.getAndSet(this.host.scheduler()
-			.schedule(() -> this.host.tasks().execute(this::checkIdle), Math.max(delayNanos, 1_000_000L),
+			.schedule(() -> this.host.tasks().execute(() -> checkIdle(controller)), Math.max(delayNanos, 1_000_000L),
 					TimeUnit.NANOSECONDS)));
 	}
 
-	private void checkIdle() {
+	private void checkIdle(ServerController controller) {
 		Duration timeout = this.demand.idleTimeout();
-		if (timeout == null || this.controller.state() != ServerState.RUNNING) {
+		if (timeout == null || controller.state() != ServerState.RUNNING) {
 			// Armed again when it runs again
 			return;
 		}
@@ -199,32 +195,33 @@ final class UsageSupervisor {
 			idleFor = System.nanoTime() - this.lastActivity;
 			if (this.sending == 0 && idleFor >= timeout.toNanos()) {
 				// null while a request is pending or the start is not over
-				claimed = this.controller.claimIdleStop();
+				claimed = controller.claimIdleStop();
 			}
 			if (claimed == null) {
 				// An answer counts as activity: a pending request is looked at again a
 				// timeout later
-				scheduleIdleCheck((idleFor < timeout.toNanos()) ? timeout.toNanos() - idleFor : timeout.toNanos());
+				scheduleIdleCheck(controller,
+						(idleFor < timeout.toNanos()) ? timeout.toNanos() - idleFor : timeout.toNanos());
 				return;
 			}
 		}
 		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
 				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
 				+ "); its next message starts it again");
-		this.controller.stopClaimed(claimed);
+		controller.stopClaimed(claimed);
 	}
 
 	/** Check the running process once, counted as the endpoint counts it. */
-	void checkLimits() {
+	private void checkLimits(ServerController controller) {
 		if (!this.checking.compareAndSet(false, true)) {
 			return;
 		}
 		try {
-			StdioServerProcess current = this.controller.process();
-			if (this.controller.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
+			StdioServerProcess current = controller.process();
+			if (controller.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
 				return;
 			}
-			ProcessTree.Stats stats = this.census.get();
+			ProcessTree.Stats stats = controller.treeStats();
 			Integer maxProcesses = this.limits.maxProcesses();
 			Long maxMemory = this.limits.maxMemoryBytes();
 			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")
@@ -244,7 +241,7 @@ final class UsageSupervisor {
 			}
 			logger.warn("MCP server '" + this.serverName + "' (pid " + current.pid() + ") has " + reason
 					+ "; stopping it (" + cause + ")");
-			this.controller.stopOverLimit(current, cause, reason);
+			controller.stopOverLimit(current, cause, reason);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not check the resources of MCP server '" + this.serverName + "': " + ex);

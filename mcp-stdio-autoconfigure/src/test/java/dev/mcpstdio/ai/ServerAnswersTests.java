@@ -19,6 +19,7 @@ package dev.mcpstdio.ai;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.ai.McpStdioClientTransport.ServerAnswers;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -54,7 +54,7 @@ final class OperationNames {
 	/** The longest name taken as it is. */
 	static final int MAX_LENGTH = 128;
 
-	private static final String TOOLS_CALL = "tools/call";
+	static final String TOOLS_CALL = "tools/call";
 
 	private static final String PROMPTS_GET = "prompts/get";
 
@@ -171,11 +171,6 @@ final class OperationNames {
 		 */
 		String target() {
 			return (this.toolName != null) ? this.toolName : (this.promptName != null) ? this.promptName : this.server;
-		}
-
-		@Override
-		public String toString() {
-			return this.method + " " + target();
 		}
 
 	}

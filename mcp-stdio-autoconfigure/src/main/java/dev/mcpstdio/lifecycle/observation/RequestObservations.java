@@ -65,8 +65,6 @@ public class RequestObservations implements RequestObserver {
 
 	private static final Log logger = LogFactory.getLog(RequestObservations.class);
 
-	private static final String TOOLS_CALL = "tools/call";
-
 	private final McpStdioServer server;
 
 	private final ObservationRegistry registry;
@@ -200,7 +198,8 @@ public class RequestObservations implements RequestObserver {
 					: "JSON-RPC error " + code;
 			end(request, code, new Failure(code, message));
 		}
-		else if (response != null && response.isToolError() && TOOLS_CALL.equals(request.context.getMethod())) {
+		else if (response != null && response.isToolError()
+				&& OperationNames.TOOLS_CALL.equals(request.context.getMethod())) {
 			end(request, "tool_error", new Failure("tool_error",
 					"Tool '" + request.context.getTarget() + "' answered with isError: true"));
 		}
