@@ -305,7 +305,8 @@ class McpStdioServersFileTests {
 					"the file " + file + " is unusable: it is over a limit of the JSON parser: Number value length "
 							+ "(1500) exceeds the maximum allowed (1000",
 					"fix the file");
-			assertThat(analysis.getDescription()).doesNotContain("7777");
+			// the file's own path may hold 7777 (a random temporary directory)
+			assertThat(analysis.getDescription().replace(file.toString(), "")).doesNotContain("7777");
 		});
 	}
 
