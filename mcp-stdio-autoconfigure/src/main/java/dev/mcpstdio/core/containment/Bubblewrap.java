@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.containment;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +29,8 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Start;
+import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.process.CommandLocator;
 
 /**
  * The bubblewrap sandbox of one start of a server.
@@ -68,22 +69,18 @@ final class Bubblewrap implements Containment.Part {
 	 */
 	static Bubblewrap of(Start start, Set<List<String>> probes) {
 		SandboxSettings sandbox = start.settings().sandbox();
-		String path = start.env().get("PATH");
-		String bwrap = null;
-		for (String directory : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
-			Path candidate = Path.of(directory.isEmpty() ? "." : directory, "bwrap").toAbsolutePath();
-			if (bwrap == null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-				bwrap = candidate.toString();
-			}
-		}
 		String failed = "Could not start MCP server '" + start.server() + "': its sandbox ";
-		if (bwrap == null) {
+		Path bwrap;
+		try {
+			bwrap = CommandLocator.locate("bwrap", start.env().get("PATH"), null);
+		}
+		catch (CommandNotFoundException ex) {
 			throw new McpStdioException(start.server(),
 					failed + "needs bubblewrap, and no directory of the server's PATH holds bwrap: install it "
 							+ "(apt-get install bubblewrap, dnf install bubblewrap) or add its directory to the "
 							+ "server's PATH" + NEVER);
 		}
-		List<String> options = new ArrayList<>(List.of(bwrap));
+		List<String> options = new ArrayList<>(List.of(bwrap.toString()));
 		options.addAll(OPTIONS);
 		if (sandbox.network() == Network.NONE) {
 			options.add("--unshare-net");
