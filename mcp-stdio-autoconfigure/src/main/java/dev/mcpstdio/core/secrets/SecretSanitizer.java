@@ -18,6 +18,7 @@ package dev.mcpstdio.core.secrets;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -74,6 +75,13 @@ public final class SecretSanitizer {
 	/** A whole argument of the form {@code name=value} or {@code name:value}. */
 	private static final Pattern NAMED_ARGUMENT = Pattern.compile("([A-Za-z0-9_.-]*[A-Za-z0-9])(\\s*[=:]\\s*)(.*)",
 			Pattern.DOTALL);
+
+	/**
+	 * Where a name splits into words: punctuation, and a capital after a lower case or a
+	 * digit.
+	 */
+	private static final Pattern WORD_BOUNDARY = Pattern
+		.compile("\\P{javaLetterOrDigit}+|(?<=[\\p{javaLowerCase}\\p{javaDigit}])(?=\\p{javaUpperCase})");
 
 	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
 
@@ -328,31 +336,10 @@ public final class SecretSanitizer {
 	 * {@code key}.
 	 */
 	private static List<String> words(String name) {
-		List<String> words = new ArrayList<>();
-		StringBuilder word = new StringBuilder();
-		char previous = 0;
-		for (int i = 0; i < name.length(); i++) {
-			char ch = name.charAt(i);
-			if (!Character.isLetterOrDigit(ch)) {
-				flush(word, words);
-			}
-			else {
-				if (Character.isUpperCase(ch) && (Character.isLowerCase(previous) || Character.isDigit(previous))) {
-					flush(word, words);
-				}
-				word.append(Character.toLowerCase(ch));
-			}
-			previous = ch;
-		}
-		flush(word, words);
-		return words;
-	}
-
-	private static void flush(StringBuilder word, List<String> words) {
-		if (!word.isEmpty()) {
-			words.add(word.toString());
-			word.setLength(0);
-		}
+		return Arrays.stream(WORD_BOUNDARY.split(name))
+			.filter((word) -> !word.isEmpty())
+			.map((word) -> word.toLowerCase(Locale.ROOT))
+			.toList();
 	}
 
 	/** A flag, not the value of the flag before it: {@code --verbose}, {@code -y}. */
