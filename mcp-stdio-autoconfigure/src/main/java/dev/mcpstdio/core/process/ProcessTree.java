@@ -72,13 +72,8 @@ public record ProcessTree(long rootPid, long rootStartTime, String instance, boo
 	}
 
 	private static boolean isOwnChild(Process process, long startTime, ProcReader proc) {
-		if (startTime == 0) {
-			return false;
-		}
-		ProcReader.Stat stat = proc.stat(process.pid());
 		// The JDK is asked last: alive then, the pid was the root's while it was read
-		return stat != null && stat.startTime() == startTime && stat.ppid() == ProcessMarkers.CURRENT_PID
-				&& process.isAlive();
+		return startTime != 0 && startTimeOfChild(process, proc) == startTime;
 	}
 
 	/**
