@@ -133,22 +133,6 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	public record Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
 			@Nullable ProcessMarkers markers, long uid) {
 
-		/**
-		 * Create a process of this JVM's user.
-		 * @param pid its id
-		 * @param ppid its parent's id
-		 * @param pgid its process group
-		 * @param sid its session
-		 * @param state its state letter
-		 * @param startTime when it started
-		 * @param rssBytes its resident memory
-		 * @param markers its mcp-stdio markers
-		 */
-		public Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
-				@Nullable ProcessMarkers markers) {
-			this(pid, ppid, pgid, sid, state, startTime, rssBytes, markers, Membership.CURRENT_UID);
-		}
-
 	}
 
 }
