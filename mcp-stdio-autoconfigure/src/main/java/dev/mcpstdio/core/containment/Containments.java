@@ -32,6 +32,7 @@ import java.util.function.Predicate;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
+import dev.mcpstdio.core.containment.ContainerEngine.Stop;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
@@ -287,44 +288,29 @@ public final class Containments {
 	 * @return what was found and done
 	 * @throws ContainerEngine.Failure if the engine cannot list its containers
 	 */
-	static Removed sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
+	static Stop sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
 		long start = System.nanoTime();
 		List<Owned> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server containers found (" + engine + ")");
-			return new Removed(List.of(), 0, 0, Duration.ofNanos(System.nanoTime() - start));
+			return new Stop(List.of(), 0, 0, true, Duration.ofNanos(System.nanoTime() - start), null);
 		}
-		List<String> running = new ArrayList<>();
-		for (Owned orphan : orphans) {
-			try {
-				if (orphan.running() && engine.kill(orphan.id(), "TERM")) {
-					running.add(orphan.id());
-				}
-			}
-			catch (ContainerEngine.Failure ex) {
-				// rm -f below still ends it
-				logger.debug("Could not signal orphaned container " + orphan.id() + ": " + ex.getMessage());
-			}
+		List<String> running = orphans.stream().filter(Owned::running).map(Owned::id).toList();
+		Stop stop = engine.stop(running, orphans.stream().map(Owned::id).toList(), terminateTimeout);
+		if (stop.error() != null) {
+			// rm -f still ended them
+			logger.debug("Could not signal orphaned containers: " + stop.error());
 		}
-		long deadline = System.nanoTime() + terminateTimeout.toNanos();
-		int killed = 0;
-		for (String id : running) {
-			if (!engine.awaitExit(id, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
-				killed++;
-			}
-		}
-		List<String> ids = orphans.stream().map(Owned::id).toList();
 		List<String> described = orphans.stream()
 			.map((orphan) -> ContainerEngine.shortId(orphan.id()) + " (server '" + orphan.server() + "', owner "
 					+ ((orphan.owner() != null) ? orphan.owner().id() : "?") + ")")
 			.toList();
-		boolean removed = engine.remove(ids);
-		Duration took = Duration.ofNanos(System.nanoTime() - start);
 		logger.warn("Removed " + orphans.size() + " orphaned MCP server "
 				+ ((orphans.size() == 1) ? "container" : "containers") + " left by dead JVMs: " + described + "; "
-				+ running.size() + " were running, " + killed + " needed a kill after SIGTERM"
-				+ (removed ? "" : "; some could not be removed") + " (" + took.toMillis() + " ms)");
-		return new Removed(ids, running.size(), killed, took);
+				+ stop.terminated() + " were running, " + stop.killed() + " needed a kill after SIGTERM"
+				+ (stop.removed() ? "" : "; some could not be removed") + " ("
+				+ Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms)");
+		return stop;
 	}
 
 	/**
@@ -403,19 +389,6 @@ public final class Containments {
 	 * @param pids the orphans' pids
 	 */
 	public record Swept(int found, int killed, int survivors, List<Long> pids) {
-
-	}
-
-	/**
-	 * What the sweep of one engine's containers did.
-	 *
-	 * @param removed the ids of the orphaned containers, all removed unless the engine
-	 * failed
-	 * @param terminated how many were running and got SIGTERM
-	 * @param killed how many of those were still running after {@code terminate-timeout}
-	 * @param took how long the sweep took
-	 */
-	record Removed(List<String> removed, int terminated, int killed, Duration took) {
 
 	}
 
