@@ -227,22 +227,12 @@ public final class SecretSanitizer {
 	 * @return the text, the same instance when there was nothing to escape
 	 */
 	public static String printable(String text) {
-		int first = 0;
-		while (first < text.length() && !isHidden(text.charAt(first))) {
-			first++;
-		}
-		if (first == text.length()) {
+		if (text.chars().noneMatch((ch) -> isHidden((char) ch))) {
 			return text;
 		}
-		StringBuilder escaped = new StringBuilder(text.length() + 16).append(text, 0, first);
-		for (int i = first; i < text.length(); i++) {
-			char ch = text.charAt(i);
-			if (isHidden(ch)) {
-				escaped.append(String.format(Locale.ROOT, "\\u%04X", (int) ch));
-			}
-			else {
-				escaped.append(ch);
-			}
+		StringBuilder escaped = new StringBuilder(text.length() + 16);
+		for (char ch : text.toCharArray()) {
+			escaped.append(isHidden(ch) ? String.format(Locale.ROOT, "\\u%04X", (int) ch) : String.valueOf(ch));
 		}
 		return escaped.toString();
 	}
