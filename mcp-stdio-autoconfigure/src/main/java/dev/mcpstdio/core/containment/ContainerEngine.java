@@ -296,7 +296,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 */
 	boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
 		long pid = mainPid(id);
-		return pid > 0 && proc.environContains(pid, ProcessMarkers.INSTANCE + "=" + instance);
+		ProcessMarkers markers = (pid > 0) ? proc.markers(pid) : null;
+		return markers != null && instance.equals(markers.instance());
 	}
 
 	/**
