@@ -230,9 +230,6 @@ final class Cgroup implements Containment.Part {
 	 */
 	TreeTerminator.Result terminate(Duration terminateTimeout) {
 		int termed = signalFrozen(false);
-		if (termed == 0 && isEmpty()) {
-			return new TreeTerminator.Result(0, 0, 0);
-		}
 		if (awaitEmpty(terminateTimeout)) {
 			return new TreeTerminator.Result(termed, 0, 0);
 		}
