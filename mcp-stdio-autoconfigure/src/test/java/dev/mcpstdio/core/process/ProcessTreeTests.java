@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.process.Procs.proc;
@@ -199,6 +200,26 @@ class ProcessTreeTests {
 		public boolean signal(Proc proc, boolean kill) {
 			this.signalled.add((kill ? "KILL " : "TERM ") + proc.pid());
 			return true;
+		}
+
+		@Override
+		public ProcessTable scan(long freshSince) {
+			return scan();
+		}
+
+		@Override
+		public ProcessTable reread(ProcessTable table) {
+			return scan();
+		}
+
+		@Override
+		public ProcessTable lineage(long pid) {
+			return scan();
+		}
+
+		@Override
+		public Pidfds.@Nullable Pidfd hold(long pid) {
+			return null;
 		}
 
 	}

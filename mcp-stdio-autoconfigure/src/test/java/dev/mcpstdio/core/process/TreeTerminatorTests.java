@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.process.Procs.proc;
@@ -227,6 +228,26 @@ class TreeTerminatorTests {
 			}
 			this.onSignal.accept(this.signals.size());
 			return true;
+		}
+
+		@Override
+		public ProcessTable scan(long freshSince) {
+			return scan();
+		}
+
+		@Override
+		public ProcessTable reread(ProcessTable table) {
+			return scan();
+		}
+
+		@Override
+		public ProcessTable lineage(long pid) {
+			return scan();
+		}
+
+		@Override
+		public Pidfds.@Nullable Pidfd hold(long pid) {
+			return null;
 		}
 
 	}
