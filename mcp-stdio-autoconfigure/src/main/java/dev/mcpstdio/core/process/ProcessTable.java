@@ -74,17 +74,6 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	}
 
 	/**
-	 * Return the same process in this snapshot: the pid with the same start time, not
-	 * another process that reused the pid.
-	 * @param proc a process seen earlier
-	 * @return the process now, or {@code null} when it is gone
-	 */
-	public @Nullable Proc find(Proc proc) {
-		Proc now = this.processes.get(proc.pid());
-		return (now != null && now.startTime() == proc.startTime()) ? now : null;
-	}
-
-	/**
 	 * Return the processes whose parent chain leads to one of the given roots, the roots
 	 * excluded. A child is only counted when it started no earlier than its parent, so a
 	 * pid reused by a stranger whose parent pid matches by chance is not.
