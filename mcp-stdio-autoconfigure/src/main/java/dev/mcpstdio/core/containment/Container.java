@@ -145,10 +145,6 @@ final class Container implements Containment.Part {
 		return wrapped;
 	}
 
-	List<String> args() {
-		return this.args;
-	}
-
 	ContainerEngine engine() {
 		return this.engine;
 	}
