@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,23 +106,21 @@ final class Bubblewrap implements Containment.Part {
 				mounts.put(directory, "--tmpfs");
 			}
 		}
-		List<Path> listed = new ArrayList<>();
-		sandbox.readOnly().forEach((readOnly) -> listed.add(readOnly.toAbsolutePath().normalize()));
-		int readOnlyCount = listed.size();
-		sandbox.readWrite().forEach((readWrite) -> listed.add(readWrite.toAbsolutePath().normalize()));
+		// a path listed both ways is writable
+		Map<Path, String> listed = new LinkedHashMap<>();
+		sandbox.readOnly().forEach((readOnly) -> listed.put(readOnly.toAbsolutePath().normalize(), "--ro-bind"));
+		sandbox.readWrite().forEach((readWrite) -> listed.put(readWrite.toAbsolutePath().normalize(), "--bind"));
 		// the server's or the application's: visible (writable under a listed path), but
 		// never /tmp or a home directory itself, which stay empty
 		Path directory = ((start.workingDirectory() != null) ? start.workingDirectory()
 				: Path.of(System.getProperty("user.dir")))
 			.toAbsolutePath()
 			.normalize();
-		if (listed.stream().noneMatch(directory::startsWith)) {
+		if (listed.keySet().stream().noneMatch(directory::startsWith)) {
 			mounts.putIfAbsent(directory, "--ro-bind");
 		}
 		options.addAll(List.of("--chdir", directory.toString()));
-		for (int i = 0; i < listed.size(); i++) {
-			mounts.put(listed.get(i), (i < readOnlyCount) ? "--ro-bind" : "--bind");
-		}
+		mounts.putAll(listed);
 		mounts.forEach((mounted, how) -> {
 			options.add(how);
 			options.add(mounted.toString());
