@@ -36,9 +36,10 @@ import dev.mcpstdio.core.process.CommandLocator;
 /**
  * The bubblewrap sandbox of one start of a server.
  *
+ * @param options {@code bwrap} and its options
  * @author mcp-stdio authors
  */
-final class Bubblewrap implements Containment.Part {
+record Bubblewrap(List<String> options) implements Containment.Part {
 
 	// Nothing of its own to end or release: its processes keep the server's session and
 	// markers, and --die-with-parent ends them with bwrap.
@@ -53,11 +54,8 @@ final class Bubblewrap implements Containment.Part {
 
 	private static final String NEVER = "; a sandboxed server never runs without its sandbox";
 
-	/** {@code bwrap} and its options. */
-	private final List<String> options;
-
-	private Bubblewrap(List<String> options) {
-		this.options = List.copyOf(options);
+	Bubblewrap {
+		options = List.copyOf(options);
 	}
 
 	/**
