@@ -54,14 +54,8 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 */
 	ProcessTable with(Map<Long, @Nullable Proc> reread, List<Proc> unread) {
 		Map<Long, Proc> processes = new HashMap<>(this.processes);
-		reread.forEach((pid, proc) -> {
-			if (proc != null) {
-				processes.put(pid, proc);
-			}
-			else {
-				processes.remove(pid);
-			}
-		});
+		// a null (the process is gone) removes the pid
+		reread.forEach((pid, proc) -> processes.compute(pid, (key, old) -> proc));
 		return new ProcessTable(processes, this.takenAt, this.generation, unread);
 	}
 

@@ -346,9 +346,7 @@ public final class TreeTerminator {
 		/** Close every pidfd still held. */
 		@Override
 		public void close() {
-			for (Held held : this.held.values()) {
-				held.pidfd().close();
-			}
+			this.held.values().forEach((held) -> held.pidfd().close());
 			this.held.clear();
 		}
 
