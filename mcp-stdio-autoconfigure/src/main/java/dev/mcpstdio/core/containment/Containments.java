@@ -23,12 +23,14 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
@@ -144,7 +146,6 @@ public final class Containments {
 	 * its sandbox cannot be had
 	 */
 	public Containment prepare(Start start, String instance) {
-		List<Containment.Part> parts = new ArrayList<>(2);
 		ContainerRun run = recognise(start, true);
 		boolean sandboxed = start.settings().sandbox().enabled();
 		if (sandboxed && run != null) {
@@ -164,16 +165,11 @@ public final class Containments {
 		// a group's name has no dots: those of the instance would look like its files
 		Cgroup group = groups.create(start.server(), instance.replace('.', '-'));
 		if (group != null) {
-			parts.add(group);
 			this.guard.reaper("cgroups", groups.reaper());
 		}
-		if (sandbox != null) {
-			parts.add(sandbox);
-		}
-		if (container != null) {
-			parts.add(container);
-		}
-		return new Containment(start.command(), parts);
+		// outermost first
+		return new Containment(start.command(),
+				Stream.<Containment.Part>of(group, sandbox, container).filter(Objects::nonNull).toList());
 	}
 
 	private static @Nullable ContainerRun recognise(Start start, boolean strict) {
