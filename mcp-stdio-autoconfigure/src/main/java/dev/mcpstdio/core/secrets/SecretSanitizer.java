@@ -101,14 +101,14 @@ public final class SecretSanitizer {
 	private static final Pattern ORACLE_PASSWORD = Pattern
 		.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^\\s/@:\"']{1,256}/)([^\\s@]{1,512})@");
 
-	private static final Pattern BEARER = Pattern
-		.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}");
-
-	private static final Pattern JWT = Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*");
-
-	/** Well-known token shapes; group 1 is the prefix that names the kind and stays. */
-	private static final List<Pattern> TOKEN_SHAPES = List.of(Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"),
-			Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
+	/**
+	 * A Bearer value, a JWT, then well-known token shapes, masked in this order; group 1,
+	 * where there is one, is the prefix that names the kind and stays.
+	 */
+	private static final List<Pattern> TOKEN_SHAPES = List.of(
+			Pattern.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}"),
+			Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*"),
+			Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"), Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
 			Pattern.compile("\\b(sk-)(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{16,}"),
 			Pattern.compile("\\b(xox[abposr]-)[A-Za-z0-9-]{8,}"), Pattern.compile("\\b(AKIA|ASIA)[A-Z0-9]{16}\\b"),
 			Pattern.compile("\\b(AIza)[A-Za-z0-9_-]{35}"), Pattern.compile("\\b([rs]k_(?:live|test)_)[A-Za-z0-9]{10,}"),
@@ -210,8 +210,6 @@ public final class SecretSanitizer {
 		if (result.indexOf('=') >= 0 || result.indexOf(':') >= 0) {
 			result = maskNamedValues(result);
 		}
-		result = maskAfterPrefix(BEARER, result);
-		result = maskAfterPrefix(JWT, result);
 		for (Pattern shape : TOKEN_SHAPES) {
 			result = maskAfterPrefix(shape, result);
 		}
@@ -357,7 +355,7 @@ public final class SecretSanitizer {
 
 	private static String maskNamedValues(String text) {
 		Matcher matcher = NAME_AND_SEPARATOR.matcher(text);
-		StringBuilder result = null;
+		StringBuilder result = new StringBuilder();
 		int copied = 0;
 		int from = 0;
 		while (from < text.length() && matcher.find(from)) {
@@ -374,17 +372,12 @@ public final class SecretSanitizer {
 			if (value[0] == value[1] || PLACEHOLDER.matcher(text).region(value[0], value[1]).matches()) {
 				continue;
 			}
-			if (result == null) {
-				result = new StringBuilder(text.length());
-			}
 			result.append(text, copied, value[0]).append(MASK);
 			copied = value[1];
 			from = Math.max(from, value[1]);
 		}
-		if (result == null) {
-			return text;
-		}
-		return result.append(text, copied, text.length()).toString();
+		// a masked value ends past 0: copied is still 0 only when nothing was masked
+		return (copied == 0) ? text : result.append(text, copied, text.length()).toString();
 	}
 
 	/**
