@@ -19,8 +19,11 @@ package dev.mcpstdio.core.process;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -75,27 +78,20 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 * @return the descendants
 	 */
 	List<Proc> descendantsOf(Collection<Proc> roots) {
-		Map<Long, List<Proc>> children = new HashMap<>();
-		for (Proc proc : this.processes.values()) {
-			children.computeIfAbsent(proc.ppid(), (k) -> new ArrayList<>()).add(proc);
-		}
-		Map<Long, Proc> seen = new HashMap<>();
-		for (Proc root : roots) {
-			seen.put(root.pid(), root);
-		}
-		List<Proc> result = new ArrayList<>();
+		Map<Long, List<Proc>> children = this.processes.values().stream().collect(Collectors.groupingBy(Proc::ppid));
+		Set<Long> seen = roots.stream().map(Proc::pid).collect(Collectors.toCollection(HashSet::new));
 		List<Proc> queue = new ArrayList<>(roots);
 		for (int i = 0; i < queue.size() && i < 100_000; i++) {
 			Proc parent = queue.get(i);
 			for (Proc child : children.getOrDefault(parent.pid(), List.of())) {
-				if (!seen.containsKey(child.pid()) && child.startTime() >= parent.startTime()) {
-					seen.put(child.pid(), child);
-					result.add(child);
+				// add() is false for a process met before
+				if (child.startTime() >= parent.startTime() && seen.add(child.pid())) {
 					queue.add(child);
 				}
 			}
 		}
-		return result;
+		// after the roots, the queue holds exactly the descendants found
+		return queue.subList(roots.size(), queue.size());
 	}
 
 	/**
