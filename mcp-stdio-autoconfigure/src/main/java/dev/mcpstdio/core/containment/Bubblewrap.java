@@ -86,15 +86,13 @@ record Bubblewrap(List<String> options) implements Containment.Part {
 		}
 		// a success is kept; a failure, perhaps a timeout under load, is probed again
 		String problem = probes.contains(options) ? "" : probe(options);
-		if (problem.isEmpty()) {
-			probes.add(List.copyOf(options));
-		}
-		else {
+		if (!problem.isEmpty()) {
 			throw new McpStdioException(start.server(), failed + "cannot be set up here: " + problem
 					+ ". bubblewrap needs user namespaces: allow them (on Ubuntu 24.04 an AppArmor profile that lets "
 					+ "bwrap use them, or sysctl kernel.apparmor_restrict_unprivileged_userns=0; elsewhere sysctl "
 					+ "user.max_user_namespaces above 0, or kernel.unprivileged_userns_clone=1)" + NEVER);
 		}
+		probes.add(List.copyOf(options));
 		// each mount after those of its ancestors: the most specific path decides
 		Map<Path, String> mounts = new TreeMap<>();
 		mounts.put(Path.of("/tmp"), "--tmpfs");
