@@ -120,8 +120,7 @@ final class Container implements Containment.Part {
 				directory = (parent != null) ? Files.createTempDirectory(parent, prefix)
 						: Files.createTempDirectory(prefix);
 				file = directory.resolve("cid");
-				additions.add("--cidfile");
-				additions.add(file.toString());
+				additions.addAll(List.of("--cidfile", file.toString()));
 			}
 			catch (IOException | RuntimeException ex) {
 				// the id is then found by the instance label
@@ -139,8 +138,7 @@ final class Container implements Containment.Part {
 
 	@Override
 	public List<String> wrap(List<String> command) {
-		List<String> wrapped = new ArrayList<>();
-		wrapped.add(command.get(0));
+		List<String> wrapped = new ArrayList<>(List.of(command.get(0)));
 		wrapped.addAll(this.args);
 		return wrapped;
 	}
