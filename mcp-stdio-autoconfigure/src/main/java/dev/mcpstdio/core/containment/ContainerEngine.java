@@ -108,9 +108,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 */
 	static ContainerEngine of(ContainerRun run, String executable, Map<String, String> environment,
 			ContainerSettings settings) {
-		List<String> prefix = new ArrayList<>();
-		String engineCommand = settings.engineCommand();
-		prefix.add((engineCommand != null) ? engineCommand : executable);
+		List<String> prefix = new ArrayList<>(
+				List.of(Objects.requireNonNullElse(settings.engineCommand(), executable)));
 		prefix.addAll(run.globalOptions());
 		return new ContainerEngine(prefix, environment, settings.engineTimeout());
 	}
@@ -132,10 +131,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 */
 	List<String> ids(String... filters) {
 		List<String> args = new ArrayList<>(List.of("ps", "-a", "-q", "--no-trunc"));
-		for (String filter : filters) {
-			args.add("--filter");
-			args.add(filter);
-		}
+		Stream.of(filters).forEach((filter) -> args.addAll(List.of("--filter", filter)));
 		Output output = call(args, this.timeout);
 		if (!output.ok()) {
 			throw new Failure("could not list containers: " + output.error());
