@@ -102,10 +102,8 @@ public final class ContainerRun {
 		}
 		ContainerRun run = new ContainerRun(copy, runIndex);
 		int imageIndex = run.parseRunOptions(runIndex + 1);
-		if (imageIndex >= copy.size()) {
-			throw new ContainerRun.InvalidCommandException(
-					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
-		}
+		refuse(imageIndex >= copy.size(),
+				"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		run.check();
 		return run;
 	}
