@@ -72,9 +72,8 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 					.filter((candidate) -> Files.isExecutable(Path.of(candidate)))
 					.findFirst()
 					.orElse(null);
-		boolean proc = ProcReader.system().isAvailable();
 		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
-		return new Platform(os, setsid, proc, shell);
+		return new Platform(os, setsid, ProcReader.system().isAvailable(), shell);
 	}
 
 	public boolean isWindows() {
