@@ -156,7 +156,6 @@ public final class ProcessScanner implements ProcessSource {
 	 * that another caller began meanwhile and that serves both.
 	 * @return a fresh snapshot
 	 */
-	@Override
 	public ProcessTable scan() {
 		return scan(System.nanoTime());
 	}

@@ -27,12 +27,6 @@ import org.jspecify.annotations.Nullable;
 interface ProcessSource {
 
 	/**
-	 * Read the live processes: a snapshot whose reading began after this call.
-	 * @return a fresh snapshot
-	 */
-	ProcessTable scan();
-
-	/**
 	 * Read the live processes: a snapshot whose reading began at or after the given time,
 	 * which may be one another caller asked for.
 	 * @param freshSince a {@link System#nanoTime()} not later than now

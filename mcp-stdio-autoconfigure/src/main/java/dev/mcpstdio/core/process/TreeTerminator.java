@@ -133,8 +133,7 @@ public final class TreeTerminator {
 
 	private Result escalate(Function<ProcessTable, List<Proc>> members, long since, long freshSince,
 			Duration terminateTimeout, Escalation escalation) {
-		long begin = System.nanoTime();
-		long deadline = begin + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
+		long deadline = System.nanoTime() + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
 		ProcessTable table = this.source.scan(freshSince);
 		List<Proc> found = members.apply(table);
 		long pause = POLL_MIN_NANOS;
@@ -172,7 +171,7 @@ public final class TreeTerminator {
 	private List<Proc> waitForEnd(Signalled signalled, long deadline, boolean kill, Escalation escalation) {
 		long pause = POLL_MIN_NANOS;
 		while (true) {
-			List<Proc> left = signalled.left(this.source.scan());
+			List<Proc> left = signalled.left(this.source.scan(System.nanoTime()));
 			if (left.isEmpty()) {
 				return left;
 			}
