@@ -177,7 +177,7 @@ class ProcessTreeTests {
 	}
 
 	/** A process source that only records signals. */
-	static final class FakeSource implements ProcessSource {
+	static final class FakeSource extends ScanningSource {
 
 		final List<String> signalled = new ArrayList<>();
 
@@ -200,26 +200,6 @@ class ProcessTreeTests {
 		public boolean signal(Proc proc, boolean kill) {
 			this.signalled.add((kill ? "KILL " : "TERM ") + proc.pid());
 			return true;
-		}
-
-		@Override
-		public ProcessTable scan(long freshSince) {
-			return scan();
-		}
-
-		@Override
-		public ProcessTable reread(ProcessTable table) {
-			return scan();
-		}
-
-		@Override
-		public ProcessTable lineage(long pid) {
-			return scan();
-		}
-
-		@Override
-		public Pidfds.@Nullable Pidfd hold(long pid) {
-			return null;
 		}
 
 	}

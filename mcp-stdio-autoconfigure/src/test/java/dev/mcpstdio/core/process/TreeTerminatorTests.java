@@ -172,7 +172,7 @@ class TreeTerminatorTests {
 	}
 
 	/** Processes that end on SIGTERM unless told not to, and always on SIGKILL. */
-	static final class FakeMachine implements ProcessSource {
+	static final class FakeMachine extends ScanningSource {
 
 		final List<String> signals = new ArrayList<>();
 
@@ -228,26 +228,6 @@ class TreeTerminatorTests {
 			}
 			this.onSignal.accept(this.signals.size());
 			return true;
-		}
-
-		@Override
-		public ProcessTable scan(long freshSince) {
-			return scan();
-		}
-
-		@Override
-		public ProcessTable reread(ProcessTable table) {
-			return scan();
-		}
-
-		@Override
-		public ProcessTable lineage(long pid) {
-			return scan();
-		}
-
-		@Override
-		public Pidfds.@Nullable Pidfd hold(long pid) {
-			return null;
 		}
 
 	}
