@@ -68,7 +68,7 @@ class ArchitectureTests {
 			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
 			.map(JavaClass::getName)
 			.collect(Collectors.toCollection(TreeSet::new));
-		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.CommandLocator",
+		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.process.CommandLocator",
 				"dev.mcpstdio.core.ExitCause", "dev.mcpstdio.core.ExitInfo", "dev.mcpstdio.core.JsonRpcLine",
 				"dev.mcpstdio.core.MessageListener", "dev.mcpstdio.core.ServerHost",
 				"dev.mcpstdio.core.ShutdownTimeouts", "dev.mcpstdio.core.StdioServerProcess",

@@ -38,13 +38,13 @@ import java.util.stream.Collectors;
 
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.core.CommandLocator;
-import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.process.CommandLocator;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;

@@ -43,10 +43,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
+import dev.mcpstdio.core.process.CommandLocator;
+import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;

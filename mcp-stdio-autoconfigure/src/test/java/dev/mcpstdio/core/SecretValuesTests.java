@@ -38,7 +38,7 @@ class SecretValuesTests {
 	void theValuesOfSecretLookingVariablesAreRegistered() {
 		SecretValues secrets = SecretValues.ofSecretNamed(Map.of("UPSTREAM_API_KEY", "upstream-7d3f9a21c4",
 				"GITHUB_TOKEN", "plain-token-value", "LOG_LEVEL", "debug", "API_KEY_FILE", "/run/secrets/key"));
-		assertThat(secrets.size()).isEqualTo(2);
+		assertThat(secrets).hasToString("SecretValues[2 values]");
 		assertThat(secrets.mask("key upstream-7d3f9a21c4 and plain-token-value, level debug, file /run/secrets/key"))
 			.isEqualTo("key ****** and ******, level debug, file /run/secrets/key");
 	}
@@ -46,7 +46,7 @@ class SecretValuesTests {
 	@Test
 	void shortValuesAndSwitchWordsAreNotRegistered() {
 		SecretValues secrets = SecretValues.of(List.of("abc", "true", "OFF", " no ", "abcd"));
-		assertThat(secrets.size()).isOne();
+		assertThat(secrets).hasToString("SecretValues[1 values]");
 		assertThat(secrets.mask("abc true OFF abcd")).isEqualTo("abc true OFF ******");
 	}
 

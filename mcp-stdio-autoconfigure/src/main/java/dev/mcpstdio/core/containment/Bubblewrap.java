@@ -16,11 +16,11 @@
 
 package dev.mcpstdio.core.containment;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,13 +30,16 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Start;
+import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.process.CommandLocator;
 
 /**
  * The bubblewrap sandbox of one start of a server.
  *
+ * @param options {@code bwrap} and its options
  * @author mcp-stdio authors
  */
-final class Bubblewrap implements Containment.Part {
+record Bubblewrap(List<String> options) implements Containment.Part {
 
 	// Nothing of its own to end or release: its processes keep the server's session and
 	// markers, and --die-with-parent ends them with bwrap.
@@ -51,11 +54,8 @@ final class Bubblewrap implements Containment.Part {
 
 	private static final String NEVER = "; a sandboxed server never runs without its sandbox";
 
-	/** {@code bwrap} and its options. */
-	private final List<String> options;
-
-	private Bubblewrap(List<String> options) {
-		this.options = List.copyOf(options);
+	Bubblewrap {
+		options = List.copyOf(options);
 	}
 
 	/**
@@ -68,37 +68,31 @@ final class Bubblewrap implements Containment.Part {
 	 */
 	static Bubblewrap of(Start start, Set<List<String>> probes) {
 		SandboxSettings sandbox = start.settings().sandbox();
-		String path = start.env().get("PATH");
-		String bwrap = null;
-		for (String directory : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
-			Path candidate = Path.of(directory.isEmpty() ? "." : directory, "bwrap").toAbsolutePath();
-			if (bwrap == null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-				bwrap = candidate.toString();
-			}
-		}
 		String failed = "Could not start MCP server '" + start.server() + "': its sandbox ";
-		if (bwrap == null) {
+		Path bwrap;
+		try {
+			bwrap = CommandLocator.locate("bwrap", start.env().get("PATH"), null);
+		}
+		catch (CommandNotFoundException ex) {
 			throw new McpStdioException(start.server(),
 					failed + "needs bubblewrap, and no directory of the server's PATH holds bwrap: install it "
 							+ "(apt-get install bubblewrap, dnf install bubblewrap) or add its directory to the "
 							+ "server's PATH" + NEVER);
 		}
-		List<String> options = new ArrayList<>(List.of(bwrap));
+		List<String> options = new ArrayList<>(List.of(bwrap.toString()));
 		options.addAll(OPTIONS);
 		if (sandbox.network() == Network.NONE) {
 			options.add("--unshare-net");
 		}
 		// a success is kept; a failure, perhaps a timeout under load, is probed again
 		String problem = probes.contains(options) ? "" : probe(options);
-		if (problem.isEmpty()) {
-			probes.add(List.copyOf(options));
-		}
-		else {
+		if (!problem.isEmpty()) {
 			throw new McpStdioException(start.server(), failed + "cannot be set up here: " + problem
 					+ ". bubblewrap needs user namespaces: allow them (on Ubuntu 24.04 an AppArmor profile that lets "
 					+ "bwrap use them, or sysctl kernel.apparmor_restrict_unprivileged_userns=0; elsewhere sysctl "
 					+ "user.max_user_namespaces above 0, or kernel.unprivileged_userns_clone=1)" + NEVER);
 		}
+		probes.add(List.copyOf(options));
 		// each mount after those of its ancestors: the most specific path decides
 		Map<Path, String> mounts = new TreeMap<>();
 		mounts.put(Path.of("/tmp"), "--tmpfs");
@@ -108,23 +102,21 @@ final class Bubblewrap implements Containment.Part {
 				mounts.put(directory, "--tmpfs");
 			}
 		}
-		List<Path> listed = new ArrayList<>();
-		sandbox.readOnly().forEach((readOnly) -> listed.add(readOnly.toAbsolutePath().normalize()));
-		int readOnlyCount = listed.size();
-		sandbox.readWrite().forEach((readWrite) -> listed.add(readWrite.toAbsolutePath().normalize()));
+		// a path listed both ways is writable
+		Map<Path, String> listed = new LinkedHashMap<>();
+		sandbox.readOnly().forEach((readOnly) -> listed.put(readOnly.toAbsolutePath().normalize(), "--ro-bind"));
+		sandbox.readWrite().forEach((readWrite) -> listed.put(readWrite.toAbsolutePath().normalize(), "--bind"));
 		// the server's or the application's: visible (writable under a listed path), but
 		// never /tmp or a home directory itself, which stay empty
 		Path directory = ((start.workingDirectory() != null) ? start.workingDirectory()
 				: Path.of(System.getProperty("user.dir")))
 			.toAbsolutePath()
 			.normalize();
-		if (listed.stream().noneMatch(directory::startsWith)) {
+		if (listed.keySet().stream().noneMatch(directory::startsWith)) {
 			mounts.putIfAbsent(directory, "--ro-bind");
 		}
 		options.addAll(List.of("--chdir", directory.toString()));
-		for (int i = 0; i < listed.size(); i++) {
-			mounts.put(listed.get(i), (i < readOnlyCount) ? "--ro-bind" : "--bind");
-		}
+		mounts.putAll(listed);
 		mounts.forEach((mounted, how) -> {
 			options.add(how);
 			options.add(mounted.toString());

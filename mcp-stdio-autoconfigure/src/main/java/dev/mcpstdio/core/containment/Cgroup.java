@@ -26,9 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
@@ -230,9 +228,6 @@ final class Cgroup implements Containment.Part {
 	 */
 	TreeTerminator.Result terminate(Duration terminateTimeout) {
 		int termed = signalFrozen(false);
-		if (termed == 0 && isEmpty()) {
-			return new TreeTerminator.Result(0, 0, 0);
-		}
 		if (awaitEmpty(terminateTimeout)) {
 			return new TreeTerminator.Result(termed, 0, 0);
 		}
@@ -252,16 +247,12 @@ final class Cgroup implements Containment.Part {
 	private int signalFrozen(boolean kill) {
 		boolean frozen = freeze();
 		try {
-			int count = 0;
-			Consumer<ProcessHandle> signal = kill ? ProcessHandle::destroyForcibly : ProcessHandle::destroy;
-			for (long pid : pids()) {
-				Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-				if (pid != ProcessMarkers.CURRENT_PID && handle.isPresent()) {
-					signal.accept(handle.get());
-					count++;
-				}
-			}
-			return count;
+			List<ProcessHandle> handles = pids().stream()
+				.filter((pid) -> pid != ProcessMarkers.CURRENT_PID)
+				.flatMap((pid) -> ProcessHandle.of(pid).stream())
+				.toList();
+			handles.forEach(kill ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
+			return handles.size();
 		}
 		finally {
 			if (frozen) {

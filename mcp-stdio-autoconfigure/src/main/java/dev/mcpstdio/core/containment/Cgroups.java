@@ -187,10 +187,6 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 	}
 
-	boolean isAvailable() {
-		return this.jvmGroup != null;
-	}
-
 	/**
 	 * Create the group of one server start.
 	 * @param server the server's name
@@ -283,16 +279,11 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 
 	/** Read {@code mcp-stdio-<pid>-<start>}. */
 	static ProcessMarkers.@Nullable Owner ownerOf(String groupName) {
-		if (!groupName.startsWith(GROUP_PREFIX)) {
-			return null;
-		}
-		String rest = groupName.substring(GROUP_PREFIX.length());
-		int dash = rest.indexOf('-');
-		if (dash < 0) {
-			return null;
-		}
-		return ProcessMarkers.Owner.parse(rest.substring(0, dash) + "@" + rest.substring(dash + 1),
-				ProcessMarkers.Owner.current().host());
+		// without a dash there is no @, and parse refuses it
+		return groupName.startsWith(GROUP_PREFIX)
+				? ProcessMarkers.Owner.parse(groupName.substring(GROUP_PREFIX.length()).replaceFirst("-", "@"),
+						ProcessMarkers.Owner.current().host())
+				: null;
 	}
 
 }

@@ -120,8 +120,7 @@ final class Container implements Containment.Part {
 				directory = (parent != null) ? Files.createTempDirectory(parent, prefix)
 						: Files.createTempDirectory(prefix);
 				file = directory.resolve("cid");
-				additions.add("--cidfile");
-				additions.add(file.toString());
+				additions.addAll(List.of("--cidfile", file.toString()));
 			}
 			catch (IOException | RuntimeException ex) {
 				// the id is then found by the instance label
@@ -139,22 +138,13 @@ final class Container implements Containment.Part {
 
 	@Override
 	public List<String> wrap(List<String> command) {
-		List<String> wrapped = new ArrayList<>();
-		wrapped.add(command.get(0));
+		List<String> wrapped = new ArrayList<>(List.of(command.get(0)));
 		wrapped.addAll(this.args);
 		return wrapped;
 	}
 
-	List<String> args() {
-		return this.args;
-	}
-
 	ContainerEngine engine() {
 		return this.engine;
-	}
-
-	String instance() {
-		return this.instance;
 	}
 
 	/**
@@ -165,7 +155,8 @@ final class Container implements Containment.Part {
 	@Nullable String containerId() {
 		String known = knownContainerId();
 		if (known == null) {
-			known = this.engine.idByLabel(ContainerEngine.INSTANCE_LABEL, this.instance);
+			List<String> ids = this.engine.ids("label=" + ContainerEngine.INSTANCE_LABEL + "=" + this.instance);
+			known = ids.isEmpty() ? null : ids.get(0);
 			this.id = known;
 		}
 		return known;
@@ -210,9 +201,9 @@ final class Container implements Containment.Part {
 			known = containerId();
 		}
 		catch (ContainerEngine.Failure ex) {
-			return new Stop("", false, false, false, Duration.ZERO, ex.getMessage());
+			return new Stop(List.of(), 0, 0, false, Duration.ZERO, ex.getMessage());
 		}
-		return (known != null) ? this.engine.stop(known, terminateTimeout) : null;
+		return (known != null) ? this.engine.stop(List.of(known), List.of(known), terminateTimeout) : null;
 	}
 
 	/**
@@ -261,17 +252,18 @@ final class Container implements Containment.Part {
 		if (stop == null) {
 			return;
 		}
-		String container = "MCP server '" + this.server + "': container " + ContainerEngine.shortId(stop.id());
+		String container = "MCP server '" + this.server + "': container "
+				+ ContainerEngine.shortId(String.join("", stop.ids()));
 		if (!stop.removed()) {
 			logger.error(container + " could not be removed: " + stop.error());
 			return;
 		}
 		this.ended = true;
-		if (stop.killed()) {
+		if (stop.killed() > 0) {
 			logger.warn(container + " did not stop within " + Waits.format(terminateTimeout)
 					+ " after SIGTERM through the engine; removed it with rm -f (" + stop.took().toMillis() + " ms)");
 		}
-		else if (stop.terminated()) {
+		else if (stop.terminated() > 0) {
 			logger.warn(container + " was still running; sent SIGTERM through the engine and removed it ("
 					+ stop.took().toMillis() + " ms)");
 		}

@@ -108,9 +108,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 */
 	static ContainerEngine of(ContainerRun run, String executable, Map<String, String> environment,
 			ContainerSettings settings) {
-		List<String> prefix = new ArrayList<>();
-		String engineCommand = settings.engineCommand();
-		prefix.add((engineCommand != null) ? engineCommand : executable);
+		List<String> prefix = new ArrayList<>(
+				List.of(Objects.requireNonNullElse(settings.engineCommand(), executable)));
 		prefix.addAll(run.globalOptions());
 		return new ContainerEngine(prefix, environment, settings.engineTimeout());
 	}
@@ -126,27 +125,13 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	/**
-	 * Return the id of the container that carries a label.
-	 * @param label the label
-	 * @param value its value
-	 * @return the full id, or {@code null} when there is none
-	 */
-	@Nullable String idByLabel(String label, String value) {
-		List<String> ids = ids("label=" + label + "=" + value);
-		return ids.isEmpty() ? null : ids.get(0);
-	}
-
-	/**
 	 * Return the full ids of the containers, running or not, that match every filter.
 	 * @param filters {@code ps --filter} expressions such as {@code label=key=value}
 	 * @return the ids
 	 */
 	List<String> ids(String... filters) {
 		List<String> args = new ArrayList<>(List.of("ps", "-a", "-q", "--no-trunc"));
-		for (String filter : filters) {
-			args.add("--filter");
-			args.add(filter);
-		}
+		Stream.of(filters).forEach((filter) -> args.addAll(List.of("--filter", filter)));
 		Output output = call(args, this.timeout);
 		if (!output.ok()) {
 			throw new Failure("could not list containers: " + output.error());
@@ -226,28 +211,38 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	/**
-	 * End a container: SIGTERM to its main process, a wait of up to
-	 * {@code terminateTimeout}, then {@code rm -f}, whatever {@code --rm} says. Never
-	 * {@code stop}, whose wait is fixed and not ours.
-	 * @param id the container
+	 * End containers: SIGTERM to the main process of those running, one wait of up to
+	 * {@code terminateTimeout} for all of them, then {@code rm -f} of all, whatever
+	 * {@code --rm} says. Never {@code stop}, whose wait is fixed and not ours.
+	 * @param running the containers to signal first
+	 * @param ids every container to remove
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was done
 	 */
-	Stop stop(String id, Duration terminateTimeout) {
+	Stop stop(List<String> running, List<String> ids, Duration terminateTimeout) {
 		long start = System.nanoTime();
-		boolean signalled = false;
+		List<String> signalled = new ArrayList<>();
 		String error = null;
-		try {
-			signalled = kill(id, "TERM");
+		for (String id : running) {
+			try {
+				if (kill(id, "TERM")) {
+					signalled.add(id);
+				}
+			}
+			catch (Failure ex) {
+				// rm -f may still work: an engine that failed once is tried once more
+				error = (error != null) ? error + "; " + ex.getMessage() : ex.getMessage();
+			}
 		}
-		catch (Failure ex) {
-			// rm -f may still work: an engine that failed once is tried once more
-			error = ex.getMessage();
+		long deadline = System.nanoTime() + terminateTimeout.toNanos();
+		int killed = 0;
+		for (String id : signalled) {
+			if (!awaitExit(id, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
+				killed++;
+			}
 		}
-		boolean exited = !signalled || awaitExit(id, terminateTimeout);
-		boolean removed = remove(List.of(id));
-		return new Stop(id, signalled, signalled && !exited, removed, Duration.ofNanos(System.nanoTime() - start),
-				removed ? null : error);
+		boolean removed = remove(ids);
+		return new Stop(ids, signalled.size(), killed, removed, Duration.ofNanos(System.nanoTime() - start), error);
 	}
 
 	/**
@@ -297,7 +292,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 */
 	boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
 		long pid = mainPid(id);
-		return pid > 0 && proc.environContains(pid, ProcessMarkers.INSTANCE + "=" + instance);
+		ProcessMarkers markers = (pid > 0) ? proc.markers(pid) : null;
+		return markers != null && instance.equals(markers.instance());
 	}
 
 	/**
@@ -513,17 +509,17 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	/**
-	 * What ending one container did.
+	 * What ending containers did.
 	 *
-	 * @param id the container
-	 * @param terminated whether SIGTERM was sent (it was running)
-	 * @param killed whether it still ran after {@code terminate-timeout}, killed by
-	 * {@code rm -f}
-	 * @param removed whether it no longer exists at the end
+	 * @param ids the containers
+	 * @param terminated how many were running and got SIGTERM
+	 * @param killed how many of those still ran after {@code terminate-timeout}, killed
+	 * by {@code rm -f}
+	 * @param removed whether none of them exists at the end
 	 * @param took how long it took
-	 * @param error what the engine said when it could not remove the container
+	 * @param error what the engine said when it could not signal one
 	 */
-	record Stop(String id, boolean terminated, boolean killed, boolean removed, Duration took, @Nullable String error) {
+	record Stop(List<String> ids, int terminated, int killed, boolean removed, Duration took, @Nullable String error) {
 
 	}
 

@@ -102,10 +102,8 @@ public final class ContainerRun {
 		}
 		ContainerRun run = new ContainerRun(copy, runIndex);
 		int imageIndex = run.parseRunOptions(runIndex + 1);
-		if (imageIndex >= copy.size()) {
-			throw new ContainerRun.InvalidCommandException(
-					"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
-		}
+		refuse(imageIndex >= copy.size(),
+				"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
 		run.check();
 		return run;
 	}
@@ -326,30 +324,26 @@ public final class ContainerRun {
 	}
 
 	private void check() {
-		if (this.tty >= 0) {
-			throw new ContainerRun.InvalidCommandException(
-					"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
-					this.tty);
-		}
-		if (this.detach >= 0) {
-			throw new ContainerRun.InvalidCommandException(
-					"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
-					this.detach);
-		}
-		if (!this.interactive) {
-			throw new ContainerRun.InvalidCommandException(
-					"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
-					-1);
-		}
-		if (!this.attach.isEmpty() && !this.attach.contains("stdout")) {
-			throw new ContainerRun.InvalidCommandException(
-					"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
-					this.attachIndex);
-		}
-		if (this.reserved != null) {
-			throw new ContainerRun.InvalidCommandException(this.reserved
-					+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
-					this.reservedIndex);
+		refuse(this.tty >= 0,
+				"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
+				this.tty);
+		refuse(this.detach >= 0,
+				"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
+				this.detach);
+		refuse(!this.interactive,
+				"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
+				-1);
+		refuse(!this.attach.isEmpty() && !this.attach.contains("stdout"),
+				"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
+				this.attachIndex);
+		refuse(this.reserved != null, this.reserved
+				+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
+				this.reservedIndex);
+	}
+
+	private static void refuse(boolean refused, String problem, int argIndex) {
+		if (refused) {
+			throw new InvalidCommandException(problem, argIndex);
 		}
 	}
 

@@ -23,15 +23,18 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
+import dev.mcpstdio.core.containment.ContainerEngine.Stop;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
@@ -143,7 +146,6 @@ public final class Containments {
 	 * its sandbox cannot be had
 	 */
 	public Containment prepare(Start start, String instance) {
-		List<Containment.Part> parts = new ArrayList<>(2);
 		ContainerRun run = recognise(start, true);
 		boolean sandboxed = start.settings().sandbox().enabled();
 		if (sandboxed && run != null) {
@@ -163,16 +165,11 @@ public final class Containments {
 		// a group's name has no dots: those of the instance would look like its files
 		Cgroup group = groups.create(start.server(), instance.replace('.', '-'));
 		if (group != null) {
-			parts.add(group);
 			this.guard.reaper("cgroups", groups.reaper());
 		}
-		if (sandbox != null) {
-			parts.add(sandbox);
-		}
-		if (container != null) {
-			parts.add(container);
-		}
-		return new Containment(start.command(), parts);
+		// outermost first
+		return new Containment(start.command(),
+				Stream.<Containment.Part>of(group, sandbox, container).filter(Objects::nonNull).toList());
 	}
 
 	private static @Nullable ContainerRun recognise(Start start, boolean strict) {
@@ -287,44 +284,29 @@ public final class Containments {
 	 * @return what was found and done
 	 * @throws ContainerEngine.Failure if the engine cannot list its containers
 	 */
-	static Removed sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
+	static Stop sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
 		long start = System.nanoTime();
 		List<Owned> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
 		if (orphans.isEmpty()) {
 			logger.debug("No orphaned MCP server containers found (" + engine + ")");
-			return new Removed(List.of(), 0, 0, Duration.ofNanos(System.nanoTime() - start));
+			return new Stop(List.of(), 0, 0, true, Duration.ofNanos(System.nanoTime() - start), null);
 		}
-		List<String> running = new ArrayList<>();
-		for (Owned orphan : orphans) {
-			try {
-				if (orphan.running() && engine.kill(orphan.id(), "TERM")) {
-					running.add(orphan.id());
-				}
-			}
-			catch (ContainerEngine.Failure ex) {
-				// rm -f below still ends it
-				logger.debug("Could not signal orphaned container " + orphan.id() + ": " + ex.getMessage());
-			}
+		List<String> running = orphans.stream().filter(Owned::running).map(Owned::id).toList();
+		Stop stop = engine.stop(running, orphans.stream().map(Owned::id).toList(), terminateTimeout);
+		if (stop.error() != null) {
+			// rm -f still ended them
+			logger.debug("Could not signal orphaned containers: " + stop.error());
 		}
-		long deadline = System.nanoTime() + terminateTimeout.toNanos();
-		int killed = 0;
-		for (String id : running) {
-			if (!engine.awaitExit(id, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
-				killed++;
-			}
-		}
-		List<String> ids = orphans.stream().map(Owned::id).toList();
 		List<String> described = orphans.stream()
 			.map((orphan) -> ContainerEngine.shortId(orphan.id()) + " (server '" + orphan.server() + "', owner "
 					+ ((orphan.owner() != null) ? orphan.owner().id() : "?") + ")")
 			.toList();
-		boolean removed = engine.remove(ids);
-		Duration took = Duration.ofNanos(System.nanoTime() - start);
 		logger.warn("Removed " + orphans.size() + " orphaned MCP server "
 				+ ((orphans.size() == 1) ? "container" : "containers") + " left by dead JVMs: " + described + "; "
-				+ running.size() + " were running, " + killed + " needed a kill after SIGTERM"
-				+ (removed ? "" : "; some could not be removed") + " (" + took.toMillis() + " ms)");
-		return new Removed(ids, running.size(), killed, took);
+				+ stop.terminated() + " were running, " + stop.killed() + " needed a kill after SIGTERM"
+				+ (stop.removed() ? "" : "; some could not be removed") + " ("
+				+ Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms)");
+		return stop;
 	}
 
 	/**
@@ -403,19 +385,6 @@ public final class Containments {
 	 * @param pids the orphans' pids
 	 */
 	public record Swept(int found, int killed, int survivors, List<Long> pids) {
-
-	}
-
-	/**
-	 * What the sweep of one engine's containers did.
-	 *
-	 * @param removed the ids of the orphaned containers, all removed unless the engine
-	 * failed
-	 * @param terminated how many were running and got SIGTERM
-	 * @param killed how many of those were still running after {@code terminate-timeout}
-	 * @param took how long the sweep took
-	 */
-	record Removed(List<String> removed, int terminated, int killed, Duration took) {
 
 	}
 

@@ -353,9 +353,8 @@ public final class OrphanGuard {
 				Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START)));
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.environment().clear();
-		builder.environment().put("PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
-		builder.environment().put("LC_ALL", "C");
-		builder.environment().put(SCRIPT_VARIABLE, SCRIPT);
+		builder.environment()
+			.putAll(Map.of("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL", "C", SCRIPT_VARIABLE, SCRIPT));
 		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
 		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
 		Process process;

@@ -99,11 +99,9 @@ public record Membership(long uid) {
 				members.putIfAbsent(proc.pid(), proc);
 			}
 		}
-		for (Proc child : table.descendantsOf(new ArrayList<>(members.values()))) {
-			if (child.pid() != ProcessMarkers.CURRENT_PID) {
-				members.putIfAbsent(child.pid(), child);
-			}
-		}
+		table.descendantsOf(new ArrayList<>(members.values()))
+			.forEach((child) -> members.putIfAbsent(child.pid(), child));
+		// never this JVM, whichever way it was reached
 		members.remove(ProcessMarkers.CURRENT_PID);
 		return new ArrayList<>(members.values());
 	}

@@ -27,9 +27,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Linux pidfds through libc by JNA: a signal reaches its process or nobody.
  *
+ * @param libc the C library
  * @author mcp-stdio authors
  */
-final class Pidfds {
+record Pidfds(LibC libc) {
 
 	// The only class that touches JNA. A pidfd refers to one process, never to a later
 	// one that reuses its pid.
@@ -47,12 +48,6 @@ final class Pidfds {
 	private static final int SIGKILL = 9;
 
 	private static final int SIGTERM = 15;
-
-	private final LibC libc;
-
-	private Pidfds(LibC libc) {
-		this.libc = libc;
-	}
 
 	/**
 	 * Load libc and open a pidfd of this JVM, to learn whether the kernel allows them.

@@ -45,8 +45,6 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 
 	private static final Path SHELL = Path.of("/bin/sh");
 
-	private static volatile @Nullable Platform current;
-
 	public Platform {
 		osName = osName.toLowerCase(Locale.ROOT);
 	}
@@ -56,12 +54,14 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 	 * @return the platform
 	 */
 	public static Platform current() {
-		Platform platform = current;
-		if (platform == null) {
-			platform = detect();
-			current = platform;
-		}
-		return platform;
+		return Current.PLATFORM;
+	}
+
+	/** Holds the platform, probed when it is first asked for. */
+	private static final class Current {
+
+		static final Platform PLATFORM = detect();
+
 	}
 
 	static Platform detect() {
@@ -72,9 +72,8 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 					.filter((candidate) -> Files.isExecutable(Path.of(candidate)))
 					.findFirst()
 					.orElse(null);
-		boolean proc = ProcReader.system().isAvailable();
 		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
-		return new Platform(os, setsid, proc, shell);
+		return new Platform(os, setsid, ProcReader.system().isAvailable(), shell);
 	}
 
 	public boolean isWindows() {

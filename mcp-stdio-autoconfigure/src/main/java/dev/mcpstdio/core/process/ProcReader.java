@@ -19,12 +19,11 @@ package dev.mcpstdio.core.process;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -91,25 +90,14 @@ public final class ProcReader {
 	}
 
 	/**
-	 * Return whether the environment of a process holds an entry.
+	 * Read the markers of a process from its environment.
 	 * @param pid the process
-	 * @param entry the whole entry, {@code NAME=value}
-	 * @return whether it does
+	 * @return its markers, or {@code null} when it has none or cannot be read
 	 */
-	public boolean environContains(long pid, String entry) {
+	public @Nullable ProcessMarkers markers(long pid) {
 		Cursor cursor = cursor();
 		int length = cursor.readEnviron(pid);
-		byte[] needle = entry.getBytes(StandardCharsets.UTF_8);
-		int start = 0;
-		for (int i = 0; i <= length; i++) {
-			if (i == length || cursor.buffer[i] == 0) {
-				if (i - start == needle.length && Arrays.equals(cursor.buffer, start, i, needle, 0, needle.length)) {
-					return true;
-				}
-				start = i + 1;
-			}
-		}
-		return false;
+		return (length > 0) ? ProcessMarkers.parse(cursor.buffer, length) : null;
 	}
 
 	/**
@@ -145,21 +133,12 @@ public final class ProcReader {
 	 * @throws IOException if the file system cannot be listed
 	 */
 	public List<Long> pids() throws IOException {
-		List<Long> pids = new ArrayList<>();
-		try (DirectoryStream<Path> dirs = Files.newDirectoryStream(this.root)) {
-			for (Path dir : dirs) {
-				String name = dir.getFileName().toString();
-				if (!name.isEmpty() && Character.isDigit(name.charAt(0))) {
-					try {
-						pids.add(Long.parseLong(name));
-					}
-					catch (NumberFormatException ex) {
-						// not a process
-					}
-				}
-			}
+		try (Stream<Path> dirs = Files.list(this.root)) {
+			return dirs.map((dir) -> dir.getFileName().toString())
+				.filter((name) -> name.matches("[0-9]{1,18}"))
+				.map(Long::valueOf)
+				.toList();
 		}
-		return pids;
 	}
 
 	/**

@@ -156,7 +156,6 @@ public final class ProcessScanner implements ProcessSource {
 	 * that another caller began meanwhile and that serves both.
 	 * @return a fresh snapshot
 	 */
-	@Override
 	public ProcessTable scan() {
 		return scan(System.nanoTime());
 	}
@@ -416,10 +415,7 @@ public final class ProcessScanner implements ProcessSource {
 	@Override
 	public boolean signal(Proc proc, boolean kill) {
 		Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
-		if (handle.isEmpty()) {
-			return false;
-		}
-		if (proc.startTime() != 0 && !isStill(proc)) {
+		if (handle.isEmpty() || (proc.startTime() != 0 && !isStill(proc))) {
 			return false;
 		}
 		return kill ? handle.get().destroyForcibly() : handle.get().destroy();

@@ -27,41 +27,28 @@ import org.jspecify.annotations.Nullable;
 interface ProcessSource {
 
 	/**
-	 * Read the live processes: a snapshot whose reading began after this call.
-	 * @return a fresh snapshot
-	 */
-	ProcessTable scan();
-
-	/**
 	 * Read the live processes: a snapshot whose reading began at or after the given time,
-	 * which may be one another caller asked for; by default, a fresh one.
+	 * which may be one another caller asked for.
 	 * @param freshSince a {@link System#nanoTime()} not later than now
 	 * @return a snapshot begun at or after {@code freshSince}
 	 */
-	default ProcessTable scan(long freshSince) {
-		return scan();
-	}
+	ProcessTable scan(long freshSince);
 
 	/**
 	 * Read the processes whose environment read empty in a snapshot again, as one does
-	 * while it execs; by default, read everything again.
+	 * while it execs.
 	 * @param table the snapshot
 	 * @return a snapshot with those processes read again
 	 */
-	default ProcessTable reread(ProcessTable table) {
-		return scan();
-	}
+	ProcessTable reread(ProcessTable table);
 
 	/**
 	 * Read one process and its ancestors afresh, nothing cached: what proves, right
-	 * before a signal, whether the process that has the pid now is a member. By default,
-	 * read everything again.
+	 * before a signal, whether the process that has the pid now is a member.
 	 * @param pid the process
 	 * @return a snapshot of the process and its parent chain, empty when it is gone
 	 */
-	default ProcessTable lineage(long pid) {
-		return scan();
-	}
+	ProcessTable lineage(long pid);
 
 	/**
 	 * Take hold of the process that has a pid now, so that a signal reaches it or nobody,
@@ -70,9 +57,7 @@ interface ProcessSource {
 	 * @return the hold, to be closed by the caller, or {@code null} when the process is
 	 * gone or this source cannot hold processes
 	 */
-	default Pidfds.@Nullable Pidfd hold(long pid) {
-		return null;
-	}
+	Pidfds.@Nullable Pidfd hold(long pid);
 
 	/**
 	 * Send SIGTERM or SIGKILL to a process if it is still the one of the snapshot.

@@ -19,8 +19,11 @@ package dev.mcpstdio.core.process;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -54,14 +57,8 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 */
 	ProcessTable with(Map<Long, @Nullable Proc> reread, List<Proc> unread) {
 		Map<Long, Proc> processes = new HashMap<>(this.processes);
-		reread.forEach((pid, proc) -> {
-			if (proc != null) {
-				processes.put(pid, proc);
-			}
-			else {
-				processes.remove(pid);
-			}
-		});
+		// a null (the process is gone) removes the pid
+		reread.forEach((pid, proc) -> processes.compute(pid, (key, old) -> proc));
 		return new ProcessTable(processes, this.takenAt, this.generation, unread);
 	}
 
@@ -74,17 +71,6 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	}
 
 	/**
-	 * Return the same process in this snapshot: the pid with the same start time, not
-	 * another process that reused the pid.
-	 * @param proc a process seen earlier
-	 * @return the process now, or {@code null} when it is gone
-	 */
-	public @Nullable Proc find(Proc proc) {
-		Proc now = this.processes.get(proc.pid());
-		return (now != null && now.startTime() == proc.startTime()) ? now : null;
-	}
-
-	/**
 	 * Return the processes whose parent chain leads to one of the given roots, the roots
 	 * excluded. A child is only counted when it started no earlier than its parent, so a
 	 * pid reused by a stranger whose parent pid matches by chance is not.
@@ -92,27 +78,20 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 * @return the descendants
 	 */
 	List<Proc> descendantsOf(Collection<Proc> roots) {
-		Map<Long, List<Proc>> children = new HashMap<>();
-		for (Proc proc : this.processes.values()) {
-			children.computeIfAbsent(proc.ppid(), (k) -> new ArrayList<>()).add(proc);
-		}
-		Map<Long, Proc> seen = new HashMap<>();
-		for (Proc root : roots) {
-			seen.put(root.pid(), root);
-		}
-		List<Proc> result = new ArrayList<>();
+		Map<Long, List<Proc>> children = this.processes.values().stream().collect(Collectors.groupingBy(Proc::ppid));
+		Set<Long> seen = roots.stream().map(Proc::pid).collect(Collectors.toCollection(HashSet::new));
 		List<Proc> queue = new ArrayList<>(roots);
 		for (int i = 0; i < queue.size() && i < 100_000; i++) {
 			Proc parent = queue.get(i);
 			for (Proc child : children.getOrDefault(parent.pid(), List.of())) {
-				if (!seen.containsKey(child.pid()) && child.startTime() >= parent.startTime()) {
-					seen.put(child.pid(), child);
-					result.add(child);
+				// add() is false for a process met before
+				if (child.startTime() >= parent.startTime() && seen.add(child.pid())) {
 					queue.add(child);
 				}
 			}
 		}
-		return result;
+		// after the roots, the queue holds exactly the descendants found
+		return queue.subList(roots.size(), queue.size());
 	}
 
 	/**
@@ -132,22 +111,6 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 */
 	public record Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
 			@Nullable ProcessMarkers markers, long uid) {
-
-		/**
-		 * Create a process of this JVM's user.
-		 * @param pid its id
-		 * @param ppid its parent's id
-		 * @param pgid its process group
-		 * @param sid its session
-		 * @param state its state letter
-		 * @param startTime when it started
-		 * @param rssBytes its resident memory
-		 * @param markers its mcp-stdio markers
-		 */
-		public Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
-				@Nullable ProcessMarkers markers) {
-			this(pid, ppid, pgid, sid, state, startTime, rssBytes, markers, Membership.CURRENT_UID);
-		}
 
 	}
 

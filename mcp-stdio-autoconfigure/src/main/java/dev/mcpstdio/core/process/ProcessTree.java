@@ -52,7 +52,10 @@ public record ProcessTree(long rootPid, long rootStartTime, String instance, boo
 	 */
 	public static ProcessTree ofChild(Process process, long startTime, String instance, boolean ownSession,
 			@Nullable ProcReader proc, Membership membership) {
-		BooleanSupplier unreaped = (proc != null) ? () -> isOwnChild(process, startTime, proc) : process::isAlive;
+		// the JDK is asked last (startTimeOfChild): alive then, the pid was the root's
+		// while it was read
+		BooleanSupplier unreaped = (proc != null) ? () -> startTime != 0 && startTimeOfChild(process, proc) == startTime
+				: process::isAlive;
 		return new ProcessTree(process.pid(), startTime, instance, ownSession, unreaped, membership);
 	}
 
@@ -69,16 +72,6 @@ public record ProcessTree(long rootPid, long rootStartTime, String instance, boo
 			return 0;
 		}
 		return stat.startTime();
-	}
-
-	private static boolean isOwnChild(Process process, long startTime, ProcReader proc) {
-		if (startTime == 0) {
-			return false;
-		}
-		ProcReader.Stat stat = proc.stat(process.pid());
-		// The JDK is asked last: alive then, the pid was the root's while it was read
-		return stat != null && stat.startTime() == startTime && stat.ppid() == ProcessMarkers.CURRENT_PID
-				&& process.isAlive();
 	}
 
 	/**

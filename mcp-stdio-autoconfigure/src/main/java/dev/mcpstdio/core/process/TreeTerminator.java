@@ -107,7 +107,9 @@ public final class TreeTerminator {
 			@Override
 			public void survived(List<Proc> survivors) {
 				logger.error("MCP server '" + serverName + "': " + survivors.size()
-						+ " processes survived SIGKILL (pids " + pids(survivors) + ")");
+						+ " processes survived SIGKILL (pids "
+						+ survivors.stream().map((proc) -> Long.toString(proc.pid())).collect(Collectors.joining(", "))
+						+ ")");
 			}
 
 		});
@@ -131,8 +133,7 @@ public final class TreeTerminator {
 
 	private Result escalate(Function<ProcessTable, List<Proc>> members, long since, long freshSince,
 			Duration terminateTimeout, Escalation escalation) {
-		long begin = System.nanoTime();
-		long deadline = begin + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
+		long deadline = System.nanoTime() + Math.min(terminateTimeout.toNanos(), EXEC_WINDOW_NANOS);
 		ProcessTable table = this.source.scan(freshSince);
 		List<Proc> found = members.apply(table);
 		long pause = POLL_MIN_NANOS;
@@ -170,7 +171,7 @@ public final class TreeTerminator {
 	private List<Proc> waitForEnd(Signalled signalled, long deadline, boolean kill, Escalation escalation) {
 		long pause = POLL_MIN_NANOS;
 		while (true) {
-			List<Proc> left = signalled.left(this.source.scan());
+			List<Proc> left = signalled.left(this.source.scan(System.nanoTime()));
 			if (left.isEmpty()) {
 				return left;
 			}
@@ -183,10 +184,6 @@ public final class TreeTerminator {
 			Waits.sleepNanos(Math.min(pause, deadline - now));
 			pause = Math.min(pause * 2, POLL_MAX_NANOS);
 		}
-	}
-
-	private static String pids(List<Proc> procs) {
-		return procs.stream().map((proc) -> Long.toString(proc.pid())).collect(Collectors.joining(", "));
 	}
 
 	/** Learns what an escalation does, for logs and the classification of an exit. */
@@ -303,33 +300,31 @@ public final class TreeTerminator {
 				escalation.signalling(pid, kill);
 				return held.pidfd().signal(kill);
 			}
+			// a pidfd is opened first, the proof made after: it is of the held process
+			// unless that one is gone, and then the signal reaches nobody. Without one,
+			// the signal goes by pid right after the proof
 			Pidfds.Pidfd pidfd = (this.held.size() < MAX_HELD) ? this.source.hold(pid) : null;
-			if (pidfd != null) {
-				// opened first, proven after: the proof is of the held process unless
-				// that one is gone, and then the signal reaches nobody
-				Proc proven = proven(pid);
-				if (proven == null) {
-					pidfd.close();
-					return false;
-				}
-				escalation.signalling(pid, kill);
-				if (!pidfd.signal(kill)) {
-					pidfd.close();
-					return false;
-				}
-				this.held.put(pid, new Held(pidfd, proven));
-				return true;
-			}
 			Proc proven = proven(pid);
 			if (proven == null) {
+				if (pidfd != null) {
+					pidfd.close();
+				}
 				return false;
 			}
 			escalation.signalling(pid, kill);
-			if (this.source.signal(proven, kill)) {
-				this.byPid.put(pid, proven.startTime());
-				return true;
+			if (pidfd == null) {
+				boolean sent = this.source.signal(proven, kill);
+				if (sent) {
+					this.byPid.put(pid, proven.startTime());
+				}
+				return sent;
 			}
-			return false;
+			if (!pidfd.signal(kill)) {
+				pidfd.close();
+				return false;
+			}
+			this.held.put(pid, new Held(pidfd, proven));
+			return true;
 		}
 
 		/**
@@ -350,9 +345,7 @@ public final class TreeTerminator {
 		/** Close every pidfd still held. */
 		@Override
 		public void close() {
-			for (Held held : this.held.values()) {
-				held.pidfd().close();
-			}
+			this.held.values().forEach((held) -> held.pidfd().close());
 			this.held.clear();
 		}
 

@@ -18,6 +18,7 @@ package dev.mcpstdio.core.secrets;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -75,6 +76,13 @@ public final class SecretSanitizer {
 	private static final Pattern NAMED_ARGUMENT = Pattern.compile("([A-Za-z0-9_.-]*[A-Za-z0-9])(\\s*[=:]\\s*)(.*)",
 			Pattern.DOTALL);
 
+	/**
+	 * Where a name splits into words: punctuation, and a capital after a lower case or a
+	 * digit.
+	 */
+	private static final Pattern WORD_BOUNDARY = Pattern
+		.compile("\\P{javaLetterOrDigit}+|(?<=[\\p{javaLowerCase}\\p{javaDigit}])(?=\\p{javaUpperCase})");
+
 	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
 
 	/**
@@ -93,14 +101,14 @@ public final class SecretSanitizer {
 	private static final Pattern ORACLE_PASSWORD = Pattern
 		.compile("(?i)(jdbc:oracle:[a-z0-9]+:[^\\s/@:\"']{1,256}/)([^\\s@]{1,512})@");
 
-	private static final Pattern BEARER = Pattern
-		.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}");
-
-	private static final Pattern JWT = Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*");
-
-	/** Well-known token shapes; group 1 is the prefix that names the kind and stays. */
-	private static final List<Pattern> TOKEN_SHAPES = List.of(Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"),
-			Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
+	/**
+	 * A Bearer value, a JWT, then well-known token shapes, masked in this order; group 1,
+	 * where there is one, is the prefix that names the kind and stays.
+	 */
+	private static final List<Pattern> TOKEN_SHAPES = List.of(
+			Pattern.compile("(?i)\\b(bearer\\s+)(?=[\\w.~+/=-]{0,200}[0-9.~+/=])[\\w.~+/=-]{8,}"),
+			Pattern.compile("\\beyJ[\\w-]{4,}\\.[\\w-]{4,}\\.[\\w-]*"),
+			Pattern.compile("\\b(gh[pousr]_)[A-Za-z0-9]{20,}"), Pattern.compile("\\b(github_pat_)[A-Za-z0-9_]{20,}"),
 			Pattern.compile("\\b(sk-)(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{16,}"),
 			Pattern.compile("\\b(xox[abposr]-)[A-Za-z0-9-]{8,}"), Pattern.compile("\\b(AKIA|ASIA)[A-Z0-9]{16}\\b"),
 			Pattern.compile("\\b(AIza)[A-Za-z0-9_-]{35}"), Pattern.compile("\\b([rs]k_(?:live|test)_)[A-Za-z0-9]{10,}"),
@@ -202,8 +210,6 @@ public final class SecretSanitizer {
 		if (result.indexOf('=') >= 0 || result.indexOf(':') >= 0) {
 			result = maskNamedValues(result);
 		}
-		result = maskAfterPrefix(BEARER, result);
-		result = maskAfterPrefix(JWT, result);
 		for (Pattern shape : TOKEN_SHAPES) {
 			result = maskAfterPrefix(shape, result);
 		}
@@ -219,22 +225,12 @@ public final class SecretSanitizer {
 	 * @return the text, the same instance when there was nothing to escape
 	 */
 	public static String printable(String text) {
-		int first = 0;
-		while (first < text.length() && !isHidden(text.charAt(first))) {
-			first++;
-		}
-		if (first == text.length()) {
+		if (text.chars().noneMatch((ch) -> isHidden((char) ch))) {
 			return text;
 		}
-		StringBuilder escaped = new StringBuilder(text.length() + 16).append(text, 0, first);
-		for (int i = first; i < text.length(); i++) {
-			char ch = text.charAt(i);
-			if (isHidden(ch)) {
-				escaped.append(String.format(Locale.ROOT, "\\u%04X", (int) ch));
-			}
-			else {
-				escaped.append(ch);
-			}
+		StringBuilder escaped = new StringBuilder(text.length() + 16);
+		for (char ch : text.toCharArray()) {
+			escaped.append(isHidden(ch) ? String.format(Locale.ROOT, "\\u%04X", (int) ch) : String.valueOf(ch));
 		}
 		return escaped.toString();
 	}
@@ -328,31 +324,10 @@ public final class SecretSanitizer {
 	 * {@code key}.
 	 */
 	private static List<String> words(String name) {
-		List<String> words = new ArrayList<>();
-		StringBuilder word = new StringBuilder();
-		char previous = 0;
-		for (int i = 0; i < name.length(); i++) {
-			char ch = name.charAt(i);
-			if (!Character.isLetterOrDigit(ch)) {
-				flush(word, words);
-			}
-			else {
-				if (Character.isUpperCase(ch) && (Character.isLowerCase(previous) || Character.isDigit(previous))) {
-					flush(word, words);
-				}
-				word.append(Character.toLowerCase(ch));
-			}
-			previous = ch;
-		}
-		flush(word, words);
-		return words;
-	}
-
-	private static void flush(StringBuilder word, List<String> words) {
-		if (!word.isEmpty()) {
-			words.add(word.toString());
-			word.setLength(0);
-		}
+		return Arrays.stream(WORD_BOUNDARY.split(name))
+			.filter((word) -> !word.isEmpty())
+			.map((word) -> word.toLowerCase(Locale.ROOT))
+			.toList();
 	}
 
 	/** A flag, not the value of the flag before it: {@code --verbose}, {@code -y}. */
@@ -380,7 +355,7 @@ public final class SecretSanitizer {
 
 	private static String maskNamedValues(String text) {
 		Matcher matcher = NAME_AND_SEPARATOR.matcher(text);
-		StringBuilder result = null;
+		StringBuilder result = new StringBuilder();
 		int copied = 0;
 		int from = 0;
 		while (from < text.length() && matcher.find(from)) {
@@ -397,17 +372,12 @@ public final class SecretSanitizer {
 			if (value[0] == value[1] || PLACEHOLDER.matcher(text).region(value[0], value[1]).matches()) {
 				continue;
 			}
-			if (result == null) {
-				result = new StringBuilder(text.length());
-			}
 			result.append(text, copied, value[0]).append(MASK);
 			copied = value[1];
 			from = Math.max(from, value[1]);
 		}
-		if (result == null) {
-			return text;
-		}
-		return result.append(text, copied, text.length()).toString();
+		// a masked value ends past 0: copied is still 0 only when nothing was masked
+		return (copied == 0) ? text : result.append(text, copied, text.length()).toString();
 	}
 
 	/**

@@ -118,14 +118,6 @@ public final class SecretValues {
 		return result;
 	}
 
-	/**
-	 * Return how many values are registered.
-	 * @return the count
-	 */
-	public int size() {
-		return this.values.size();
-	}
-
 	@Override
 	public boolean equals(@Nullable Object other) {
 		return other instanceof SecretValues secrets && this.values.equals(secrets.values);

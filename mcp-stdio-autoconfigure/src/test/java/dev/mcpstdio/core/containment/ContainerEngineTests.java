@@ -86,9 +86,9 @@ class ContainerEngineTests {
 			assertThat(server.launch.engine().isRunning(id)).isTrue();
 			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(1));
 			assertThat(stop).isNotNull();
-			assertThat(stop.id()).isEqualTo(id);
-			assertThat(stop.terminated()).isTrue();
-			assertThat(stop.killed()).as("PID 1 without a SIGTERM handler needs the kill").isTrue();
+			assertThat(stop.ids()).containsExactly(id);
+			assertThat(stop.terminated()).isEqualTo(1);
+			assertThat(stop.killed()).as("PID 1 without a SIGTERM handler needs the kill").isEqualTo(1);
 			assertThat(stop.removed()).isTrue();
 			assertThat(stop.took()).isLessThan(Duration.ofSeconds(30));
 			System.out.println("EOF- and SIGTERM-ignoring container ended by kill TERM + rm -f in " + stop.took());
@@ -109,8 +109,8 @@ class ContainerEngineTests {
 			assertThat(server.request(1)).contains("\"echo\":\"ping\"");
 			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(20));
 			assertThat(stop).isNotNull();
-			assertThat(stop.terminated()).isTrue();
-			assertThat(stop.killed()).isFalse();
+			assertThat(stop.terminated()).isEqualTo(1);
+			assertThat(stop.killed()).isZero();
 			assertThat(stop.removed()).isTrue();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(20))).isTrue();
 		}
@@ -128,8 +128,9 @@ class ContainerEngineTests {
 			Fixtures.sleep(500);
 			ContainerEngine engine = server.launch.engine();
 			assertThat(engine.isRunning(id)).as("the leak this prevents").isTrue();
-			assertThat(engine.idByLabel(ContainerEngine.INSTANCE_LABEL, server.launch.instance())).isEqualTo(id);
-			ContainerEngine.Stop stop = engine.stop(id, Duration.ofMillis(500));
+			assertThat(engine.ids("label=" + ContainerEngine.INSTANCE_LABEL + "=" + server.instance))
+				.containsExactly(id);
+			ContainerEngine.Stop stop = engine.stop(List.of(id), List.of(id), Duration.ofMillis(500));
 			assertThat(stop.removed()).isTrue();
 			// without --rm the stopped container is removed too
 			assertThat(engine.ids("id=" + id)).isEmpty();
@@ -148,7 +149,7 @@ class ContainerEngineTests {
 			ContainerEngines.assertNoneLeft(this.fixtures.id(), Duration.ofSeconds(20));
 			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(30));
 			assertThat(stop).isNotNull();
-			assertThat(stop.terminated()).isFalse();
+			assertThat(stop.terminated()).isZero();
 			assertThat(stop.removed()).isTrue();
 			assertThat(stop.took()).isLessThan(Duration.ofSeconds(20));
 			assertThat(server.launch.engine().isRunning(id)).isFalse();
@@ -251,17 +252,17 @@ class ContainerEngineTests {
 				ofDead.cli.destroyForcibly();
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
-				Containments.Removed result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
+				ContainerEngine.Stop result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				List<String> orphans = List.of(dead, reused);
-				if (!result.removed().containsAll(orphans) && orphans.stream()
-					.anyMatch((id) -> !result.removed().contains(id) && engine.ids("id=" + id).isEmpty())) {
-					System.out.println("Another sweep removed an orphan first: " + result.removed());
+				if (!result.ids().containsAll(orphans) && orphans.stream()
+					.anyMatch((id) -> !result.ids().contains(id) && engine.ids("id=" + id).isEmpty())) {
+					System.out.println("Another sweep removed an orphan first: " + result.ids());
 					ContainerEngines.removeAll(this.fixtures.id());
 					return false;
 				}
-				assertThat(result.removed()).containsExactlyInAnyOrder(dead, reused);
+				assertThat(result.ids()).containsExactlyInAnyOrder(dead, reused);
 				// both ran, unless the process sweep of another JVM of this machine
 				// killed
 				// their marked PIDs 1 first, as it should (their owners are dead)
@@ -269,7 +270,7 @@ class ContainerEngineTests {
 				assertThat(result.killed()).as("SIGTERM-ignoring PIDs 1").isEqualTo(result.terminated());
 				assertThat(ContainerEngines.containers(this.fixtures.id())).containsExactly(alive);
 				assertThat(ofLive.request(2)).contains("ping");
-				assertThat(engine.stop(alive, Duration.ofSeconds(1)).removed()).isTrue();
+				assertThat(engine.stop(List.of(alive), List.of(alive), Duration.ofSeconds(1)).removed()).isTrue();
 			}
 		}
 		finally {

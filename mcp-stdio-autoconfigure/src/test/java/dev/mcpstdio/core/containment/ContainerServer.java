@@ -44,11 +44,15 @@ final class ContainerServer implements AutoCloseable {
 
 	final Process cli;
 
+	/** The start's id, as in its instance label. */
+	final String instance;
+
 	private final BufferedReader stdout;
 
-	private ContainerServer(Container launch, Process cli) {
+	private ContainerServer(Container launch, Process cli, String instance) {
 		this.launch = launch;
 		this.cli = cli;
+		this.instance = instance;
 		this.stdout = new BufferedReader(new InputStreamReader(cli.getInputStream(), StandardCharsets.UTF_8));
 	}
 
@@ -83,7 +87,7 @@ final class ContainerServer implements AutoCloseable {
 		builder.environment().put(ProcessMarkers.OWNER_PID, Long.toString(owner.pid()));
 		builder.environment().put(ProcessMarkers.INSTANCE, instance);
 		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		return new ContainerServer(launch, builder.start());
+		return new ContainerServer(launch, builder.start(), instance);
 	}
 
 	/**

@@ -51,7 +51,7 @@ public final class ContainmentAccess {
 	 */
 	static Cgroups requireCgroups() {
 		Cgroups cgroups = Cgroups.detect(ProcReader.system());
-		if (!cgroups.isAvailable()) {
+		if (cgroups.jvmGroup() == null) {
 			String required = System.getenv(REQUIRE_CGROUP);
 			if (required != null && !required.isBlank()) {
 				fail("cgroup containment is required here (" + REQUIRE_CGROUP + "): " + cgroups.description());

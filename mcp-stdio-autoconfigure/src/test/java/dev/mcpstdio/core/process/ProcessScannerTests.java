@@ -200,7 +200,7 @@ class ProcessScannerTests {
 			this.process = sleeper();
 			Proc seen = scanner.scan().get(this.process.pid());
 			Proc reused = new Proc(seen.pid(), seen.ppid(), seen.pgid(), seen.sid(), seen.state(), seen.startTime() + 1,
-					0, null);
+					0, null, Membership.CURRENT_UID);
 			assertThat(scanner.signal(reused, true)).isFalse();
 			assertThat(this.process.waitFor(200, TimeUnit.MILLISECONDS)).as("still alive").isFalse();
 			assertThat(scanner.signal(seen, true)).isTrue();

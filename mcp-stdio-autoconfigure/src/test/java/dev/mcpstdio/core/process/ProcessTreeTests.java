@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.process.Procs.proc;
@@ -176,7 +177,7 @@ class ProcessTreeTests {
 	}
 
 	/** A process source that only records signals. */
-	static final class FakeSource implements ProcessSource {
+	static final class FakeSource extends ScanningSource {
 
 		final List<String> signalled = new ArrayList<>();
 

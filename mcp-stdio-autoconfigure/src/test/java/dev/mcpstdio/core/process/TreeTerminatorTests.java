@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.process.Procs.proc;
@@ -171,7 +172,7 @@ class TreeTerminatorTests {
 	}
 
 	/** Processes that end on SIGTERM unless told not to, and always on SIGKILL. */
-	static final class FakeMachine implements ProcessSource {
+	static final class FakeMachine extends ScanningSource {
 
 		final List<String> signals = new ArrayList<>();
 
@@ -208,7 +209,7 @@ class TreeTerminatorTests {
 				List<Proc> unmarked = new ArrayList<>();
 				for (Proc proc : this.processes.values()) {
 					unmarked.add(new Proc(proc.pid(), proc.ppid(), proc.pgid(), proc.sid(), proc.state(),
-							proc.startTime(), proc.rssBytes(), null));
+							proc.startTime(), proc.rssBytes(), null, Membership.CURRENT_UID));
 				}
 				return new ProcessTable(Procs.table(unmarked).processes(), System.nanoTime(), 0, unmarked);
 			}

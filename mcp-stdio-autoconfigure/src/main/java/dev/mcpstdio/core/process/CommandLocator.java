@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core;
+package dev.mcpstdio.core.process;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.mcpstdio.core.process.Platform;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,7 +78,7 @@ public final class CommandLocator {
 	 * @param env the server's environment
 	 * @return the value or {@code null}
 	 */
-	static @Nullable String pathOf(Map<String, String> env) {
+	public static @Nullable String pathOf(Map<String, String> env) {
 		for (Map.Entry<String, String> entry : env.entrySet()) {
 			if (entry.getKey().toUpperCase(Locale.ROOT).equals("PATH")) {
 				return entry.getValue();
@@ -93,15 +92,8 @@ public final class CommandLocator {
 	 */
 	public static final class CommandNotFoundException extends RuntimeException {
 
-		private final String command;
-
 		CommandNotFoundException(String command, String reason) {
 			super("Command '" + command + "' cannot be run: " + reason);
-			this.command = command;
-		}
-
-		public String command() {
-			return this.command;
 		}
 
 	}
