@@ -39,6 +39,7 @@ import java.util.stream.Stream;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.support.Waits;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -199,15 +200,29 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			args.addAll(chunk);
 			Output output = call(args, this.timeout);
 			if (!output.ok() && !output.noSuchContainer()) {
-				// "removal already in progress" (--rm) is not a failure: check what is
-				// left
+				// "removal already in progress" (--rm) is not a failure: wait, bounded,
+				// for what is left
+				long deadline = System.nanoTime() + this.timeout.toNanos();
 				for (String id : chunk) {
-					Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
-					gone &= !left.ok() && left.noSuchContainer();
+					gone &= isGone(id, deadline);
 				}
 			}
 		}
 		return gone;
+	}
+
+	private boolean isGone(String id, long deadline) {
+		while (true) {
+			Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
+			if (!left.ok() && left.noSuchContainer()) {
+				return true;
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				return false;
+			}
+			// the engine's own removal may take a while on a loaded machine
+			Waits.sleepNanos(100_000_000L);
+		}
 	}
 
 	/**
