@@ -115,9 +115,10 @@ final class ConfiguredServers {
 	/** The keys binding gave a value to under {@code defaults}. */
 	private final Set<String> defaultsKeys = new TreeSet<>();
 
-	private final McpStdioProperties properties;
+	final McpStdioProperties properties;
 
-	private final boolean adopting;
+	/** Whether Spring AI's stdio servers are adopted. */
+	final boolean adopting;
 
 	private final Map<String, Set<String>> placeholderSecrets;
 
@@ -128,11 +129,23 @@ final class ConfiguredServers {
 	 */
 	private final Set<String> inheriting = new HashSet<>();
 
-	private final List<McpStdioServerDefinition> definitions = new ArrayList<>();
+	final List<McpStdioServerDefinition> definitions = new ArrayList<>();
 
-	private final Set<Path> files = new LinkedHashSet<>();
+	/**
+	 * The servers files that were read and are files on the file system, to be watched.
+	 */
+	final Set<Path> files = new LinkedHashSet<>();
 
-	private ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
+	/**
+	 * Bind, check and resolve the configured servers, those of Spring AI adopted
+	 * included.
+	 * @param environment the environment
+	 * @param resourceLoader loads a servers file
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
+	 * @throws McpStdioConfigurationException naming every error
+	 */
+	ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
 			Log log) {
 		this.environment = environment;
 		this.binder = Binder.get(environment);
@@ -171,45 +184,9 @@ final class ConfiguredServers {
 						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
 			}
 		}
-	}
-
-	/**
-	 * Bind, check and resolve the configured servers, those of Spring AI adopted
-	 * included.
-	 * @param environment the environment
-	 * @param resourceLoader loads a servers file
-	 * @param classLoader tells whether Spring AI's stdio transport is there
-	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
-	 * @return the servers
-	 * @throws McpStdioConfigurationException naming every error
-	 */
-	static ConfiguredServers read(Environment environment, ResourceLoader resourceLoader,
-			@Nullable ClassLoader classLoader, Log log) {
-		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader, classLoader, log);
-		if (!configured.problems.isEmpty()) {
-			throw new McpStdioConfigurationException(configured.problems);
+		if (!this.problems.isEmpty()) {
+			throw new McpStdioConfigurationException(this.problems);
 		}
-		return configured;
-	}
-
-	McpStdioProperties properties() {
-		return this.properties;
-	}
-
-	boolean adopting() {
-		return this.adopting;
-	}
-
-	List<McpStdioServerDefinition> definitions() {
-		return this.definitions;
-	}
-
-	/**
-	 * Return the servers files that were read and are files on the file system.
-	 * @return the files, to be watched for changes
-	 */
-	Set<Path> files() {
-		return this.files;
 	}
 
 	/**
@@ -225,7 +202,7 @@ final class ConfiguredServers {
 			@SuppressWarnings("unchecked")
 			public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
 					BindContext context) {
-				if (name.equals(SERVERS_NAME) && !servers.entries().isEmpty()) {
+				if (name.equals(SERVERS_NAME) && !servers.entries.isEmpty()) {
 					// bound below, each server from its own names
 					return null;
 				}
@@ -256,10 +233,9 @@ final class ConfiguredServers {
 		// the environment's sources kept cached while binding, as one bind of them all
 		// does
 		try (CacheOverride caching = ConfigurationPropertyCaching.get(this.environment).override()) {
-			servers.entries()
-				.forEach((key, entry) -> servers.binder(entry)
-					.bind(entry, Bindable.of(Server.class), handler)
-					.ifBound((server) -> properties.getServers().put(key, server)));
+			servers.entries.forEach((key, entry) -> servers.binder(entry)
+				.bind(entry, Bindable.of(Server.class), handler)
+				.ifBound((server) -> properties.getServers().put(key, server)));
 		}
 	}
 
@@ -428,9 +404,8 @@ final class ConfiguredServers {
 			entries = ServersFile.read(location, this.resourceLoader);
 		}
 		catch (ServersFile.InvalidFileException ex) {
-			String server = ex.server();
-			problem((server != null) ? server : "(servers file)", property,
-					"the file " + location + " " + ex.getMessage(), ex.action());
+			problem((ex.server != null) ? ex.server : "(servers file)", property,
+					"the file " + location + " " + ex.getMessage(), ex.action);
 			return Map.of();
 		}
 		Map<String, Configured> servers = new LinkedHashMap<>();
@@ -484,7 +459,7 @@ final class ConfiguredServers {
 		}
 		catch (ServersFile.UnresolvableException ex) {
 			String where = key + " of server '" + name + "' in " + location;
-			String variable = ex.variable();
+			String variable = ex.variable;
 			if (variable != null) {
 				problem(name, property, "the variable " + variable + " in " + where + " is not set", "set " + variable
 						+ " (an environment variable or a property), or give a default: ${" + variable + ":-default}");

@@ -57,7 +57,7 @@ public class McpStdioAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ServerHost mcpStdioServerHost(ConfiguredServers configured, Environment environment) {
-		McpStdioProperties properties = configured.properties();
+		McpStdioProperties properties = configured.properties;
 		ServerHost host = ServerHost.builder()
 			.orphanGuard(properties.getOrphanGuard().isEnabled())
 			.cgroups(properties.getCgroup().isEnabled())

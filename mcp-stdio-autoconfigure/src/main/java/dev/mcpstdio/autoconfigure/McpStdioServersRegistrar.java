@@ -71,29 +71,29 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	// an error stops start-up here, before any process starts
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		ConfiguredServers configured = ConfiguredServers.read(this.environment, this.resourceLoader, this.classLoader,
+		ConfiguredServers configured = new ConfiguredServers(this.environment, this.resourceLoader, this.classLoader,
 				logger);
 		// read once per start-up: the host and the orphan guard take it from here
 		registry.registerBeanDefinition("mcpStdioConfiguredServers",
 				new RootBeanDefinition(ConfiguredServers.class, () -> configured));
-		if (configured.adopting()) {
+		if (configured.adopting) {
 			// before any bean exists: Spring AI's transports must not even be created
 			registry.registerBeanDefinition("mcpStdioSpringAiStdioTransportRemover",
 					new RootBeanDefinition(SpringAiStdio.class, SpringAiStdio::new));
 		}
-		for (McpStdioServerDefinition definition : configured.definitions()) {
+		for (McpStdioServerDefinition definition : configured.definitions) {
 			registry.registerBeanDefinition(beanName(definition.name()), new RootBeanDefinition(McpStdioServer.class,
 					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory)));
 		}
-		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
+		if (configured.definitions.stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
 			// (@Async, MVC's async requests): a call made there goes to that user's
 			// instance
 			registry.registerBeanDefinition(USER_TASK_DECORATOR,
 					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
 		}
-		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
-		warnAboutHostAccess(configured.definitions());
+		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions);
+		warnAboutHostAccess(configured.definitions);
 	}
 
 	static String beanName(String serverName) {

@@ -102,10 +102,10 @@ final class ServerReloads implements SmartLifecycle {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
 		this.resourceLoader = resourceLoader;
-		this.files = Set.copyOf(startup.files());
-		this.watch = startup.properties().getReload().isEnabled();
+		this.files = Set.copyOf(startup.files);
+		this.watch = startup.properties.getReload().isEnabled();
 		// what the files were when read: a write from now on is a change
-		startup.files().forEach((file) -> this.seen.put(file, stamp(file)));
+		startup.files.forEach((file) -> this.seen.put(file, stamp(file)));
 		servers.setReloader(() -> reload("the endpoint"));
 	}
 
@@ -156,7 +156,7 @@ final class ServerReloads implements SmartLifecycle {
 		this.files.forEach((file) -> before.put(file, stamp(file)));
 		ConfiguredServers configured;
 		try {
-			configured = ConfiguredServers.read(this.environment, this.resourceLoader,
+			configured = new ConfiguredServers(this.environment, this.resourceLoader,
 					this.beanFactory.getBeanClassLoader(), logger);
 		}
 		catch (McpStdioConfigurationException ex) {
@@ -164,12 +164,12 @@ final class ServerReloads implements SmartLifecycle {
 			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
 			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
 		}
-		this.files = Set.copyOf(configured.files());
+		this.files = Set.copyOf(configured.files);
 		this.seen.clear();
 		this.changed.clear();
 		this.files.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
 		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
-		configured.definitions().forEach((definition) -> wanted.put(definition.name(), definition));
+		configured.definitions.forEach((definition) -> wanted.put(definition.name(), definition));
 		List<McpStdioServer> stopping = new ArrayList<>();
 		List<String> removed = new ArrayList<>();
 		List<String> changed = new ArrayList<>();

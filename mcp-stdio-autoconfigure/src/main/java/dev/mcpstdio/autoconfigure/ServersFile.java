@@ -325,9 +325,12 @@ final class ServersFile {
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
-		private final @Nullable String server;
+		/**
+		 * The server whose entry is at fault, {@code null} when the file as a whole is.
+		 */
+		final @Nullable String server;
 
-		private final String action;
+		final String action;
 
 		private InvalidFileException(@Nullable String server, String message, String action) {
 			super(message);
@@ -349,18 +352,6 @@ final class ServersFile {
 			return new InvalidFileException(server, "is unusable: " + why, "fix the file; " + FORMAT);
 		}
 
-		/**
-		 * Return the server whose entry is at fault.
-		 * @return the server, or {@code null} when the file as a whole is
-		 */
-		@Nullable String server() {
-			return this.server;
-		}
-
-		String action() {
-			return this.action;
-		}
-
 	}
 
 	/**
@@ -368,19 +359,14 @@ final class ServersFile {
 	 */
 	static final class UnresolvableException extends RuntimeException {
 
-		private final @Nullable String variable;
+		/**
+		 * The variable that has no value, {@code null} when the placeholder is malformed.
+		 */
+		final @Nullable String variable;
 
 		UnresolvableException(@Nullable String variable) {
 			super((variable != null) ? "the variable " + variable + " is not set" : "a placeholder is malformed");
 			this.variable = variable;
-		}
-
-		/**
-		 * Return the variable that has no value.
-		 * @return its name, or {@code null} when the placeholder is malformed
-		 */
-		@Nullable String variable() {
-			return this.variable;
 		}
 
 	}
