@@ -161,16 +161,11 @@ final class ConfiguredServers {
 			.orElse(Map.of());
 		Duration interval = duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
 				this.properties.getResourceCheckInterval(), ONE_HOUR);
-		List<String> inheriting = new ArrayList<>();
-		for (Configured server : collect().values()) {
-			McpStdioServerDefinition definition = resolve(server, interval);
-			if (definition != null) {
-				this.definitions.add(definition);
-				if (definition.enabled() && this.inheriting.contains(server.name())) {
-					inheriting.add(server.name());
-				}
-			}
-		}
+		collect().values().forEach((server) -> resolve(server, interval));
+		List<String> inheriting = this.definitions.stream()
+			.filter((definition) -> definition.enabled() && this.inheriting.contains(definition.name()))
+			.map(McpStdioServerDefinition::name)
+			.toList();
 		if (!inheriting.isEmpty()) {
 			log.info("MCP servers adopted from spring.ai.mcp.client.stdio get the application's whole environment, as "
 					+ "Spring AI's own stdio transport gave it: " + String.join(", ", inheriting) + " (set " + SERVERS
@@ -505,10 +500,9 @@ final class ConfiguredServers {
 	}
 
 	/**
-	 * Check one server and define it.
-	 * @return its definition, or {@code null} when it has errors
+	 * Check one server and add its definition, unless it has errors.
 	 */
-	private @Nullable McpStdioServerDefinition resolve(Configured configured, Duration checkInterval) {
+	private void resolve(Configured configured, Duration checkInterval) {
 		int before = this.problems.size();
 		String name = configured.name();
 		Server server = configured.server();
@@ -518,7 +512,7 @@ final class ConfiguredServers {
 		SandboxSettings sandbox = sandbox(configured);
 		String command = command(configured, directory);
 		if (command == null || this.problems.size() > before) {
-			return null;
+			return;
 		}
 		// the one place that builds a spec and a definition, from values checked above
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
@@ -551,8 +545,8 @@ final class ConfiguredServers {
 		DataSize maxMemory = server.getMaxMemory();
 		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
 				checkInterval);
-		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
-				new Demand(server.getStart(), idleTimeout, perUser), limits);
+		this.definitions.add(new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
+				new Demand(server.getStart(), idleTimeout, perUser), limits));
 	}
 
 	/**
