@@ -563,14 +563,14 @@ final class ConfiguredServers {
 			problem(configured.name(), source(configured, "max-message-size"),
 					"must be between 1B and 256MB, was " + maxMessageSize, "set a size such as 16MB");
 		}
-		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
+		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 0, 10_000, "set a small count such as 50");
 		// each step at most 10m: a stop should fit in a shutdown phase
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
 		duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES);
 		duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES);
 		duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES);
 		McpStdioProperties.Restart restart = server.getRestart();
-		count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5);
+		count(configured, "restart.max-restarts", restart.getMaxRestarts(), 0, 1000, "set a small count such as 5");
 		duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1));
 		duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR);
 		duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR);
@@ -613,10 +613,7 @@ final class ConfiguredServers {
 			problem(name, source(configured, "instances"), "per-user needs Spring Security to tell who calls",
 					"add spring-boot-starter-security");
 		}
-		if (server.getMaxInstances() < 1 || server.getMaxInstances() > 10_000) {
-			problem(name, source(configured, "max-instances"),
-					"must be between 1 and 10000, was " + server.getMaxInstances(), "set a count such as 50");
-		}
+		count(configured, "max-instances", server.getMaxInstances(), 1, 10_000, "set a count such as 50");
 		server.getUserEnv().forEach((variable, value) -> {
 			if (value.startsWith("oauth2:")
 					&& !ClassUtils.isPresent("org.springframework.security.oauth2.client.OAuth2AuthorizedClientService",
@@ -799,10 +796,10 @@ final class ConfiguredServers {
 		return value;
 	}
 
-	private void count(Configured configured, String key, int value, int max, int example) {
-		if (value < 0 || value > max) {
-			problem(configured.name(), source(configured, key), "must be between 0 and " + max + ", was " + value,
-					"set a small count such as " + example);
+	private void count(Configured configured, String key, int value, int min, int max, String action) {
+		if (value < min || value > max) {
+			problem(configured.name(), source(configured, key),
+					"must be between " + min + " and " + max + ", was " + value, action);
 		}
 	}
 
