@@ -148,14 +148,8 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 			if (!definition.enabled() || !spec.container().enabled()) {
 				continue;
 			}
-			ContainerRun run;
-			try {
-				run = ContainerRun.recognise(spec.command(), spec.args());
-			}
-			catch (ContainerRun.InvalidCommandException ex) {
-				// reported when the server starts
-				continue;
-			}
+			// a command line that cannot run in a container was refused by the checks
+			ContainerRun run = ContainerRun.recognise(spec.command(), spec.args());
 			if (run == null) {
 				continue;
 			}
