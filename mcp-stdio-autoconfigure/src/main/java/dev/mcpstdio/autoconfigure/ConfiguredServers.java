@@ -185,6 +185,16 @@ final class ConfiguredServers {
 	}
 
 	/**
+	 * Bind, check and resolve the configuration again, as it is now.
+	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
+	 * @return the servers
+	 * @throws McpStdioConfigurationException naming every error
+	 */
+	ConfiguredServers readAgain(Log log) {
+		return new ConfiguredServers(this.environment, this.resourceLoader, this.classLoader, log);
+	}
+
+	/**
 	 * Bind {@code mcp.stdio} as Boot does (relaxed names, enums such as
 	 * {@code on-failure}), each server starting from {@code defaults}, and report every
 	 * value that cannot be converted instead of stopping at the first.

@@ -35,7 +35,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
@@ -78,9 +77,8 @@ public class McpStdioAutoConfiguration {
 
 	@Bean
 	ServerReloads mcpStdioServerReloads(McpStdioServers servers, ServerHost host,
-			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
-			ConfiguredServers configured) {
-		return new ServerReloads(servers, host, beanFactory, environment, resourceLoader, configured);
+			ConfigurableListableBeanFactory beanFactory, ConfiguredServers configured) {
+		return new ServerReloads(servers, host, beanFactory, configured);
 	}
 
 	@Configuration(proxyBeanMethods = false)

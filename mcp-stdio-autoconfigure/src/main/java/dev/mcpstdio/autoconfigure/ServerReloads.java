@@ -50,8 +50,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.env.Environment;
-import org.springframework.core.io.ResourceLoader;
 
 /**
  * Rebuilds the server set from the configuration and applies the difference by name.
@@ -74,9 +72,8 @@ final class ServerReloads implements SmartLifecycle {
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
-	private final Environment environment;
-
-	private final ResourceLoader resourceLoader;
+	/** The configuration read at start-up, which a reload reads again. */
+	private final ConfiguredServers startup;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -96,12 +93,11 @@ final class ServerReloads implements SmartLifecycle {
 	private volatile boolean closing;
 
 	ServerReloads(McpStdioServers servers, ServerHost host, ConfigurableListableBeanFactory beanFactory,
-			Environment environment, ResourceLoader resourceLoader, ConfiguredServers startup) {
+			ConfiguredServers startup) {
 		this.servers = servers;
 		this.host = host;
 		this.beanFactory = beanFactory;
-		this.environment = environment;
-		this.resourceLoader = resourceLoader;
+		this.startup = startup;
 		this.files = Set.copyOf(startup.files);
 		this.watch = startup.properties.getReload().isEnabled();
 		// what the files were when read: a write from now on is a change
@@ -156,8 +152,7 @@ final class ServerReloads implements SmartLifecycle {
 		this.files.forEach((file) -> before.put(file, stamp(file)));
 		ConfiguredServers configured;
 		try {
-			configured = new ConfiguredServers(this.environment, this.resourceLoader,
-					this.beanFactory.getBeanClassLoader(), logger);
+			configured = this.startup.readAgain(logger);
 		}
 		catch (McpStdioConfigurationException ex) {
 			String problem = SecretSanitizer.text(McpStdioConfigurationException.printable(ex.getMessage()));
