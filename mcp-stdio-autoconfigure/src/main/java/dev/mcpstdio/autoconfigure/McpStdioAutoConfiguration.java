@@ -56,10 +56,9 @@ public class McpStdioAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ServerHost mcpStdioServerHost(ConfiguredServers configured, Environment environment) {
-		McpStdioProperties properties = configured.properties;
 		ServerHost host = ServerHost.builder()
-			.orphanGuard(properties.getOrphanGuard().isEnabled())
-			.cgroups(properties.getCgroup().isEnabled())
+			.orphanGuard(configured.properties.getOrphanGuard().isEnabled())
+			.cgroups(configured.properties.getCgroup().isEnabled())
 			.application(environment.getProperty("spring.application.name", ""))
 			.build();
 		List<String> missing = host.platform().missingProtections();

@@ -44,9 +44,6 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 
-	/** The prefix of each server bean's name. */
-	private static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
-
 	/** The decorator that hands the calling user to the application's executors. */
 	static final String USER_TASK_DECORATOR = "mcpStdioUserTaskDecorator";
 
@@ -96,8 +93,13 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 		warnAboutHostAccess(configured.definitions);
 	}
 
+	/**
+	 * Return the name of a server's bean.
+	 * @param serverName the server's name
+	 * @return its bean's name
+	 */
 	static String beanName(String serverName) {
-		return BEAN_NAME_PREFIX + serverName;
+		return "mcpStdioServer." + serverName;
 	}
 
 	/**
