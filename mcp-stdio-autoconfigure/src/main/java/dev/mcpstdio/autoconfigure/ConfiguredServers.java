@@ -159,9 +159,9 @@ final class ConfiguredServers {
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
 		this.connections = this.binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
-		Duration interval = duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
+		duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
 				this.properties.getResourceCheckInterval(), ONE_HOUR);
-		collect().values().forEach((server) -> resolve(server, interval));
+		collect().values().forEach(this::resolve);
 		List<String> inheriting = this.definitions.stream()
 			.filter((definition) -> definition.enabled() && this.inheriting.contains(definition.name()))
 			.map(McpStdioServerDefinition::name)
@@ -512,7 +512,7 @@ final class ConfiguredServers {
 	/**
 	 * Check one server and add its definition, unless it has errors.
 	 */
-	private void resolve(Configured configured, Duration checkInterval) {
+	private void resolve(Configured configured) {
 		int before = this.problems.size();
 		String name = configured.name();
 		Server server = configured.server();
@@ -554,7 +554,7 @@ final class ConfiguredServers {
 				: (perUser != null) ? TEN_MINUTES : null;
 		DataSize maxMemory = server.getMaxMemory();
 		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
-				checkInterval);
+				this.properties.getResourceCheckInterval());
 		this.definitions.add(new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
 				new Demand(server.getStart(), idleTimeout, perUser), limits));
 	}
@@ -789,21 +789,18 @@ final class ConfiguredServers {
 		}
 	}
 
-	private Duration duration(Configured configured, String key, Duration value, Duration max) {
-		return duration(configured.name(), source(configured, key), value, max);
+	private void duration(Configured configured, String key, Duration value, Duration max) {
+		duration(configured.name(), source(configured, key), value, max);
 	}
 
-	private Duration duration(String server, String property, Duration value, Duration max) {
+	private void duration(String server, String property, Duration value, Duration max) {
 		if (value.isNegative() || value.isZero()) {
 			problem(server, property, "must be positive, was " + value, "set a positive duration such as 2s");
-			return Duration.ofSeconds(1);
 		}
-		if (value.compareTo(max) > 0) {
+		else if (value.compareTo(max) > 0) {
 			problem(server, property, "must be at most " + format(max) + ", was " + format(value),
 					"set a duration up to " + format(max));
-			return max;
 		}
-		return value;
 	}
 
 	private void count(Configured configured, String key, int value, int min, int max, String action) {
