@@ -24,7 +24,7 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -76,7 +76,7 @@ public class McpStdioAutoConfiguration {
 
 	@Bean
 	ServerReloads mcpStdioServerReloads(McpStdioServers servers, ServerHost host,
-			ConfigurableListableBeanFactory beanFactory, ConfiguredServers configured) {
+			DefaultListableBeanFactory beanFactory, ConfiguredServers configured) {
 		return new ServerReloads(servers, host, beanFactory, configured);
 	}
 

@@ -46,9 +46,7 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -70,7 +68,8 @@ final class ServerReloads implements SmartLifecycle {
 
 	private final ServerHost host;
 
-	private final ConfigurableListableBeanFactory beanFactory;
+	/** The context's bean factory, which holds the servers' beans. */
+	private final DefaultListableBeanFactory beanFactory;
 
 	/** The configuration read at start-up, which a reload reads again. */
 	private final ConfiguredServers startup;
@@ -92,7 +91,7 @@ final class ServerReloads implements SmartLifecycle {
 
 	private volatile boolean closing;
 
-	ServerReloads(McpStdioServers servers, ServerHost host, ConfigurableListableBeanFactory beanFactory,
+	ServerReloads(McpStdioServers servers, ServerHost host, DefaultListableBeanFactory beanFactory,
 			ConfiguredServers startup) {
 		this.servers = servers;
 		this.host = host;
@@ -206,12 +205,12 @@ final class ServerReloads implements SmartLifecycle {
 		server.destroy();
 		this.servers.remove(server);
 		String beanName = McpStdioServersRegistrar.beanName(server.name());
-		if (this.beanFactory instanceof BeanDefinitionRegistry registry && registry.containsBeanDefinition(beanName)) {
+		if (this.beanFactory.containsBeanDefinition(beanName)) {
 			// its destroy() stops nothing more: it is stopped
-			registry.removeBeanDefinition(beanName);
+			this.beanFactory.removeBeanDefinition(beanName);
 		}
-		else if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
-			singletons.destroySingleton(beanName);
+		else {
+			this.beanFactory.destroySingleton(beanName);
 		}
 	}
 
@@ -222,10 +221,8 @@ final class ServerReloads implements SmartLifecycle {
 		McpStdioServer server = McpStdioServersRegistrar.server(definition, this.host, this.beanFactory);
 		String beanName = McpStdioServersRegistrar.beanName(definition.name());
 		this.beanFactory.registerSingleton(beanName, server);
-		if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
-			// destroyed with the context, like the servers it defined
-			singletons.registerDisposableBean(beanName, server);
-		}
+		// destroyed with the context, like the servers it defined
+		this.beanFactory.registerDisposableBean(beanName, server);
 		this.servers.add(server);
 		if (definition.demand().perUser() != null
 				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {
