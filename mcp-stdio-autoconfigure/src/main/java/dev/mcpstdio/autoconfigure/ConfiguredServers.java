@@ -115,9 +115,10 @@ final class ConfiguredServers {
 	/** The keys binding gave a value to under {@code defaults}. */
 	private final Set<String> defaultsKeys = new TreeSet<>();
 
-	private final McpStdioProperties properties;
+	final McpStdioProperties properties;
 
-	private final boolean adopting;
+	/** Whether Spring AI's stdio servers are adopted. */
+	final boolean adopting;
 
 	private final Map<String, Set<String>> placeholderSecrets;
 
@@ -128,11 +129,23 @@ final class ConfiguredServers {
 	 */
 	private final Set<String> inheriting = new HashSet<>();
 
-	private final List<McpStdioServerDefinition> definitions = new ArrayList<>();
+	final List<McpStdioServerDefinition> definitions = new ArrayList<>();
 
-	private final Set<Path> files = new LinkedHashSet<>();
+	/**
+	 * The servers files that were read and are files on the file system, to be watched.
+	 */
+	final Set<Path> files = new LinkedHashSet<>();
 
-	private ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
+	/**
+	 * Bind, check and resolve the configured servers, those of Spring AI adopted
+	 * included.
+	 * @param environment the environment
+	 * @param resourceLoader loads a servers file
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
+	 * @throws McpStdioConfigurationException naming every error
+	 */
+	ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
 			Log log) {
 		this.environment = environment;
 		this.binder = Binder.get(environment);
@@ -146,18 +159,13 @@ final class ConfiguredServers {
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
 		this.connections = this.binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
-		Duration interval = duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
+		duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
 				this.properties.getResourceCheckInterval(), ONE_HOUR);
-		List<String> inheriting = new ArrayList<>();
-		for (Configured server : collect().values()) {
-			McpStdioServerDefinition definition = resolve(server, interval);
-			if (definition != null) {
-				this.definitions.add(definition);
-				if (definition.enabled() && this.inheriting.contains(server.name())) {
-					inheriting.add(server.name());
-				}
-			}
-		}
+		collect().values().forEach(this::resolve);
+		List<String> inheriting = this.definitions.stream()
+			.filter((definition) -> definition.enabled() && this.inheriting.contains(definition.name()))
+			.map(McpStdioServerDefinition::name)
+			.toList();
 		if (!inheriting.isEmpty()) {
 			log.info("MCP servers adopted from spring.ai.mcp.client.stdio get the application's whole environment, as "
 					+ "Spring AI's own stdio transport gave it: " + String.join(", ", inheriting) + " (set " + SERVERS
@@ -171,45 +179,19 @@ final class ConfiguredServers {
 						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
 			}
 		}
+		if (!this.problems.isEmpty()) {
+			throw new McpStdioConfigurationException(this.problems);
+		}
 	}
 
 	/**
-	 * Bind, check and resolve the configured servers, those of Spring AI adopted
-	 * included.
-	 * @param environment the environment
-	 * @param resourceLoader loads a servers file
-	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * Bind, check and resolve the configuration again, as it is now.
 	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
 	 * @return the servers
 	 * @throws McpStdioConfigurationException naming every error
 	 */
-	static ConfiguredServers read(Environment environment, ResourceLoader resourceLoader,
-			@Nullable ClassLoader classLoader, Log log) {
-		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader, classLoader, log);
-		if (!configured.problems.isEmpty()) {
-			throw new McpStdioConfigurationException(configured.problems);
-		}
-		return configured;
-	}
-
-	McpStdioProperties properties() {
-		return this.properties;
-	}
-
-	boolean adopting() {
-		return this.adopting;
-	}
-
-	List<McpStdioServerDefinition> definitions() {
-		return this.definitions;
-	}
-
-	/**
-	 * Return the servers files that were read and are files on the file system.
-	 * @return the files, to be watched for changes
-	 */
-	Set<Path> files() {
-		return this.files;
+	ConfiguredServers readAgain(Log log) {
+		return new ConfiguredServers(this.environment, this.resourceLoader, this.classLoader, log);
 	}
 
 	/**
@@ -225,7 +207,7 @@ final class ConfiguredServers {
 			@SuppressWarnings("unchecked")
 			public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target,
 					BindContext context) {
-				if (name.equals(SERVERS_NAME) && !servers.entries().isEmpty()) {
+				if (name.equals(SERVERS_NAME) && !servers.entries.isEmpty()) {
 					// bound below, each server from its own names
 					return null;
 				}
@@ -256,10 +238,9 @@ final class ConfiguredServers {
 		// the environment's sources kept cached while binding, as one bind of them all
 		// does
 		try (CacheOverride caching = ConfigurationPropertyCaching.get(this.environment).override()) {
-			servers.entries()
-				.forEach((key, entry) -> servers.binder(entry)
-					.bind(entry, Bindable.of(Server.class), handler)
-					.ifBound((server) -> properties.getServers().put(key, server)));
+			servers.entries.forEach((key, entry) -> servers.binder(entry)
+				.bind(entry, Bindable.of(Server.class), handler)
+				.ifBound((server) -> properties.getServers().put(key, server)));
 		}
 	}
 
@@ -428,9 +409,8 @@ final class ConfiguredServers {
 			entries = ServersFile.read(location, this.resourceLoader);
 		}
 		catch (ServersFile.InvalidFileException ex) {
-			String server = ex.server();
-			problem((server != null) ? server : "(servers file)", property,
-					"the file " + location + " " + ex.getMessage(), ex.action());
+			problem((ex.server != null) ? ex.server : "(servers file)", property,
+					"the file " + location + " " + ex.getMessage(), ex.action);
 			return Map.of();
 		}
 		Map<String, Configured> servers = new LinkedHashMap<>();
@@ -484,7 +464,7 @@ final class ConfiguredServers {
 		}
 		catch (ServersFile.UnresolvableException ex) {
 			String where = key + " of server '" + name + "' in " + location;
-			String variable = ex.variable();
+			String variable = ex.variable;
 			if (variable != null) {
 				problem(name, property, "the variable " + variable + " in " + where + " is not set", "set " + variable
 						+ " (an environment variable or a property), or give a default: ${" + variable + ":-default}");
@@ -530,10 +510,9 @@ final class ConfiguredServers {
 	}
 
 	/**
-	 * Check one server and define it.
-	 * @return its definition, or {@code null} when it has errors
+	 * Check one server and add its definition, unless it has errors.
 	 */
-	private @Nullable McpStdioServerDefinition resolve(Configured configured, Duration checkInterval) {
+	private void resolve(Configured configured) {
 		int before = this.problems.size();
 		String name = configured.name();
 		Server server = configured.server();
@@ -543,7 +522,7 @@ final class ConfiguredServers {
 		SandboxSettings sandbox = sandbox(configured);
 		String command = command(configured, directory);
 		if (command == null || this.problems.size() > before) {
-			return null;
+			return;
 		}
 		// the one place that builds a spec and a definition, from values checked above
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
@@ -575,9 +554,9 @@ final class ConfiguredServers {
 				: (perUser != null) ? TEN_MINUTES : null;
 		DataSize maxMemory = server.getMaxMemory();
 		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
-				checkInterval);
-		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
-				new Demand(server.getStart(), idleTimeout, perUser), limits);
+				this.properties.getResourceCheckInterval());
+		this.definitions.add(new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
+				new Demand(server.getStart(), idleTimeout, perUser), limits));
 	}
 
 	/**
@@ -594,14 +573,14 @@ final class ConfiguredServers {
 			problem(configured.name(), source(configured, "max-message-size"),
 					"must be between 1B and 256MB, was " + maxMessageSize, "set a size such as 16MB");
 		}
-		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 10_000, 50);
+		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 0, 10_000, "set a small count such as 50");
 		// each step at most 10m: a stop should fit in a shutdown phase
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
 		duration(configured, "shutdown.drain-timeout", shutdown.getDrainTimeout(), TEN_MINUTES);
 		duration(configured, "shutdown.stdin-close-timeout", shutdown.getStdinCloseTimeout(), TEN_MINUTES);
 		duration(configured, "shutdown.terminate-timeout", shutdown.getTerminateTimeout(), TEN_MINUTES);
 		McpStdioProperties.Restart restart = server.getRestart();
-		count(configured, "restart.max-restarts", restart.getMaxRestarts(), 1000, 5);
+		count(configured, "restart.max-restarts", restart.getMaxRestarts(), 0, 1000, "set a small count such as 5");
 		duration(configured, "restart.window", restart.getWindow(), Duration.ofDays(1));
 		duration(configured, "restart.initial-backoff", restart.getInitialBackoff(), ONE_HOUR);
 		duration(configured, "restart.max-backoff", restart.getMaxBackoff(), ONE_HOUR);
@@ -644,10 +623,7 @@ final class ConfiguredServers {
 			problem(name, source(configured, "instances"), "per-user needs Spring Security to tell who calls",
 					"add spring-boot-starter-security");
 		}
-		if (server.getMaxInstances() < 1 || server.getMaxInstances() > 10_000) {
-			problem(name, source(configured, "max-instances"),
-					"must be between 1 and 10000, was " + server.getMaxInstances(), "set a count such as 50");
-		}
+		count(configured, "max-instances", server.getMaxInstances(), 1, 10_000, "set a count such as 50");
 		server.getUserEnv().forEach((variable, value) -> {
 			if (value.startsWith("oauth2:")
 					&& !ClassUtils.isPresent("org.springframework.security.oauth2.client.OAuth2AuthorizedClientService",
@@ -813,27 +789,24 @@ final class ConfiguredServers {
 		}
 	}
 
-	private Duration duration(Configured configured, String key, Duration value, Duration max) {
-		return duration(configured.name(), source(configured, key), value, max);
+	private void duration(Configured configured, String key, Duration value, Duration max) {
+		duration(configured.name(), source(configured, key), value, max);
 	}
 
-	private Duration duration(String server, String property, Duration value, Duration max) {
+	private void duration(String server, String property, Duration value, Duration max) {
 		if (value.isNegative() || value.isZero()) {
 			problem(server, property, "must be positive, was " + value, "set a positive duration such as 2s");
-			return Duration.ofSeconds(1);
 		}
-		if (value.compareTo(max) > 0) {
+		else if (value.compareTo(max) > 0) {
 			problem(server, property, "must be at most " + format(max) + ", was " + format(value),
 					"set a duration up to " + format(max));
-			return max;
 		}
-		return value;
 	}
 
-	private void count(Configured configured, String key, int value, int max, int example) {
-		if (value < 0 || value > max) {
-			problem(configured.name(), source(configured, key), "must be between 0 and " + max + ", was " + value,
-					"set a small count such as " + example);
+	private void count(Configured configured, String key, int value, int min, int max, String action) {
+		if (value < min || value > max) {
+			problem(configured.name(), source(configured, key),
+					"must be between " + min + " and " + max + ", was " + value, action);
 		}
 	}
 

@@ -24,7 +24,7 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -35,7 +35,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
@@ -57,10 +56,9 @@ public class McpStdioAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ServerHost mcpStdioServerHost(ConfiguredServers configured, Environment environment) {
-		McpStdioProperties properties = configured.properties();
 		ServerHost host = ServerHost.builder()
-			.orphanGuard(properties.getOrphanGuard().isEnabled())
-			.cgroups(properties.getCgroup().isEnabled())
+			.orphanGuard(configured.properties.getOrphanGuard().isEnabled())
+			.cgroups(configured.properties.getCgroup().isEnabled())
 			.application(environment.getProperty("spring.application.name", ""))
 			.build();
 		List<String> missing = host.platform().missingProtections();
@@ -78,9 +76,8 @@ public class McpStdioAutoConfiguration {
 
 	@Bean
 	ServerReloads mcpStdioServerReloads(McpStdioServers servers, ServerHost host,
-			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
-			ConfiguredServers configured) {
-		return new ServerReloads(servers, host, beanFactory, environment, resourceLoader, configured);
+			DefaultListableBeanFactory beanFactory, ConfiguredServers configured) {
+		return new ServerReloads(servers, host, beanFactory, configured);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -49,11 +49,10 @@ public class McpStdioOrphanGuardAutoConfiguration {
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof ServerHost host) {
 					ConfiguredServers servers = configured.getIfAvailable();
-					McpStdioProperties properties = (servers != null) ? servers.properties() : new McpStdioProperties();
+					McpStdioProperties properties = (servers != null) ? servers.properties : new McpStdioProperties();
 					if (properties.getOrphanGuard().isEnabled()) {
 						// the enabled servers, for the engines of their containers
-						List<StdioServerSpec> specs = (servers != null) ? servers.definitions()
-							.stream()
+						List<StdioServerSpec> specs = (servers != null) ? servers.definitions.stream()
 							.filter(McpStdioServerDefinition::enabled)
 							.map(McpStdioServerDefinition::spec)
 							.toList() : List.of();

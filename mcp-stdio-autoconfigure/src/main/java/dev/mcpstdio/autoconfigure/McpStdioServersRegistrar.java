@@ -44,9 +44,6 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 
-	/** The prefix of each server bean's name. */
-	private static final String BEAN_NAME_PREFIX = "mcpStdioServer.";
-
 	/** The decorator that hands the calling user to the application's executors. */
 	static final String USER_TASK_DECORATOR = "mcpStdioUserTaskDecorator";
 
@@ -71,33 +68,38 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	// an error stops start-up here, before any process starts
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		ConfiguredServers configured = ConfiguredServers.read(this.environment, this.resourceLoader, this.classLoader,
+		ConfiguredServers configured = new ConfiguredServers(this.environment, this.resourceLoader, this.classLoader,
 				logger);
 		// read once per start-up: the host and the orphan guard take it from here
 		registry.registerBeanDefinition("mcpStdioConfiguredServers",
 				new RootBeanDefinition(ConfiguredServers.class, () -> configured));
-		if (configured.adopting()) {
+		if (configured.adopting) {
 			// before any bean exists: Spring AI's transports must not even be created
 			registry.registerBeanDefinition("mcpStdioSpringAiStdioTransportRemover",
 					new RootBeanDefinition(SpringAiStdio.class, SpringAiStdio::new));
 		}
-		for (McpStdioServerDefinition definition : configured.definitions()) {
+		for (McpStdioServerDefinition definition : configured.definitions) {
 			registry.registerBeanDefinition(beanName(definition.name()), new RootBeanDefinition(McpStdioServer.class,
 					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory)));
 		}
-		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
+		if (configured.definitions.stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
 			// (@Async, MVC's async requests): a call made there goes to that user's
 			// instance
 			registry.registerBeanDefinition(USER_TASK_DECORATOR,
 					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
 		}
-		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions());
-		warnAboutHostAccess(configured.definitions());
+		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions);
+		warnAboutHostAccess(configured.definitions);
 	}
 
+	/**
+	 * Return the name of a server's bean.
+	 * @param serverName the server's name
+	 * @return its bean's name
+	 */
 	static String beanName(String serverName) {
-		return BEAN_NAME_PREFIX + serverName;
+		return "mcpStdioServer." + serverName;
 	}
 
 	/**
@@ -148,14 +150,8 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 			if (!definition.enabled() || !spec.container().enabled()) {
 				continue;
 			}
-			ContainerRun run;
-			try {
-				run = ContainerRun.recognise(spec.command(), spec.args());
-			}
-			catch (ContainerRun.InvalidCommandException ex) {
-				// reported when the server starts
-				continue;
-			}
+			// a command line that cannot run in a container was refused by the checks
+			ContainerRun run = ContainerRun.recognise(spec.command(), spec.args());
 			if (run == null) {
 				continue;
 			}

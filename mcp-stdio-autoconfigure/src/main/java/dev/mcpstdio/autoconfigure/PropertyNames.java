@@ -121,11 +121,10 @@ final class PropertyNames {
 		boolean connection = !SERVERS.isAncestorOf(name);
 		int serverIndex = (connection ? CONNECTIONS : SERVERS).getNumberOfElements();
 		String server = name.getElement(serverIndex, Form.ORIGINAL);
-		findSecrets(name, property, server, serverIndex + 1);
 		// Spring AI's keys are its own; command, args and env have the shapes of ours
 		if (written(name, property, serverIndex, null)
 				&& fits(Server.class, name, server, serverIndex + 1, !connection)) {
-			checkPlaceholders(name, property, server, serverIndex + 1);
+			placeholders(name, property, server, serverIndex + 1);
 		}
 	}
 
@@ -332,7 +331,13 @@ final class PropertyNames {
 		return properties;
 	}
 
-	private void checkPlaceholders(ConfigurationPropertyName name, ConfigurationProperty property, String server,
+	/**
+	 * Check that the placeholders of a value of {@code command}, {@code args} or
+	 * {@code env} can be resolved. Binding resolves them before mcp-stdio sees a value,
+	 * so those of an {@code env} entry that are secrets are read from the property as
+	 * written.
+	 */
+	private void placeholders(ConfigurationPropertyName name, ConfigurationProperty property, String server,
 			int keyIndex) {
 		if (name.getNumberOfElements() <= keyIndex
 				|| !Set.of("command", "args", "env").contains(name.getElement(keyIndex, Form.UNIFORM))
@@ -354,17 +359,8 @@ final class PropertyNames {
 			problem(server, original(name), "a placeholder in it cannot be resolved",
 					"set the variables it names, or write \\${...} for a literal ${...}");
 		}
-	}
-
-	/**
-	 * Binding resolves placeholders before mcp-stdio sees a value, so those of an
-	 * {@code env} entry that are secrets are read from the property as written.
-	 */
-	private void findSecrets(ConfigurationPropertyName name, ConfigurationProperty property, String server,
-			int keyIndex) {
 		// <prefix>.<server>.env.<VARIABLE>
-		if (name.getNumberOfElements() != keyIndex + 2 || !"env".equals(name.getElement(keyIndex, Form.UNIFORM))
-				|| !(property.getValue() instanceof String value) || !value.contains("${")) {
+		if (name.getNumberOfElements() != keyIndex + 2 || !"env".equals(name.getElement(keyIndex, Form.UNIFORM))) {
 			return;
 		}
 		boolean secretEntry = SecretValues.isSecretName(name.getElement(keyIndex + 1, Form.ORIGINAL));

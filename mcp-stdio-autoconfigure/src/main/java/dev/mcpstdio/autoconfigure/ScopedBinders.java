@@ -51,8 +51,11 @@ final class ScopedBinders {
 
 	private final Iterable<ConfigurationPropertySource> sources;
 
-	/** The entries by their key, in the order Boot's map binding meets them. */
-	private final Map<String, ConfigurationPropertyName> entries = new LinkedHashMap<>();
+	/**
+	 * The name of each entry of the map by its key, in the order Boot's map binding meets
+	 * them.
+	 */
+	final Map<String, ConfigurationPropertyName> entries = new LinkedHashMap<>();
 
 	private final Map<ConfigurationPropertyName, Map<ConfigurationPropertySource, List<ConfigurationPropertyName>>> names = new HashMap<>();
 
@@ -71,14 +74,6 @@ final class ScopedBinders {
 				});
 			}
 		}
-	}
-
-	/**
-	 * Return the map's entries.
-	 * @return the name of each entry by its key
-	 */
-	Map<String, ConfigurationPropertyName> entries() {
-		return this.entries;
 	}
 
 	/**

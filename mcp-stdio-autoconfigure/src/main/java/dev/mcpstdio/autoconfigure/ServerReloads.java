@@ -46,12 +46,8 @@ import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.env.Environment;
-import org.springframework.core.io.ResourceLoader;
 
 /**
  * Rebuilds the server set from the configuration and applies the difference by name.
@@ -72,11 +68,11 @@ final class ServerReloads implements SmartLifecycle {
 
 	private final ServerHost host;
 
-	private final ConfigurableListableBeanFactory beanFactory;
+	/** The context's bean factory, which holds the servers' beans. */
+	private final DefaultListableBeanFactory beanFactory;
 
-	private final Environment environment;
-
-	private final ResourceLoader resourceLoader;
+	/** The configuration read at start-up, which a reload reads again. */
+	private final ConfiguredServers startup;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -95,17 +91,16 @@ final class ServerReloads implements SmartLifecycle {
 
 	private volatile boolean closing;
 
-	ServerReloads(McpStdioServers servers, ServerHost host, ConfigurableListableBeanFactory beanFactory,
-			Environment environment, ResourceLoader resourceLoader, ConfiguredServers startup) {
+	ServerReloads(McpStdioServers servers, ServerHost host, DefaultListableBeanFactory beanFactory,
+			ConfiguredServers startup) {
 		this.servers = servers;
 		this.host = host;
 		this.beanFactory = beanFactory;
-		this.environment = environment;
-		this.resourceLoader = resourceLoader;
-		this.files = Set.copyOf(startup.files());
-		this.watch = startup.properties().getReload().isEnabled();
+		this.startup = startup;
+		this.files = Set.copyOf(startup.files);
+		this.watch = startup.properties.getReload().isEnabled();
 		// what the files were when read: a write from now on is a change
-		startup.files().forEach((file) -> this.seen.put(file, stamp(file)));
+		startup.files.forEach((file) -> this.seen.put(file, stamp(file)));
 		servers.setReloader(() -> reload("the endpoint"));
 	}
 
@@ -156,20 +151,19 @@ final class ServerReloads implements SmartLifecycle {
 		this.files.forEach((file) -> before.put(file, stamp(file)));
 		ConfiguredServers configured;
 		try {
-			configured = ConfiguredServers.read(this.environment, this.resourceLoader,
-					this.beanFactory.getBeanClassLoader(), logger);
+			configured = this.startup.readAgain(logger);
 		}
 		catch (McpStdioConfigurationException ex) {
 			String problem = SecretSanitizer.text(McpStdioConfigurationException.printable(ex.getMessage()));
 			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
 			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
 		}
-		this.files = Set.copyOf(configured.files());
+		this.files = Set.copyOf(configured.files);
 		this.seen.clear();
 		this.changed.clear();
 		this.files.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
 		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
-		configured.definitions().forEach((definition) -> wanted.put(definition.name(), definition));
+		configured.definitions.forEach((definition) -> wanted.put(definition.name(), definition));
 		List<McpStdioServer> stopping = new ArrayList<>();
 		List<String> removed = new ArrayList<>();
 		List<String> changed = new ArrayList<>();
@@ -211,12 +205,12 @@ final class ServerReloads implements SmartLifecycle {
 		server.destroy();
 		this.servers.remove(server);
 		String beanName = McpStdioServersRegistrar.beanName(server.name());
-		if (this.beanFactory instanceof BeanDefinitionRegistry registry && registry.containsBeanDefinition(beanName)) {
+		if (this.beanFactory.containsBeanDefinition(beanName)) {
 			// its destroy() stops nothing more: it is stopped
-			registry.removeBeanDefinition(beanName);
+			this.beanFactory.removeBeanDefinition(beanName);
 		}
-		else if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
-			singletons.destroySingleton(beanName);
+		else {
+			this.beanFactory.destroySingleton(beanName);
 		}
 	}
 
@@ -227,10 +221,8 @@ final class ServerReloads implements SmartLifecycle {
 		McpStdioServer server = McpStdioServersRegistrar.server(definition, this.host, this.beanFactory);
 		String beanName = McpStdioServersRegistrar.beanName(definition.name());
 		this.beanFactory.registerSingleton(beanName, server);
-		if (this.beanFactory instanceof DefaultSingletonBeanRegistry singletons) {
-			// destroyed with the context, like the servers it defined
-			singletons.registerDisposableBean(beanName, server);
-		}
+		// destroyed with the context, like the servers it defined
+		this.beanFactory.registerDisposableBean(beanName, server);
 		this.servers.add(server);
 		if (definition.demand().perUser() != null
 				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {

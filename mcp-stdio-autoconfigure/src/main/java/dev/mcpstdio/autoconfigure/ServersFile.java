@@ -274,32 +274,31 @@ final class ServersFile {
 		if (!node.isObject()) {
 			throw InvalidFileException.unusable(name, "server '" + name + "' is not a JSON object");
 		}
-		JsonNode command = present(node.get("command"));
-		JsonNode cwd = present(node.get("cwd"));
+		JsonNode command = node.path("command");
+		JsonNode cwd = node.path("cwd");
 		String what = " of server '" + name + "'";
-		Entry entry = new Entry((command != null) ? string(name, command, "the command" + what) : null,
-				new ArrayList<>(), new LinkedHashMap<>(), (cwd != null) ? string(name, cwd, "the cwd" + what) : null);
-		JsonNode args = present(node.get("args"));
-		if (args != null && !args.isArray()) {
+		Entry entry = new Entry(absent(command) ? null : string(name, command, "the command" + what), new ArrayList<>(),
+				new LinkedHashMap<>(), absent(cwd) ? null : string(name, cwd, "the cwd" + what));
+		// an absent or null args or env has no elements
+		JsonNode args = node.path("args");
+		if (!absent(args) && !args.isArray()) {
 			throw InvalidFileException.unusable(name, "the args" + what + " are not an array");
 		}
-		for (JsonNode arg : (args != null) ? args : List.<JsonNode>of()) {
+		for (JsonNode arg : args) {
 			entry.args().add(string(name, arg, "an argument" + what));
 		}
-		JsonNode env = present(node.get("env"));
-		if (env != null && !env.isObject()) {
+		JsonNode env = node.path("env");
+		if (!absent(env) && !env.isObject()) {
 			throw InvalidFileException.unusable(name, "the env" + what + " is not an object of names to strings");
 		}
-		if (env != null) {
-			env.properties()
-				.forEach((variable) -> entry.env()
-					.put(variable.getKey(), string(name, variable.getValue(), "env." + variable.getKey() + what)));
-		}
+		env.properties()
+			.forEach((variable) -> entry.env()
+				.put(variable.getKey(), string(name, variable.getValue(), "env." + variable.getKey() + what)));
 		return entry;
 	}
 
-	private static @Nullable JsonNode present(@Nullable JsonNode node) {
-		return (node == null || node.isNull()) ? null : node;
+	private static boolean absent(JsonNode node) {
+		return node.isMissingNode() || node.isNull();
 	}
 
 	private static String string(String name, JsonNode value, String what) {
@@ -325,9 +324,12 @@ final class ServersFile {
 	 */
 	static final class InvalidFileException extends RuntimeException {
 
-		private final @Nullable String server;
+		/**
+		 * The server whose entry is at fault, {@code null} when the file as a whole is.
+		 */
+		final @Nullable String server;
 
-		private final String action;
+		final String action;
 
 		private InvalidFileException(@Nullable String server, String message, String action) {
 			super(message);
@@ -349,18 +351,6 @@ final class ServersFile {
 			return new InvalidFileException(server, "is unusable: " + why, "fix the file; " + FORMAT);
 		}
 
-		/**
-		 * Return the server whose entry is at fault.
-		 * @return the server, or {@code null} when the file as a whole is
-		 */
-		@Nullable String server() {
-			return this.server;
-		}
-
-		String action() {
-			return this.action;
-		}
-
 	}
 
 	/**
@@ -368,19 +358,14 @@ final class ServersFile {
 	 */
 	static final class UnresolvableException extends RuntimeException {
 
-		private final @Nullable String variable;
+		/**
+		 * The variable that has no value, {@code null} when the placeholder is malformed.
+		 */
+		final @Nullable String variable;
 
 		UnresolvableException(@Nullable String variable) {
 			super((variable != null) ? "the variable " + variable + " is not set" : "a placeholder is malformed");
 			this.variable = variable;
-		}
-
-		/**
-		 * Return the variable that has no value.
-		 * @return its name, or {@code null} when the placeholder is malformed
-		 */
-		@Nullable String variable() {
-			return this.variable;
 		}
 
 	}

@@ -75,12 +75,12 @@ class McpStdioAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ConfiguredServers.class);
 				ConfiguredServers configured = context.getBean(ConfiguredServers.class);
-				assertThat(configured.properties().getOrphanGuard().isEnabled()).isFalse();
+				assertThat(configured.properties.getOrphanGuard().isEnabled()).isFalse();
 				assertThat(context.getBean(ServerHost.class).orphanGuard().isEnabled()).isFalse();
 				// the server bean's definition is the one resolved, over defaults
 				assertThat(context.getBean(McpStdioServers.class).get("echo").definition())
-					.isSameAs(configured.definitions().get(0));
-				assertThat(configured.properties().getServers().get("echo").getStartupTimeout())
+					.isSameAs(configured.definitions.get(0));
+				assertThat(configured.properties.getServers().get("echo").getStartupTimeout())
 					.isEqualTo(Duration.ofSeconds(20));
 			});
 	}

@@ -79,10 +79,9 @@ class ScopedBindersTests {
 			.get();
 		ScopedBinders scoped = new ScopedBinders(environment, SERVERS);
 		Map<String, Server> ours = new LinkedHashMap<>();
-		scoped.entries()
-			.forEach((key, entry) -> scoped.binder(entry)
-				.bind(entry, Bindable.of(Server.class))
-				.ifBound((server) -> ours.put(key, server)));
+		scoped.entries.forEach((key, entry) -> scoped.binder(entry)
+			.bind(entry, Bindable.of(Server.class))
+			.ifBound((server) -> ours.put(key, server)));
 
 		assertThat(ours.keySet()).containsExactlyElementsOf(boots.keySet())
 			.containsExactlyInAnyOrder("a", "b", "c", "ab", "dotted.name", "placeholder");

@@ -70,7 +70,7 @@ class ServersFileTests {
 	void unsetVariableWithoutDefaultNamesTheVariable() {
 		assertThatExceptionOfType(ServersFile.UnresolvableException.class)
 			.isThrownBy(() -> resolve("x ${UNSET_ONE} ${TOKEN}"))
-			.satisfies((ex) -> assertThat(ex.variable()).isEqualTo("UNSET_ONE"))
+			.satisfies((ex) -> assertThat(ex.variable).isEqualTo("UNSET_ONE"))
 			.withMessage("the variable UNSET_ONE is not set");
 	}
 
@@ -79,7 +79,7 @@ class ServersFileTests {
 		for (String value : new String[] { "${env:HOME}", "${1}", "${}", "${TOKEN", "${TOKEN:default}", "a ${ b" }) {
 			assertThatExceptionOfType(ServersFile.UnresolvableException.class).as(value)
 				.isThrownBy(() -> resolve(value))
-				.satisfies((ex) -> assertThat(ex.variable()).isNull());
+				.satisfies((ex) -> assertThat(ex.variable).isNull());
 		}
 	}
 
