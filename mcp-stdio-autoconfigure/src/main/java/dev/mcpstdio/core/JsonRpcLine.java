@@ -51,6 +51,9 @@ public final class JsonRpcLine {
 
 	private static final byte META = 5;
 
+	/** The role of an array: its elements are of no interest. */
+	private static final byte ARRAY = 6;
+
 	private final String text;
 
 	private final int end;
@@ -243,12 +246,11 @@ public final class JsonRpcLine {
 			this.at = 1;
 		}
 		byte[] roles = new byte[16];
-		boolean[] objects = new boolean[16];
 		int depth = 0;
 		while (true) {
 			// every value but the root begins a member (its name read first) or an
 			// element
-			boolean member = depth > 0 && objects[depth - 1];
+			boolean member = depth > 0 && roles[depth - 1] != ARRAY;
 			String key = member ? key(roles[depth - 1]) : null;
 			if (member && key == null) {
 				return false;
@@ -271,7 +273,6 @@ public final class JsonRpcLine {
 				}
 				if (depth == roles.length) {
 					roles = Arrays.copyOf(roles, depth * 2);
-					objects = Arrays.copyOf(objects, depth * 2);
 				}
 				if (parent == ROOT && "method".equals(key)) {
 					// a method of any value makes it no response
@@ -279,8 +280,7 @@ public final class JsonRpcLine {
 					this.method = null;
 				}
 				boolean object = c == '{';
-				roles[depth] = object ? role : OTHER;
-				objects[depth++] = object;
+				roles[depth++] = object ? role : ARRAY;
 				this.at++;
 				if (object) {
 					opened(role);
@@ -305,11 +305,10 @@ public final class JsonRpcLine {
 					return false;
 				}
 				char next = this.text.charAt(this.at++);
-				boolean object = objects[depth - 1];
 				if (next == ',') {
 					break;
 				}
-				if (next != (object ? '}' : ']')) {
+				if (next != ((roles[depth - 1] != ARRAY) ? '}' : ']')) {
 					return false;
 				}
 				depth--;
