@@ -93,15 +93,8 @@ public final class CommandLocator {
 	 */
 	public static final class CommandNotFoundException extends RuntimeException {
 
-		private final String command;
-
 		CommandNotFoundException(String command, String reason) {
 			super("Command '" + command + "' cannot be run: " + reason);
-			this.command = command;
-		}
-
-		public String command() {
-			return this.command;
 		}
 
 	}
