@@ -56,7 +56,7 @@ final class StdoutReader implements Runnable {
 
 	private final int maxMessageSize;
 
-	private final StdioServerProcess.Sink sink;
+	private final StdioServerProcess server;
 
 	private final SecretValues secrets;
 
@@ -96,11 +96,11 @@ final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess.Sink sink) {
+	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess server) {
 		this.serverName = spec.name();
 		this.stdout = stdout;
 		this.maxMessageSize = spec.maxMessageSize();
-		this.sink = sink;
+		this.server = server;
 		this.secrets = spec.secrets();
 	}
 
@@ -139,7 +139,7 @@ final class StdoutReader implements Runnable {
 		}
 		finally {
 			this.done.countDown();
-			this.sink.end(failure);
+			this.server.stdoutEnded(failure);
 		}
 	}
 
@@ -174,7 +174,7 @@ final class StdoutReader implements Runnable {
 			this.discarding = true;
 			this.length = 0;
 			this.line = new byte[LINE_SIZE];
-			this.sink.protocolError("it sent a message longer than max-message-size (" + this.maxMessageSize
+			this.server.fail("it sent a message longer than max-message-size (" + this.maxMessageSize
 					+ " bytes); raise mcp.stdio.servers." + this.serverName + ".max-message-size if that is expected");
 			return;
 		}
@@ -215,7 +215,7 @@ final class StdoutReader implements Runnable {
 			nonJson(text);
 			return;
 		}
-		this.sink.message(message);
+		this.server.received(message);
 	}
 
 	private static boolean isBlank(byte[] bytes, int length) {
