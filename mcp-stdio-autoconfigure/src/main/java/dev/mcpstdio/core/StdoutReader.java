@@ -26,7 +26,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,15 +49,11 @@ final class StdoutReader implements Runnable {
 	/** How long a read that has not returned is taken for an empty pipe without /proc. */
 	static final long QUIET_MILLIS = 20;
 
-	private final String serverName;
-
 	private final InputStream stdout;
 
 	private final int maxMessageSize;
 
 	private final StdioServerProcess server;
-
-	private final SecretValues secrets;
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
@@ -97,11 +92,9 @@ final class StdoutReader implements Runnable {
 	private long lastNonJsonLog;
 
 	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess server) {
-		this.serverName = spec.name();
 		this.stdout = stdout;
 		this.maxMessageSize = spec.maxMessageSize();
 		this.server = server;
-		this.secrets = spec.secrets();
 	}
 
 	@Override
@@ -175,7 +168,8 @@ final class StdoutReader implements Runnable {
 			this.length = 0;
 			this.line = new byte[LINE_SIZE];
 			this.server.fail("it sent a message longer than max-message-size (" + this.maxMessageSize
-					+ " bytes); raise mcp.stdio.servers." + this.serverName + ".max-message-size if that is expected");
+					+ " bytes); raise mcp.stdio.servers." + this.server.name()
+					+ ".max-message-size if that is expected");
 			return;
 		}
 		if (this.length + count > this.line.length) {
@@ -236,11 +230,11 @@ final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.secrets);
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.server.spec().secrets());
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;
-		logger.warn("MCP server '" + this.serverName + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
+		logger.warn("MCP server '" + this.server.name() + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
 				+ quote + suppressed);
 	}
 
