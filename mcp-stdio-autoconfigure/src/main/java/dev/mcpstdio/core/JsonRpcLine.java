@@ -17,6 +17,7 @@
 package dev.mcpstdio.core;
 
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -50,11 +51,8 @@ public final class JsonRpcLine {
 
 	private static final byte META = 5;
 
-	private static final int STRING = 0;
-
-	private static final int NUMBER = 1;
-
-	private static final int LITERAL = 2;
+	/** The role of an array: its elements are of no interest. */
+	private static final byte ARRAY = 6;
 
 	private final String text;
 
@@ -248,10 +246,15 @@ public final class JsonRpcLine {
 			this.at = 1;
 		}
 		byte[] roles = new byte[16];
-		boolean[] objects = new boolean[16];
 		int depth = 0;
-		String key = null;
 		while (true) {
+			// every value but the root begins a member (its name read first) or an
+			// element
+			boolean member = depth > 0 && roles[depth - 1] != ARRAY;
+			String key = member ? key(roles[depth - 1]) : null;
+			if (member && key == null) {
+				return false;
+			}
 			whitespace();
 			if (this.at >= this.end) {
 				return false;
@@ -270,7 +273,6 @@ public final class JsonRpcLine {
 				}
 				if (depth == roles.length) {
 					roles = Arrays.copyOf(roles, depth * 2);
-					objects = Arrays.copyOf(objects, depth * 2);
 				}
 				if (parent == ROOT && "method".equals(key)) {
 					// a method of any value makes it no response
@@ -278,24 +280,17 @@ public final class JsonRpcLine {
 					this.method = null;
 				}
 				boolean object = c == '{';
-				roles[depth] = object ? role : OTHER;
-				objects[depth++] = object;
+				roles[depth++] = object ? role : ARRAY;
 				this.at++;
 				if (object) {
 					opened(role);
 				}
 				whitespace();
-				if (this.at < this.end && this.text.charAt(this.at) == (object ? '}' : ']')) {
-					this.at++;
-					depth--;
-				}
-				else {
-					key = object ? key(role) : null;
-					if (object && key == null) {
-						return false;
-					}
+				if (!is(this.at, object ? '}' : ']')) {
 					continue;
 				}
+				this.at++;
+				depth--;
 			}
 			else if (!scalar(c, parent, key)) {
 				return false;
@@ -310,15 +305,10 @@ public final class JsonRpcLine {
 					return false;
 				}
 				char next = this.text.charAt(this.at++);
-				boolean object = objects[depth - 1];
 				if (next == ',') {
-					key = object ? key(roles[depth - 1]) : null;
-					if (object && key == null) {
-						return false;
-					}
 					break;
 				}
-				if (next != (object ? '}' : ']')) {
+				if (next != ((roles[depth - 1] != ARRAY) ? '}' : ']')) {
 					return false;
 				}
 				depth--;
@@ -351,7 +341,7 @@ public final class JsonRpcLine {
 			this.insertAt = this.at;
 			this.insertInto = role;
 			whitespace();
-			this.insertEmpty = this.at < this.end && this.text.charAt(this.at) == '}';
+			this.insertEmpty = is(this.at, '}');
 		}
 	}
 
@@ -361,7 +351,7 @@ public final class JsonRpcLine {
 		// the names of other objects are skipped, not built
 		String key = string(role != OTHER);
 		whitespace();
-		if (key == null || this.at >= this.end || this.text.charAt(this.at) != ':') {
+		if (key == null || !is(this.at, ':')) {
 			return null;
 		}
 		this.at++;
@@ -381,27 +371,25 @@ public final class JsonRpcLine {
 		int start = this.at;
 		if (c == '"') {
 			String value = string(wanted);
-			if (this.at == start) {
-				return false;
+			if (value != null && wanted) {
+				take(parent, key, value, true, false);
 			}
-			if (wanted) {
-				take(parent, key, value, STRING);
-			}
-			return true;
+			return value != null;
 		}
 		boolean number = c != 't' && c != 'f' && c != 'n';
 		if (!(number ? number() : literal((c == 't') ? "true" : (c == 'f') ? "false" : "null"))) {
 			return false;
 		}
 		if (wanted) {
-			take(parent, key, this.text.substring(start, this.at), number ? NUMBER : LITERAL);
+			String value = this.text.substring(start, this.at);
+			take(parent, key, value, false, number && isInteger(value));
 		}
 		return true;
 	}
 
-	private void take(byte parent, String key, String value, int kind) {
+	private void take(byte parent, String key, String value, boolean string, boolean integer) {
 		// ids and names are strings or integers
-		boolean idLike = kind == STRING || (kind == NUMBER && isInteger(value));
+		boolean idLike = string || integer;
 		switch (parent) {
 			case ROOT -> {
 				if (key.equals("id") && idLike) {
@@ -409,7 +397,7 @@ public final class JsonRpcLine {
 				}
 				else if (key.equals("method")) {
 					this.hasMethod = true;
-					this.method = (kind == STRING) ? value : null;
+					this.method = string ? value : null;
 				}
 			}
 			case PARAMS -> {
@@ -421,10 +409,10 @@ public final class JsonRpcLine {
 				}
 			}
 			case ERROR -> {
-				if (key.equals("code") && kind == NUMBER && isInteger(value)) {
+				if (key.equals("code") && integer) {
 					this.errorCode = int32(value);
 				}
-				else if (key.equals("message") && kind == STRING) {
+				else if (key.equals("message") && string) {
 					this.errorMessage = value;
 				}
 			}
@@ -452,7 +440,7 @@ public final class JsonRpcLine {
 	 * mcp-stdio), else {@code ""}; {@code null} and no move when it is not valid.
 	 */
 	private @Nullable String string(boolean text) {
-		if (this.at >= this.end || this.text.charAt(this.at) != '"') {
+		if (!is(this.at, '"')) {
 			return null;
 		}
 		int i = this.at + 1;
@@ -510,8 +498,7 @@ public final class JsonRpcLine {
 	private boolean hex(int from, int to) {
 		for (int i = from; i < to; i++) {
 			// ASCII only, as JSON says: Character.digit also takes other scripts' digits
-			char c = this.text.charAt(i);
-			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+			if (!HexFormat.isHexDigit(this.text.charAt(i))) {
 				return false;
 			}
 		}
@@ -519,41 +506,36 @@ public final class JsonRpcLine {
 	}
 
 	private boolean number() {
-		int i = this.at;
-		if (i < this.end && this.text.charAt(i) == '-') {
-			i++;
+		int start = is(this.at, '-') ? this.at + 1 : this.at;
+		int i = digits(start);
+		if (i > 0 && this.text.charAt(start) == '0') {
+			// a leading 0 is the whole integer part
+			i = start + 1;
 		}
-		int integerEnd = digits(i);
-		if (integerEnd == i) {
+		if (i > 0 && is(i, '.')) {
+			i = digits(i + 1);
+		}
+		if (i > 0 && (is(i, 'e') || is(i, 'E'))) {
+			i = digits((is(i + 1, '+') || is(i + 1, '-')) ? i + 2 : i + 1);
+		}
+		if (i < 0) {
 			return false;
-		}
-		// a leading 0 is the whole integer part
-		i = (this.text.charAt(i) == '0') ? i + 1 : integerEnd;
-		if (i < this.end && this.text.charAt(i) == '.') {
-			int fraction = i + 1;
-			i = digits(fraction);
-			if (i == fraction) {
-				return false;
-			}
-		}
-		if (i < this.end && (this.text.charAt(i) == 'e' || this.text.charAt(i) == 'E')) {
-			int exponent = (i + 1 < this.end && (this.text.charAt(i + 1) == '+' || this.text.charAt(i + 1) == '-'))
-					? i + 2 : i + 1;
-			i = digits(exponent);
-			if (i == exponent) {
-				return false;
-			}
 		}
 		this.at = i;
 		return true;
 	}
 
+	/** The end of the digits at {@code from}, -1 when there is none. */
 	private int digits(int from) {
 		int i = from;
 		while (i < this.end && this.text.charAt(i) >= '0' && this.text.charAt(i) <= '9') {
 			i++;
 		}
-		return i;
+		return (i > from) ? i : -1;
+	}
+
+	private boolean is(int i, char c) {
+		return i < this.end && this.text.charAt(i) == c;
 	}
 
 	private boolean literal(String literal) {

@@ -316,9 +316,8 @@ final class StdinWriter {
 
 	private void check() {
 		long since = this.directSince;
-		long now = System.nanoTime();
 		if (since != 0) {
-			long overdue = now - since - this.sendTimeoutNanos;
+			long overdue = System.nanoTime() - since - this.sendTimeoutNanos;
 			if (overdue < 0) {
 				schedule(-overdue);
 				return;

@@ -117,7 +117,7 @@ public final class StdioServerProcess {
 				host.scheduler());
 		this.stderr = new StderrTail(host.stderrLog.open(spec.name(), spec.secrets()), this.process.getErrorStream(),
 				spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec, this.process.getInputStream(), new Sink());
+		this.stdout = new StdoutReader(spec, this.process.getInputStream(), this);
 	}
 
 	/**
@@ -230,7 +230,7 @@ public final class StdioServerProcess {
 		}
 		catch (RuntimeException ex) {
 			if (requestId != null) {
-				this.pending.remove(requestId);
+				this.pending.remove(requestId.toString());
 			}
 			throw ex;
 		}
@@ -274,7 +274,7 @@ public final class StdioServerProcess {
 			write(message);
 		}
 		catch (RuntimeException ex) {
-			this.pending.remove(id);
+			this.pending.remove(id.toString());
 			response.completeExceptionally(ex);
 		}
 		return response;
@@ -489,10 +489,8 @@ public final class StdioServerProcess {
 				this.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
 				this.classifier.stdinClosedByStop = true;
 			}
-			long left = bound.toNanos() - (System.nanoTime() - stepBegin);
-			if (left > 0 && this.process.isAlive()) {
-				this.process.waitFor(left, TimeUnit.NANOSECONDS);
-			}
+			// returns at once when it has exited or the bound is spent
+			this.process.waitFor(bound.toNanos() - (System.nanoTime() - stepBegin), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -557,8 +555,43 @@ public final class StdioServerProcess {
 		}
 	}
 
+	/** The stdout reader hands a message over. */
+	void received(JsonRpcLine line) {
+		this.classifier.spoke = true;
+		if (line.isResponse()) {
+			Pending.Request request = this.pending.remove(line.id());
+			if (request != null && request.future() != null) {
+				request.future().complete(line);
+				return;
+			}
+		}
+		try {
+			this.listener.onMessage(line);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
+		}
+	}
+
+	/** The stdout reader reached the end of stdout, or a read failed. */
+	void stdoutEnded(@Nullable IOException ex) {
+		try {
+			// The end of stdout is most often the exit: say so at once
+			if (this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+				this.host.exits.check(this.process);
+				return;
+			}
+		}
+		catch (InterruptedException interrupted) {
+			Thread.currentThread().interrupt();
+		}
+		// (not a failure once a stop began or the exit was told: fail() says so)
+		fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
+				: "it closed its stdout while the process kept running");
+	}
+
 	/** Treat the server as failed: its process tree is ended whatever else happens. */
-	private void fail(String reason) {
+	void fail(String reason) {
 		if (this.classifier.stopRequested || this.exit.isDone() || this.classifier.failure != null) {
 			return;
 		}
@@ -614,14 +647,11 @@ public final class StdioServerProcess {
 		this.exit.complete(exitInfo);
 		this.writer.close(
 				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
-		for (Pending.Request request : requests) {
-			if (request.future() != null) {
-				request.future()
-					.completeExceptionally(
-							expected ? notRunning("was stopped before it answered request " + request.id())
-									: exitInfo.toException());
-			}
-		}
+		requests.stream()
+			.filter((request) -> request.future() != null)
+			.forEach((request) -> request.future()
+				.completeExceptionally(expected ? notRunning("was stopped before it answered request " + request.id())
+						: exitInfo.toException()));
 		if (!this.classifier.stopRequested) {
 			// The leader is gone; whatever it left behind goes with it
 			terminateTree("exited and left processes behind", System.nanoTime());
@@ -639,51 +669,6 @@ public final class StdioServerProcess {
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
-	}
-
-	/** Where the stdout reader hands what it reads. */
-	final class Sink {
-
-		void message(JsonRpcLine line) {
-			StdioServerProcess.this.classifier.spoke = true;
-			if (line.isResponse()) {
-				Pending.Request request = StdioServerProcess.this.pending.answer(line.id());
-				if (request != null && request.future() != null) {
-					request.future().complete(line);
-					return;
-				}
-			}
-			try {
-				StdioServerProcess.this.listener.onMessage(line);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
-			}
-		}
-
-		void protocolError(String description) {
-			fail(description);
-		}
-
-		void end(@Nullable IOException ex) {
-			Process process = StdioServerProcess.this.process;
-			try {
-				// The end of stdout is most often the exit: say so at once
-				if (process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-					StdioServerProcess.this.host.exits.check(process);
-					return;
-				}
-			}
-			catch (InterruptedException interrupted) {
-				Thread.currentThread().interrupt();
-			}
-			if (StdioServerProcess.this.classifier.stopRequested || StdioServerProcess.this.exit.isDone()) {
-				return;
-			}
-			fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
-					: "it closed its stdout while the process kept running");
-		}
-
 	}
 
 	/** The steps of a stop. */
@@ -803,16 +788,12 @@ public final class StdioServerProcess {
 			return this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) == null;
 		}
 
-		@Nullable Request answer(String id) {
+		@Nullable Request remove(String id) {
 			Request request = this.byId.remove(id);
 			if (request != null) {
 				signal();
 			}
 			return request;
-		}
-
-		void remove(Object id) {
-			answer(id.toString());
 		}
 
 		int size() {
@@ -837,40 +818,9 @@ public final class StdioServerProcess {
 		 * does not hold the wait.
 		 */
 		boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
-			synchronized (this.changed) {
-				while (true) {
-					long now = System.nanoTime();
-					long youngest = Long.MIN_VALUE;
-					boolean waited = false;
-					for (Request request : this.byId.values()) {
-						boolean givenUp = request.future() != null && request.future().isDone();
-						if (!givenUp && now - request.sentAt() < clientTimeoutNanos) {
-							waited = true;
-							youngest = Math.max(youngest, request.sentAt());
-						}
-					}
-					if (!waited) {
-						return true;
-					}
-					long until = Math.min(deadlineNanos,
-							(clientTimeoutNanos == Long.MAX_VALUE) ? deadlineNanos : youngest + clientTimeoutNanos);
-					long left = until - now;
-					if (left <= 0) {
-						if (now >= deadlineNanos) {
-							return false;
-						}
-						// the youngest became too old meanwhile: look again
-						continue;
-					}
-					try {
-						this.changed.wait(Math.max(1, left / 1_000_000L));
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return false;
-					}
-				}
-			}
+			// read again every few ms: a request turns too old without a signal
+			return ServerHost.awaitOn(this.changed, deadlineNanos, 10,
+					() -> this.byId.values().stream().noneMatch((request) -> request.awaited(clientTimeoutNanos)));
 		}
 
 		void signal() {
@@ -887,6 +837,12 @@ public final class StdioServerProcess {
 		 * @param sentAt its {@link System#nanoTime()} when sent
 		 */
 		record Request(Object id, @Nullable CompletableFuture<JsonRpcLine> future, long sentAt) {
+
+			/** Whether its client still waits for it: not given up, nor too old. */
+			boolean awaited(long clientTimeoutNanos) {
+				boolean givenUp = this.future != null && this.future.isDone();
+				return !givenUp && System.nanoTime() - this.sentAt < clientTimeoutNanos;
+			}
 
 		}
 

@@ -26,7 +26,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,15 +49,11 @@ final class StdoutReader implements Runnable {
 	/** How long a read that has not returned is taken for an empty pipe without /proc. */
 	static final long QUIET_MILLIS = 20;
 
-	private final String serverName;
-
 	private final InputStream stdout;
 
 	private final int maxMessageSize;
 
-	private final StdioServerProcess.Sink sink;
-
-	private final SecretValues secrets;
+	private final StdioServerProcess server;
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
@@ -96,12 +91,10 @@ final class StdoutReader implements Runnable {
 
 	private long lastNonJsonLog;
 
-	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess.Sink sink) {
-		this.serverName = spec.name();
+	StdoutReader(StdioServerSpec spec, InputStream stdout, StdioServerProcess server) {
 		this.stdout = stdout;
 		this.maxMessageSize = spec.maxMessageSize();
-		this.sink = sink;
-		this.secrets = spec.secrets();
+		this.server = server;
 	}
 
 	@Override
@@ -139,7 +132,7 @@ final class StdoutReader implements Runnable {
 		}
 		finally {
 			this.done.countDown();
-			this.sink.end(failure);
+			this.server.stdoutEnded(failure);
 		}
 	}
 
@@ -174,8 +167,9 @@ final class StdoutReader implements Runnable {
 			this.discarding = true;
 			this.length = 0;
 			this.line = new byte[LINE_SIZE];
-			this.sink.protocolError("it sent a message longer than max-message-size (" + this.maxMessageSize
-					+ " bytes); raise mcp.stdio.servers." + this.serverName + ".max-message-size if that is expected");
+			this.server.fail("it sent a message longer than max-message-size (" + this.maxMessageSize
+					+ " bytes); raise mcp.stdio.servers." + this.server.name()
+					+ ".max-message-size if that is expected");
 			return;
 		}
 		if (this.length + count > this.line.length) {
@@ -215,7 +209,7 @@ final class StdoutReader implements Runnable {
 			nonJson(text);
 			return;
 		}
-		this.sink.message(message);
+		this.server.received(message);
 	}
 
 	private static boolean isBlank(byte[] bytes, int length) {
@@ -236,11 +230,11 @@ final class StdoutReader implements Runnable {
 			return;
 		}
 		this.lastNonJsonLog = now;
-		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.secrets);
+		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.server.spec().secrets());
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;
-		logger.warn("MCP server '" + this.serverName + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
+		logger.warn("MCP server '" + this.server.name() + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
 				+ quote + suppressed);
 	}
 
