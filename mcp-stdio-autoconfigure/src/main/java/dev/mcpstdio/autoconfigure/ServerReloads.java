@@ -218,8 +218,11 @@ final class ServerReloads implements SmartLifecycle {
 	 * Create a server as a bean of the context: its shutdown stops it with the others.
 	 */
 	private McpStdioServer register(McpStdioServerDefinition definition) {
-		McpStdioServer server = McpStdioServersRegistrar.server(definition, this.host, this.beanFactory);
 		String beanName = McpStdioServersRegistrar.beanName(definition.name());
+		// post-processed as the context's own servers are: their request observations
+		// are attached there
+		McpStdioServer server = (McpStdioServer) this.beanFactory
+			.initializeBean(McpStdioServersRegistrar.server(definition, this.host, this.beanFactory), beanName);
 		this.beanFactory.registerSingleton(beanName, server);
 		// destroyed with the context, like the servers it defined
 		this.beanFactory.registerDisposableBean(beanName, server);

@@ -20,6 +20,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -83,7 +87,7 @@ class McpServersReloadTests {
 	}
 
 	@Test
-	void theReloadActionAppliesTheFileAndTheEndpointMetricsAndRefreshFollow() {
+	void theReloadActionAppliesTheFileAndTheEndpointMetricsAndRefreshFollow() throws Exception {
 		JsonNode before = ActuateTestApplication.getJson(this.client, "/actuator/mcpservers");
 		assertThat(before.get("reload").isNull()).isTrue();
 		long keptPid = this.servers.get("rl-kept").pid();
@@ -107,6 +111,17 @@ class McpServersReloadTests {
 		assertThat(Prometheus.value(scrape, "mcp_stdio_reloads_total{outcome=\"APPLIED\"}")).isEqualTo(1.0);
 		assertThat(scrape).doesNotContain("server=\"rl-removed\"");
 		Prometheus.await(() -> Prometheus.scrape(this.client), "mcp_stdio_processes{server=\"rl-added\"}", 1.0);
+		// a server the reload added is observed like one the context started
+		this.servers.get("rl-added")
+			.request("ra-1", "{\"jsonrpc\":\"2.0\",\"id\":\"ra-1\",\"method\":\"tools/list\"}")
+			.get(10, TimeUnit.SECONDS);
+		Map<String, String> observed = Map.of("server", "rl-added", "mcp_method_name", "tools/list");
+		List<Prometheus.Sample> samples = Await.within(Duration.ofSeconds(10))
+			.every(Duration.ofMillis(50))
+			.value(() -> Prometheus.samples(Prometheus.scrape(this.client),
+					"mcp_client_operation_duration_seconds_count"),
+					(read) -> read.stream().anyMatch((sample) -> sample.has(observed) && sample.value() == 1.0));
+		assertThat(samples).anyMatch((sample) -> sample.has(observed) && sample.value() == 1.0);
 
 		// a broken file: rejected, everything left as it was, and said so
 		write(FILE, "{\"mcpServers\": {\"rl-kept\": {\"args\": []}}}");
