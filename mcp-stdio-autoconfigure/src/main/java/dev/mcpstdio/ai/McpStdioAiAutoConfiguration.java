@@ -274,11 +274,9 @@ public class McpStdioAiAutoConfiguration {
 		public Object postProcessAfterInitialization(Object bean, String beanName) {
 			if (bean instanceof McpClientCommonProperties common && this.properties == null) {
 				// Bound by now: Spring AI's client beans read it next. With
-				// initialized=true
-				// Spring AI initializes each client in the bean method that builds them
-				// all,
-				// where one failure ends start-up: so they are built uninitialized, and
-				// initialized below in Spring AI's order
+				// initialized=true Spring AI initializes each client in the bean method
+				// that builds them all, where one failure ends start-up: so they are
+				// built uninitialized, and initialized below in Spring AI's order
 				this.properties = common;
 				this.initializeAll = common.isInitialized();
 				common.setInitialized(false);
@@ -305,8 +303,7 @@ public class McpStdioAiAutoConfiguration {
 			}
 			common.setInitialized(all);
 			// mcp-stdio's clients first, all at once; every other in Spring AI's order,
-			// as
-			// Spring AI would
+			// as Spring AI would
 			Map<C, @Nullable CompletableFuture<Boolean>> inOrder = new LinkedHashMap<>();
 			McpStdioServers servers = this.servers.getIfAvailable();
 			for (C client : clients.stream().filter(type::isInstance).map(type::cast).toList()) {
@@ -316,8 +313,7 @@ public class McpStdioAiAutoConfiguration {
 					inOrder.put(client, null);
 				}
 				// a required server's whatever initialized says: only its answer proves
-				// that
-				// it started
+				// that it started
 				else if (server != null && (all || server.definition().required())) {
 					inOrder.put(client,
 							CompletableFuture.supplyAsync(() -> initialized(server, client, initialize),
@@ -334,8 +330,7 @@ public class McpStdioAiAutoConfiguration {
 				}
 				try {
 					// each bounded by its server's startup-timeout and the client's own;
-					// a
-					// server that could not start keeps its client, which says why
+					// a server that could not start keeps its client, which says why
 					initialized.join();
 				}
 				catch (CompletionException ex) {

@@ -480,10 +480,8 @@ final class ToolGathering {
 			}
 			catch (McpError ex) {
 				// Spring AI rethrows every JSON-RPC error as a hard failure of the chat:
-				// the
-				// errors mcp-stdio makes for an exit become a failure of the tool call,
-				// which
-				// the model is told
+				// the errors mcp-stdio makes for an exit become a failure of the tool
+				// call, which the model is told
 				JSONRPCError own = McpStdioClientTransport.ownError(ex, this.server);
 				if (own == null) {
 					throw ex;

@@ -580,8 +580,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 				return found;
 			}
 			// one user's calls wait for one resolution of their values (a token may take
-			// a
-			// round trip), other users' calls go on
+			// a round trip), other users' calls go on
 			Object resolving = this.resolving.computeIfAbsent(key, (any) -> new Object());
 			synchronized (resolving) {
 				try {
