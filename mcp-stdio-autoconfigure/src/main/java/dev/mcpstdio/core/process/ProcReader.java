@@ -63,20 +63,13 @@ public final class ProcReader {
 
 	/**
 	 * Return a file of this file system, for the few that only one class reads
-	 * ({@code self/mountinfo}, {@code self/cgroup}).
+	 * ({@code self/mountinfo}, {@code self/cgroup}, {@code self/stat} to tell whether it
+	 * can be read).
 	 * @param relative the file's path below the root
 	 * @return the path
 	 */
 	public Path path(String relative) {
 		return this.root.resolve(relative);
-	}
-
-	/**
-	 * Return whether this file system can be read.
-	 * @return whether {@code self/stat} is readable
-	 */
-	public boolean isAvailable() {
-		return Files.isReadable(this.root.resolve("self/stat"));
 	}
 
 	/**
