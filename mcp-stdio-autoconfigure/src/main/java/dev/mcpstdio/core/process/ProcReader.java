@@ -100,20 +100,8 @@ public final class ProcReader {
 	 * @return the user id, -1 when unknown
 	 */
 	public long uid(long pid) {
-		return ownerOf(this.root.resolve(Long.toString(pid)));
-	}
-
-	/**
-	 * Return the user this JVM runs as, read from this machine's {@code /proc/self}.
-	 * @return the user id, -1 when unknown
-	 */
-	public static long currentUid() {
-		return ownerOf(Path.of("/proc/self"));
-	}
-
-	private static long ownerOf(Path dir) {
 		try {
-			return ((Number) Files.getAttribute(dir, "unix:uid")).longValue();
+			return ((Number) Files.getAttribute(this.root.resolve(Long.toString(pid)), "unix:uid")).longValue();
 		}
 		catch (IOException | RuntimeException ex) {
 			return -1;
