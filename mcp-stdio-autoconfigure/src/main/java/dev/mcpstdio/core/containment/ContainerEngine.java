@@ -91,9 +91,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		prefix = List.copyOf(prefix);
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
-		env.keySet()
-			.removeAll(List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE,
-					ProcessMarkers.APPLICATION));
+		env.keySet().removeAll(ProcessMarkers.NAMES);
 		environment = Map.copyOf(env);
 	}
 

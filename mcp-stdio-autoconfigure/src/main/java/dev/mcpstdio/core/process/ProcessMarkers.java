@@ -57,6 +57,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 */
 	public static final String APPLICATION = "MCP_STDIO_APPLICATION";
 
+	/** Every marker's name. */
+	public static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
+
 	/** The pid of this JVM. */
 	public static final long CURRENT_PID = ProcessHandle.current().pid();
 
@@ -67,8 +70,6 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	static final String CURRENT_OWNER = CURRENT_PID + "." + CURRENT_START;
 
 	private static final AtomicLong starts = new AtomicLong();
-
-	private static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
 
 	private static long startOfCurrent() {
 		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
