@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.ProcReader;
 import org.jspecify.annotations.Nullable;
 
@@ -71,8 +72,8 @@ public final class PidThief implements AutoCloseable {
 	 */
 	public static void requireCapability() {
 		String problem = null;
-		if (ProcReader.currentUid() != 0) {
-			problem = "the test does not run as root (uid " + ProcReader.currentUid() + ")";
+		if (Membership.CURRENT_UID != 0) {
+			problem = "the test does not run as root (uid " + Membership.CURRENT_UID + ")";
 		}
 		else if (!Files.isWritable(NS_LAST_PID)) {
 			problem = NS_LAST_PID + " is not writable";

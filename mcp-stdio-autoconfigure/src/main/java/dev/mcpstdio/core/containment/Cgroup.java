@@ -236,10 +236,8 @@ final class Cgroup implements Containment.Part {
 			awaitEmpty(KILL_WAIT);
 		}
 		else {
-			long deadline = System.nanoTime() + KILL_WAIT.toNanos();
-			while (signalFrozen(true) > 0 && System.nanoTime() < deadline) {
-				Waits.sleepNanos(10_000_000L);
-			}
+			Waits.until(() -> signalFrozen(true) == 0, System.nanoTime() + KILL_WAIT.toNanos(), 10_000_000L,
+					10_000_000L);
 		}
 		return new TreeTerminator.Result(termed, killed, pids().size());
 	}
@@ -266,20 +264,20 @@ final class Cgroup implements Containment.Part {
 		if (!write("cgroup.freeze", "1")) {
 			return false;
 		}
-		long deadline = System.nanoTime() + FREEZE_WAIT_NANOS;
-		while (System.nanoTime() < deadline) {
-			try {
-				if (Files.readString(this.path.resolve("cgroup.events")).contains("frozen 1")) {
-					return true;
-				}
-			}
-			catch (IOException | RuntimeException ex) {
-				return true;
-			}
-			Waits.sleepNanos(1_000_000L);
-		}
-		// signalled unfrozen: no worse than without a freezer
+		// still unfrozen at the deadline, it is signalled so: no worse than without a
+		// freezer
+		Waits.until(this::isFrozen, System.nanoTime() + FREEZE_WAIT_NANOS, 1_000_000L, 1_000_000L);
 		return true;
+	}
+
+	private boolean isFrozen() {
+		try {
+			return Files.readString(this.path.resolve("cgroup.events")).contains("frozen 1");
+		}
+		catch (IOException | RuntimeException ex) {
+			// unreadable: waiting longer tells nothing
+			return true;
+		}
 	}
 
 	private boolean write(String file, String value) {
@@ -298,17 +296,7 @@ final class Cgroup implements Containment.Part {
 	 * @return whether it is empty
 	 */
 	boolean awaitEmpty(Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		long pause = 2_000_000L;
-		while (!isEmpty()) {
-			long now = System.nanoTime();
-			if (now >= deadline) {
-				return false;
-			}
-			Waits.sleepNanos(Math.min(pause, deadline - now));
-			pause = Math.min(pause * 2, 25_000_000L);
-		}
-		return true;
+		return Waits.until(this::isEmpty, System.nanoTime() + within.toNanos(), 2_000_000L, 25_000_000L);
 	}
 
 	/**

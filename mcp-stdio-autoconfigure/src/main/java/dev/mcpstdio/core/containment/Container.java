@@ -303,11 +303,15 @@ final class Container implements Containment.Part {
 				return;
 			}
 			if (this.visibleOnHost == null && !this.engineOnly) {
-				if (this.engine.mainPid(known) <= 0) {
+				long pid = this.engine.mainPid(known);
+				if (pid <= 0) {
 					// not running (yet): ask again later
 					return;
 				}
-				this.visibleOnHost = this.engine.processesVisibleOnHost(known, this.instance, this.host.proc());
+				// false for an engine in a VM (Docker Desktop, podman machine): its
+				// processes, with their markers, are not in this host's /proc
+				ProcessMarkers markers = this.host.proc().markers(pid);
+				this.visibleOnHost = markers != null && this.instance.equals(markers.instance());
 				if (this.visibleOnHost) {
 					return;
 				}

@@ -36,7 +36,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessMarkers;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
@@ -92,9 +91,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		prefix = List.copyOf(prefix);
 		Map<String, String> env = new LinkedHashMap<>(environment);
 		// calls of ours are not processes of the server
-		env.keySet()
-			.removeAll(List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE,
-					ProcessMarkers.APPLICATION));
+		env.keySet().removeAll(ProcessMarkers.NAMES);
 		environment = Map.copyOf(env);
 	}
 
@@ -212,17 +209,11 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	private boolean isGone(String id, long deadline) {
-		while (true) {
+		// the engine's own removal may take a while on a loaded machine
+		return Waits.until(() -> {
 			Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
-			if (!left.ok() && left.noSuchContainer()) {
-				return true;
-			}
-			if (System.nanoTime() - deadline >= 0) {
-				return false;
-			}
-			// the engine's own removal may take a while on a loaded machine
-			Waits.sleepNanos(100_000_000L);
-		}
+			return !left.ok() && left.noSuchContainer();
+		}, deadline, 100_000_000L, 100_000_000L);
 	}
 
 	/**
@@ -295,20 +286,6 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		catch (NumberFormatException ex) {
 			return 0;
 		}
-	}
-
-	/**
-	 * Return whether this JVM sees a container's processes, with their markers, in
-	 * {@code /proc}: false for an engine in a VM (Docker Desktop, podman machine).
-	 * @param id the container
-	 * @param instance the {@code MCP_STDIO_INSTANCE} it was given
-	 * @param proc where this host's processes are read
-	 * @return whether its processes can be counted from {@code /proc} by marker
-	 */
-	boolean processesVisibleOnHost(String id, String instance, ProcReader proc) {
-		long pid = mainPid(id);
-		ProcessMarkers markers = (pid > 0) ? proc.markers(pid) : null;
-		return markers != null && instance.equals(markers.instance());
 	}
 
 	/**

@@ -155,17 +155,6 @@ public final class OrphanGuard {
 	}
 
 	/**
-	 * Return the pid of the watcher, once it runs.
-	 * @return the pid or {@code null}
-	 */
-	public @Nullable Long watcherPid() {
-		synchronized (this.lock) {
-			Process current = this.watcher;
-			return (current != null && current.isAlive()) ? current.pid() : null;
-		}
-	}
-
-	/**
 	 * Tell the watcher about a server that has just started.
 	 * @param pid the server's root pid
 	 * @param startTime the root's start time, 0 when unknown

@@ -42,7 +42,7 @@ public record Membership(long uid) {
 	// each child started no earlier than its parent.
 
 	/** The user this JVM runs as, -1 when unknown. */
-	public static final long CURRENT_UID = ProcReader.currentUid();
+	public static final long CURRENT_UID = ProcReader.system().uid(ProcessMarkers.CURRENT_PID);
 
 	/**
 	 * Return the rule for this JVM's user.

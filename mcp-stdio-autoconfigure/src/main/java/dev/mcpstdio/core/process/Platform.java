@@ -45,26 +45,21 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 
 	private static final Path SHELL = Path.of("/bin/sh");
 
+	private static final Platform CURRENT = detect();
+
 	public Platform {
 		osName = osName.toLowerCase(Locale.ROOT);
 	}
 
 	/**
-	 * Return the platform this JVM runs on, probed on first use.
+	 * Return the platform this JVM runs on, probed once.
 	 * @return the platform
 	 */
 	public static Platform current() {
-		return Current.PLATFORM;
+		return CURRENT;
 	}
 
-	/** Holds the platform, probed when it is first asked for. */
-	private static final class Current {
-
-		static final Platform PLATFORM = detect();
-
-	}
-
-	static Platform detect() {
+	private static Platform detect() {
 		String os = System.getProperty("os.name", "");
 		boolean windows = os.toLowerCase(Locale.ROOT).startsWith("windows");
 		String setsid = windows ? null
@@ -73,7 +68,7 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 					.findFirst()
 					.orElse(null);
 		String shell = (!windows && Files.isExecutable(SHELL)) ? SHELL.toString() : null;
-		return new Platform(os, setsid, ProcReader.system().isAvailable(), shell);
+		return new Platform(os, setsid, Files.isReadable(ProcReader.system().path("self/stat")), shell);
 	}
 
 	public boolean isWindows() {

@@ -63,20 +63,13 @@ public final class ProcReader {
 
 	/**
 	 * Return a file of this file system, for the few that only one class reads
-	 * ({@code self/mountinfo}, {@code self/cgroup}).
+	 * ({@code self/mountinfo}, {@code self/cgroup}, {@code self/stat} to tell whether it
+	 * can be read).
 	 * @param relative the file's path below the root
 	 * @return the path
 	 */
 	public Path path(String relative) {
 		return this.root.resolve(relative);
-	}
-
-	/**
-	 * Return whether this file system can be read.
-	 * @return whether {@code self/stat} is readable
-	 */
-	public boolean isAvailable() {
-		return Files.isReadable(this.root.resolve("self/stat"));
 	}
 
 	/**
@@ -107,20 +100,8 @@ public final class ProcReader {
 	 * @return the user id, -1 when unknown
 	 */
 	public long uid(long pid) {
-		return ownerOf(this.root.resolve(Long.toString(pid)));
-	}
-
-	/**
-	 * Return the user this JVM runs as, read from this machine's {@code /proc/self}.
-	 * @return the user id, -1 when unknown
-	 */
-	public static long currentUid() {
-		return ownerOf(Path.of("/proc/self"));
-	}
-
-	private static long ownerOf(Path dir) {
 		try {
-			return ((Number) Files.getAttribute(dir, "unix:uid")).longValue();
+			return ((Number) Files.getAttribute(this.root.resolve(Long.toString(pid)), "unix:uid")).longValue();
 		}
 		catch (IOException | RuntimeException ex) {
 			return -1;

@@ -57,6 +57,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	 */
 	public static final String APPLICATION = "MCP_STDIO_APPLICATION";
 
+	/** Every marker's name. */
+	public static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
+
 	/** The pid of this JVM. */
 	public static final long CURRENT_PID = ProcessHandle.current().pid();
 
@@ -67,8 +70,6 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	static final String CURRENT_OWNER = CURRENT_PID + "." + CURRENT_START;
 
 	private static final AtomicLong starts = new AtomicLong();
-
-	private static final List<String> NAMES = List.of(SERVER, OWNER_PID, INSTANCE, APPLICATION);
 
 	private static long startOfCurrent() {
 		ProcReader.Stat stat = ProcReader.system().stat(CURRENT_PID);
@@ -140,25 +141,17 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 	}
 
 	/**
-	 * Return the start time of the owner JVM, from the instance marker.
-	 * @return the start time, or -1 when the marker does not tell it
-	 */
-	public long ownerStart() {
-		if (!hasOwnInstance()) {
-			return -1;
-		}
-		// at most 18 digits, as hasOwnInstance() checked: they fit a long
-		int first = this.instance.indexOf('.');
-		return Long.parseLong(this.instance, first + 1, this.instance.indexOf('.', first + 1), 10);
-	}
-
-	/**
 	 * Return the JVM that started the process, as its instance marker names it.
 	 * @return the owner, or {@code null} when the markers do not tell its start
 	 */
 	public ProcessMarkers.@Nullable Owner owner() {
-		long start = ownerStart();
-		return (start >= 0) ? new Owner(this.ownerPid, Long.toString(start), Owner.CURRENT.host) : null;
+		if (!hasOwnInstance()) {
+			return null;
+		}
+		// at most 18 digits, as hasOwnInstance() checked: they fit a long
+		int first = this.instance.indexOf('.');
+		long start = Long.parseLong(this.instance, first + 1, this.instance.indexOf('.', first + 1), 10);
+		return new Owner(this.ownerPid, Long.toString(start), Owner.HOST);
 	}
 
 	/**
@@ -184,7 +177,9 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		/** How far two readings of one process's start instant may differ. */
 		private static final long START_TOLERANCE_MILLIS = 2000;
 
-		private static final Owner CURRENT = of(ProcessHandle.current().pid(), hostName());
+		private static final String HOST = hostName();
+
+		private static final Owner CURRENT = of(CURRENT_PID);
 
 		/**
 		 * Return this JVM as an owner.
@@ -200,12 +195,8 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		 * @return the owner
 		 */
 		public static Owner of(long pid) {
-			return of(pid, CURRENT.host);
-		}
-
-		private static Owner of(long pid, String host) {
 			String start = startOf(pid);
-			return new Owner(pid, (start != null) ? start : "0", host);
+			return new Owner(pid, (start != null) ? start : "0", HOST);
 		}
 
 		/**
@@ -244,7 +235,7 @@ public record ProcessMarkers(String server, long ownerPid, @Nullable String inst
 		 * @return whether {@link #isAlive()} can tell
 		 */
 		public boolean isLocal() {
-			return this.host.equals(CURRENT.host);
+			return this.host.equals(HOST);
 		}
 
 		/**

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import org.apache.commons.logging.Log;
@@ -59,6 +58,8 @@ public final class ProcessScanner implements ProcessSource {
 
 	private static final Log logger = LogFactory.getLog(ProcessScanner.class);
 
+	private static final @Nullable Pidfds SYSTEM_PIDFDS = loadPidfds();
+
 	private final Platform platform;
 
 	private final ProcReader proc;
@@ -92,8 +93,6 @@ public final class ProcessScanner implements ProcessSource {
 
 	private volatile long generation;
 
-	private final AtomicLong reads = new AtomicLong();
-
 	/**
 	 * Create a scanner that signals through pidfds where the kernel has them.
 	 * @param platform what the OS offers
@@ -111,7 +110,7 @@ public final class ProcessScanner implements ProcessSource {
 	 * {@code false} forces the way without them, for tests
 	 */
 	ProcessScanner(Platform platform, ProcReader proc, boolean pidfds) {
-		this(platform, proc, pidfds ? SystemPidfds.PIDFDS : null, Math.max(0, ProcessMarkers.CURRENT_START));
+		this(platform, proc, pidfds ? SYSTEM_PIDFDS : null, Math.max(0, ProcessMarkers.CURRENT_START));
 	}
 
 	private ProcessScanner(Platform platform, ProcReader proc, @Nullable Pidfds pidfds, long markerHorizon) {
@@ -242,16 +241,7 @@ public final class ProcessScanner implements ProcessSource {
 		return table.with(reread, unread);
 	}
 
-	/**
-	 * Return how many times this scanner has read every process.
-	 * @return the count
-	 */
-	long reads() {
-		return this.reads.get();
-	}
-
 	private ProcessTable read(long horizon) {
-		this.reads.incrementAndGet();
 		long gen = this.generation;
 		long takenAt = System.nanoTime();
 		if (!this.platform.hasProcFileSystem()) {
@@ -462,34 +452,28 @@ public final class ProcessScanner implements ProcessSource {
 	}
 
 	/**
-	 * Whether this JVM can signal through pidfds, decided once, with one line that says
-	 * which way signals go.
+	 * Return how this JVM signals, decided once with one line that says which way signals
+	 * go: through pidfds, or {@code null} by pid.
 	 */
-	private static final class SystemPidfds {
-
-		static final @Nullable Pidfds PIDFDS = load();
-
-		private static @Nullable Pidfds load() {
-			String way = "Signals to MCP server processes go by pid, each right after a fresh proof that the process "
-					+ "is the server's";
-			if (!System.getProperty("os.name", "").startsWith("Linux")) {
-				logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
-				return null;
-			}
-			try {
-				Pidfds pidfds = Pidfds.load();
-				logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
-						+ "proven the server's");
-				return pidfds;
-			}
-			catch (RuntimeException | LinkageError ex) {
-				// JNA absent or unable to load its library, a kernel before 5.3 (ENOSYS),
-				// a seccomp filter (EPERM)
-				logger.info(way + ": pidfds are not available (" + ex + ")");
-				return null;
-			}
+	private static @Nullable Pidfds loadPidfds() {
+		String way = "Signals to MCP server processes go by pid, each right after a fresh proof that the process "
+				+ "is the server's";
+		if (!System.getProperty("os.name", "").startsWith("Linux")) {
+			logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
+			return null;
 		}
-
+		try {
+			Pidfds pidfds = Pidfds.load();
+			logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
+					+ "proven the server's");
+			return pidfds;
+		}
+		catch (RuntimeException | LinkageError ex) {
+			// JNA absent or unable to load its library, a kernel before 5.3 (ENOSYS),
+			// a seccomp filter (EPERM)
+			logger.info(way + ": pidfds are not available (" + ex + ")");
+			return null;
+		}
 	}
 
 	private record CachedMarkers(long startTime, long environAt, @Nullable ProcessMarkers markers, long uid) {

@@ -169,21 +169,15 @@ public final class TreeTerminator {
 	}
 
 	private List<Proc> waitForEnd(Signalled signalled, long deadline, boolean kill, Escalation escalation) {
-		long pause = POLL_MIN_NANOS;
-		while (true) {
-			List<Proc> left = signalled.left(this.source.scan(System.nanoTime()));
-			if (left.isEmpty()) {
-				return left;
-			}
+		List<Proc> left = new ArrayList<>();
+		Waits.until(() -> {
+			left.clear();
+			left.addAll(signalled.left(this.source.scan(System.nanoTime())));
 			// A process forked after the last signal gets the same treatment
 			signalled.signal(left.stream().filter((proc) -> !signalled.contains(proc)).toList(), kill, escalation);
-			long now = System.nanoTime();
-			if (now >= deadline) {
-				return left;
-			}
-			Waits.sleepNanos(Math.min(pause, deadline - now));
-			pause = Math.min(pause * 2, POLL_MAX_NANOS);
-		}
+			return left.isEmpty();
+		}, deadline, POLL_MIN_NANOS, POLL_MAX_NANOS);
+		return left;
 	}
 
 	/** Learns what an escalation does, for logs and the classification of an exit. */

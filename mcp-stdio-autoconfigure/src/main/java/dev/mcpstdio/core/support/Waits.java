@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpStdioException;
 
@@ -86,6 +87,28 @@ public final class Waits {
 			throw new McpStdioException(serverName,
 					"MCP server '" + serverName + "' did not " + what + " within " + format(timeout) + timeoutHint, ex);
 		}
+	}
+
+	/**
+	 * Poll a condition until it holds or a deadline passes, each pause twice the last up
+	 * to a bound; sleeps as {@link #sleepNanos(long)} does.
+	 * @param done the condition
+	 * @param deadline a {@link System#nanoTime()} after which it is not asked again
+	 * @param firstPause the first pause in nanoseconds
+	 * @param maxPause the longest pause in nanoseconds
+	 * @return whether the condition held
+	 */
+	public static boolean until(BooleanSupplier done, long deadline, long firstPause, long maxPause) {
+		long pause = firstPause;
+		while (!done.getAsBoolean()) {
+			long now = System.nanoTime();
+			if (now - deadline >= 0) {
+				return false;
+			}
+			sleepNanos(Math.min(pause, deadline - now));
+			pause = Math.min(pause * 2, maxPause);
+		}
+		return true;
 	}
 
 	/**

@@ -55,7 +55,7 @@ public final class AttackedJvmApp {
 			StdioServerProcess server = host.start(spec, MessageListener.NONE);
 			ready.append(' ').append(server.pid());
 		}
-		ready.append(' ').append(host.orphanGuard().watcherPid());
+		ready.append(' ').append(ContainmentAccess.guardPid("attacked-" + args[0]));
 		System.out.println(ready);
 		System.out.flush();
 		// bounded: a test that forgot this JVM does not leave it for long

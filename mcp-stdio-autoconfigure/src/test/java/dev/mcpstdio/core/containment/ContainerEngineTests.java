@@ -166,7 +166,10 @@ class ContainerEngineTests {
 			assertThat(server.request(1)).contains("ping");
 			String id = server.containerId();
 			ContainerEngine engine = server.launch.engine();
-			assertThat(engine.processesVisibleOnHost(id, instance, ProcReader.system())).isTrue();
+			// this host sees the container's processes, with their markers
+			ProcessMarkers markers = ProcReader.system().markers(engine.mainPid(id));
+			assertThat(markers).isNotNull();
+			assertThat(markers.instance()).isEqualTo(instance);
 			List<Long> inContainer = new ArrayList<>();
 			for (long pid : this.fixtures.alive()) {
 				boolean underCli = pid == server.cli.pid() || ProcessHandle.of(pid)

@@ -106,6 +106,26 @@ public final class ContainmentAccess {
 		container.countThroughEngineOnly();
 	}
 
+	/**
+	 * Return the orphan guard this JVM runs, found among its children by its command
+	 * line: setsid, then sh in its place, both with the guard's name and application.
+	 * @param application the guard's application, or {@code null} for any
+	 * @return its pid, or {@code null} when none runs
+	 */
+	public static @Nullable Long guardPid(@Nullable String application) {
+		return ProcessHandle.current()
+			.children()
+			.filter((child) -> child.info()
+				.arguments()
+				.map(List::of)
+				.filter((args) -> args.contains(OrphanGuard.NAME)
+						&& (application == null || args.contains(application)))
+				.isPresent())
+			.map(ProcessHandle::pid)
+			.findFirst()
+			.orElse(null);
+	}
+
 	/** A host without orphan guard and cgroups, whose tasks run on the caller. */
 	static Containments host() {
 		return new Containments(new OrphanGuard(Platform.current(), false, "test"), Runnable::run,

@@ -61,7 +61,7 @@ public final class OrphanGuardApp {
 			guard.announce(java.nio.file.Path.of(args[3]));
 		}
 		StdioServerProcess server = host.start(spec, MessageListener.NONE);
-		System.out.println("READY " + server.pid() + " " + guard.watcherPid());
+		System.out.println("READY " + server.pid() + " " + ContainmentAccess.guardPid(null));
 		System.out.flush();
 		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		// bounded: a test that forgot this JVM does not leave it for long
@@ -72,13 +72,13 @@ public final class OrphanGuardApp {
 				Runtime.getRuntime().halt(3);
 			}
 			if ("kill-guard".equals(line)) {
-				long old = guard.watcherPid();
+				long old = ContainmentAccess.guardPid(null);
 				ProcessHandle.of(old).ifPresent(ProcessHandle::destroyForcibly);
-				Long replaced = guard.watcherPid();
+				Long replaced = ContainmentAccess.guardPid(null);
 				long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 				while ((replaced == null || replaced == old) && System.nanoTime() < until) {
 					Thread.sleep(10);
-					replaced = guard.watcherPid();
+					replaced = ContainmentAccess.guardPid(null);
 				}
 				System.out.println("GUARD " + replaced);
 				System.out.flush();

@@ -163,7 +163,7 @@ class OrphanGuardTests {
 		try (ServerHost host = ServerHost.builder().application(application).build()) {
 			StdioServerProcess server = host.start(this.fixtures.spec("echo", "echo.sh"), MessageListener.NONE);
 			try {
-				Long guard = host.orphanGuard().watcherPid();
+				Long guard = ContainmentAccess.guardPid(application);
 				assertThat(guard).isNotNull();
 				Path cmdline = Path.of("/proc", Long.toString(guard), "cmdline");
 				String expected = String.join("\0", Platform.current().shell(), "-c", OrphanGuard.LOADER,

@@ -137,7 +137,7 @@ class ProcessTreeTests {
 		assertThat(markers.server()).isEqualTo("files");
 		assertThat(markers.instance()).isEqualTo("12.5.1");
 		assertThat(markers.hasOwnInstance()).isTrue();
-		assertThat(markers.ownerStart()).isEqualTo(5);
+		assertThat(markers.owner()).isEqualTo(new ProcessMarkers.Owner(12, "5", ProcessMarkers.Owner.current().host()));
 	}
 
 	@Test
