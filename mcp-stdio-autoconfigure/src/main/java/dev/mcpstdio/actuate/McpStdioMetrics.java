@@ -125,9 +125,8 @@ public class McpStdioMetrics implements MeterBinder {
 				"Running instances of the MCP server: of a per-user server, one per user; else 1 or 0");
 		gauge(registry, "mcp.stdio.requests.pending", tags, server, McpStdioServer::pendingRequests,
 				"Requests sent to the MCP server and not yet answered");
-		// The sessions that ended without an error exist from the start, at 0, so
-		// that
-		// a rate sees the first one
+		// The sessions that ended without an error exist from the start, at 0, so that a
+		// rate sees the first one
 		sessionTimer(registry, sessionTags(server.name()));
 	}
 

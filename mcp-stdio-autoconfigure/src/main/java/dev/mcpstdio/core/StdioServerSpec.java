@@ -397,8 +397,7 @@ public final class StdioServerSpec {
 
 		// The property of its env (mcp.stdio.servers.files.env,
 		// spring.ai.mcp.client.stdio.connections.brave.env), or its entry in a servers
-		// file
-		// (classpath:mcp.json mcpServers.files); its mcp-stdio settings are under
+		// file (classpath:mcp.json mcpServers.files); its mcp-stdio settings are under
 		// mcp.stdio.servers.<name> wherever its command line came from.
 
 		public Origin {

@@ -113,8 +113,7 @@ final class Container implements Containment.Part {
 		else {
 			try {
 				// private to this user: another user must not plant an id here; next to
-				// the
-				// guard's scripts, which removes what a killed JVM left there
+				// the guard's scripts, which removes what a killed JVM left there
 				Path parent = host.privateDirectory();
 				String prefix = "mcp-stdio-" + instance + "-";
 				directory = (parent != null) ? Files.createTempDirectory(parent, prefix)
