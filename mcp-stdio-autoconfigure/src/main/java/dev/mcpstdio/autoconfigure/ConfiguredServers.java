@@ -420,9 +420,7 @@ final class ConfiguredServers {
 			Server server = newServer();
 			server.setCommand(values.apply("command", entry.command()));
 			List<String> args = new ArrayList<>();
-			for (int i = 0; i < entry.args().size(); i++) {
-				args.add(values.apply("args[" + i + "]", entry.args().get(i)));
-			}
+			entry.args().forEach((arg) -> args.add(values.apply("args[" + args.size() + "]", arg)));
 			server.setArgs(args);
 			entry.env()
 				.forEach((variable, value) -> server.getEnv().put(variable, values.apply("env." + variable, value)));
@@ -603,12 +601,10 @@ final class ConfiguredServers {
 		Server server = configured.server();
 		String name = configured.name();
 		if (server.getInstances() == McpStdioProperties.Instances.SHARED) {
-			if (!server.getUserEnv().isEmpty()) {
-				problem(name, SERVERS + name + ".user-env",
-						"is set for a shared server, whose one process would get "
-								+ "the values of whichever user came first",
-						"set " + SERVERS + name + ".instances=per-user");
-			}
+			// user-env is no key of defaults: the server's own
+			check(configured, "user-env", server.getUserEnv().isEmpty(),
+					"is set for a shared server, whose one process would get the values of whichever user came first",
+					"set " + SERVERS + name + ".instances=per-user");
 			return;
 		}
 		check(configured, "instances",
@@ -683,9 +679,8 @@ final class ConfiguredServers {
 	 * environment, the application's secret-looking variables (it may print them).
 	 */
 	private SecretValues secrets(Configured configured) {
-		Set<String> values = new LinkedHashSet<>(configured.secrets());
-		values.addAll(this.placeholderSecrets.getOrDefault(configured.name(), Set.of()));
-		SecretValues secrets = SecretValues.of(values);
+		SecretValues secrets = SecretValues.of(configured.secrets())
+			.and(SecretValues.of(this.placeholderSecrets.getOrDefault(configured.name(), Set.of())));
 		return configured.server().isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets;
 	}
 
