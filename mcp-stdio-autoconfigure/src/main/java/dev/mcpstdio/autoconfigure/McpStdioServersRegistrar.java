@@ -153,19 +153,12 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	}
 
 	private static String reach(String option) {
-		if (option.equals("--privileged")) {
-			return "gives it every capability and device of the host";
-		}
-		if (option.startsWith("--pid")) {
-			return "lets it see and signal every process of the host";
-		}
-		if (option.startsWith("--network") || option.startsWith("--net")) {
-			return "puts it on the host's network, its loopback services included";
-		}
-		if (option.endsWith("=host")) {
-			return "shares a namespace of the host with it";
-		}
-		return "mounts the host's whole file system into it";
+		// --net is also the start of --network
+		return option.equals("--privileged") ? "gives it every capability and device of the host"
+				: option.startsWith("--pid") ? "lets it see and signal every process of the host"
+						: option.startsWith("--net") ? "puts it on the host's network, its loopback services included"
+								: option.endsWith("=host") ? "shares a namespace of the host with it"
+										: "mounts the host's whole file system into it";
 	}
 
 }
