@@ -277,16 +277,15 @@ final class ConfiguredServers {
 		String server = SERVERS_NAME.isAncestorOf(name)
 				? name.getElement(SERVERS_NAME.getNumberOfElements(), Form.ORIGINAL)
 				: DEFAULTS_NAME.isAncestorOf(name) ? "(defaults)" : "(all)";
-		String expected = (type == Duration.class) ? "a duration such as 500ms, 2s or 1m"
-				: (type == DataSize.class) ? "a size such as 512KB or 16MB"
-						: (type == Integer.class || type == int.class) ? "a whole number"
-								: (type == Boolean.class || type == boolean.class) ? "true or false"
-										: "a " + type.getSimpleName();
-		if (type.isEnum()) {
-			expected = "one of " + Arrays.stream(type.getEnumConstants())
-				.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
-				.collect(Collectors.joining(", "));
-		}
+		String expected = type.isEnum()
+				? "one of " + Arrays.stream(type.getEnumConstants())
+					.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+					.collect(Collectors.joining(", "))
+				: (type == Duration.class) ? "a duration such as 500ms, 2s or 1m"
+						: (type == DataSize.class) ? "a size such as 512KB or 16MB"
+								: (type == Integer.class || type == int.class) ? "a whole number"
+										: (type == Boolean.class || type == boolean.class) ? "true or false"
+												: "a " + type.getSimpleName();
 		problem(server, PropertyNames.original(name), shown + " is not " + expected,
 				(type.isEnum() ? "use " : "write ") + expected);
 	}
