@@ -99,8 +99,6 @@ final class ConfiguredServers {
 
 	private final Environment environment;
 
-	private final Binder binder;
-
 	private final ResourceLoader resourceLoader;
 
 	private final Log log;
@@ -148,16 +146,16 @@ final class ConfiguredServers {
 	ConfiguredServers(Environment environment, ResourceLoader resourceLoader, @Nullable ClassLoader classLoader,
 			Log log) {
 		this.environment = environment;
-		this.binder = Binder.get(environment);
+		Binder binder = Binder.get(environment);
 		this.resourceLoader = resourceLoader;
 		this.log = log;
 		this.classLoader = classLoader;
 		this.properties = new McpStdioProperties();
-		bind(this.properties);
+		bind(binder);
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
 		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems);
-		this.connections = this.binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
+		this.connections = binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
 		duration("(all servers)", McpStdioProperties.PREFIX + ".resource-check-interval",
 				this.properties.getResourceCheckInterval(), ONE_HOUR);
@@ -199,7 +197,7 @@ final class ConfiguredServers {
 	 * {@code on-failure}), each server starting from {@code defaults}, and report every
 	 * value that cannot be converted instead of stopping at the first.
 	 */
-	private void bind(McpStdioProperties properties) {
+	private void bind(Binder binder) {
 		ScopedBinders servers = new ScopedBinders(this.environment, SERVERS_NAME);
 		BindHandler handler = new AbstractBindHandler() {
 
@@ -234,13 +232,13 @@ final class ConfiguredServers {
 			}
 
 		};
-		this.binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(properties), handler);
+		binder.bind(McpStdioProperties.PREFIX, Bindable.ofInstance(this.properties), handler);
 		// the environment's sources kept cached while binding, as one bind of them all
 		// does
 		try (CacheOverride caching = ConfigurationPropertyCaching.get(this.environment).override()) {
 			servers.entries.forEach((key, entry) -> servers.binder(entry)
 				.bind(entry, Bindable.of(Server.class), handler)
-				.ifBound((server) -> properties.getServers().put(key, server)));
+				.ifBound((server) -> this.properties.getServers().put(key, server)));
 		}
 	}
 
@@ -279,16 +277,15 @@ final class ConfiguredServers {
 		String server = SERVERS_NAME.isAncestorOf(name)
 				? name.getElement(SERVERS_NAME.getNumberOfElements(), Form.ORIGINAL)
 				: DEFAULTS_NAME.isAncestorOf(name) ? "(defaults)" : "(all)";
-		String expected = (type == Duration.class) ? "a duration such as 500ms, 2s or 1m"
-				: (type == DataSize.class) ? "a size such as 512KB or 16MB"
-						: (type == Integer.class || type == int.class) ? "a whole number"
-								: (type == Boolean.class || type == boolean.class) ? "true or false"
-										: "a " + type.getSimpleName();
-		if (type.isEnum()) {
-			expected = "one of " + Arrays.stream(type.getEnumConstants())
-				.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
-				.collect(Collectors.joining(", "));
-		}
+		String expected = type.isEnum()
+				? "one of " + Arrays.stream(type.getEnumConstants())
+					.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+					.collect(Collectors.joining(", "))
+				: (type == Duration.class) ? "a duration such as 500ms, 2s or 1m"
+						: (type == DataSize.class) ? "a size such as 512KB or 16MB"
+								: (type == Integer.class || type == int.class) ? "a whole number"
+										: (type == Boolean.class || type == boolean.class) ? "true or false"
+												: "a " + type.getSimpleName();
 		problem(server, PropertyNames.original(name), shown + " is not " + expected,
 				(type.isEnum() ? "use " : "write ") + expected);
 	}
@@ -422,9 +419,7 @@ final class ConfiguredServers {
 			Server server = newServer();
 			server.setCommand(values.apply("command", entry.command()));
 			List<String> args = new ArrayList<>();
-			for (int i = 0; i < entry.args().size(); i++) {
-				args.add(values.apply("args[" + i + "]", entry.args().get(i)));
-			}
+			entry.args().forEach((arg) -> args.add(values.apply("args[" + args.size() + "]", arg)));
 			server.setArgs(args);
 			entry.env()
 				.forEach((variable, value) -> server.getEnv().put(variable, values.apply("env." + variable, value)));
@@ -569,10 +564,9 @@ final class ConfiguredServers {
 		duration(configured, "send-timeout", server.getSendTimeout(), ONE_HOUR);
 		// a message is held in memory whole, and so is the stderr tail of every server
 		DataSize maxMessageSize = server.getMaxMessageSize();
-		if (maxMessageSize.toBytes() <= 0 || maxMessageSize.compareTo(DataSize.ofMegabytes(256)) > 0) {
-			problem(configured.name(), source(configured, "max-message-size"),
-					"must be between 1B and 256MB, was " + maxMessageSize, "set a size such as 16MB");
-		}
+		check(configured, "max-message-size",
+				maxMessageSize.toBytes() > 0 && maxMessageSize.compareTo(DataSize.ofMegabytes(256)) <= 0,
+				"must be between 1B and 256MB, was " + maxMessageSize, "set a size such as 16MB");
 		count(configured, "stderr-tail-lines", server.getStderrTailLines(), 0, 10_000, "set a small count such as 50");
 		// each step at most 10m: a stop should fit in a shutdown phase
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
@@ -590,15 +584,11 @@ final class ConfiguredServers {
 			duration(configured, "idle-timeout", server.getIdleTimeout(), Duration.ofDays(7));
 		}
 		DataSize maxMemory = server.getMaxMemory();
-		if (maxMemory != null && maxMemory.toBytes() <= 0) {
-			problem(configured.name(), source(configured, "max-memory"), "must be positive, was " + maxMemory,
-					"set a size such as 512MB, or remove it for no limit");
-		}
+		check(configured, "max-memory", maxMemory == null || maxMemory.toBytes() > 0,
+				"must be positive, was " + maxMemory, "set a size such as 512MB, or remove it for no limit");
 		Integer maxProcesses = server.getMaxProcesses();
-		if (maxProcesses != null && maxProcesses < 1) {
-			problem(configured.name(), source(configured, "max-processes"), "must be at least 1, was " + maxProcesses,
-					"set a count such as 64, or remove it for no limit");
-		}
+		check(configured, "max-processes", maxProcesses == null || maxProcesses >= 1,
+				"must be at least 1, was " + maxProcesses, "set a count such as 64, or remove it for no limit");
 	}
 
 	/**
@@ -610,19 +600,16 @@ final class ConfiguredServers {
 		Server server = configured.server();
 		String name = configured.name();
 		if (server.getInstances() == McpStdioProperties.Instances.SHARED) {
-			if (!server.getUserEnv().isEmpty()) {
-				problem(name, SERVERS + name + ".user-env",
-						"is set for a shared server, whose one process would get "
-								+ "the values of whichever user came first",
-						"set " + SERVERS + name + ".instances=per-user");
-			}
+			// user-env is no key of defaults: the server's own
+			check(configured, "user-env", server.getUserEnv().isEmpty(),
+					"is set for a shared server, whose one process would get the values of whichever user came first",
+					"set " + SERVERS + name + ".instances=per-user");
 			return;
 		}
-		if (!ClassUtils.isPresent("org.springframework.security.core.context.SecurityContextHolder",
-				this.classLoader)) {
-			problem(name, source(configured, "instances"), "per-user needs Spring Security to tell who calls",
-					"add spring-boot-starter-security");
-		}
+		check(configured, "instances",
+				ClassUtils.isPresent("org.springframework.security.core.context.SecurityContextHolder",
+						this.classLoader),
+				"per-user needs Spring Security to tell who calls", "add spring-boot-starter-security");
 		count(configured, "max-instances", server.getMaxInstances(), 1, 10_000, "set a count such as 50");
 		server.getUserEnv().forEach((variable, value) -> {
 			if (value.startsWith("oauth2:")
@@ -691,9 +678,8 @@ final class ConfiguredServers {
 	 * environment, the application's secret-looking variables (it may print them).
 	 */
 	private SecretValues secrets(Configured configured) {
-		Set<String> values = new LinkedHashSet<>(configured.secrets());
-		values.addAll(this.placeholderSecrets.getOrDefault(configured.name(), Set.of()));
-		SecretValues secrets = SecretValues.of(values);
+		SecretValues secrets = SecretValues.of(configured.secrets())
+			.and(SecretValues.of(this.placeholderSecrets.getOrDefault(configured.name(), Set.of())));
 		return configured.server().isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets;
 	}
 
@@ -703,12 +689,10 @@ final class ConfiguredServers {
 			return null;
 		}
 		Path directory = Path.of(workingDirectory);
-		if (!Files.isDirectory(directory)) {
-			String inFile = configured.keys().contains("working-directory") ? configured.inFile() : "";
-			problem(configured.name(), source(configured, "working-directory"),
-					"the directory " + workingDirectory + " does not exist" + inFile,
-					"create it or point working-directory at an existing directory");
-		}
+		String inFile = configured.keys().contains("working-directory") ? configured.inFile() : "";
+		check(configured, "working-directory", Files.isDirectory(directory),
+				"the directory " + workingDirectory + " does not exist" + inFile,
+				"create it or point working-directory at an existing directory");
 		return directory;
 	}
 
@@ -727,12 +711,10 @@ final class ConfiguredServers {
 		catch (ContainerRun.InvalidCommandException ex) {
 			containerRun = true;
 		}
-		if (check && containerRun) {
-			problem(configured.name(), source(configured, "sandbox.enabled"),
-					"a docker run or podman run server runs in its container, which bubblewrap does not sandbox",
-					"turn the sandbox off for it and use the engine's own options: --read-only, --network none, "
-							+ "--cap-drop ALL, --security-opt no-new-privileges, -v for what it may write");
-		}
+		check(configured, "sandbox.enabled", !(check && containerRun),
+				"a docker run or podman run server runs in its container, which bubblewrap does not sandbox",
+				"turn the sandbox off for it and use the engine's own options: --read-only, --network none, "
+						+ "--cap-drop ALL, --security-opt no-new-privileges, -v for what it may write");
 		return new SandboxSettings(sandbox.isEnabled(), sandbox.getNetwork(),
 				paths(configured, "sandbox.read-write", sandbox.getReadWrite(), check),
 				paths(configured, "sandbox.read-only", sandbox.getReadOnly(), check));
@@ -804,9 +786,16 @@ final class ConfiguredServers {
 	}
 
 	private void count(Configured configured, String key, int value, int min, int max, String action) {
-		if (value < min || value > max) {
-			problem(configured.name(), source(configured, key),
-					"must be between " + min + " and " + max + ", was " + value, action);
+		check(configured, key, value >= min && value <= max,
+				"must be between " + min + " and " + max + ", was " + value, action);
+	}
+
+	/**
+	 * Report the value of a server's key unless it is valid.
+	 */
+	private void check(Configured configured, String key, boolean valid, String problem, String action) {
+		if (!valid) {
+			problem(configured.name(), source(configured, key), problem, action);
 		}
 	}
 

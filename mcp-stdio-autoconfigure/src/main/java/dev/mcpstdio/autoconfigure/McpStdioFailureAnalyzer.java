@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
+import static dev.mcpstdio.autoconfigure.McpStdioConfigurationException.printable;
+
 /**
  * Start-up reports for an invalid configuration and for a required server that failed.
  *
@@ -56,13 +58,11 @@ class McpStdioFailureAnalyzer implements FailureAnalyzer {
 		// one line per thing to do: a variable used in three values is set once
 		Set<String> actions = new LinkedHashSet<>();
 		for (Problem problem : cause.problems()) {
-			String property = McpStdioConfigurationException.printable(problem.property());
-			description.append("\n    Server: ").append(McpStdioConfigurationException.printable(problem.server()));
+			String property = printable(problem.property());
+			description.append("\n    Server: ").append(printable(problem.server()));
 			description.append("\n    Property: ").append(property);
-			description.append("\n    Problem: ")
-				.append(McpStdioConfigurationException.printable(problem.problem()))
-				.append('\n');
-			actions.add("\n    - " + property + ": " + McpStdioConfigurationException.printable(problem.action()));
+			description.append("\n    Problem: ").append(printable(problem.problem())).append('\n');
+			actions.add("\n    - " + property + ": " + printable(problem.action()));
 		}
 		return new FailureAnalysis(description.toString(), "Fix the configuration:\n" + String.join("", actions),
 				cause);

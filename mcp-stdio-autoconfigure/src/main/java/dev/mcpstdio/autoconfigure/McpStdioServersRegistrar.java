@@ -89,8 +89,7 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 			registry.registerBeanDefinition(USER_TASK_DECORATOR,
 					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
 		}
-		warnWhenStopCannotFit(Binder.get(this.environment), configured.definitions);
-		warnAboutHostAccess(configured.definitions);
+		warn(configured.definitions);
 	}
 
 	/**
@@ -121,41 +120,32 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 				? beans.getBeanProvider(McpStdioServer.Users.class).getIfAvailable() : null);
 	}
 
-	private void warnWhenStopCannotFit(Binder binder, List<McpStdioServerDefinition> definitions) {
+	/**
+	 * Warn about enabled servers whose stop may not fit in a shutdown phase, and once per
+	 * option about containers given the host itself: the configuration is trusted, but
+	 * such an option is easy to copy without noticing.
+	 */
+	private void warn(List<McpStdioServerDefinition> definitions) {
 		// Spring Boot's default; all servers stop in parallel, so each one's worst case
 		// must fit, not their sum
-		Duration phaseTimeout = binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+		Duration phaseTimeout = Binder.get(this.environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(Duration.ofSeconds(30));
 		for (McpStdioServerDefinition definition : definitions) {
 			if (!definition.enabled()) {
 				continue;
 			}
-			Duration worstCase = definition.spec().shutdown().worstCase();
+			StdioServerSpec spec = definition.spec();
+			Duration worstCase = spec.shutdown().worstCase();
 			if (worstCase.compareTo(phaseTimeout) > 0) {
 				logger.warn("MCP server '" + definition.name() + "' may take up to " + worstCase.toMillis()
 						+ " ms to stop, longer than spring.lifecycle.timeout-per-shutdown-phase ("
 						+ phaseTimeout.toMillis() + " ms): raise that timeout or lower mcp.stdio.servers."
 						+ definition.name() + ".shutdown.*; the stop still completes before the context is destroyed");
 			}
-		}
-	}
-
-	/**
-	 * Warn once per option about containers that are given the host itself: the
-	 * configuration is trusted, but such an option is easy to copy without noticing.
-	 */
-	private void warnAboutHostAccess(List<McpStdioServerDefinition> definitions) {
-		for (McpStdioServerDefinition definition : definitions) {
-			StdioServerSpec spec = definition.spec();
-			if (!definition.enabled() || !spec.container().enabled()) {
-				continue;
-			}
 			// a command line that cannot run in a container was refused by the checks
-			ContainerRun run = ContainerRun.recognise(spec.command(), spec.args());
-			if (run == null) {
-				continue;
-			}
-			for (String option : run.hostAccess()) {
+			ContainerRun run = spec.container().enabled() ? ContainerRun.recognise(spec.command(), spec.args()) : null;
+			for (String option : (run != null) ? run.hostAccess() : List.<String>of()) {
 				logger.warn("MCP server '" + definition.name() + "' runs its container with " + option + ", which "
 						+ reach(option) + "; mcp-stdio runs it as configured, but make sure the server " + "needs it");
 			}
@@ -163,19 +153,12 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	}
 
 	private static String reach(String option) {
-		if (option.equals("--privileged")) {
-			return "gives it every capability and device of the host";
-		}
-		if (option.startsWith("--pid")) {
-			return "lets it see and signal every process of the host";
-		}
-		if (option.startsWith("--network") || option.startsWith("--net")) {
-			return "puts it on the host's network, its loopback services included";
-		}
-		if (option.endsWith("=host")) {
-			return "shares a namespace of the host with it";
-		}
-		return "mounts the host's whole file system into it";
+		// --net is also the start of --network
+		return option.equals("--privileged") ? "gives it every capability and device of the host"
+				: option.startsWith("--pid") ? "lets it see and signal every process of the host"
+						: option.startsWith("--net") ? "puts it on the host's network, its loopback services included"
+								: option.endsWith("=host") ? "shares a namespace of the host with it"
+										: "mounts the host's whole file system into it";
 	}
 
 }

@@ -26,8 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -76,9 +74,10 @@ final class ServerReloads implements SmartLifecycle {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private volatile Set<Path> files;
-
-	/** What each watched file looked like: a change is applied once two looks agree. */
+	/**
+	 * What each watched file looked like, by file (its keys are the files watched): a
+	 * change is applied once two looks agree.
+	 */
 	private final Map<Path, String> seen = new LinkedHashMap<>();
 
 	private final Map<Path, String> changed = new LinkedHashMap<>();
@@ -97,7 +96,6 @@ final class ServerReloads implements SmartLifecycle {
 		this.host = host;
 		this.beanFactory = beanFactory;
 		this.startup = startup;
-		this.files = Set.copyOf(startup.files);
 		this.watch = startup.properties.getReload().isEnabled();
 		// what the files were when read: a write from now on is a change
 		startup.files.forEach((file) -> this.seen.put(file, stamp(file)));
@@ -148,7 +146,7 @@ final class ServerReloads implements SmartLifecycle {
 	private Reload apply(String trigger) {
 		// looked at before they are read: a write during the read is seen as a change
 		Map<Path, String> before = new LinkedHashMap<>();
-		this.files.forEach((file) -> before.put(file, stamp(file)));
+		this.seen.keySet().forEach((file) -> before.put(file, stamp(file)));
 		ConfiguredServers configured;
 		try {
 			configured = this.startup.readAgain(logger);
@@ -158,10 +156,10 @@ final class ServerReloads implements SmartLifecycle {
 			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
 			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
 		}
-		this.files = Set.copyOf(configured.files);
 		this.seen.clear();
 		this.changed.clear();
-		this.files.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
+		configured.files
+			.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
 		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
 		configured.definitions.forEach((definition) -> wanted.put(definition.name(), definition));
 		List<McpStdioServer> stopping = new ArrayList<>();
@@ -280,7 +278,8 @@ final class ServerReloads implements SmartLifecycle {
 		try {
 			boolean settled = false;
 			boolean pending = false;
-			for (Path file : this.files) {
+			// a put of a file already there changes no key: the iteration goes on
+			for (Path file : this.seen.keySet()) {
 				String now = stamp(file);
 				String before = this.seen.put(file, now);
 				if (before != null && !before.equals(now)) {
@@ -303,8 +302,7 @@ final class ServerReloads implements SmartLifecycle {
 	private static String stamp(Path file) {
 		try {
 			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-			return attributes.size() + "/" + attributes.lastModifiedTime().toMillis() + "/"
-					+ Objects.toString(attributes.fileKey());
+			return attributes.size() + "/" + attributes.lastModifiedTime().toMillis() + "/" + attributes.fileKey();
 		}
 		catch (IOException ex) {
 			return "absent";

@@ -100,9 +100,8 @@ final class ServersFile {
 			throw InvalidFileException.unusable(null, "it has no \"mcpServers\" object at the top level");
 		}
 		Map<String, Entry> result = new LinkedHashMap<>();
-		for (Map.Entry<String, JsonNode> entry : servers.properties()) {
-			result.put(entry.getKey(), entry(entry.getKey(), entry.getValue()));
-		}
+		servers.properties()
+			.forEach((server) -> result.put(server.getKey(), entry(server.getKey(), server.getValue())));
 		return result;
 	}
 
