@@ -243,23 +243,22 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
 			Duration timeout) {
-		if (line != null) {
-			JSONRPCMessage answer = read(line);
-			if (answer instanceof JSONRPCResponse response) {
-				if (response.error() == null) {
-					this.connection.markInitialized();
-					this.initializedBy = this.initializeSentTo;
-				}
-				deliver(this.answers.sanitized(response, McpSchema.METHOD_INITIALIZE));
-				return;
+		if (line != null && read(line) instanceof JSONRPCResponse response) {
+			if (response.error() == null) {
+				this.connection.markInitialized();
+				this.initializedBy = this.initializeSentTo;
 			}
-			failure = new McpStdioException(this.server.name(),
-					"MCP server '" + this.server.name() + "' answered initialize with a message that is not JSON-RPC");
+			deliver(this.answers.sanitized(response, McpSchema.METHOD_INITIALIZE));
+			return;
 		}
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
 		String message;
-		if (cause instanceof TimeoutException) {
+		if (line != null) {
+			message = spec().sanitize(
+					"MCP server '" + this.server.name() + "' answered initialize with a message that is not JSON-RPC");
+		}
+		else if (cause instanceof TimeoutException) {
 			message = "MCP server '" + this.server.name() + "' did not answer initialize within its startup-timeout ("
 					+ Waits.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
 					+ ".startup-timeout if it is just slow to start";
