@@ -96,13 +96,10 @@ public class McpServersHealthIndicator extends AbstractHealthIndicator {
 	 */
 	static Status status(ServerState state, boolean counts) {
 		Status status = status(state);
-		if (!counts && (Status.DOWN.equals(status) || Status.OUT_OF_SERVICE.equals(status))) {
-			// DOWN or OUT_OF_SERVICE is HTTP 503, which would take the instance out of
-			// its load balancer for one optional tool: shown as FAILED or STOPPED in the
-			// details only
-			return Status.UP;
-		}
-		return status;
+		// DOWN or OUT_OF_SERVICE is HTTP 503, which would take the instance out of its
+		// load balancer for one optional tool: shown as FAILED or STOPPED in the details
+		// only
+		return (!counts && (Status.DOWN.equals(status) || Status.OUT_OF_SERVICE.equals(status))) ? Status.UP : status;
 	}
 
 	/**
