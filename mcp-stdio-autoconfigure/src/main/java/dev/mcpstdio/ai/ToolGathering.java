@@ -317,13 +317,12 @@ final class ToolGathering {
 		 * lazy or {@code IDLE} (a call starts it).
 		 */
 		List<ToolCallback> current() {
-			McpStdioServer own = this.server;
 			List<ToolCallback> known = this.callbacks;
-			if (own != null) {
-				ServerState state = own.state();
+			if (this.server != null) {
+				ServerState state = this.server.state();
 				if (state == ServerState.FAILED || state == ServerState.STOPPED || state == ServerState.STOPPING
 						|| state == ServerState.DISABLED) {
-					tellLeftOut(own, null);
+					tellLeftOut(this.server, null);
 					return List.of();
 				}
 				if (known != null && state != ServerState.RUNNING) {
@@ -358,9 +357,8 @@ final class ToolGathering {
 			catch (RuntimeException ex) {
 				this.failed = true;
 				this.failedAt = System.nanoTime();
-				McpStdioServer own = this.server;
-				if (own != null) {
-					tellLeftOut(own, (own.state() == ServerState.FAILED) ? null : messageOf(ex));
+				if (this.server != null) {
+					tellLeftOut(this.server, (this.server.state() == ServerState.FAILED) ? null : messageOf(ex));
 				}
 				else {
 					logger
