@@ -95,7 +95,14 @@ final class ToolGathering {
 		this.leftOut = leftOut;
 		this.servers = servers;
 		this.later = later;
-		this.initial = clients.stream().map(Entry::new).toList();
+		this.initial = clients.stream().map(this::initial).toList();
+	}
+
+	private Entry initial(Client client) {
+		McpSchema.Implementation info = client.connection().get().clientInfo();
+		String name = connectionOf(info, this.customizers.clientName());
+		McpStdioServer server = (name != null) ? this.servers.find(name) : null;
+		return new Entry(client, (name != null) ? name : String.valueOf(info.name()), server);
 	}
 
 	/**
@@ -131,7 +138,8 @@ final class ToolGathering {
 				.removeIf((added) -> !live.contains(added.getKey()) && !later.contains(added.getKey())
 						&& gone.add(added.getValue()));
 			for (McpStdioServer server : later) {
-				entries.add(this.added.computeIfAbsent(server, Entry::new));
+				entries.add(this.added.computeIfAbsent(server,
+						(key) -> new Entry(this.later.apply(key, (tools) -> changed(key, tools)), key.name(), key)));
 			}
 		}
 		gone.forEach((entry) -> entry.client.close().run());
@@ -166,6 +174,21 @@ final class ToolGathering {
 		catch (McpStdioException ex) {
 			tellLeftOut(server, ex.getMessage());
 			return null;
+		}
+	}
+
+	/**
+	 * Take the tools a client of our own announced.
+	 * @param server the server (or the instance of a per-user server) it serves
+	 * @param tools its tools now
+	 */
+	private void changed(McpStdioServer server, List<Tool> tools) {
+		Entry entry;
+		synchronized (this.added) {
+			entry = this.added.get(server);
+		}
+		if (entry != null) {
+			entry.take(tools);
 		}
 	}
 
@@ -291,23 +314,9 @@ final class ToolGathering {
 
 		private volatile boolean failed;
 
-		/** One of Spring AI's clients at start-up, of the server it was made for. */
-		Entry(Client client) {
-			McpSchema.Implementation info = client.connection().get().clientInfo();
-			String name = connectionOf(info, ToolGathering.this.customizers.clientName());
+		Entry(Client client, String connection, @Nullable McpStdioServer server) {
 			this.client = client;
-			this.connection = (name != null) ? name : String.valueOf(info.name());
-			this.server = (name != null) ? ToolGathering.this.servers.find(name) : null;
-		}
-
-		/**
-		 * A client of our own, made by {@link #later}, of a server (or the instance of a
-		 * per-user server) that came later: it takes the tools its server announces.
-		 */
-		Entry(McpStdioServer server) {
-			// the client announces tools only once it is initialized, after this
-			this.client = ToolGathering.this.later.apply(server, this::take);
-			this.connection = server.name();
+			this.connection = connection;
 			this.server = server;
 		}
 
