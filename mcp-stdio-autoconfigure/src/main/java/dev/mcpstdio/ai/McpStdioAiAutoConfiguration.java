@@ -242,7 +242,7 @@ public class McpStdioAiAutoConfiguration {
 	 */
 	static final class StartupClientInitializer implements BeanPostProcessor, SmartLifecycle {
 
-		private static final Log logger = LogFactory.getLog(StartupClientInitializer.class);
+		private static final Log logger = LogFactory.getLog(McpStdioAiAutoConfiguration.class);
 
 		private final ObjectProvider<McpStdioServers> servers;
 
