@@ -336,12 +336,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * its instances.
 	 */
 	public void restartServer() {
-		if (this.instances != null) {
-			stopServer();
-			startServer();
-			return;
+		stopServer();
+		if (this.instances == null) {
+			this.controller.events().restarted();
 		}
-		this.controller.restartServer();
+		startServer();
 	}
 
 	// SmartLifecycle

@@ -451,10 +451,10 @@ final class ServerController implements ClientConnection {
 			if (this.generation == startedGeneration) {
 				this.startsEnded = this.startsBegun;
 				this.lock.notifyAll();
-			}
-			if (byPolicy && !exited && this.generation == startedGeneration) {
-				// the stop below is this attempt's failure, not a reason of its own
-				setState(ServerState.STOPPING);
+				if (byPolicy && !exited) {
+					// the stop below is this attempt's failure, not a reason of its own
+					setState(ServerState.STOPPING);
+				}
 			}
 		}
 		if (!exited) {
@@ -601,9 +601,8 @@ final class ServerController implements ClientConnection {
 	/**
 	 * Begin the stop of an idle server: it is {@link ServerState#IDLE} from now on (its
 	 * next message starts it again). The caller makes sure that no message is being sent.
-	 * @return the process to stop with {@link #stopClaimed(StdioServerProcess)}, or
-	 * {@code null} when the server does not run, is not initialized yet or a request is
-	 * pending
+	 * @return the process to stop, its stop told to {@link #events()}, or {@code null}
+	 * when the server does not run, is not initialized yet or a request is pending
 	 */
 	@Nullable StdioServerProcess claimIdleStop() {
 		synchronized (this.lock) {
@@ -621,10 +620,6 @@ final class ServerController implements ClientConnection {
 			setState(ServerState.IDLE);
 			return current;
 		}
-	}
-
-	void stopClaimed(StdioServerProcess claimed) {
-		this.events.stopped(claimed.stop());
 	}
 
 	/**
@@ -652,13 +647,6 @@ final class ServerController implements ClientConnection {
 			this.closed = true;
 		}
 		return stopServer();
-	}
-
-	/** Stop the server and start it again, counted as a restart. */
-	void restartServer() {
-		stopServer();
-		this.events.restarted();
-		startServer();
 	}
 
 	/** Called with the lock held. */

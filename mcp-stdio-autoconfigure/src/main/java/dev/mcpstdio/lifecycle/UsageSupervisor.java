@@ -208,7 +208,7 @@ final class UsageSupervisor {
 		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
 				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
 				+ "); its next message starts it again");
-		controller.stopClaimed(claimed);
+		controller.events().stopped(claimed.stop());
 	}
 
 	/** Check the running process once, counted as the endpoint counts it. */
