@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -170,8 +171,7 @@ final class ServerController implements ClientConnection {
 	}
 
 	List<StdioServerProcess> processes() {
-		StdioServerProcess current = this.process;
-		return (current != null) ? List.of(current) : List.of();
+		return Stream.ofNullable(this.process).toList();
 	}
 
 	/** Count the live processes of this server, every generation started by this JVM. */
@@ -425,6 +425,10 @@ final class ServerController implements ClientConnection {
 		}
 	}
 
+	/**
+	 * Perform the handshake of a process just started: a failed one ends its start (and
+	 * the process), and counts against the restart policy when a restart ran it.
+	 */
 	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
 		try {
 			started.handshake(this.definition.spec().startupTimeout());
@@ -438,40 +442,37 @@ final class ServerController implements ClientConnection {
 			}
 		}
 		catch (RuntimeException ex) {
-			handshakeFailed(started, byPolicy, startedGeneration, stopsSeen, ex);
+			boolean exited = ex instanceof McpServerExitedException;
+			synchronized (this.lock) {
+				this.lastFailure = ex.getMessage();
+				if (this.generation == startedGeneration) {
+					this.startsEnded = this.startsBegun;
+					this.lock.notifyAll();
+					if (byPolicy && !exited) {
+						// the stop below is this attempt's failure, not a reason of its
+						// own
+						setState(ServerState.STOPPING);
+					}
+				}
+			}
+			if (!exited) {
+				started.stop();
+			}
+			synchronized (this.lock) {
+				// A handshake cut short by a stop is no failure of the server
+				if (this.generation == startedGeneration && this.stops == stopsSeen) {
+					if (!byPolicy) {
+						failed();
+					}
+					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
+						// A failed restart counts against the policy like any other end;
+						// one
+						// whose process exited is handled by its exit
+						scheduleRestart();
+					}
+				}
+			}
 			throw ex;
-		}
-	}
-
-	private void handshakeFailed(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen,
-			RuntimeException ex) {
-		boolean exited = ex instanceof McpServerExitedException;
-		synchronized (this.lock) {
-			this.lastFailure = ex.getMessage();
-			if (this.generation == startedGeneration) {
-				this.startsEnded = this.startsBegun;
-				this.lock.notifyAll();
-				if (byPolicy && !exited) {
-					// the stop below is this attempt's failure, not a reason of its own
-					setState(ServerState.STOPPING);
-				}
-			}
-		}
-		if (!exited) {
-			started.stop();
-		}
-		synchronized (this.lock) {
-			// A handshake cut short by a stop is no failure of the server
-			if (this.generation == startedGeneration && this.stops == stopsSeen) {
-				if (!byPolicy) {
-					failed();
-				}
-				else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-					// A failed restart counts against the policy like any other end; one
-					// whose process exited is handled by its exit
-					scheduleRestart();
-				}
-			}
 		}
 	}
 
