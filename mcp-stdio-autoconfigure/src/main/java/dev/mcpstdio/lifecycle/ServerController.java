@@ -269,16 +269,12 @@ final class ServerController implements ClientConnection {
 		synchronized (this.lock) {
 			CompletableFuture<Void> begun = this.lifecycleStart;
 			if (begun == null) {
-				if (this.definition.demand().start() == StartMode.LAZY) {
+				boolean lazy = this.definition.demand().start() == StartMode.LAZY;
+				if (lazy && this.state == ServerState.STOPPED) {
 					// No process until the first message (unless a client started it)
-					if (this.state == ServerState.STOPPED) {
-						setState(ServerState.IDLE);
-					}
-					begun = CompletableFuture.completedFuture(null);
+					setState(ServerState.IDLE);
 				}
-				else {
-					begun = beginStart();
-				}
+				begun = lazy ? CompletableFuture.completedFuture(null) : beginStart();
 				this.lifecycleStart = begun;
 			}
 			return begun;
