@@ -166,7 +166,7 @@ public class RequestObservations implements RequestObserver {
 	public void received(JsonRpcLine message) {
 		InFlight request = message.isResponse() ? this.inFlight.get(message.id()) : null;
 		if (request != null) {
-			answered(request, message);
+			ended(request, message, null);
 		}
 	}
 
@@ -189,8 +189,17 @@ public class RequestObservations implements RequestObserver {
 		}
 	}
 
-	private void answered(InFlight request, @Nullable JsonRpcLine response) {
-		if (response != null && response.isError()) {
+	/**
+	 * End a request by how it went: failed, answered with an error, or answered.
+	 * @param request the request
+	 * @param response its response, or {@code null} when it failed
+	 * @param failure why it failed, or {@code null}
+	 */
+	private void ended(InFlight request, @Nullable JsonRpcLine response, @Nullable Throwable failure) {
+		if (failure != null) {
+			end(request, failure);
+		}
+		else if (response != null && response.isError()) {
 			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
 			// the server's text, bounded: it becomes the span's error and may be logged
 			String message = (response.errorMessage() != null)
@@ -337,12 +346,7 @@ public class RequestObservations implements RequestObserver {
 		@Override
 		public void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure) {
 			try {
-				if (failure != null) {
-					end(this, failure);
-				}
-				else {
-					answered(this, response);
-				}
+				ended(this, response, failure);
 			}
 			catch (RuntimeException ex) {
 				failed("the end of a request could not be observed", ex);
