@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
@@ -37,6 +38,7 @@ import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
+import dev.mcpstdio.lifecycle.RequestObserver.ObservedRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -65,8 +67,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	private final ServerHost host;
 
 	private final ServerController controller;
-
-	private final UsageSupervisor usage;
 
 	private volatile boolean lifecycleRunning;
 
@@ -100,7 +100,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		this.definition = definition;
 		this.host = host;
 		this.controller = new ServerController(definition, host, template);
-		this.usage = this.controller.usage();
 		this.instances = (definition.demand().perUser() != null)
 				? new UserInstances(definition, this.controller, users, host) : null;
 	}
@@ -145,7 +144,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the time
 	 */
 	public Instant lastUsed() {
-		return this.usage.lastUsed();
+		return this.controller.usage().lastUsed();
 	}
 
 	public String name() {
@@ -237,23 +236,15 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 		JsonRpcLine line = JsonRpcLine.of(message);
 		RequestObserver observer = this.controller.requests();
-		RequestObserver.ObservedRequest observed = (requestId != null) ? observer.sending(requestId, line) : null;
+		ObservedRequest observed = (requestId != null) ? observer.sending(requestId, line) : null;
 		if (requestId == null) {
 			observer.notifying(line);
 		}
 		JsonRpcLine sent = (observed != null) ? observed.message() : line;
-		try {
-			this.usage.send(this.controller, (process) -> {
-				process.send(sent, requestId);
-				return null;
-			});
-		}
-		catch (RuntimeException ex) {
-			if (observed != null) {
-				observed.sendFailed(ex);
-			}
-			throw ex;
-		}
+		send(observed, (process) -> {
+			process.send(sent, requestId);
+			return null;
+		});
 	}
 
 	/**
@@ -267,23 +258,17 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		if (this.instances != null) {
 			return instance().request(id, message);
 		}
-		RequestObserver.ObservedRequest observed = this.controller.requests().sending(id, JsonRpcLine.of(message));
+		ObservedRequest observed = this.controller.requests().sending(id, JsonRpcLine.of(message));
 		String line = (observed != null) ? observed.message().text() : message;
 		CompletableFuture<JsonRpcLine> response;
 		try {
-			response = this.usage.send(this.controller, (process) -> process.requestLine(id, line));
+			response = send(observed, (process) -> process.requestLine(id, line));
 		}
-		catch (RuntimeException ex) {
-			if (observed != null) {
-				observed.sendFailed(ex);
-			}
-			if (ex instanceof McpStdioException) {
-				return CompletableFuture.failedFuture(ex);
-			}
-			throw ex;
+		catch (McpStdioException ex) {
+			return CompletableFuture.failedFuture(ex);
 		}
 		response.whenComplete((answer, ex) -> {
-			this.usage.touch();
+			this.controller.usage().touch();
 			if (observed != null) {
 				observed.completed(answer, ex);
 			}
@@ -292,6 +277,21 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		// a caller that gives up (cancels) lets the request go
 		text.whenComplete((answer, ex) -> response.cancel(false));
 		return text;
+	}
+
+	/**
+	 * Send through the usage supervisor; a failed send ends the request's observation.
+	 */
+	private <T> T send(@Nullable ObservedRequest observed, Function<StdioServerProcess, T> send) {
+		try {
+			return this.controller.usage().send(this.controller, send);
+		}
+		catch (RuntimeException ex) {
+			if (observed != null) {
+				observed.completed(null, ex);
+			}
+			throw ex;
+		}
 	}
 
 	/**
@@ -336,12 +336,11 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * its instances.
 	 */
 	public void restartServer() {
-		if (this.instances != null) {
-			stopServer();
-			startServer();
-			return;
+		stopServer();
+		if (this.instances == null) {
+			this.controller.events().restarted();
 		}
-		this.controller.restartServer();
+		startServer();
 	}
 
 	// SmartLifecycle

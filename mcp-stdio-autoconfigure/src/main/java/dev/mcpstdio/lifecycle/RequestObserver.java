@@ -84,16 +84,11 @@ public interface RequestObserver {
 		JsonRpcLine message();
 
 		/**
-		 * The request could not be sent: it never reached the server.
-		 * @param failure why
-		 */
-		void sendFailed(Throwable failure);
-
-		/**
-		 * The future of a {@link McpStdioServer#request(Object, String)} completed.
+		 * The request could not be sent (it never reached the server), or the future of a
+		 * {@link McpStdioServer#request(Object, String)} completed.
 		 * @param response the response, or {@code null} when it failed
-		 * @param failure why it failed (the process ended, the caller cancelled it), or
-		 * {@code null}
+		 * @param failure why it failed (its send, the process ended, the caller cancelled
+		 * it), or {@code null}
 		 */
 		void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure);
 

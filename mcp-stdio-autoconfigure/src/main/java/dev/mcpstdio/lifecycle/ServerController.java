@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -170,8 +171,7 @@ final class ServerController implements ClientConnection {
 	}
 
 	List<StdioServerProcess> processes() {
-		StdioServerProcess current = this.process;
-		return (current != null) ? List.of(current) : List.of();
+		return Stream.ofNullable(this.process).toList();
 	}
 
 	/** Count the live processes of this server, every generation started by this JVM. */
@@ -269,16 +269,12 @@ final class ServerController implements ClientConnection {
 		synchronized (this.lock) {
 			CompletableFuture<Void> begun = this.lifecycleStart;
 			if (begun == null) {
-				if (this.definition.demand().start() == StartMode.LAZY) {
+				boolean lazy = this.definition.demand().start() == StartMode.LAZY;
+				if (lazy && this.state == ServerState.STOPPED) {
 					// No process until the first message (unless a client started it)
-					if (this.state == ServerState.STOPPED) {
-						setState(ServerState.IDLE);
-					}
-					begun = CompletableFuture.completedFuture(null);
+					setState(ServerState.IDLE);
 				}
-				else {
-					begun = beginStart();
-				}
+				begun = lazy ? CompletableFuture.completedFuture(null) : beginStart();
 				this.lifecycleStart = begun;
 			}
 			return begun;
@@ -425,6 +421,10 @@ final class ServerController implements ClientConnection {
 		}
 	}
 
+	/**
+	 * Perform the handshake of a process just started: a failed one ends its start (and
+	 * the process), and counts against the restart policy when a restart ran it.
+	 */
 	private void handshake(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen) {
 		try {
 			started.handshake(this.definition.spec().startupTimeout());
@@ -438,40 +438,37 @@ final class ServerController implements ClientConnection {
 			}
 		}
 		catch (RuntimeException ex) {
-			handshakeFailed(started, byPolicy, startedGeneration, stopsSeen, ex);
+			boolean exited = ex instanceof McpServerExitedException;
+			synchronized (this.lock) {
+				this.lastFailure = ex.getMessage();
+				if (this.generation == startedGeneration) {
+					this.startsEnded = this.startsBegun;
+					this.lock.notifyAll();
+					if (byPolicy && !exited) {
+						// the stop below is this attempt's failure, not a reason of its
+						// own
+						setState(ServerState.STOPPING);
+					}
+				}
+			}
+			if (!exited) {
+				started.stop();
+			}
+			synchronized (this.lock) {
+				// A handshake cut short by a stop is no failure of the server
+				if (this.generation == startedGeneration && this.stops == stopsSeen) {
+					if (!byPolicy) {
+						failed();
+					}
+					else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
+						// A failed restart counts against the policy like any other end;
+						// one
+						// whose process exited is handled by its exit
+						scheduleRestart();
+					}
+				}
+			}
 			throw ex;
-		}
-	}
-
-	private void handshakeFailed(StdioServerProcess started, boolean byPolicy, long startedGeneration, long stopsSeen,
-			RuntimeException ex) {
-		boolean exited = ex instanceof McpServerExitedException;
-		synchronized (this.lock) {
-			this.lastFailure = ex.getMessage();
-			if (this.generation == startedGeneration) {
-				this.startsEnded = this.startsBegun;
-				this.lock.notifyAll();
-			}
-			if (byPolicy && !exited && this.generation == startedGeneration) {
-				// the stop below is this attempt's failure, not a reason of its own
-				setState(ServerState.STOPPING);
-			}
-		}
-		if (!exited) {
-			started.stop();
-		}
-		synchronized (this.lock) {
-			// A handshake cut short by a stop is no failure of the server
-			if (this.generation == startedGeneration && this.stops == stopsSeen) {
-				if (!byPolicy) {
-					failed();
-				}
-				else if (!exited && this.wantRunning && this.state == ServerState.STOPPING) {
-					// A failed restart counts against the policy like any other end; one
-					// whose process exited is handled by its exit
-					scheduleRestart();
-				}
-			}
 		}
 	}
 
@@ -601,9 +598,8 @@ final class ServerController implements ClientConnection {
 	/**
 	 * Begin the stop of an idle server: it is {@link ServerState#IDLE} from now on (its
 	 * next message starts it again). The caller makes sure that no message is being sent.
-	 * @return the process to stop with {@link #stopClaimed(StdioServerProcess)}, or
-	 * {@code null} when the server does not run, is not initialized yet or a request is
-	 * pending
+	 * @return the process to stop, its stop told to {@link #events()}, or {@code null}
+	 * when the server does not run, is not initialized yet or a request is pending
 	 */
 	@Nullable StdioServerProcess claimIdleStop() {
 		synchronized (this.lock) {
@@ -621,10 +617,6 @@ final class ServerController implements ClientConnection {
 			setState(ServerState.IDLE);
 			return current;
 		}
-	}
-
-	void stopClaimed(StdioServerProcess claimed) {
-		this.events.stopped(claimed.stop());
 	}
 
 	/**
@@ -652,13 +644,6 @@ final class ServerController implements ClientConnection {
 			this.closed = true;
 		}
 		return stopServer();
-	}
-
-	/** Stop the server and start it again, counted as a restart. */
-	void restartServer() {
-		stopServer();
-		this.events.restarted();
-		startServer();
 	}
 
 	/** Called with the lock held. */

@@ -208,7 +208,7 @@ final class UsageSupervisor {
 		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
 				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
 				+ "); its next message starts it again");
-		controller.stopClaimed(claimed);
+		controller.events().stopped(claimed.stop());
 	}
 
 	/** Check the running process once, counted as the endpoint counts it. */
@@ -226,22 +226,14 @@ final class UsageSupervisor {
 			Long maxMemory = this.limits.maxMemoryBytes();
 			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")
 					+ " using " + size(stats.memoryBytes()) + " of resident memory";
-			ExitCause cause;
-			String reason;
 			if (maxProcesses != null && stats.liveProcesses() > maxProcesses) {
-				cause = ExitCause.PROCESS_LIMIT;
-				reason = figures + ", over max-processes " + maxProcesses;
+				stopOverLimit(controller, current, ExitCause.PROCESS_LIMIT,
+						figures + ", over max-processes " + maxProcesses);
 			}
 			else if (maxMemory != null && stats.memoryBytes() > maxMemory) {
-				cause = ExitCause.MEMORY_LIMIT;
-				reason = figures + ", over max-memory " + size(maxMemory);
+				stopOverLimit(controller, current, ExitCause.MEMORY_LIMIT,
+						figures + ", over max-memory " + size(maxMemory));
 			}
-			else {
-				return;
-			}
-			logger.warn("MCP server '" + this.serverName + "' (pid " + current.pid() + ") has " + reason
-					+ "; stopping it (" + cause + ")");
-			controller.stopOverLimit(current, cause, reason);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not check the resources of MCP server '" + this.serverName + "': " + ex);
@@ -249,6 +241,13 @@ final class UsageSupervisor {
 		finally {
 			this.checking.set(false);
 		}
+	}
+
+	/** Say why, then stop a process that went over a resource limit. */
+	private void stopOverLimit(ServerController controller, StdioServerProcess over, ExitCause cause, String reason) {
+		logger.warn("MCP server '" + this.serverName + "' (pid " + over.pid() + ") has " + reason + "; stopping it ("
+				+ cause + ")");
+		controller.stopOverLimit(over, cause, reason);
 	}
 
 	static String size(long bytes) {

@@ -57,11 +57,6 @@ public class McpOperationContext extends SenderContext<McpOperationContext> {
 	 * @param promptName the prompt of a {@code prompts/get}, or {@code null}
 	 * @param requestId the request's id, as text
 	 */
-	public McpOperationContext(String serverName, String method, @Nullable String toolName, @Nullable String promptName,
-			String requestId) {
-		this(new OperationNames.Operation(serverName, method, toolName, promptName), requestId);
-	}
-
 	McpOperationContext(OperationNames.Operation operation, String requestId) {
 		super(SETTER, Kind.CLIENT);
 		this.operation = operation;

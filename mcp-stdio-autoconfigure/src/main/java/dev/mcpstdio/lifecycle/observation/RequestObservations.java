@@ -158,7 +158,7 @@ public class RequestObservations implements RequestObserver {
 		String id = message.cancelledId();
 		InFlight request = (id != null) ? this.inFlight.get(id) : null;
 		if (request != null) {
-			end(request, "cancelled", new Failure("cancelled", "Cancelled by the client"));
+			end(request, new Failure("cancelled", "Cancelled by the client"));
 		}
 	}
 
@@ -166,7 +166,7 @@ public class RequestObservations implements RequestObserver {
 	public void received(JsonRpcLine message) {
 		InFlight request = message.isResponse() ? this.inFlight.get(message.id()) : null;
 		if (request != null) {
-			answered(request, message);
+			ended(request, message, null);
 		}
 	}
 
@@ -180,7 +180,7 @@ public class RequestObservations implements RequestObserver {
 			for (Object id : unansweredRequestIds) {
 				InFlight request = this.inFlight.get(id.toString());
 				if (request != null) {
-					end(request, failure.getClass().getName(), failure);
+					end(request, failure);
 				}
 			}
 		}
@@ -189,39 +189,52 @@ public class RequestObservations implements RequestObserver {
 		}
 	}
 
-	private void answered(InFlight request, @Nullable JsonRpcLine response) {
-		if (response != null && response.isError()) {
+	/**
+	 * End a request by how it went: failed, answered with an error, or answered.
+	 * @param request the request
+	 * @param response its response, or {@code null} when it failed
+	 * @param failure why it failed, or {@code null}
+	 */
+	private void ended(InFlight request, @Nullable JsonRpcLine response, @Nullable Throwable failure) {
+		if (failure != null) {
+			end(request, failure);
+		}
+		else if (response != null && response.isError()) {
 			String code = (response.errorCode() != null) ? response.errorCode() : OperationNames.OTHER;
 			// the server's text, bounded: it becomes the span's error and may be logged
 			String message = (response.errorMessage() != null)
 					? SecretSanitizer.quote(response.errorMessage(), MAX_MESSAGE_LENGTH, this.secrets)
 					: "JSON-RPC error " + code;
-			end(request, code, new Failure(code, message));
+			end(request, new Failure(code, message));
 		}
 		else if (response != null && response.isToolError()
 				&& OperationNames.TOOLS_CALL.equals(request.context.getMethod())) {
-			end(request, "tool_error", new Failure("tool_error",
+			end(request, new Failure("tool_error",
 					"Tool '" + request.context.getTarget() + "' answered with isError: true"));
 		}
 		else {
-			end(request, null, null);
+			end(request, null);
 		}
 	}
 
-	private void end(InFlight request, @Nullable String errorType, @Nullable Throwable error) {
+	/**
+	 * End a request's observation, once.
+	 * @param request the request
+	 * @param error why it failed, or {@code null} when it succeeded
+	 */
+	private void end(InFlight request, @Nullable Throwable error) {
 		if (!this.inFlight.remove(request.key, request)) {
 			// ended already: answered, timed out, cancelled or the process ended
 			return;
 		}
-		if (errorType != null) {
-			request.context.setErrorType(this.names.errorType(errorType));
-			if (error != null) {
-				request.observation.error(error);
-			}
+		if (error != null) {
+			request.context.setErrorType(this.names.errorType(errorType(error)));
+			request.observation.error(error);
 		}
 		request.observation.stop();
 	}
 
+	/** The error type of a failure: a {@link Failure}'s own, else the cause's class. */
 	private static String errorType(Throwable failure) {
 		Throwable cause = failure;
 		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
@@ -270,7 +283,7 @@ public class RequestObservations implements RequestObserver {
 				for (InFlight request : this.inFlight.values()) {
 					long age = now - request.sentAt;
 					if (age >= timeoutNanos) {
-						end(request, "timeout", new Failure("timeout",
+						end(request, new Failure("timeout",
 								"No response within the client's request timeout of " + Waits.format(timeout)));
 					}
 					else {
@@ -331,27 +344,12 @@ public class RequestObservations implements RequestObserver {
 		}
 
 		@Override
-		public void sendFailed(Throwable failure) {
-			try {
-				end(this, errorType(failure), failure);
-			}
-			catch (RuntimeException ex) {
-				failed("a failed send could not be observed", ex);
-			}
-		}
-
-		@Override
 		public void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure) {
 			try {
-				if (failure != null) {
-					end(this, errorType(failure), failure);
-				}
-				else {
-					answered(this, response);
-				}
+				ended(this, response, failure);
 			}
 			catch (RuntimeException ex) {
-				failed("a response could not be observed", ex);
+				failed("the end of a request could not be observed", ex);
 			}
 		}
 
