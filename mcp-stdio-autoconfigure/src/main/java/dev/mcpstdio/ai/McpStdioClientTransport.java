@@ -695,7 +695,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 						}
 						String key = String.valueOf(entry.getKey());
 						boolean secret = this.shapes && entry.getValue() instanceof String
-								&& SecretValues.isSecretName(key);
+								&& SecretSanitizer.isSecretName(key);
 						sanitized.put(text(key), secret ? SecretSanitizer.MASK : value(entry.getValue(), depth + 1));
 					}
 					return sanitized;

@@ -45,6 +45,7 @@ import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.process.CommandLocator;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
@@ -447,11 +448,11 @@ final class ConfiguredServers {
 		if (value == null) {
 			return null;
 		}
-		boolean secretEntry = key.startsWith("env.") && SecretValues.isSecretName(key.substring(4));
+		boolean secretEntry = key.startsWith("env.") && SecretSanitizer.isSecretName(key.substring(4));
 		try {
 			return ServersFile.resolve(value, (variable) -> {
 				String found = variable(variable);
-				if (found != null && (secretEntry || SecretValues.isSecretName(variable))) {
+				if (found != null && (secretEntry || SecretSanitizer.isSecretName(variable))) {
 					secrets.add(found);
 				}
 				return found;

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
-import dev.mcpstdio.core.secrets.SecretValues;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
@@ -363,10 +363,10 @@ final class PropertyNames {
 		if (name.getNumberOfElements() != keyIndex + 2 || !"env".equals(name.getElement(keyIndex, Form.UNIFORM))) {
 			return;
 		}
-		boolean secretEntry = SecretValues.isSecretName(name.getElement(keyIndex + 1, Form.ORIGINAL));
+		boolean secretEntry = SecretSanitizer.isSecretName(name.getElement(keyIndex + 1, Form.ORIGINAL));
 		Matcher placeholder = PLACEHOLDER.matcher(value);
 		while (placeholder.find()) {
-			if (secretEntry || SecretValues.isSecretName(placeholder.group(1))) {
+			if (secretEntry || SecretSanitizer.isSecretName(placeholder.group(1))) {
 				try {
 					String resolved = this.environment.resolvePlaceholders(placeholder.group());
 					if (!resolved.contains("${")) {

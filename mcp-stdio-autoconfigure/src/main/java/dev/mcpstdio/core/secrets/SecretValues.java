@@ -79,21 +79,9 @@ public final class SecretValues {
 	public static SecretValues ofSecretNamed(Map<String, String> environment) {
 		return of(environment.entrySet()
 			.stream()
-			.filter((variable) -> isSecretName(variable.getKey()))
+			.filter((variable) -> SecretSanitizer.isSecretName(variable.getKey()))
 			.map(Map.Entry::getValue)
 			.toList());
-	}
-
-	/**
-	 * Return whether the name of a variable (or of a flag, a header) looks like it names
-	 * a secret: the sanitizer's rule ({@code *TOKEN*}, {@code *KEY*}, {@code *SECRET*},
-	 * {@code *PASSWORD*}, {@code *CREDENTIAL*}, ..., but not {@code *_KEY_FILE} or
-	 * {@code *_TOKEN_URL}).
-	 * @param name the name
-	 * @return whether its value is a secret
-	 */
-	public static boolean isSecretName(String name) {
-		return SecretSanitizer.isSecretName(name);
 	}
 
 	/**
