@@ -251,8 +251,7 @@ final class Container implements Containment.Part {
 		if (stop == null) {
 			return;
 		}
-		String container = "MCP server '" + this.server + "': container "
-				+ ContainerEngine.shortId(String.join("", stop.ids()));
+		String container = "MCP server '" + this.server + "': container " + ContainerEngine.shortId(stop.ids().get(0));
 		if (!stop.removed()) {
 			logger.error(container + " could not be removed: " + stop.error());
 			return;
