@@ -243,7 +243,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
 			Duration timeout) {
-		if (line != null && read(line) instanceof JSONRPCResponse response) {
+		if (line != null && read(line, true) instanceof JSONRPCResponse response) {
 			if (response.error() == null) {
 				this.connection.markInitialized();
 				this.initializedBy = this.initializeSentTo;
@@ -372,7 +372,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 			// Given up on: it must not hold the drain of a stop
 			answered.cancel(false);
 		}
-		JSONRPCMessage answer = read(line);
+		JSONRPCMessage answer = read(line, true);
 		if (answer instanceof JSONRPCResponse response && response.error() != null) {
 			throw new McpStdioException(this.server.name(),
 					"MCP server '" + this.server.name() + "' refused the replayed initialize: " + SecretSanitizer
@@ -395,9 +395,12 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
-	private @Nullable JSONRPCMessage read(String line) {
+	private @Nullable JSONRPCMessage read(String line, boolean response) {
 		try {
-			return McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+			// A response, the most frequent, in one pass: the SDK reads a map, then
+			// converts it
+			return response ? this.jsonMapper.readValue(line, JSONRPCResponse.class)
+					: McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
 		}
 		catch (Exception ex) {
 			// Invalid JSON, a message of no known kind, a response with a null id
@@ -448,7 +451,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {
-			JSONRPCMessage message = read(line.text());
+			JSONRPCMessage message = read(line.text(), line.isResponse());
 			if (message instanceof JSONRPCResponse response) {
 				String method = McpStdioClientTransport.this.answers.accept(response.id());
 				if (method == null) {

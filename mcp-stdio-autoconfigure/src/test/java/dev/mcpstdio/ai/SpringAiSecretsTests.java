@@ -35,6 +35,7 @@ import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import org.junit.jupiter.api.Test;
@@ -161,6 +162,30 @@ class SpringAiSecretsTests {
 			});
 		assertThat(output.getOut()).contains("Skipping a message from MCP server 'odd' that is not JSON-RPC")
 			.contains("key ****** token=******")
+			.doesNotContain(UPSTREAM_VALUE)
+			.doesNotContain("abc123secret");
+	}
+
+	@Test
+	void aResponseWithNeitherResultNorErrorIsSkippedAndLoggedSanitized(CapturedOutput output) {
+		// read in one pass as a response: its record refuses it, as the SDK's reading
+		// does
+		String hollow = "{\"jsonrpc\":\"2.0\",\"id\":\"hollow\",\"note\":\"key " + UPSTREAM_VALUE
+				+ " token=abc123secret\"}";
+		AiTestSupport.runner()
+			.withPropertyValues(properties(AiTestSupport.testServer("odd", this.fixtures.id()),
+					List.of("mcp.stdio.servers.odd.env.UPSTREAM_API_KEY=" + UPSTREAM_VALUE)))
+			.run((context) -> {
+				McpSyncClient client = syncClients(context).get(0);
+				CallToolResult said = client
+					.callTool(CallToolRequest.builder("say").arguments(Map.of("text", hollow)).build());
+				assertThat(said.isError()).isNotEqualTo(Boolean.TRUE);
+				Await.within(Duration.ofSeconds(10))
+					.until("the warning", () -> output.getOut().contains("Skipping a message from MCP server 'odd'"));
+			});
+		assertThat(output.getOut()).contains("Skipping a message from MCP server 'odd' that is not JSON-RPC")
+			.contains("key ****** token=******")
+			.doesNotContain("Dropped a response of MCP server 'odd'")
 			.doesNotContain(UPSTREAM_VALUE)
 			.doesNotContain("abc123secret");
 	}
