@@ -78,8 +78,16 @@ public final class JsonRpcLine {
 
 	private boolean toolError;
 
+	/** Where the text of the top-level {@code result} begins and ends, -1 for none. */
+	private int resultStart = -1;
+
+	private int resultEnd = -1;
+
 	/** Where a member of {@code params._meta} can be inserted, -1 where none can. */
 	private int insertAt = -1;
+
+	/** While the line is read: the role of each object or array open, by depth. */
+	private byte[] roles = new byte[16];
 
 	private byte insertInto;
 
@@ -167,6 +175,14 @@ public final class JsonRpcLine {
 	}
 
 	/**
+	 * Return the top-level {@code result} as it is written.
+	 * @return its JSON text, or {@code null} when there is none
+	 */
+	public @Nullable String result() {
+		return (this.resultEnd > this.resultStart) ? this.text.substring(this.resultStart, this.resultEnd) : null;
+	}
+
+	/**
 	 * Return whether a result says {@code isError: true}: a tool that failed.
 	 * @return whether it does
 	 */
@@ -245,13 +261,12 @@ public final class JsonRpcLine {
 		if (this.end > 0 && this.text.charAt(0) == '\uFEFF') {
 			this.at = 1;
 		}
-		byte[] roles = new byte[16];
 		int depth = 0;
 		while (true) {
 			// every value but the root begins a member (its name read first) or an
 			// element
-			boolean member = depth > 0 && roles[depth - 1] != ARRAY;
-			String key = member ? key(roles[depth - 1]) : null;
+			boolean member = depth > 0 && this.roles[depth - 1] != ARRAY;
+			String key = member ? key(this.roles[depth - 1]) : null;
 			if (member && key == null) {
 				return false;
 			}
@@ -260,33 +275,15 @@ public final class JsonRpcLine {
 				return false;
 			}
 			char c = this.text.charAt(this.at);
-			byte parent = (depth == 0) ? OTHER : roles[depth - 1];
+			byte parent = (depth == 0) ? OTHER : this.roles[depth - 1];
 			byte role = (depth == 0) ? ROOT : child(parent, key);
-			if (c != '{' && (role == PARAMS || role == META)) {
-				// by-position params, or params or _meta that is no object: nothing to
-				// add to
-				this.insertAt = -2;
-			}
+			begins(c, role);
 			if (c == '{' || c == '[') {
 				if (depth == MAX_DEPTH) {
 					return false;
 				}
-				if (depth == roles.length) {
-					roles = Arrays.copyOf(roles, depth * 2);
-				}
-				if (parent == ROOT && "method".equals(key)) {
-					// a method of any value makes it no response
-					this.hasMethod = true;
-					this.method = null;
-				}
-				boolean object = c == '{';
-				roles[depth++] = object ? role : ARRAY;
-				this.at++;
-				if (object) {
-					opened(role);
-				}
-				whitespace();
-				if (!is(this.at, object ? '}' : ']')) {
+				open(c, parent, role, key, depth++);
+				if (!is(this.at, (c == '{') ? '}' : ']')) {
 					continue;
 				}
 				this.at++;
@@ -295,25 +292,72 @@ public final class JsonRpcLine {
 			else if (!scalar(c, parent, key)) {
 				return false;
 			}
-			// a value ended: close what it ends, or go on to the next member or element
-			while (true) {
-				whitespace();
-				if (depth == 0) {
-					return this.at == this.end;
-				}
-				if (this.at >= this.end) {
-					return false;
-				}
-				char next = this.text.charAt(this.at++);
-				if (next == ',') {
-					break;
-				}
-				if (next != ((roles[depth - 1] != ARRAY) ? '}' : ']')) {
-					return false;
-				}
-				depth--;
+			depth = closed(depth);
+			if (depth <= 0) {
+				return depth == 0 && this.at == this.end;
 			}
 		}
+	}
+
+	/**
+	 * After a value: close the objects and arrays it ends, up to the next member or
+	 * element.
+	 * @return the depth that goes on, 0 when the root ended, -1 when it is not valid
+	 */
+	private int closed(int depth) {
+		int open = depth;
+		while (true) {
+			if (open == 1 && this.resultStart >= 0 && this.resultEnd < 0) {
+				this.resultEnd = this.at;
+			}
+			whitespace();
+			if (open == 0) {
+				return 0;
+			}
+			if (this.at >= this.end) {
+				return -1;
+			}
+			char next = this.text.charAt(this.at++);
+			if (next == ',') {
+				return open;
+			}
+			if (next != ((this.roles[open - 1] != ARRAY) ? '}' : ']')) {
+				return -1;
+			}
+			open--;
+		}
+	}
+
+	/** Note where the result begins, and params or _meta that take no members. */
+	private void begins(char c, byte role) {
+		if (role == RESULT) {
+			// as Jackson, the last of two takes it
+			this.resultStart = this.at;
+			this.resultEnd = -1;
+		}
+		if (c != '{' && (role == PARAMS || role == META)) {
+			// by-position params, or params or _meta that is no object: nothing to add to
+			this.insertAt = -2;
+		}
+	}
+
+	/** Open an object or an array at a depth, and look past its opening whitespace. */
+	private void open(char c, byte parent, byte role, @Nullable String key, int depth) {
+		if (depth == this.roles.length) {
+			this.roles = Arrays.copyOf(this.roles, depth * 2);
+		}
+		if (parent == ROOT && "method".equals(key)) {
+			// a method of any value makes it no response
+			this.hasMethod = true;
+			this.method = null;
+		}
+		boolean object = c == '{';
+		this.roles[depth] = object ? role : ARRAY;
+		this.at++;
+		if (object) {
+			opened(role);
+		}
+		whitespace();
 	}
 
 	/** The role of a value: what its container is, and under which key. */
@@ -470,29 +514,40 @@ public final class JsonRpcLine {
 				unescaped = new StringBuilder();
 			}
 			unescaped.append(this.text, plain, i);
-			char escaped = this.text.charAt(i + 1);
-			switch (escaped) {
-				case 'b' -> unescaped.append('\b');
-				case 'f' -> unescaped.append('\f');
-				case 'n' -> unescaped.append('\n');
-				case 'r' -> unescaped.append('\r');
-				case 't' -> unescaped.append('\t');
-				case '"', '\\', '/' -> unescaped.append(escaped);
-				case 'u' -> {
-					if (i + 5 >= this.end || !hex(i + 2, i + 6)) {
-						return null;
-					}
-					unescaped.append((char) Integer.parseInt(this.text, i + 2, i + 6, 16));
-					i += 4;
-				}
-				default -> {
-					return null;
-				}
+			i = unescape(i, unescaped);
+			if (i < 0) {
+				return null;
 			}
-			i += 2;
 			plain = i;
 		}
 		return null;
+	}
+
+	/**
+	 * Append what the escape at {@code i}, its backslash, stands for.
+	 * @return where the escape ends, -1 when it is not valid
+	 */
+	private int unescape(int i, StringBuilder unescaped) {
+		char escaped = this.text.charAt(i + 1);
+		switch (escaped) {
+			case 'b' -> unescaped.append('\b');
+			case 'f' -> unescaped.append('\f');
+			case 'n' -> unescaped.append('\n');
+			case 'r' -> unescaped.append('\r');
+			case 't' -> unescaped.append('\t');
+			case '"', '\\', '/' -> unescaped.append(escaped);
+			case 'u' -> {
+				if (i + 5 >= this.end || !hex(i + 2, i + 6)) {
+					return -1;
+				}
+				unescaped.append((char) Integer.parseInt(this.text, i + 2, i + 6, 16));
+				return i + 6;
+			}
+			default -> {
+				return -1;
+			}
+		}
+		return i + 2;
 	}
 
 	private boolean hex(int from, int to) {
