@@ -321,6 +321,16 @@ public class McpStdioAiAutoConfiguration {
 										.inBackground("mcp-stdio-initialize-" + server.name(), task)));
 				}
 			}
+			initializeInOrder(inOrder, initialize);
+			return clients;
+		}
+
+		/**
+		 * Initialize the clients without a future in turn, joining the others' futures;
+		 * the first failure is thrown once every initialize ended.
+		 */
+		private static <C> void initializeInOrder(Map<C, @Nullable CompletableFuture<Boolean>> inOrder,
+				Consumer<C> initialize) {
 			RuntimeException failure = null;
 			for (Map.Entry<C, @Nullable CompletableFuture<Boolean>> entry : inOrder.entrySet()) {
 				CompletableFuture<Boolean> initialized = entry.getValue();
@@ -343,7 +353,6 @@ public class McpStdioAiAutoConfiguration {
 			if (failure != null) {
 				throw failure;
 			}
-			return clients;
 		}
 
 		/**

@@ -318,13 +318,11 @@ final class ConfiguredServers {
 	private void adopt(Map<String, Configured> servers) {
 		// Spring AI keeps these servers in hash maps, built in this sequence: their order
 		// decides which of two same-named tools keeps its name, so it is kept
-		Map<String, Configured> fromFile = new HashMap<>();
+		Map<String, Configured> adopted = new HashMap<>();
 		String location = this.environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION);
 		if (location != null && !location.isBlank()) {
-			fromFile.putAll(readFile(location, SpringAiStdio.SERVERS_CONFIGURATION));
+			adopted.putAll(readFile(location, SpringAiStdio.SERVERS_CONFIGURATION));
 		}
-		Map<String, Configured> adopted = new HashMap<>();
-		adopted.putAll(fromFile);
 		new HashMap<>(this.connections).forEach((name, connection) -> {
 			Configured inFile = adopted.put(name, connection.toConfigured(name, newServer()));
 			if (inFile != null) {
@@ -510,7 +508,6 @@ final class ConfiguredServers {
 	 */
 	private void resolve(Configured configured) {
 		int before = this.problems.size();
-		String name = configured.name();
 		Server server = configured.server();
 		checkNames(configured);
 		checkBounds(configured);
@@ -521,9 +518,29 @@ final class ConfiguredServers {
 			return;
 		}
 		// the one place that builds a spec and a definition, from values checked above
+		StdioServerSpec spec = spec(configured, command, directory, sandbox);
+		McpStdioProperties.Restart restart = server.getRestart();
+		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
+				restart.getInitialBackoff(), restart.getMaxBackoff());
+		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
+				: new PerUser(server.getMaxInstances(), server.getUserEnv());
+		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
+				: (perUser != null) ? TEN_MINUTES : null;
+		DataSize maxMemory = server.getMaxMemory();
+		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
+				this.properties.getResourceCheckInterval());
+		this.definitions.add(new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
+				new Demand(server.getStart(), idleTimeout, perUser), limits));
+	}
+
+	/** Build the spec of a server from its values, checked already. */
+	private StdioServerSpec spec(Configured configured, String command, @Nullable Path directory,
+			SandboxSettings sandbox) {
+		String name = configured.name();
+		Server server = configured.server();
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
 		McpStdioProperties.Container container = server.getContainer();
-		StdioServerSpec spec = StdioServerSpec.builder(name, command)
+		return StdioServerSpec.builder(name, command)
 			.args(server.getArgs())
 			.env(server.getEnv())
 			.inheritEnv(server.isInheritEnv())
@@ -541,18 +558,6 @@ final class ConfiguredServers {
 			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
-		McpStdioProperties.Restart restart = server.getRestart();
-		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
-				restart.getInitialBackoff(), restart.getMaxBackoff());
-		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
-				: new PerUser(server.getMaxInstances(), server.getUserEnv());
-		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
-				: (perUser != null) ? TEN_MINUTES : null;
-		DataSize maxMemory = server.getMaxMemory();
-		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
-				this.properties.getResourceCheckInterval());
-		this.definitions.add(new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
-				new Demand(server.getStart(), idleTimeout, perUser), limits));
 	}
 
 	/**

@@ -144,22 +144,15 @@ final class ServerReloads implements SmartLifecycle {
 	}
 
 	private Reload apply(String trigger) {
-		// looked at before they are read: a write during the read is seen as a change
-		Map<Path, String> before = new LinkedHashMap<>();
-		this.seen.keySet().forEach((file) -> before.put(file, stamp(file)));
 		ConfiguredServers configured;
 		try {
-			configured = this.startup.readAgain(logger);
+			configured = readAgain();
 		}
 		catch (McpStdioConfigurationException ex) {
 			String problem = SecretSanitizer.text(McpStdioConfigurationException.printable(ex.getMessage()));
 			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
 			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
 		}
-		this.seen.clear();
-		this.changed.clear();
-		configured.files
-			.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
 		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
 		configured.definitions.forEach((definition) -> wanted.put(definition.name(), definition));
 		List<McpStdioServer> stopping = new ArrayList<>();
@@ -190,6 +183,19 @@ final class ServerReloads implements SmartLifecycle {
 		logger.info("MCP servers reloaded (" + trigger + "): added " + added + ", removed " + removed + ", changed "
 				+ changed);
 		return record(new Reload(Instant.now(), Outcome.APPLIED, added, removed, changed, null));
+	}
+
+	/** Read the configuration again, and remember its files as they were read. */
+	private ConfiguredServers readAgain() {
+		// looked at before they are read: a write during the read is seen as a change
+		Map<Path, String> before = new LinkedHashMap<>();
+		this.seen.keySet().forEach((file) -> before.put(file, stamp(file)));
+		ConfiguredServers configured = this.startup.readAgain(logger);
+		this.seen.clear();
+		this.changed.clear();
+		configured.files
+			.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
+		return configured;
 	}
 
 	private Reload record(Reload reload) {

@@ -415,14 +415,7 @@ public final class StdioServerProcess {
 		long waitEnd;
 		try {
 			try {
-				this.stopSteps.accept(Step.DRAIN);
-				if (wasRunning) {
-					// 1. refuse new sends, let in-flight writes and sent requests finish
-					this.pending.signal();
-					long deadline = begin + timeouts.drain().toNanos();
-					this.writer.awaitIdle(deadline);
-					this.pending.awaitEmpty(deadline, this.clientTimeoutNanos);
-				}
+				drain(wasRunning, begin + timeouts.drain().toNanos());
 			}
 			catch (RuntimeException ex) {
 				failed = ex;
@@ -450,23 +443,15 @@ public final class StdioServerProcess {
 		}
 		String why = exited ? "left processes behind after its root process exited"
 				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
-		try {
-			this.stopSteps.accept(Step.TERMINATE);
-			terminateTree(why, exited ? exitSeen : System.nanoTime());
+		RuntimeException terminateFailed = terminate(why, exited ? exitSeen : System.nanoTime());
+		if (terminateFailed != null) {
+			failed = add(failed, terminateFailed);
 		}
-		catch (RuntimeException ex) {
-			failed = add(failed, ex);
-			// The tree must not outlive a failed step: try once more, then at least the
-			// root and the descendants the JDK sees go
-			try {
-				terminateTree(why, System.nanoTime());
-			}
-			catch (RuntimeException again) {
-				failed.addSuppressed(again);
-				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
-				this.process.destroyForcibly();
-			}
-		}
+		return stopped(begin, wasRunning, failed);
+	}
+
+	/** The end of a stop: the exit awaited, within its bound, and how the stop went. */
+	private StopResult stopped(long begin, boolean wasRunning, @Nullable RuntimeException failed) {
 		ExitInfo exitInfo = awaitExitAfterStop();
 		Duration took = Duration.ofNanos(System.nanoTime() - begin);
 		String server = "MCP server '" + name() + "' (pid " + pid() + ")";
@@ -478,6 +463,40 @@ public final class StdioServerProcess {
 					+ ", in " + took.toMillis() + " ms");
 		}
 		return new StopResult(exitInfo, took, wasRunning);
+	}
+
+	/** Step 1: refuse new sends, let in-flight writes and sent requests finish. */
+	private void drain(boolean wasRunning, long deadline) {
+		this.stopSteps.accept(Step.DRAIN);
+		if (wasRunning) {
+			this.pending.signal();
+			this.writer.awaitIdle(deadline);
+			this.pending.awaitEmpty(deadline, this.clientTimeoutNanos);
+		}
+	}
+
+	/**
+	 * Step 4: end the tree; when that fails, once more, then at least the root and the
+	 * descendants the JDK sees, so that the tree does not outlive a failed step.
+	 * @return why the step failed, or {@code null}
+	 */
+	private @Nullable RuntimeException terminate(String why, long freshSince) {
+		try {
+			this.stopSteps.accept(Step.TERMINATE);
+			terminateTree(why, freshSince);
+			return null;
+		}
+		catch (RuntimeException ex) {
+			try {
+				terminateTree(why, System.nanoTime());
+			}
+			catch (RuntimeException again) {
+				ex.addSuppressed(again);
+				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
+				this.process.destroyForcibly();
+			}
+			return ex;
+		}
 	}
 
 	/** Steps 2 and 3: close stdin after the last write, then give it time to exit. */
@@ -601,17 +620,8 @@ public final class StdioServerProcess {
 		this.host.tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
 	}
 
-	/**
-	 * The end of the process, told once, by whoever saw it first: the root reaped and
-	 * forgotten by the guard, its last output read, its exit classified, then the
-	 * listener, the exit's future, the writes and the requests still waiting told, and
-	 * what it left behind ended.
-	 */
-	private void exited() {
-		// From now on the root's pid may be reused: the guard forgets it first
-		this.host.scanner.invalidate();
-		this.host.orphanGuard().ended(pid());
-		int code = this.process.exitValue();
+	/** Read what the ended root wrote last, each stream as far as it can be read now. */
+	private void readLastOutput() {
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
 		this.host.stderrPoller.remove(this.stderr);
@@ -623,6 +633,20 @@ public final class StdioServerProcess {
 				&& this.tree.members(this.host.scanner.scan()).isEmpty()) {
 			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
+	}
+
+	/**
+	 * The end of the process, told once, by whoever saw it first: the root reaped and
+	 * forgotten by the guard, its last output read, its exit classified, then the
+	 * listener, the exit's future, the writes and the requests still waiting told, and
+	 * what it left behind ended.
+	 */
+	private void exited() {
+		// From now on the root's pid may be reused: the guard forgets it first
+		this.host.scanner.invalidate();
+		this.host.orphanGuard().ended(pid());
+		int code = this.process.exitValue();
+		readLastOutput();
 		List<String> tail = this.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), tail, this.classifier.reason())
 			.after(uptime(), this.classifier.startupHint(tail));

@@ -93,6 +93,12 @@ record Bubblewrap(List<String> options) implements Containment.Part {
 					+ "user.max_user_namespaces above 0, or kernel.unprivileged_userns_clone=1)" + NEVER);
 		}
 		probes.add(List.copyOf(options));
+		mount(options, start, sandbox);
+		return new Bubblewrap(options);
+	}
+
+	/** Add the mounts and the working directory of a start to its options. */
+	private static void mount(List<String> options, Start start, SandboxSettings sandbox) {
 		// each mount after those of its ancestors: the most specific path decides
 		Map<Path, String> mounts = new TreeMap<>();
 		mounts.put(Path.of("/tmp"), "--tmpfs");
@@ -124,7 +130,6 @@ record Bubblewrap(List<String> options) implements Containment.Part {
 				options.add(mounted.toString());
 			}
 		});
-		return new Bubblewrap(options);
 	}
 
 	/**

@@ -200,19 +200,24 @@ public final class ProcessScanner implements ProcessSource {
 			return table;
 		}
 		finally {
-			synchronized (this.flight) {
-				if (shared) {
-					this.scanning = false;
-				}
-				ProcessTable newest = this.latest;
-				if (table != null && (newest == null || table.takenAt() - newest.takenAt() > 0)) {
-					this.latest = table;
-				}
-				this.flight.notifyAll();
-			}
+			published(table, shared);
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	/** Keep a snapshot read if it is the newest, and wake the callers that wait. */
+	private void published(@Nullable ProcessTable table, boolean shared) {
+		synchronized (this.flight) {
+			if (shared) {
+				this.scanning = false;
+			}
+			ProcessTable newest = this.latest;
+			if (table != null && (newest == null || table.takenAt() - newest.takenAt() > 0)) {
+				this.latest = table;
+			}
+			this.flight.notifyAll();
 		}
 	}
 

@@ -156,29 +156,35 @@ public final class SecretSanitizer {
 				classPathNext = true;
 				continue;
 			}
-			Matcher named = NAMED_ARGUMENT.matcher(arg);
-			if (named.matches()) {
-				String value = named.group(3);
-				if (isSecretName(named.group(1)) && !PLACEHOLDER.matcher(value).matches()) {
-					parts.add(named.group(1) + named.group(2) + (value.isEmpty() ? "" : maskAfterScheme(value)));
-					// Authorization: <token>, as two arguments
-					maskNext = value.isEmpty();
-				}
-				else {
-					// --header=X-Api-Key: <secret>, --url=https://user:<secret>@host
-					parts.add(text(arg));
-				}
-			}
-			else if ((arg.startsWith("-") && isSecretName(arg)) || arg.equalsIgnoreCase("bearer")) {
-				// --api-key <secret>, Bearer <secret>
-				parts.add(arg);
-				maskNext = true;
-			}
-			else {
-				parts.add(text(arg));
-			}
+			maskNext = addArgument(parts, arg);
 		}
 		return String.join(" ", parts);
+	}
+
+	/**
+	 * Add an argument that no earlier one decides, masked where it names a secret.
+	 * @return whether the next argument is the secret it names
+	 */
+	private static boolean addArgument(List<String> parts, String arg) {
+		Matcher named = NAMED_ARGUMENT.matcher(arg);
+		if (named.matches()) {
+			String value = named.group(3);
+			if (isSecretName(named.group(1)) && !PLACEHOLDER.matcher(value).matches()) {
+				parts.add(named.group(1) + named.group(2) + (value.isEmpty() ? "" : maskAfterScheme(value)));
+				// Authorization: <token>, as two arguments
+				return value.isEmpty();
+			}
+			// --header=X-Api-Key: <secret>, --url=https://user:<secret>@host
+			parts.add(text(arg));
+			return false;
+		}
+		if ((arg.startsWith("-") && isSecretName(arg)) || arg.equalsIgnoreCase("bearer")) {
+			// --api-key <secret>, Bearer <secret>
+			parts.add(arg);
+			return true;
+		}
+		parts.add(text(arg));
+		return false;
 	}
 
 	/**
