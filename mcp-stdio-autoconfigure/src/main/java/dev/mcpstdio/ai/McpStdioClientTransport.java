@@ -43,8 +43,6 @@ import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -245,7 +243,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
 			Duration timeout) {
-		if (line != null && read(line, true, null) instanceof JSONRPCResponse response) {
+		if (line != null && read(line, true) instanceof JSONRPCResponse response) {
 			if (response.error() == null) {
 				this.connection.markInitialized();
 				this.initializedBy = this.initializeSentTo;
@@ -374,7 +372,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 			// Given up on: it must not hold the drain of a stop
 			answered.cancel(false);
 		}
-		JSONRPCMessage answer = read(line, true, null);
+		JSONRPCMessage answer = read(line, true);
 		if (answer instanceof JSONRPCResponse response && response.error() != null) {
 			throw new McpStdioException(this.server.name(),
 					"MCP server '" + this.server.name() + "' refused the replayed initialize: " + SecretSanitizer
@@ -397,15 +395,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
-	private @Nullable JSONRPCMessage read(String line, boolean response, @Nullable String result) {
+	private @Nullable JSONRPCMessage read(String line, boolean response) {
 		try {
-			if (result != null) {
-				// Jackson checks the whole line, and reads all but the result, kept as
-				// text
-				Envelope envelope = this.jsonMapper.readValue(line, Envelope.class);
-				return new JSONRPCResponse(envelope.jsonrpc(), envelope.id(), new RawResult(result), envelope.error());
-			}
-			// A response in one pass: the SDK reads a map, then converts it
+			// A response, the most frequent, in one pass: the SDK reads a map, then
+			// converts it
 			return response ? this.jsonMapper.readValue(line, JSONRPCResponse.class)
 					: McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
 		}
@@ -445,15 +438,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	@Override
 	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-		if (!(data instanceof RawResult raw)) {
-			return this.jsonMapper.convertValue(data, typeRef);
-		}
-		try {
-			return this.jsonMapper.readValue(raw.json(), typeRef);
-		}
-		catch (IOException ex) {
-			throw new IllegalArgumentException(ex.getMessage(), ex);
-		}
+		return this.jsonMapper.convertValue(data, typeRef);
 	}
 
 	@Override
@@ -466,15 +451,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {
-			// A result that holds no escape, no hidden character and no secret value is
-			// passed on as it is written, each text as read (initialize's never comes
-			// here:
-			// its answer completes its request)
-			String text = line.text();
-			boolean plain = line.isResponse() && text.indexOf('\\') < 0 && SecretSanitizer.printable(text).equals(text)
-					&& spec().secrets().mask(text).equals(text);
-			String result = plain ? line.result() : null;
-			JSONRPCMessage message = read(text, line.isResponse(), "null".equals(result) ? null : result);
+			JSONRPCMessage message = read(line.text(), line.isResponse());
 			if (message instanceof JSONRPCResponse response) {
 				String method = McpStdioClientTransport.this.answers.accept(response.id());
 				if (method == null) {
@@ -526,16 +503,6 @@ public class McpStdioClientTransport implements McpClientTransport {
 			}
 		}
 
-	}
-
-	/** A response's members but its result: the line's own, as Jackson reads them. */
-	@JsonIgnoreProperties(ignoreUnknown = true)
-	record Envelope(@JsonProperty("jsonrpc") String jsonrpc, @JsonProperty("id") Object id,
-			@JsonProperty("error") @Nullable JSONRPCError error) {
-	}
-
-	/** A result as the server wrote it, read into the client's type when it asks. */
-	record RawResult(String json) {
 	}
 
 	/**
@@ -681,8 +648,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 						new Walk(true, true, MAX_VALUES).value(error.data(), 0));
 				return new JSONRPCResponse(response.jsonrpc(), response.id(), null, sanitized);
 			}
-			if (!MASKED_RESULTS.contains(method) || response.result() == null
-					|| response.result() instanceof RawResult) {
+			if (!MASKED_RESULTS.contains(method) || response.result() == null) {
 				return response;
 			}
 			// initialize's texts are logged by the MCP SDK: bounded; a list's go to the

@@ -78,11 +78,6 @@ public final class JsonRpcLine {
 
 	private boolean toolError;
 
-	/** Where the text of the top-level {@code result} begins and ends, -1 for none. */
-	private int resultStart = -1;
-
-	private int resultEnd = -1;
-
 	/** Where a member of {@code params._meta} can be inserted, -1 where none can. */
 	private int insertAt = -1;
 
@@ -175,14 +170,6 @@ public final class JsonRpcLine {
 	}
 
 	/**
-	 * Return the top-level {@code result} as it is written.
-	 * @return its JSON text, or {@code null} when there is none
-	 */
-	public @Nullable String result() {
-		return (this.resultEnd > this.resultStart) ? this.text.substring(this.resultStart, this.resultEnd) : null;
-	}
-
-	/**
 	 * Return whether a result says {@code isError: true}: a tool that failed.
 	 * @return whether it does
 	 */
@@ -258,9 +245,8 @@ public final class JsonRpcLine {
 	// params, error, result and params._meta are looked at on the way
 
 	private boolean parse() {
-		if (this.end > 0 && this.text.charAt(0) == '\uFEFF') {
-			this.at = 1;
-		}
+		// a byte order mark is skipped, as Jackson does
+		this.at = (this.end > 0 && this.text.charAt(0) == '\uFEFF') ? 1 : 0;
 		int depth = 0;
 		while (true) {
 			// every value but the root begins a member (its name read first) or an
@@ -277,7 +263,11 @@ public final class JsonRpcLine {
 			char c = this.text.charAt(this.at);
 			byte parent = (depth == 0) ? OTHER : this.roles[depth - 1];
 			byte role = (depth == 0) ? ROOT : child(parent, key);
-			begins(c, role);
+			if (c != '{' && (role == PARAMS || role == META)) {
+				// by-position params, or params or _meta that is no object: nothing to
+				// add to
+				this.insertAt = -2;
+			}
 			if (c == '{' || c == '[') {
 				if (depth == MAX_DEPTH) {
 					return false;
@@ -307,9 +297,6 @@ public final class JsonRpcLine {
 	private int closed(int depth) {
 		int open = depth;
 		while (true) {
-			if (open == 1 && this.resultStart >= 0 && this.resultEnd < 0) {
-				this.resultEnd = this.at;
-			}
 			whitespace();
 			if (open == 0) {
 				return 0;
@@ -325,19 +312,6 @@ public final class JsonRpcLine {
 				return -1;
 			}
 			open--;
-		}
-	}
-
-	/** Note where the result begins, and params or _meta that take no members. */
-	private void begins(char c, byte role) {
-		if (role == RESULT) {
-			// as Jackson, the last of two takes it
-			this.resultStart = this.at;
-			this.resultEnd = -1;
-		}
-		if (c != '{' && (role == PARAMS || role == META)) {
-			// by-position params, or params or _meta that is no object: nothing to add to
-			this.insertAt = -2;
 		}
 	}
 

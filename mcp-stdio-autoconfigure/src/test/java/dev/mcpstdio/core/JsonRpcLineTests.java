@@ -103,19 +103,6 @@ class JsonRpcLineTests {
 	}
 
 	@Test
-	void theResultIsTheTextThatJacksonReadsAsTheResult() {
-		List<String> lines = new ArrayList<>(MESSAGES);
-		lines.addAll(List.of("{\"id\":1,\"result\":{\"a\":1},\"result\":[2, {\"result\":3}] }",
-				"{\"result\" : \"first\" , \"id\":\"x\"}", "{\"id\":1,\"result\":{\"result\":{}}}",
-				"{\"id\":1,\"error\":{\"result\":1}}", "{\"id\":1,\"result\":-2.5e3}"));
-		for (String line : lines) {
-			assertResultAsJackson(line);
-		}
-		assertThat(JsonRpcLine.scan(lines.get(lines.size() - 5)).result()).isEqualTo("[2, {\"result\":3}]");
-		assertThat(JsonRpcLine.scan("{\"id\":1,\"error\":{\"result\":1}}").result()).isNull();
-	}
-
-	@Test
 	void aResponseWithAnInvalidByteIsStillAResponse() {
 		byte[] line = "{\"id\":5,\"result\":\"bad X byte\"}".getBytes(StandardCharsets.UTF_8);
 		line[24] = (byte) 0xC3;
@@ -157,7 +144,6 @@ class JsonRpcLineTests {
 		int valid = 0;
 		for (String line : lines) {
 			assertSameAsJackson(line);
-			assertResultAsJackson(line);
 			valid += (JsonRpcLine.scan(line) != null) ? 1 : 0;
 		}
 		// Both kinds were tried
@@ -376,18 +362,6 @@ class JsonRpcLineTests {
 		assertThat(line).isNotNull();
 		return Arrays.asList(line.id(), line.method(), line.name(), line.cancelledId(), line.isResponse(),
 				line.isError(), line.errorCode(), line.errorMessage(), line.isToolError());
-	}
-
-	/** The top-level result as Jackson reads the whole line: the same JSON value. */
-	private static void assertResultAsJackson(String line) {
-		JsonRpcLine read = JsonRpcLine.scan(line);
-		if (read == null) {
-			return;
-		}
-		JsonNode tree = JsonMapper.shared().readTree(line);
-		JsonNode expected = tree.isObject() ? tree.get("result") : null;
-		assertThat((read.result() != null) ? JsonMapper.shared().readTree(read.result()) : null).as(line)
-			.isEqualTo(expected);
 	}
 
 	private static void assertSameAsJackson(String line) {
