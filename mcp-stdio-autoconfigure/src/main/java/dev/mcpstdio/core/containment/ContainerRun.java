@@ -166,19 +166,7 @@ public final class ContainerRun {
 			if (arg.startsWith("--")) {
 				int eq = arg.indexOf('=');
 				String option = (eq < 0) ? arg : arg.substring(0, eq);
-				String inline = (eq < 0) ? null : arg.substring(eq + 1);
-				if (RUN_FLAGS.contains(option)) {
-					flag(option, (inline != null) ? parseBoolean(inline, arg, i) : true, i);
-					i++;
-				}
-				else if (inline != null) {
-					value(option, inline, i);
-					i++;
-				}
-				else {
-					value(option, (i + 1 < this.args.size()) ? this.args.get(i + 1) : "", i);
-					i += 2;
-				}
+				i += option(option, (eq < 0) ? null : arg.substring(eq + 1), RUN_FLAGS.contains(option), i);
 			}
 			else {
 				i += parseShortGroup(i);
@@ -196,29 +184,37 @@ public final class ContainerRun {
 		String arg = this.args.get(index);
 		for (int j = 1; j < arg.length(); j++) {
 			char letter = arg.charAt(j);
-			String option = longName(letter);
-			if (RUN_SHORT_FLAGS.indexOf(letter) >= 0) {
-				if (j + 1 < arg.length() && arg.charAt(j + 1) == '=') {
-					flag(option, parseBoolean(arg.substring(j + 2), arg, index), index);
-					return 1;
-				}
-				flag(option, true, index);
+			boolean flag = RUN_SHORT_FLAGS.indexOf(letter) >= 0;
+			String rest = arg.substring(j + 1);
+			if (flag && !rest.startsWith("=")) {
+				flag(longName(letter), true, index);
 				continue;
 			}
-			// a short option with a value takes the rest of the group, or the next
-			// argument
-			String rest = arg.substring(j + 1);
-			if (rest.startsWith("=")) {
-				rest = rest.substring(1);
-			}
-			if (!rest.isEmpty()) {
-				value(option, rest, index);
-				return 1;
-			}
-			value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
-			return 2;
+			// a flag's value follows '='; a short option with a value takes the rest of
+			// the group, or the next argument
+			String inline = rest.startsWith("=") ? rest.substring(1) : rest;
+			return option(longName(letter), (flag || !inline.isEmpty()) ? inline : null, flag, index);
 		}
 		return 1;
+	}
+
+	/**
+	 * Read one option of {@code run} at {@code index}: a flag, or an option with a value
+	 * given inline or in the next argument.
+	 * @param inline the value written in the same argument, or {@code null}
+	 * @return how many arguments it used
+	 */
+	private int option(String option, @Nullable String inline, boolean flag, int index) {
+		if (flag) {
+			flag(option, (inline != null) ? parseBoolean(inline, this.args.get(index), index) : true, index);
+			return 1;
+		}
+		if (inline != null) {
+			value(option, inline, index);
+			return 1;
+		}
+		value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
+		return 2;
 	}
 
 	private static String longName(char letter) {
