@@ -284,7 +284,10 @@ final class StdinWriter {
 		closeUnlessWriting(this.closeRequested && !this.closed.isDone() && this.queue.isEmpty());
 	}
 
-	/** Close stdin if asked and no write holds the lock: whoever holds it closes it. */
+	/**
+	 * Close stdin if asked and no write holds the lock: whoever holds it closes it. Then
+	 * wake those that {@link #awaitIdle(long) wait until nothing is written}.
+	 */
 	private void closeUnlessWriting(boolean close) {
 		if (close && this.writeLock.tryLock()) {
 			try {
@@ -294,7 +297,9 @@ final class StdinWriter {
 				this.writeLock.unlock();
 			}
 		}
-		signalIdle();
+		synchronized (this.idle) {
+			this.idle.notifyAll();
+		}
 	}
 
 	/** Check a direct write once the send timeout has passed, unless a check is due. */
@@ -394,12 +399,6 @@ final class StdinWriter {
 	void awaitIdle(long deadlineNanos) {
 		ServerHost.awaitOn(this.idle, deadlineNanos, 50,
 				() -> (!this.busy && this.queue.isEmpty()) || this.closed.isDone());
-	}
-
-	private void signalIdle() {
-		synchronized (this.idle) {
-			this.idle.notifyAll();
-		}
 	}
 
 	/** One line to write. */
