@@ -381,15 +381,12 @@ final class ToolGathering {
 		synchronized List<ToolCallback> take(List<Tool> tools) {
 			McpConnectionInfo info = this.client.connection().get();
 			Customizers customizers = ToolGathering.this.customizers;
-			List<ToolCallback> built = new ArrayList<>(tools.size());
-			for (Tool tool : tools) {
-				if (customizers.filter().test(info, tool)) {
-					ToolCallback callback = this.client.callback()
-						.apply(tool, customizers.prefixes().prefixedToolName(info, tool));
-					built.add(new ExitTellingToolCallback(callback, this.connection));
-				}
-			}
-			List<ToolCallback> callbacks = List.copyOf(built);
+			List<ToolCallback> callbacks = tools.stream()
+				.filter((tool) -> customizers.filter().test(info, tool))
+				.<ToolCallback>map((tool) -> new ExitTellingToolCallback(
+						this.client.callback().apply(tool, customizers.prefixes().prefixedToolName(info, tool)),
+						this.connection))
+				.toList();
 			this.callbacks = callbacks;
 			this.stale = false;
 			return callbacks;
