@@ -100,8 +100,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		this.definition = definition;
 		this.host = host;
 		this.controller = new ServerController(definition, host, template);
-		this.instances = (definition.demand().perUser() != null)
-				? new UserInstances(definition, this.controller, users, host) : null;
+		this.instances = (definition.demand().perUser() != null) ? new UserInstances(users) : null;
 	}
 
 	/** The current processes: a per-user server's are those of its instances. */
@@ -511,16 +510,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	/**
 	 * The instances of a per-user server: one per user, at most {@code max-instances}.
 	 */
-	private static final class UserInstances {
-
-		private final McpStdioServerDefinition definition;
-
-		/** The per-user server's own controller: IDLE while it serves its users. */
-		private final ServerController template;
+	private final class UserInstances {
 
 		private final @Nullable Users users;
-
-		private final ServerHost host;
 
 		private final PerUser perUser;
 
@@ -533,17 +525,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		 */
 		private final Map<String, Object> resolving = new ConcurrentHashMap<>();
 
-		UserInstances(McpStdioServerDefinition definition, ServerController template, @Nullable Users users,
-				ServerHost host) {
-			this.definition = definition;
-			this.template = template;
+		UserInstances(@Nullable Users users) {
 			this.users = users;
-			this.host = host;
-			this.perUser = definition.demand().perUser();
-		}
-
-		private String name() {
-			return this.definition.name();
+			this.perUser = definition().demand().perUser();
 		}
 
 		@Nullable User user() {
@@ -601,9 +585,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			List<McpStdioServer> ended = new ArrayList<>();
 			McpStdioServer created;
 			synchronized (this) {
-				if (this.template.state() != ServerState.IDLE) {
+				// the per-user server's own state: IDLE while it serves its users
+				if (state() != ServerState.IDLE) {
 					throw new McpServerNotRunningException(name(),
-							"MCP server '" + name() + "' is " + this.template.state() + ": it starts no instance");
+							"MCP server '" + name() + "' is " + state() + ": it starts no instance");
 				}
 				McpStdioServer found = this.byKey.get(key);
 				if (found != null && usable(found)) {
@@ -637,14 +622,14 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 		/** A new instance of the per-user server, with a user's values added. */
 		private McpStdioServer newInstance(Map<String, String> userEnv) {
-			StdioServerSpec spec = this.definition.spec();
+			StdioServerSpec spec = definition().spec();
 			StdioServerSpec own = spec.withEnv(userEnv)
 				.toBuilder()
 				.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
 				.build();
-			Demand demand = new Demand(StartMode.LAZY, this.definition.demand().idleTimeout());
-			return new McpStdioServer(new McpStdioServerDefinition(own, true, false, this.definition.restart(), demand,
-					this.definition.limits()), this.host, null, this.template);
+			Demand demand = new Demand(StartMode.LAZY, definition().demand().idleTimeout());
+			return new McpStdioServer(new McpStdioServerDefinition(own, true, false, definition().restart(), demand,
+					definition().limits()), McpStdioServer.this.host, null, McpStdioServer.this.controller);
 		}
 
 		/** Whether an instance serves its user's calls; else a new one replaces it. */
@@ -671,7 +656,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			}
 			CompletableFuture
 				.allOf(all.stream()
-					.map((instance) -> CompletableFuture.runAsync(instance::destroy, this.host.tasks()))
+					.map((instance) -> CompletableFuture.runAsync(instance::destroy, McpStdioServer.this.host.tasks()))
 					.toArray(CompletableFuture[]::new))
 				.join();
 		}
