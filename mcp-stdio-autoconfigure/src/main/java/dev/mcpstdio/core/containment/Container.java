@@ -175,11 +175,10 @@ final class Container implements Containment.Part {
 	}
 
 	private @Nullable String readCidfile() {
-		Path file = this.cidfile;
-		if (file == null) {
+		if (this.cidfile == null) {
 			return null;
 		}
-		try (InputStream in = Files.newInputStream(file)) {
+		try (InputStream in = Files.newInputStream(this.cidfile)) {
 			String read = new String(in.readNBytes(256), StandardCharsets.US_ASCII).strip();
 			return read.isEmpty() ? null : read;
 		}
@@ -195,14 +194,15 @@ final class Container implements Containment.Part {
 	 * @return what was done, or {@code null} when the engine never created a container
 	 */
 	@Nullable Stop stop(Duration terminateTimeout) {
-		String known;
 		try {
-			known = containerId();
+			String known = containerId();
+			return (known != null) ? this.engine.stop(List.of(known), List.of(known), terminateTimeout) : null;
 		}
 		catch (ContainerEngine.Failure ex) {
+			// only the listing of the id throws: the stop reports its failures in its
+			// result
 			return new Stop(List.of(), 0, 0, false, Duration.ZERO, ex.getMessage());
 		}
-		return (known != null) ? this.engine.stop(List.of(known), List.of(known), terminateTimeout) : null;
 	}
 
 	/**
@@ -341,16 +341,15 @@ final class Container implements Containment.Part {
 	 */
 	@Override
 	public void release() {
-		Path file = this.cidfile;
 		try {
 			if (this.privateDirectory != null) {
 				Files.deleteIfExists(this.privateDirectory.resolve("cid"));
 				Files.deleteIfExists(this.privateDirectory);
 			}
-			else if (file != null) {
+			else if (this.cidfile != null) {
 				String named = readCidfile();
 				if (named != null && this.engine.ids("id=" + named).isEmpty()) {
-					Files.deleteIfExists(file);
+					Files.deleteIfExists(this.cidfile);
 				}
 			}
 		}
