@@ -173,10 +173,9 @@ public final class OrphanGuard {
 		synchronized (this.lock) {
 			this.known.put(pid, line);
 			if (this.writer == null) {
-				Thread thread = new Thread(this::writeLines, "mcp-stdio-orphan-guard");
-				thread.setDaemon(true);
-				this.writer = thread;
-				thread.start();
+				this.writer = new Thread(this::writeLines, "mcp-stdio-orphan-guard");
+				this.writer.setDaemon(true);
+				this.writer.start();
 			}
 			if (this.watcher == null || !this.watcher.isAlive()) {
 				// Guarded before the start returns: a new watcher learns every server,
