@@ -195,8 +195,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 	 * (the server then runs uncontained)
 	 */
 	@Nullable Cgroup create(String server, String instance) {
-		Path parent = this.jvmGroup;
-		if (parent == null) {
+		if (this.jvmGroup == null) {
 			return null;
 		}
 		if (!instance.matches("[A-Za-z0-9_@-]+")) {
@@ -204,10 +203,10 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 		synchronized (JVM_GROUP_LOCK) {
 			try {
-				return new Cgroup(server, Files.createDirectories(parent.resolve(instance)), this.hasKill);
+				return new Cgroup(server, Files.createDirectories(this.jvmGroup.resolve(instance)), this.hasKill);
 			}
 			catch (IOException | RuntimeException ex) {
-				logger.warn("Could not create the cgroup of MCP server start " + instance + " under " + parent
+				logger.warn("Could not create the cgroup of MCP server start " + instance + " under " + this.jvmGroup
 						+ "; it runs uncontained: " + ex.getMessage());
 				return null;
 			}
@@ -250,13 +249,12 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 	 * @return how many processes were in them
 	 */
 	int sweep(Duration terminateTimeout) {
-		Path own = this.base;
-		if (own == null) {
+		if (this.base == null) {
 			return 0;
 		}
 		int processes = 0;
 		List<Path> swept = new ArrayList<>();
-		try (DirectoryStream<Path> groups = Files.newDirectoryStream(own, GROUP_PREFIX + "*")) {
+		try (DirectoryStream<Path> groups = Files.newDirectoryStream(this.base, GROUP_PREFIX + "*")) {
 			for (Path group : groups) {
 				ProcessMarkers.Owner owner = ownerOf(group.getFileName().toString());
 				if (owner == null || owner.equals(ProcessMarkers.Owner.current()) || owner.isAlive()) {
@@ -269,7 +267,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not sweep cgroups under " + own + ": " + ex.getMessage());
+			logger.debug("Could not sweep cgroups under " + this.base + ": " + ex.getMessage());
 		}
 		if (processes > 0) {
 			logger.warn("Ended " + processes + " processes left in the cgroups of dead JVMs " + swept);
