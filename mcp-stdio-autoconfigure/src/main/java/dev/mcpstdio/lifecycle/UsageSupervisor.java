@@ -33,8 +33,6 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.process.ProcessTree;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -50,11 +48,7 @@ final class UsageSupervisor {
 
 	private static final long MB = 1024 * 1024;
 
-	private final String serverName;
-
-	private final Demand demand;
-
-	private final Limits limits;
+	private final McpStdioServerDefinition definition;
 
 	private final ServerHost host;
 
@@ -82,9 +76,7 @@ final class UsageSupervisor {
 	// controller creates this supervisor in its own.
 
 	UsageSupervisor(McpStdioServerDefinition definition, ServerHost host) {
-		this.serverName = definition.name();
-		this.demand = definition.demand();
-		this.limits = definition.limits();
+		this.definition = definition;
 		this.host = host;
 	}
 
@@ -97,7 +89,7 @@ final class UsageSupervisor {
 	 * @return what it returned
 	 */
 	<T> T send(ServerController controller, Function<StdioServerProcess, T> send) {
-		if (!this.demand.onDemand()) {
+		if (!this.definition.demand().onDemand()) {
 			return send.apply(currentForSend(controller));
 		}
 		synchronized (this.lock) {
@@ -127,16 +119,16 @@ final class UsageSupervisor {
 		ServerState state = controller.state();
 		if (state == ServerState.STOPPED || state == ServerState.STOPPING || state == ServerState.DISABLED
 				|| state == ServerState.IDLE) {
-			throw new McpServerNotRunningException(this.serverName, "MCP server '" + this.serverName + "' is "
-					+ state.name().toLowerCase(Locale.ROOT) + "; start it first");
+			throw new McpServerNotRunningException(this.definition.name(), "MCP server '" + this.definition.name()
+					+ "' is " + state.name().toLowerCase(Locale.ROOT) + "; start it first");
 		}
 		String failure = controller.lastFailure();
 		ExitInfo exit = (current != null) ? current.exitInfo() : null;
 		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
 		if (current == null || (state == ServerState.FAILED && failure != null && !exitSaysWhy)) {
 			// no process tells why: the start that failed does
-			throw new McpStdioException(this.serverName, (failure != null) ? failure
-					: "MCP server '" + this.serverName + "' is " + state.name().toLowerCase(Locale.ROOT));
+			throw new McpStdioException(this.definition.name(), (failure != null) ? failure
+					: "MCP server '" + this.definition.name() + "' is " + state.name().toLowerCase(Locale.ROOT));
 		}
 		return current;
 	}
@@ -154,16 +146,16 @@ final class UsageSupervisor {
 	void stateChanged(ServerController controller, ServerState state) {
 		// Called under the controller's lock: schedules or cancels, never waits. The
 		// scheduler's one thread hands each check to the tasks: a check reads /proc
-		if (state == ServerState.RUNNING && this.demand.idleTimeout() != null) {
+		if (state == ServerState.RUNNING && this.definition.demand().idleTimeout() != null) {
 			touch();
-			scheduleIdleCheck(controller, this.demand.idleTimeout().toNanos());
+			scheduleIdleCheck(controller, this.definition.demand().idleTimeout().toNanos());
 		}
-		if (!this.limits.any()) {
+		if (!this.definition.limits().any()) {
 			return;
 		}
 		ScheduledFuture<?> armed = null;
 		if (state == ServerState.RUNNING) {
-			long interval = this.limits.checkInterval().toNanos();
+			long interval = this.definition.limits().checkInterval().toNanos();
 			armed = this.host.scheduler()
 				.scheduleWithFixedDelay(() -> this.host.tasks().execute(() -> checkLimits(controller)), interval,
 						interval, TimeUnit.NANOSECONDS);
@@ -184,7 +176,7 @@ final class UsageSupervisor {
 	}
 
 	private void checkIdle(ServerController controller) {
-		Duration timeout = this.demand.idleTimeout();
+		Duration timeout = this.definition.demand().idleTimeout();
 		if (timeout == null || controller.state() != ServerState.RUNNING) {
 			// Armed again when it runs again
 			return;
@@ -205,7 +197,7 @@ final class UsageSupervisor {
 				return;
 			}
 		}
-		logger.info("Stopping MCP server '" + this.serverName + "' (pid " + claimed.pid() + "): idle for "
+		logger.info("Stopping MCP server '" + this.definition.name() + "' (pid " + claimed.pid() + "): idle for "
 				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
 				+ "); its next message starts it again");
 		controller.events().stopped(claimed.stop());
@@ -222,8 +214,8 @@ final class UsageSupervisor {
 				return;
 			}
 			ProcessTree.Stats stats = controller.treeStats();
-			Integer maxProcesses = this.limits.maxProcesses();
-			Long maxMemory = this.limits.maxMemoryBytes();
+			Integer maxProcesses = this.definition.limits().maxProcesses();
+			Long maxMemory = this.definition.limits().maxMemoryBytes();
 			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")
 					+ " using " + size(stats.memoryBytes()) + " of resident memory";
 			if (maxProcesses != null && stats.liveProcesses() > maxProcesses) {
@@ -236,7 +228,7 @@ final class UsageSupervisor {
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not check the resources of MCP server '" + this.serverName + "': " + ex);
+			logger.warn("Could not check the resources of MCP server '" + this.definition.name() + "': " + ex);
 		}
 		finally {
 			this.checking.set(false);
@@ -245,8 +237,8 @@ final class UsageSupervisor {
 
 	/** Say why, then stop a process that went over a resource limit. */
 	private void stopOverLimit(ServerController controller, StdioServerProcess over, ExitCause cause, String reason) {
-		logger.warn("MCP server '" + this.serverName + "' (pid " + over.pid() + ") has " + reason + "; stopping it ("
-				+ cause + ")");
+		logger.warn("MCP server '" + this.definition.name() + "' (pid " + over.pid() + ") has " + reason
+				+ "; stopping it (" + cause + ")");
 		controller.stopOverLimit(over, cause, reason);
 	}
 
