@@ -112,12 +112,7 @@ public final class Containment {
 	}
 
 	<T extends Part> @Nullable T part(Class<T> type) {
-		for (Part part : this.parts) {
-			if (type.isInstance(part)) {
-				return type.cast(part);
-			}
-		}
-		return null;
+		return this.parts.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
 	}
 
 	/**
