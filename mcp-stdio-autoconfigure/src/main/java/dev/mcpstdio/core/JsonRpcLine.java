@@ -60,6 +60,9 @@ public final class JsonRpcLine {
 
 	private int at;
 
+	/** While the line is read: the role of each object or array open, by depth. */
+	private byte[] roles = new byte[16];
+
 	private @Nullable String id;
 
 	private @Nullable String method;
@@ -80,9 +83,6 @@ public final class JsonRpcLine {
 
 	/** Where a member of {@code params._meta} can be inserted, -1 where none can. */
 	private int insertAt = -1;
-
-	/** While the line is read: the role of each object or array open, by depth. */
-	private byte[] roles = new byte[16];
 
 	private byte insertInto;
 
