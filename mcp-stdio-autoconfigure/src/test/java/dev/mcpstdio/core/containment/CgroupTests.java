@@ -146,9 +146,21 @@ class CgroupTests {
 
 	/** Wait until a process runs the given program: before, its memory may read 0. */
 	private static void awaitProgram(long pid, String program) {
+		// the kernel names the program at its exec a moment before its first pages are
+		// resident: under load that moment is long enough for a census to read 0
 		Await.within(Duration.ofSeconds(20))
-			.until(pid + " runs " + program,
-					() -> ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program));
+			.until(pid + " runs " + program + " with resident memory",
+					() -> ProcessHandle.of(pid).flatMap((h) -> h.info().command()).orElse("").endsWith("/" + program)
+							&& residentPages(pid) > 0);
+	}
+
+	private static long residentPages(long pid) {
+		try {
+			return Long.parseLong(Files.readString(Path.of("/proc/" + pid + "/statm")).split(" ")[1]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return 0;
+		}
 	}
 
 	private long awaitPidFile(Path file) {
