@@ -43,11 +43,13 @@ import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.ServerState;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
@@ -394,6 +396,18 @@ public class McpStdioClientTransport implements McpClientTransport {
 		}
 	}
 
+	/** Read an answer to {@code tools/call} at once into the client's type. */
+	private @Nullable JSONRPCMessage readToolAnswer(String line) {
+		try {
+			ToolAnswer answer = this.jsonMapper.readValue(line, ToolAnswer.class);
+			return new JSONRPCResponse(answer.jsonrpc(), answer.id(), answer.result(), answer.error());
+		}
+		catch (Exception ex) {
+			// a result the client's type does not take fails where the client reads it
+			return read(line, true);
+		}
+	}
+
 	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
 	private @Nullable JSONRPCMessage read(String line, boolean response) {
 		try {
@@ -437,7 +451,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
 	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+		if (typeRef.getType() instanceof Class<?> type && type.isInstance(data)) {
+			return (T) data;
+		}
 		return this.jsonMapper.convertValue(data, typeRef);
 	}
 
@@ -451,7 +469,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {
-			JSONRPCMessage message = read(line.text(), line.isResponse());
+			JSONRPCMessage message = McpStdioClientTransport.this.answers.passesAsWritten(line)
+					? readToolAnswer(line.text()) : read(line.text(), line.isResponse());
 			if (message instanceof JSONRPCResponse response) {
 				String method = McpStdioClientTransport.this.answers.accept(response.id());
 				if (method == null) {
@@ -503,6 +522,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 			}
 		}
 
+	}
+
+	/** A response to {@code tools/call}, its result of the client's type. */
+	@JsonIgnoreProperties(ignoreUnknown = true)
+	record ToolAnswer(String jsonrpc, Object id, @Nullable CallToolResult result, @Nullable JSONRPCError error) {
 	}
 
 	/**
@@ -588,6 +612,25 @@ public class McpStdioClientTransport implements McpClientTransport {
 		}
 
 		/**
+		 * Whether a line answers {@code tools/call} with nothing the sanitizing would
+		 * change: no escape, no hidden character, no secret value, and, where values are
+		 * secret, no number whose Java text could differ from the line's.
+		 * @param line the server's line
+		 * @return whether it may be read as it is written
+		 */
+		boolean passesAsWritten(JsonRpcLine line) {
+			String text = line.text();
+			synchronized (this) {
+				if (!line.isResponse() || !McpSchema.METHOD_TOOLS_CALL.equals(this.pending.get(line.id()))) {
+					return false;
+				}
+			}
+			return text.indexOf('\\') < 0 && SecretSanitizer.printable(text).equals(text)
+					&& (this.secrets == SecretValues.NONE
+							|| (this.secrets.mask(text).equals(text) && !line.hasFraction()));
+		}
+
+		/**
 		 * Take the request a response (or an error for the server's exit) answers.
 		 * @param id the response's id
 		 * @return the request's method, or {@code null} when no request with that id
@@ -648,7 +691,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 						new Walk(true, true, MAX_VALUES).value(error.data(), 0));
 				return new JSONRPCResponse(response.jsonrpc(), response.id(), null, sanitized);
 			}
-			if (!MASKED_RESULTS.contains(method) || response.result() == null) {
+			if (!MASKED_RESULTS.contains(method) || response.result() == null
+					|| response.result() instanceof CallToolResult) {
 				return response;
 			}
 			// initialize's texts are logged by the MCP SDK: bounded; a list's go to the

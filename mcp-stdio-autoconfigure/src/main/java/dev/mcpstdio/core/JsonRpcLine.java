@@ -81,6 +81,9 @@ public final class JsonRpcLine {
 
 	private boolean toolError;
 
+	/** Whether a number has a fraction or an exponent. */
+	private boolean fraction;
+
 	/** Where a member of {@code params._meta} can be inserted, -1 where none can. */
 	private int insertAt = -1;
 
@@ -167,6 +170,15 @@ public final class JsonRpcLine {
 
 	public @Nullable String errorMessage() {
 		return this.errorMessage;
+	}
+
+	/**
+	 * Return whether a number of the line has a fraction or an exponent: Java may write
+	 * it otherwise than the line does.
+	 * @return whether one has
+	 */
+	public boolean hasFraction() {
+		return this.fraction;
 	}
 
 	/**
@@ -542,9 +554,11 @@ public final class JsonRpcLine {
 			i = start + 1;
 		}
 		if (i > 0 && is(i, '.')) {
+			this.fraction = true;
 			i = digits(i + 1);
 		}
 		if (i > 0 && (is(i, 'e') || is(i, 'E'))) {
+			this.fraction = true;
 			i = digits((is(i + 1, '+') || is(i + 1, '-')) ? i + 2 : i + 1);
 		}
 		if (i < 0) {

@@ -25,6 +25,8 @@ import dev.mcpstdio.test.NoProcessLeft;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,6 +93,44 @@ class HostileServerSecretsTests {
 			});
 		// the MCP SDK logs the initialize result at INFO, Spring AI the tool's error
 		assertThat(output.getOut()).contains("leaky ******").doesNotContain(KEY).doesNotContain(PASSWORD);
+	}
+
+	@Test
+	void aToolsResultIsReadAsWrittenOnlyWhereNoSecretCanHideInIt() {
+		List<String> server = AiTestSupport.testServer("leaky", this.fixtures.id());
+		AiTestSupport.runner()
+			.withPropertyValues(properties(server,
+					List.of("mcp.stdio.servers.leaky.env.UPSTREAM_API_KEY=" + KEY,
+							"mcp.stdio.servers.leaky.env.BANK_SECRET=4096123")))
+			.run((context) -> {
+				McpSyncClient client = AiTestSupport.syncClient(context);
+				// nothing to mask: read at once into the client's type
+				CallToolResult plain = raw(client,
+						"{\"content\":[{\"type\":\"text\",\"text\":\"plain\"}],\"structuredContent\":{\"n\":42}}");
+				assertThat(((TextContent) plain.content().get(0)).text()).isEqualTo("plain");
+				assertThat(plain.structuredContent()).isEqualTo(Map.of("n", 42));
+				// a secret as written, one behind an escape, and a number whose Java text
+				// (4096123.0) holds one
+				assertThat(text(raw(client, "{\"content\":[{\"type\":\"text\",\"text\":\"key " + KEY + "\"}]}")))
+					.isEqualTo("key ******");
+				assertThat(text(raw(client,
+						"{\"content\":[{\"type\":\"text\",\"text\":\"key \\u0075" + KEY.substring(1) + "\"}]}")))
+					.isEqualTo("key ******");
+				CallToolResult number = raw(client,
+						"{\"content\":[{\"type\":\"text\",\"text\":\"n\"}],\"structuredContent\":{\"n\":4.096123e6}}");
+				assertThat(number.structuredContent()).isEqualTo(Map.of("n", SecretSanitizer.MASK));
+				// a result the client's type does not take fails the call, not the wait
+				assertThatThrownBy(() -> raw(client, "{\"content\":[{\"type\":\"no-such-type\"}]}"))
+					.hasStackTraceContaining("no-such-type");
+			});
+	}
+
+	private static CallToolResult raw(McpSyncClient client, String result) {
+		return client.callTool(CallToolRequest.builder("raw").arguments(Map.of("result", result)).build());
+	}
+
+	private static String text(CallToolResult result) {
+		return ((TextContent) result.content().get(0)).text();
 	}
 
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.ai.McpStdioClientTransport.ServerAnswers;
+import dev.mcpstdio.core.JsonRpcLine;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -81,6 +82,33 @@ class ServerAnswersTests {
 		for (int i = 1; i <= ServerAnswers.CAPACITY; i++) {
 			assertThat(this.answers.answered("r-" + i)).isEqualTo("tools/call");
 		}
+	}
+
+	@Test
+	void aToolsAnswerIsReadAsWrittenOnlyWhereTheSanitizingWouldChangeNothing() {
+		this.answers.sent("c-1", "tools/call");
+		this.answers.sent("l-1", "tools/list");
+		assertThat(passes(this.answers, "c-1", "{\"content\":[{\"type\":\"text\",\"text\":\"plain\"}],\"n\":42}"))
+			.isTrue();
+		// only an answer to a tools/call still waiting
+		assertThat(passes(this.answers, "l-1", "{\"tools\":[]}")).isFalse();
+		assertThat(passes(this.answers, "never-sent", "{}")).isFalse();
+		// an escape, a hidden character, a secret value, a number Java may write
+		// otherwise
+		assertThat(passes(this.answers, "c-1", "{\"text\":\"\\u0041\"}")).isFalse();
+		assertThat(passes(this.answers, "c-1", "{\"text\":\"a\u202Eb\"}")).isFalse();
+		assertThat(passes(this.answers, "c-1", "{\"text\":\"upstream-7d3f9a21c4\"}")).isFalse();
+		assertThat(passes(this.answers, "c-1", "{\"n\":1.5}")).isFalse();
+		assertThat(passes(this.answers, "c-1", "{\"n\":2e3}")).isFalse();
+		// where no value is secret, a number's text hides none
+		ServerAnswers noSecrets = new ServerAnswers("plain", SecretValues.NONE, this.now::get);
+		noSecrets.sent("c-2", "tools/call");
+		assertThat(passes(noSecrets, "c-2", "{\"n\":1.5}")).isTrue();
+	}
+
+	private static boolean passes(ServerAnswers answers, String id, String result) {
+		return answers
+			.passesAsWritten(JsonRpcLine.of("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"result\":" + result + "}"));
 	}
 
 }

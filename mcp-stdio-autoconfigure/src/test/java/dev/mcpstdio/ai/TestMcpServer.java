@@ -73,7 +73,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code name} from now on and says that its tools changed), {@code leaky_error} (a
  * JSON-RPC error that holds the value of {@code --leak-env} in its message and as a key
  * of its data, and the value of {@code DB_PASSWORD} as a number), {@code huge_code} (a
- * JSON-RPC error whose code has {@code digits} digits) and {@code say} (writes its
+ * JSON-RPC error whose code has {@code digits} digits), {@code raw} (answers with its
+ * {@code result}, JSON written into the line as it is) and {@code say} (writes its
  * {@code text} to stderr and, as a line that is no JSON, to stdout, then answers). It
  * reads and writes JSON with {@link TestJson}, not a JSON library, so that it starts
  * cheaply.
@@ -201,6 +202,14 @@ public final class TestMcpServer {
 			synchronized (out) {
 				out.println("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code
 						+ ",\"message\":\"a code too long\"}}");
+			}
+			return;
+		}
+		if (method.equals("tools/call") && tool.equals("raw")) {
+			String id = TestJson.write(request.get("id"));
+			synchronized (out) {
+				out.println(
+						"{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + string(arguments, "result", "{}") + "}");
 			}
 			return;
 		}
