@@ -21,11 +21,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.mcpstdio.core.process.Membership;
 import dev.mcpstdio.core.process.Platform;
 import dev.mcpstdio.core.process.ProcReader;
 import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.test.Await;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -109,10 +111,16 @@ public final class ContainmentAccess {
 	/**
 	 * Return the orphan guard this JVM runs, found among its children by its command
 	 * line: setsid, then sh in its place, both with the guard's name and application.
+	 * Waits up to 10 s for it: a child the JVM has just started shows the JVM's spawn
+	 * helper's command line until its exec is done.
 	 * @param application the guard's application, or {@code null} for any
 	 * @return its pid, or {@code null} when none runs
 	 */
 	public static @Nullable Long guardPid(@Nullable String application) {
+		return Await.within(Duration.ofSeconds(10)).value(() -> findGuard(application), Objects::nonNull);
+	}
+
+	private static @Nullable Long findGuard(@Nullable String application) {
 		return ProcessHandle.current()
 			.children()
 			.filter((child) -> child.info()
