@@ -32,12 +32,12 @@ import dev.mcpstdio.lifecycle.ServerState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.search.Search;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,9 +71,7 @@ public class McpStdioMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
-		for (Outcome outcome : Outcome.values()) {
-			reloads(registry, outcome);
-		}
+		List.of(Outcome.values()).forEach((outcome) -> reloads(registry, outcome));
 		this.servers.list().forEach((server) -> bindTo(registry, server));
 	}
 
@@ -149,15 +147,11 @@ public class McpStdioMetrics implements MeterBinder {
 
 		@Override
 		public void removed(McpStdioServer server) {
-			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				for (Meter meter : registry.getMeters()) {
-					Meter.Id id = meter.getId();
-					if (server.name().equals(id.getTag("server"))
-							&& (id.getName().startsWith("mcp.stdio.") || id.getName().startsWith("mcp.client."))) {
-						registry.remove(meter);
-					}
-				}
-			}
+			McpStdioMetrics.this.registries.forEach((registry) -> Search.in(registry)
+				.name((name) -> name.startsWith("mcp.stdio.") || name.startsWith("mcp.client."))
+				.tag("server", server.name())
+				.meters()
+				.forEach(registry::remove));
 		}
 
 		@Override
@@ -203,23 +197,17 @@ public class McpStdioMetrics implements MeterBinder {
 
 		private void sessionEnded(ExitInfo exit) {
 			Tags tags = sessionTags(exit.serverName());
-			if (exit.cause().isFailure()) {
-				tags = tags.and("error.type", exit.cause().name());
-			}
-			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				sessionTimer(registry, tags).record(exit.uptime());
-			}
+			Tags ended = exit.cause().isFailure() ? tags.and("error.type", exit.cause().name()) : tags;
+			McpStdioMetrics.this.registries.forEach((registry) -> sessionTimer(registry, ended).record(exit.uptime()));
 		}
 
 		@Override
 		public void stopped(McpStdioServer server, StopResult result) {
-			for (MeterRegistry registry : McpStdioMetrics.this.registries) {
-				Timer.builder("mcp.stdio.shutdown")
-					.tags("server", server.name(), "outcome", result.outcome().name())
-					.description("One stop of the MCP server, from the drain to the last process gone")
-					.register(registry)
-					.record(result.duration());
-			}
+			McpStdioMetrics.this.registries.forEach((registry) -> Timer.builder("mcp.stdio.shutdown")
+				.tags("server", server.name(), "outcome", result.outcome().name())
+				.description("One stop of the MCP server, from the drain to the last process gone")
+				.register(registry)
+				.record(result.duration()));
 		}
 
 	}

@@ -247,11 +247,7 @@ final class ToolGathering {
 	 * @param tools its tools now
 	 */
 	void changed(String connection, List<Tool> tools) {
-		for (Entry entry : known()) {
-			if (entry.connection.equals(connection)) {
-				entry.take(tools);
-			}
-		}
+		known().stream().filter((entry) -> entry.connection.equals(connection)).forEach((entry) -> entry.take(tools));
 	}
 
 	/**

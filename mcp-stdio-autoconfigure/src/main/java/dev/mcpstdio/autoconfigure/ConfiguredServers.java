@@ -114,7 +114,7 @@ final class ConfiguredServers {
 	/** The keys binding gave a value to under {@code defaults}. */
 	private final Set<String> defaultsKeys = new TreeSet<>();
 
-	final McpStdioProperties properties;
+	final McpStdioProperties properties = new McpStdioProperties();
 
 	/** Whether Spring AI's stdio servers are adopted. */
 	final boolean adopting;
@@ -151,7 +151,6 @@ final class ConfiguredServers {
 		this.resourceLoader = resourceLoader;
 		this.log = log;
 		this.classLoader = classLoader;
-		this.properties = new McpStdioProperties();
 		bind(binder);
 		boolean springAiStdio = SpringAiStdio.isActive(environment, classLoader);
 		this.adopting = springAiStdio && this.properties.isAdoptSpringAiStdio();
@@ -540,6 +539,11 @@ final class ConfiguredServers {
 		Server server = configured.server();
 		McpStdioProperties.Shutdown shutdown = server.getShutdown();
 		McpStdioProperties.Container container = server.getContainer();
+		// masked in the server's output besides its secret-looking env entries: the
+		// placeholders that are secrets and, when it inherits the environment, the
+		// application's secret-looking variables (it may print them)
+		SecretValues secrets = SecretValues.of(configured.secrets())
+			.and(SecretValues.of(this.placeholderSecrets.getOrDefault(name, Set.of())));
 		return StdioServerSpec.builder(name, command)
 			.args(server.getArgs())
 			.env(server.getEnv())
@@ -554,7 +558,7 @@ final class ConfiguredServers {
 			.container(new ContainerSettings(container.isEnabled(), container.getEngineCommand(), container.isInit(),
 					container.getEngineTimeout()))
 			.sandbox(sandbox)
-			.secrets(secrets(configured))
+			.secrets(server.isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets)
 			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
@@ -676,17 +680,6 @@ final class ConfiguredServers {
 			checkContainer(configured, command, directory);
 		}
 		return command;
-	}
-
-	/**
-	 * Return the values masked in the server's output besides those of its secret-looking
-	 * {@code env} entries: the placeholders that are secrets and, when it inherits the
-	 * environment, the application's secret-looking variables (it may print them).
-	 */
-	private SecretValues secrets(Configured configured) {
-		SecretValues secrets = SecretValues.of(configured.secrets())
-			.and(SecretValues.of(this.placeholderSecrets.getOrDefault(configured.name(), Set.of())));
-		return configured.server().isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets;
 	}
 
 	private @Nullable Path workingDirectory(Configured configured) {
@@ -830,13 +823,8 @@ final class ConfiguredServers {
 			return (duration.getSeconds() < 1_000_000_000L) ? duration.toMillis() + "ms" : duration.toString();
 		}
 		long seconds = duration.getSeconds();
-		long[] units = { 86_400, 3600, 60, 1 };
-		String[] suffixes = { "d", "h", "m", "s" };
-		int unit = 0;
-		while (seconds % units[unit] != 0) {
-			unit++;
-		}
-		return (seconds / units[unit]) + suffixes[unit];
+		return (seconds % 86_400 == 0) ? (seconds / 86_400) + "d" : (seconds % 3600 == 0) ? (seconds / 3600) + "h"
+				: (seconds % 60 == 0) ? (seconds / 60) + "m" : seconds + "s";
 	}
 
 	/**

@@ -83,10 +83,9 @@ final class ServersFile {
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
 	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
-		Resource resource = resource(location, resourceLoader);
 		JsonNode root;
 		try {
-			root = MAPPER.readTree(load(resource, READ_TIMEOUT));
+			root = MAPPER.readTree(load(resource(location, resourceLoader), READ_TIMEOUT));
 		}
 		catch (StreamConstraintsException ex) {
 			throw InvalidFileException.unusable(null, constraint(ex));
@@ -283,9 +282,7 @@ final class ServersFile {
 		if (!absent(args) && !args.isArray()) {
 			throw InvalidFileException.unusable(name, "the args" + what + " are not an array");
 		}
-		for (JsonNode arg : args) {
-			entry.args().add(string(name, arg, "an argument" + what));
-		}
+		args.forEach((arg) -> entry.args().add(string(name, arg, "an argument" + what)));
 		JsonNode env = node.path("env");
 		if (!absent(env) && !env.isObject()) {
 			throw InvalidFileException.unusable(name, "the env" + what + " is not an object of names to strings");

@@ -245,15 +245,10 @@ public final class ServerHost implements AutoCloseable {
 		String instance = ProcessMarkers.newInstance();
 		Containment.Start start = startOf(spec, instance);
 		Containment containment = this.containments.prepare(start, instance);
-		List<String> command = new ArrayList<>();
-		if (this.platform.ownSessions()) {
-			// setsid execs in place: the server's pid is also its process group and
-			// session
-			command.add(this.platform.setsid());
-		}
-		// never kept in the spec: logs and the endpoint show the user's command line
-		command.addAll(containment.command());
-		ProcessBuilder builder = new ProcessBuilder(command);
+		// setsid execs in place: the server's pid is also its process group and
+		// session. The command is never kept in the spec: logs and the endpoint show the
+		// user's command line
+		ProcessBuilder builder = new ProcessBuilder(this.platform.inOwnSession(containment.command()));
 		builder.environment().clear();
 		builder.environment().putAll(start.env());
 		if (spec.workingDirectory() != null) {

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -544,16 +545,7 @@ public final class StdioServerProcess {
 	}
 
 	private @Nullable ExitInfo awaitExit(long millis) {
-		try {
-			return this.exit.get(millis, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return null;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			return null;
-		}
+		return Waits.awaitOrNull(this.exit, millis);
 	}
 
 	/**
@@ -594,15 +586,10 @@ public final class StdioServerProcess {
 
 	/** The stdout reader reached the end of stdout, or a read failed. */
 	void stdoutEnded(@Nullable IOException ex) {
-		try {
-			// The end of stdout is most often the exit: say so at once
-			if (this.process.waitFor(EOF_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-				this.host.exits.check(this.process);
-				return;
-			}
-		}
-		catch (InterruptedException interrupted) {
-			Thread.currentThread().interrupt();
+		// The end of stdout is most often the exit: say so at once
+		if (Waits.await(this.process, EOF_GRACE_MILLIS)) {
+			this.host.exits.check(this.process);
+			return;
 		}
 		// (not a failure once a stop began or the exit was told: fail() says so)
 		fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
@@ -825,13 +812,10 @@ public final class StdioServerProcess {
 		}
 
 		List<Request> drainAll() {
-			List<Request> all = new ArrayList<>();
-			for (String key : new ArrayList<>(this.byId.keySet())) {
-				Request request = this.byId.remove(key);
-				if (request != null) {
-					all.add(request);
-				}
-			}
+			List<Request> all = new ArrayList<>(this.byId.keySet()).stream()
+				.map(this.byId::remove)
+				.filter(Objects::nonNull)
+				.toList();
 			signal();
 			return all;
 		}

@@ -65,9 +65,7 @@ final class RestartBudget {
 	 */
 	synchronized @Nullable Duration nextBackoff() {
 		long now = this.nanoClock.getAsLong();
-		while (!this.recent.isEmpty() && now - this.recent.peekFirst() > this.policy.window().toNanos()) {
-			this.recent.removeFirst();
-		}
+		this.recent.removeIf((scheduled) -> now - scheduled > this.policy.window().toNanos());
 		if (this.recent.size() >= this.policy.maxRestarts()) {
 			logger.error("MCP server '" + this.serverName + "' ended " + (this.recent.size() + 1) + " times within "
 					+ Waits.format(this.policy.window()) + "; giving up after " + this.policy.maxRestarts()

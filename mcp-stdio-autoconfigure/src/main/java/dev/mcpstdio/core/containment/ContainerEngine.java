@@ -28,10 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -362,14 +359,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		}
 		CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), readers);
 		CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()), readers);
-		boolean exited;
-		try {
-			exited = process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			exited = false;
-		}
+		boolean exited = Waits.await(process, within.toMillis());
 		if (!exited) {
 			// killing it closes its pipes, which ends the reads
 			process.destroyForcibly();
@@ -390,17 +380,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	private static String await(CompletableFuture<String> read) {
-		try {
-			return read.get(2, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "";
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// a grandchild that keeps the pipe open: give up on the rest
-			return "";
-		}
+		// a grandchild that keeps the pipe open: give up on the rest
+		return Objects.requireNonNullElse(Waits.awaitOrNull(read, 2000), "");
 	}
 
 	private static List<List<String>> chunks(List<String> ids) {

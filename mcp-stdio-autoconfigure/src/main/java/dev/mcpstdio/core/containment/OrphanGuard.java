@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -333,13 +332,9 @@ public final class OrphanGuard {
 	 * @return its stdin, or {@code null} when it could not start
 	 */
 	private @Nullable OutputStream startWatcher() {
-		List<String> command = new ArrayList<>();
-		if (this.platform.ownSessions()) {
-			command.add(this.platform.setsid());
-		}
-		command.addAll(List.of(this.platform.shell(), "-c", LOADER, NAME, this.application,
-				Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START)));
-		ProcessBuilder builder = new ProcessBuilder(command);
+		ProcessBuilder builder = new ProcessBuilder(
+				this.platform.inOwnSession(List.of(this.platform.shell(), "-c", LOADER, NAME, this.application,
+						Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START))));
 		builder.environment().clear();
 		builder.environment()
 			.putAll(Map.of("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL", "C", SCRIPT_VARIABLE, SCRIPT));

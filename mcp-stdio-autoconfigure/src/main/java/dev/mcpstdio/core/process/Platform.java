@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -81,6 +82,17 @@ public record Platform(String osName, @Nullable String setsid, boolean hasProcFi
 	 */
 	public boolean ownSessions() {
 		return this.setsid != null;
+	}
+
+	/**
+	 * Return a command that runs the given one as the leader of its own session and
+	 * process group, where {@code setsid} exists: it executes in place, so the pid
+	 * started is the command's.
+	 * @param command the command
+	 * @return the command after {@code setsid}, or the command itself where there is none
+	 */
+	public List<String> inOwnSession(List<String> command) {
+		return (this.setsid != null) ? Stream.concat(Stream.of(this.setsid), command.stream()).toList() : command;
 	}
 
 	/**

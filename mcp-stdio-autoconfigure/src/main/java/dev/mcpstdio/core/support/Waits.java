@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.McpStdioException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bounded waits of mcp-stdio, and how their bounds are written in messages.
@@ -140,6 +141,43 @@ public final class Waits {
 	public static boolean await(CountDownLatch latch, long millis) {
 		try {
 			return latch.await(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/**
+	 * Wait, bounded, for a future; an interrupt ends the wait and is restored.
+	 * @param <T> the result type
+	 * @param future what to wait for
+	 * @param millis the longest wait
+	 * @return the result, or {@code null} when the wait timed out or was interrupted, or
+	 * the future failed
+	 */
+	public static <T> @Nullable T awaitOrNull(CompletableFuture<T> future, long millis) {
+		try {
+			return future.get(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Wait, bounded, for a process to exit; an interrupt ends the wait and is restored.
+	 * @param process the process
+	 * @param millis the longest wait
+	 * @return whether it exited
+	 */
+	public static boolean await(Process process, long millis) {
+		try {
+			return process.waitFor(millis, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
