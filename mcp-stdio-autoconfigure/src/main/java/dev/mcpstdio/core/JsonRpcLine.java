@@ -225,6 +225,7 @@ public final class JsonRpcLine {
 		line.hasMethod = this.hasMethod;
 		line.name = this.name;
 		line.requestId = this.requestId;
+		line.fraction = this.fraction;
 		// it takes more members where these went
 		line.insertAt = this.insertAt + open.length();
 		line.insertInto = META;

@@ -324,7 +324,7 @@ class JsonRpcLineTests {
 	@Test
 	void aLineWithMetaHasTheFactsOfTheLineItWasMadeOf() {
 		JsonRpcLine request = JsonRpcLine.of("{\"jsonrpc\":\"2.0\",\"id\":\"7-1\",\"method\":\"tools/call\","
-				+ "\"params\":{\"name\":\"echo\",\"arguments\":{}}}");
+				+ "\"params\":{\"name\":\"echo\",\"arguments\":{\"n\":1.5}}}");
 		JsonRpcLine injected = request.withMeta(FIELDS);
 		assertThat(injected).isNotSameAs(request);
 		assertThat(facts(injected)).isEqualTo(facts(request)).isEqualTo(facts(JsonRpcLine.scan(injected.text())));
@@ -361,7 +361,7 @@ class JsonRpcLineTests {
 	private static List<@Nullable Object> facts(@Nullable JsonRpcLine line) {
 		assertThat(line).isNotNull();
 		return Arrays.asList(line.id(), line.method(), line.name(), line.cancelledId(), line.isResponse(),
-				line.isError(), line.errorCode(), line.errorMessage(), line.isToolError());
+				line.isError(), line.errorCode(), line.errorMessage(), line.isToolError(), line.hasFraction());
 	}
 
 	private static void assertSameAsJackson(String line) {
