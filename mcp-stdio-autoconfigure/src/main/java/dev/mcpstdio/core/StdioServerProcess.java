@@ -32,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
@@ -636,7 +637,7 @@ public final class StdioServerProcess {
 		readLastOutput();
 		List<String> tail = this.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), tail, this.classifier.reason())
-			.after(uptime(), this.classifier.startupHint(tail));
+			.after(uptime(), this.classifier.startupHint(tail, this.containment::hint));
 		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
 		List<Pending.Request> requests = this.pending.drainAll();
 		List<Object> unanswered = requests.stream()
@@ -774,13 +775,23 @@ public final class StdioServerProcess {
 
 		/**
 		 * The hint of an exit during start-up (before the process wrote a message) whose
-		 * stderr names a variable the allow-list withheld.
+		 * stderr names a variable the allow-list withheld, or a path its containment
+		 * hides.
 		 */
 		@Nullable String startupHint(List<String> stderrTail) {
+			return startupHint(stderrTail, (tail) -> null);
+		}
+
+		/**
+		 * The hint of an exit during start-up, the variable's first, else the one
+		 * {@code contained} gives (a path the sandbox hides).
+		 */
+		@Nullable String startupHint(List<String> stderrTail, Function<List<String>, @Nullable String> contained) {
 			if (this.stopRequested || this.spoke) {
 				return null;
 			}
-			return ServerHost.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+			String hint = ServerHost.hint(this.withheldVariables, Set.of(), stderrTail, this.origin);
+			return (hint != null) ? hint : contained.apply(stderrTail);
 		}
 
 	}

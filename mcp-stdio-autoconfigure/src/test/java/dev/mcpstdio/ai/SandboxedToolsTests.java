@@ -17,6 +17,8 @@
 package dev.mcpstdio.ai;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +32,7 @@ import dev.mcpstdio.test.Sandboxes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.util.FileSystemUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +53,7 @@ class SandboxedToolsTests {
 	}
 
 	@Test
-	void aSandboxedServersToolsAreOfferedAndAnswer() {
+	void aSandboxedServersToolsAreOfferedAndAnswer() throws IOException {
 		Sandboxes.assume();
 		List<String> sandbox = new ArrayList<>(List.of("mcp.stdio.servers.alpha.sandbox.enabled=true"));
 		// the home directory is hidden in the sandbox: the class path entries under it
@@ -59,7 +62,7 @@ class SandboxedToolsTests {
 		List<Path> readable = new ArrayList<>();
 		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
 			Path path = Path.of(entry).toAbsolutePath();
-			if (path.startsWith(home) && path.getNameCount() > home.getNameCount()) {
+			if (!Sandboxes.ROOT && path.startsWith(home) && path.getNameCount() > home.getNameCount()) {
 				Path top = home.resolve(path.getName(home.getNameCount()));
 				if (!readable.contains(top)) {
 					readable.add(top);
@@ -67,22 +70,33 @@ class SandboxedToolsTests {
 				}
 			}
 		}
-		AiTestSupport.runner()
-			.withPropertyValues(
-					AiTestSupport.properties(AiTestSupport.testServer("alpha", this.fixtures.id()), sandbox))
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				McpStdioServer alpha = context.getBean(McpStdioServers.class).get("alpha");
-				assertThat(alpha.definition().spec().sandbox().enabled()).isTrue();
-				ToolCallbackProvider provider = OneServerDownTests.provider(context);
-				assertThat(OneServerDownTests.toolNames(provider)).contains("echo", "pid");
-				assertThat(OneServerDownTests.callEcho(provider, "echo", "from the sandbox"))
-					.contains("from the sandbox");
-				// in its own pid namespace, the server is bwrap's init's child: pid 2
-				String pid = OneServerDownTests.callEcho(provider, "pid", "").replaceAll("[^0-9]", "");
-				assertThat(pid).isEqualTo("2").isNotEqualTo(String.valueOf(alpha.pid()));
-			});
+		// as root, the server runs as a user that may not enter root's home: the class
+		// path's entries there are linked into the working directory's target/
+		Path linked = Sandboxes.readable(Files.createTempDirectory(Path.of("target").toAbsolutePath(), "classpath-"));
+		List<String> server = new ArrayList<>(AiTestSupport.testServer("alpha", this.fixtures.id()));
+		String classPath = Sandboxes.classPath(linked);
+		server.replaceAll((property) -> property.replace(System.getProperty("java.class.path"), classPath));
+		try {
+			run(sandbox, server);
+		}
+		finally {
+			FileSystemUtils.deleteRecursively(linked);
+		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
+	}
+
+	private void run(List<String> sandbox, List<String> server) {
+		AiTestSupport.runner().withPropertyValues(AiTestSupport.properties(server, sandbox)).run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpStdioServer alpha = context.getBean(McpStdioServers.class).get("alpha");
+			assertThat(alpha.definition().spec().sandbox().enabled()).isTrue();
+			ToolCallbackProvider provider = OneServerDownTests.provider(context);
+			assertThat(OneServerDownTests.toolNames(provider)).contains("echo", "pid");
+			assertThat(OneServerDownTests.callEcho(provider, "echo", "from the sandbox")).contains("from the sandbox");
+			// in its own pid namespace, the server is bwrap's init's child: pid 2
+			String pid = OneServerDownTests.callEcho(provider, "pid", "").replaceAll("[^0-9]", "");
+			assertThat(pid).isEqualTo("2").isNotEqualTo(String.valueOf(alpha.pid()));
+		});
 	}
 
 }

@@ -91,7 +91,9 @@ class SandboxServerTests {
 	@BeforeEach
 	void sandbox() throws IOException {
 		Sandboxes.assume();
-		this.work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-");
+		// as root, the server runs as an unprivileged user: these must let it in
+		Sandboxes.writable(this.temp);
+		this.work = Sandboxes.readable(Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sandbox-"));
 		Files.createDirectories(this.work.resolve("home"));
 		Files.writeString(this.work.resolve("home").resolve("secret.txt"), "planted-" + this.fixtures.id());
 		this.hostTmp = Files.writeString(Files.createTempFile(Path.of("/tmp"), "mcp-stdio-sandbox-", ".txt"),

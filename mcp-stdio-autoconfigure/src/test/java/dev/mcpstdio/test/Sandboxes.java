@@ -16,9 +16,16 @@
 
 package dev.mcpstdio.test;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +43,12 @@ public final class Sandboxes {
 
 	/** Set (CI sets it) to fail instead of skip where bubblewrap cannot sandbox. */
 	public static final String REQUIRE = "MCP_STDIO_REQUIRE_SANDBOX";
+
+	/** The user a sandboxed server runs as when the application is root. */
+	public static final int SERVER_UID = 65534;
+
+	/** Whether the tests run as root, as in CI: a sandboxed server then runs as 65534. */
+	public static final boolean ROOT = uid() == 0;
 
 	private static volatile @Nullable String problem;
 
@@ -56,6 +69,76 @@ public final class Sandboxes {
 				fail("bubblewrap is required here (" + REQUIRE + "): " + problem);
 			}
 			assumeTrue(false, "no sandbox for the sandbox tests: " + problem);
+		}
+	}
+
+	/**
+	 * Let a sandboxed server write a directory the test made: where the tests run as
+	 * root, the server runs as {@value #SERVER_UID}, which the directory must let in.
+	 * @param directory the directory
+	 * @return the directory
+	 */
+	public static Path writable(Path directory) {
+		return permit(directory, "rwxrwxrwx");
+	}
+
+	/**
+	 * Let a sandboxed server read a directory the test made (see {@link #writable}).
+	 * @param directory the directory
+	 * @return the directory
+	 */
+	public static Path readable(Path directory) {
+		return permit(directory, "rwxr-xr-x");
+	}
+
+	private static Path permit(Path directory, String permissions) {
+		try {
+			Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString(permissions));
+			return directory;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Return this JVM's class path for a sandboxed Java server: where the tests run as
+	 * root, its entries under the home directory (which uid {@value #SERVER_UID} may not
+	 * enter), linked into a directory it may read.
+	 * @param into the directory to link them into, readable by the server
+	 * @return the class path
+	 * @throws IOException if an entry cannot be linked nor copied
+	 */
+	public static String classPath(Path into) throws IOException {
+		String classPath = System.getProperty("java.class.path");
+		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
+		if (!ROOT) {
+			return classPath;
+		}
+		List<String> entries = new ArrayList<>();
+		for (String entry : classPath.split(File.pathSeparator)) {
+			Path path = Path.of(entry).toAbsolutePath();
+			if (path.startsWith(home) && Files.isRegularFile(path)) {
+				Path link = into.resolve(entries.size() + "-" + path.getFileName());
+				try {
+					Files.createLink(link, path);
+				}
+				catch (IOException | UnsupportedOperationException ex) {
+					Files.copy(path, link, StandardCopyOption.REPLACE_EXISTING);
+				}
+				path = link;
+			}
+			entries.add(path.toString());
+		}
+		return String.join(File.pathSeparator, entries);
+	}
+
+	private static long uid() {
+		try {
+			return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
+		}
+		catch (IOException | UnsupportedOperationException ex) {
+			return -1;
 		}
 	}
 

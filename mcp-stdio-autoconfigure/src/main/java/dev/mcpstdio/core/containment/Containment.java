@@ -111,6 +111,20 @@ public final class Containment {
 					a.memoryBytes() + b.memoryBytes()));
 	}
 
+	/**
+	 * Return the hint of an exit at start-up that a part explains, such as a path its
+	 * sandbox hides.
+	 * @param stderrTail the server's last stderr lines
+	 * @return the first part's hint, {@code null} when none applies
+	 */
+	public @Nullable String hint(List<String> stderrTail) {
+		return this.parts.stream()
+			.map((part) -> part.hint(stderrTail))
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElse(null);
+	}
+
 	<T extends Part> @Nullable T part(Class<T> type) {
 		return this.parts.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
 	}
@@ -152,6 +166,16 @@ public final class Containment {
 		 */
 		default ProcessTree.Stats unseen() {
 			return NOTHING;
+		}
+
+		/**
+		 * Return the hint of an exit at start-up that this part explains; by default
+		 * none.
+		 * @param stderrTail the server's last stderr lines
+		 * @return the hint, {@code null} when none applies
+		 */
+		default @Nullable String hint(List<String> stderrTail) {
+			return null;
 		}
 
 		/**
@@ -199,13 +223,17 @@ public final class Containment {
 	 * what it may reach there.
 	 *
 	 * @param enabled whether the server runs under {@code bwrap}
-	 * @param network {@code NONE}: its own loopback only; {@code HOST}: the host's
-	 * network
-	 * @param readWrite the paths it may write; the rest of the filesystem is read-only
-	 * @param readOnly the paths it may read that the sandbox would hide (the home
-	 * directory)
+	 * @param network {@code NONE}: its own loopback only, no Unix socket; {@code HOST}:
+	 * the host's network
+	 * @param readWrite the paths it may write, each resolved once (symbolic links
+	 * followed) when the settings were made
+	 * @param readOnly the paths it may read beyond what the sandbox shows, resolved the
+	 * same way
+	 * @param identities the device and inode ({@code dev:ino}) of each listed path that
+	 * existed when it was resolved, checked at every start
 	 */
-	public record SandboxSettings(boolean enabled, Network network, List<Path> readWrite, List<Path> readOnly) {
+	public record SandboxSettings(boolean enabled, Network network, List<Path> readWrite, List<Path> readOnly,
+			Map<Path, String> identities) {
 
 		/** The defaults: no sandbox. */
 		public static final SandboxSettings DEFAULTS = new SandboxSettings(false, Network.NONE, List.of(), List.of());
@@ -214,6 +242,20 @@ public final class Containment {
 			Objects.requireNonNull(network, "network");
 			readWrite = List.copyOf(readWrite);
 			readOnly = List.copyOf(readOnly);
+			identities = Map.copyOf(identities);
+		}
+
+		/**
+		 * Make the settings of a server, resolving each listed path of an enabled sandbox
+		 * now: its real path and its identity, which every start checks.
+		 * @param enabled whether the server runs under {@code bwrap}
+		 * @param network its network
+		 * @param readWrite the paths it may write
+		 * @param readOnly the paths it may read
+		 */
+		public SandboxSettings(boolean enabled, Network network, List<Path> readWrite, List<Path> readOnly) {
+			this(enabled, network, ListedPaths.resolve(enabled, readWrite), ListedPaths.resolve(enabled, readOnly),
+					ListedPaths.identify(enabled, readWrite, readOnly));
 		}
 
 		/** The network a sandboxed server gets. */

@@ -82,6 +82,9 @@ public final class Containments {
 	/** The {@code bwrap} commands that sandboxed when probed. */
 	private final Set<List<String>> sandboxProbes = ConcurrentHashMap.newKeySet();
 
+	/** The seccomp programs of the sandboxes. */
+	private final SeccompPrograms seccompPrograms;
+
 	/** The engines of the containers started so far, by identity; guarded by this. */
 	private final Map<List<String>, ContainerEngine> engines = new LinkedHashMap<>();
 
@@ -103,6 +106,7 @@ public final class Containments {
 		this.membership = membership;
 		this.proc = proc;
 		this.cgroupsEnabled = cgroupsEnabled;
+		this.seccompPrograms = new SeccompPrograms(guard::privateDirectory);
 	}
 
 	Executor tasks() {
@@ -152,7 +156,7 @@ public final class Containments {
 			throw new McpStdioException(start.server(), "Could not start MCP server '" + start.server()
 					+ "': a container is not sandboxed by bubblewrap: use the engine's own options");
 		}
-		Bubblewrap sandbox = sandboxed ? Bubblewrap.of(start, this.sandboxProbes) : null;
+		Bubblewrap sandbox = sandboxed ? Bubblewrap.of(start, this.sandboxProbes, this.seccompPrograms) : null;
 		Container container = (run != null) ? new Container(this, start, run, instance, ProcessMarkers.Owner.current())
 				: null;
 		if (container != null) {
