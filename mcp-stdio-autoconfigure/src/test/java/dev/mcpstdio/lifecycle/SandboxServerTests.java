@@ -18,13 +18,19 @@ package dev.mcpstdio.lifecycle;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -184,6 +190,157 @@ class SandboxServerTests {
 				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'open' (pid ")
 					.doesNotContain("sandboxed"));
 		}
+	}
+
+	/**
+	 * The attacks of an escape, made by the same probe in the sandbox and out of it: each
+	 * fails in the sandbox (network none) while the probe's tools answer, and succeeds
+	 * without it, so that the sandbox, not the probe, is what stops them.
+	 */
+	@Test
+	void everyAttackFailsInTheSandboxAndSucceedsWithoutIt() throws Exception {
+		String id = this.fixtures.id();
+		Path listed = Sandboxes.readable(Files.createDirectories(this.work.resolve("listed")));
+		Path rootOnly = secret(listed.resolve("root-only.txt"));
+		Path hiddenDirectory = Files.createDirectories(Path.of("/var/tmp", "mcp-stdio-hidden-" + id));
+		Path hidden = secret(hiddenDirectory.resolve("secret.txt"));
+		List<AutoCloseable> opened = new ArrayList<>();
+		try (LogCapture log = LogCapture.of(ServerController.class.getName())) {
+			Path run = unixListener(Path.of("/run", "mcp-stdio-" + id + ".sock"), opened);
+			Path varTmp = unixListener(Path.of("/var/tmp", "mcp-stdio-" + id + ".sock"), opened);
+			Path inListed = unixListener(listed.resolve("listed.sock"), opened);
+			String abstractName = "mcp-stdio-" + id;
+			opened.add(abstractListener(abstractName));
+			String shm = sharedMemory(opened);
+			List<String> properties = new ArrayList<>();
+			for (String name : List.of("boxed", "open")) {
+				Path swap = Sandboxes.writable(Files.createDirectories(this.work.resolve(name).resolve("rw")));
+				Sandboxes.writable(Files.createDirectories(swap.resolve("sub")));
+				Sandboxes.writable(Files.createDirectories(swap.resolve("sub").resolve("cache")));
+				Files.createDirectories(this.work.resolve(name).resolve("victim").resolve("cache"));
+				properties.addAll(probe(name, 1, "sandbox.read-only[1]=" + listed, "sandbox.read-write[1]=" + swap,
+						"sandbox.read-write[2]=" + swap.resolve("sub").resolve("cache"), "restart.policy=on-failure",
+						"restart.initial-backoff=100ms", "restart.max-restarts=3",
+						(name.equals("open") ? "sandbox.enabled=false" : "sandbox.network=none")));
+				String env = "mcp.stdio.servers." + name + ".env.";
+				properties.addAll(List.of(env + "RUN_SOCKET=" + run, env + "VAR_TMP_SOCKET=" + varTmp,
+						env + "LISTED_SOCKET=" + inListed, env + "ABSTRACT_SOCKET=" + abstractName,
+						env + "HIDDEN_SECRET=" + hidden, env + "ROOT_ONLY_SECRET=" + rootOnly, env + "SHM_ID=" + shm,
+						env + "SWAP=" + swap, env + "VICTIM=" + this.work.resolve(name).resolve("victim")));
+			}
+			this.runner.withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				McpStdioServer boxed = servers.get("boxed");
+				McpStdioServer open = servers.get("open");
+				for (String tool : List.of("unix_run", "unix_var_tmp", "unix_listed", "unix_abstract")) {
+					assertThat(call(boxed, tool)).as(tool).startsWith("denied: ").contains("Permission denied");
+					assertThat(call(open, tool)).as(tool).isEqualTo("ok: connected");
+				}
+				// masked, and unreadable to the server's user: nothing of it is read
+				assertThat(call(boxed, "read_shadow")).doesNotContainPattern("ok: read [1-9]");
+				assertThat(call(open, "read_shadow")).containsPattern("^ok: read [1-9][0-9]* bytes$");
+				assertThat(call(boxed, "read_hidden")).startsWith("denied: ").contains("No such file");
+				assertThat(call(open, "read_hidden")).isEqualTo("ok: root-only-" + id);
+				if (Sandboxes.ROOT) {
+					// visible, but root's alone: the server runs as another user
+					assertThat(call(boxed, "read_root_only")).startsWith("denied: ").contains("Permission denied");
+					assertThat(call(open, "read_root_only")).isEqualTo("ok: root-only-" + id);
+				}
+				assertThat(call(boxed, "shm")).isEqualTo("denied: no segment " + shm);
+				assertThat(call(open, "shm")).isEqualTo("ok: segment " + shm + " seen");
+				assertThat(call(boxed, "keyring")).isEqualTo("denied: keyring: Function not implemented");
+				assertThat(call(open, "keyring")).startsWith("ok: keyring ");
+				assertThat(call(boxed, "io_uring")).isEqualTo("denied: io_uring: Function not implemented");
+				assertThat(call(open, "io_uring")).startsWith("ok: io_uring ");
+				// what a server needs keeps working
+				for (McpStdioServer server : List.of(boxed, open)) {
+					assertThat(call(server, "socketpair")).isEqualTo("ok: pair: x");
+					assertThat(call(server, "child")).isEqualTo("ok: child");
+				}
+				// the swap: after the restart the sandbox refuses to bind what the
+				// listed path has become
+				for (McpStdioServer server : List.of(boxed, open)) {
+					assertThat(call(server, "swap")).isEqualTo("ok: swapped");
+					Await.within(Duration.ofSeconds(20))
+						.until("the swap's exit seen", () -> server.exits(ExitCause.UNEXPECTED) == 1);
+				}
+				Await.within(Duration.ofSeconds(20))
+					.until("the sandboxed server FAILED", () -> boxed.state() == ServerState.FAILED);
+				Path cache = this.work.resolve("boxed").resolve("rw").resolve("sub").resolve("cache");
+				assertThat(boxed.lastFailure()).contains("the listed path " + cache + " has a symbolic link now: "
+						+ cache.getParent() + " (a process that may write its parent swapped it)");
+				assertThat(this.work.resolve("boxed").resolve("victim").resolve("cache").resolve("probe.txt"))
+					.doesNotExist();
+				Await.within(Duration.ofSeconds(20))
+					.until("the open server restarted",
+							() -> open.state() == ServerState.RUNNING && open.restarts() == 1);
+				assertThat(call(open, "write_cache")).startsWith("ok: ");
+				assertThat(this.work.resolve("open").resolve("victim").resolve("cache").resolve("probe.txt"))
+					.hasContent("written");
+			});
+			assertThat(log.messages(Level.WARN)).anySatisfy((line) -> assertThat(line)
+				.startsWith("Restart of MCP server 'boxed' failed: Could not start MCP server 'boxed': its sandbox "
+						+ "refused to start it: the listed path "));
+		}
+		finally {
+			Collections.reverse(opened);
+			for (AutoCloseable closeable : opened) {
+				closeable.close();
+			}
+			FileSystemUtils.deleteRecursively(hiddenDirectory);
+		}
+	}
+
+	/** Write a file only root may read (0600), its content root-only-ID. */
+	private Path secret(Path file) throws IOException {
+		Files.writeString(file, "root-only-" + this.fixtures.id());
+		Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+		return file;
+	}
+
+	/** Listen on a Unix socket, without accepting: a connection is queued, and works. */
+	private static Path unixListener(Path path, List<AutoCloseable> opened) throws IOException {
+		ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+		opened.add(() -> {
+			channel.close();
+			Files.deleteIfExists(path);
+		});
+		channel.bind(UnixDomainSocketAddress.of(path), 16);
+		return path;
+	}
+
+	/** Listen on an abstract Unix socket (Java cannot bind one: python3 does). */
+	private static AutoCloseable abstractListener(String name) throws Exception {
+		Process process = new ProcessBuilder("/usr/bin/python3", "-c",
+				"import socket, sys, time\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0' + sys.argv[1])\n"
+						+ "s.listen(16)\nprint('ready', flush=True)\nsys.stdin.read()",
+				name)
+			.redirectErrorStream(true)
+			.start();
+		AutoCloseable close = () -> {
+			process.getOutputStream().close();
+			if (!process.waitFor(10, TimeUnit.SECONDS)) {
+				process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			}
+		};
+		byte[] ready = process.getInputStream().readNBytes(6);
+		if (!new String(ready, StandardCharsets.UTF_8).equals("ready\n")) {
+			close.close();
+			throw new IllegalStateException("the abstract listener did not start: " + new String(ready));
+		}
+		return close;
+	}
+
+	/** Create a SysV shared memory segment, removed when {@code opened} is closed. */
+	private static String sharedMemory(List<AutoCloseable> opened) throws Exception {
+		Process ipcmk = new ProcessBuilder("ipcmk", "-M", "4096").redirectErrorStream(true).start();
+		String said = new String(ipcmk.getInputStream().readNBytes(1000), StandardCharsets.UTF_8);
+		assertThat(ipcmk.waitFor(10, TimeUnit.SECONDS)).isTrue();
+		Matcher id = Pattern.compile("Shared memory id: (\\d+)").matcher(said);
+		assertThat(id.find()).as("the segment of %s", said).isTrue();
+		opened.add(() -> new ProcessBuilder("ipcrm", "-m", id.group(1)).start().waitFor(10, TimeUnit.SECONDS));
+		return id.group(1);
 	}
 
 	@Test
