@@ -27,6 +27,7 @@ import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.Sandboxes;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -112,6 +113,35 @@ class ServerEverythingTests {
 			assertThat(provider.getToolCallbacks()).extracting((callback) -> callback.getToolDefinition().name())
 				.contains("echo", "get_sum");
 		});
+	}
+
+	@Test
+	void aSandboxedServerListsAndCallsToolsWithoutNetwork() {
+		Sandboxes.assume();
+		// the package and its dependencies: the node_modules tree it was installed in
+		Path installed = this.everything;
+		while (installed.getFileName() != null && !installed.getFileName().toString().equals("node_modules")) {
+			installed = installed.getParent();
+		}
+		assertThat(installed.getFileName()).as("the node_modules of %s", this.everything).isNotNull();
+		AiTestSupport.runner()
+			.withPropertyValues(serverEverything("mcp.stdio.servers.everything.sandbox.enabled=true",
+					"mcp.stdio.servers.everything.sandbox.network=none",
+					"mcp.stdio.servers.everything.sandbox.read-only[0]=" + installed)
+				.toArray(String[]::new))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("everything");
+				assertThat(server.definition().spec().sandbox().enabled()).isTrue();
+				McpSyncClient client = AiTestSupport.syncClient(context);
+				assertThat(client.listTools().tools()).extracting((tool) -> tool.name()).contains("echo", "get-sum");
+				CallToolResult sum = client
+					.callTool(CallToolRequest.builder("get-sum").arguments(Map.of("a", 2, "b", 40)).build());
+				assertThat(AiTestSupport.text(sum)).contains("42");
+				CallToolResult echo = client
+					.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "from the sandbox")).build());
+				assertThat(AiTestSupport.text(echo)).contains("from the sandbox");
+			});
 	}
 
 	@Test
