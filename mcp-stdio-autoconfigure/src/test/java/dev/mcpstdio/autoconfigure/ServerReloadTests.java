@@ -37,6 +37,7 @@ import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.Sandboxes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -220,6 +221,49 @@ class ServerReloadTests {
 					Await.that("one process", () -> this.fixtures.alive().size() == 1);
 					assertThat(this.fixtures.alive()).containsExactly(after.pid());
 				}
+			});
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
+	}
+
+	/**
+	 * A reload resolves a listed path as it was first resolved: a swap made since (a
+	 * component turned into a symbolic link, a listed link pointed elsewhere) fails the
+	 * start the reload makes, instead of becoming what it binds.
+	 */
+	@Test
+	void aReloadStartsNoServerOnAListedPathSwappedSince() throws IOException {
+		Sandboxes.assume();
+		Sandboxes.readable(this.temp);
+		Path cache = Sandboxes
+			.writable(Files.createDirectories(this.temp.resolve("rw").resolve("sub").resolve("cache")));
+		Files.createDirectories(this.temp.resolve("victim").resolve("cache"));
+		Path real = Sandboxes.readable(Files.createDirectories(this.temp.resolve("tools-1")));
+		Path other = Sandboxes.readable(Files.createDirectories(this.temp.resolve("tools-2")));
+		Path link = Files.createSymbolicLink(this.temp.resolve("tools"), real);
+		Path file = this.temp.resolve("mcp.json");
+		write(file, Map.of("boxed", "echo.sh"));
+		this.runner.withPropertyValues(properties(file))
+			.withPropertyValues("mcp.stdio.reload.enabled=false", "mcp.stdio.defaults.sandbox.enabled=true",
+					"mcp.stdio.defaults.sandbox.read-write[0]=" + cache,
+					"mcp.stdio.defaults.sandbox.read-only[0]=" + link)
+			.run((context) -> {
+				McpStdioServers servers = context.getBean(McpStdioServers.class);
+				McpStdioServer boxed = servers.get("boxed");
+				pid(boxed);
+				// the listed link, resolved once
+				assertThat(boxed.definition().spec().sandbox().readOnly()).containsExactly(real);
+				Files.move(cache.getParent(), this.temp.resolve("rw").resolve("sub.old"));
+				Files.createSymbolicLink(cache.getParent(), this.temp.resolve("victim"));
+				Files.delete(link);
+				Files.createSymbolicLink(link, other);
+				write(file, Map.of("boxed", "echo.sh changed"));
+				assertThat(servers.reload().changed()).containsExactly("boxed");
+				McpStdioServer reloaded = servers.get("boxed");
+				Await.that("the reloaded server FAILED", () -> reloaded.state() == ServerState.FAILED);
+				assertThat(reloaded.definition().spec().sandbox().readOnly()).containsExactly(real);
+				assertThat(reloaded.lastFailure()).contains("its sandbox refused to start it: the listed path " + cache
+						+ " has a symbolic link now: " + cache.getParent());
+				assertThat(reloaded.pid()).isNull();
 			});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -36,6 +37,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class ListedPaths {
 
+	/**
+	 * The first resolution of each listed path that existed, by the path as listed: a
+	 * reload resolves it the same, so that a swap made since fails its start instead of
+	 * becoming what the reload binds.
+	 */
+	private static final Map<Path, Resolved> FIRST = new ConcurrentHashMap<>();
+
 	private ListedPaths() {
 	}
 
@@ -47,7 +55,7 @@ final class ListedPaths {
 	 * @return the resolved paths
 	 */
 	static List<Path> resolve(boolean enabled, List<Path> paths) {
-		return paths.stream().map((path) -> enabled ? real(path) : path).toList();
+		return paths.stream().map((path) -> enabled ? first(path).real() : path).toList();
 	}
 
 	/**
@@ -60,10 +68,9 @@ final class ListedPaths {
 	static Map<Path, String> identify(boolean enabled, List<Path> readWrite, List<Path> readOnly) {
 		Map<Path, String> identities = new LinkedHashMap<>();
 		if (enabled) {
-			Stream.concat(readWrite.stream(), readOnly.stream()).map(ListedPaths::real).forEach((path) -> {
-				String identity = identity(path);
-				if (identity != null) {
-					identities.put(path, identity);
+			Stream.concat(readWrite.stream(), readOnly.stream()).map(ListedPaths::first).forEach((resolved) -> {
+				if (resolved.identity() != null) {
+					identities.put(resolved.real(), resolved.identity());
 				}
 			});
 		}
@@ -106,19 +113,38 @@ final class ListedPaths {
 		}
 		if (!identity.equals(expected)) {
 			return "the listed path " + path + " is no longer the one first resolved (device:inode " + expected
-					+ ", now " + identity + ")";
+					+ ", now " + identity + "; a path replaced on purpose is resolved anew when the application "
+					+ "restarts)";
 		}
 		return null;
 	}
 
-	private static Path real(Path path) {
+	/** The first resolution of a listed path in this JVM, made now if it exists. */
+	private static Resolved first(Path path) {
 		Path absolute = path.toAbsolutePath().normalize();
+		Resolved first = FIRST.get(absolute);
+		if (first != null) {
+			return first;
+		}
 		try {
-			return absolute.toRealPath();
+			Path real = absolute.toRealPath();
+			String identity = identity(real);
+			return (identity != null) ? FIRST.computeIfAbsent(absolute, (listed) -> new Resolved(real, identity))
+					: new Resolved(absolute, null);
 		}
 		catch (IOException ex) {
-			return absolute;
+			return new Resolved(absolute, null);
 		}
+	}
+
+	/**
+	 * A listed path as first resolved.
+	 *
+	 * @param real its real path
+	 * @param identity its {@code dev:ino}, {@code null} when it could not be read
+	 */
+	private record Resolved(Path real, @Nullable String identity) {
+
 	}
 
 	/** The device and inode of a path itself, {@code null} when it cannot be read. */
