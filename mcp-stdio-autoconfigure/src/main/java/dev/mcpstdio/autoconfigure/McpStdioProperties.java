@@ -697,26 +697,29 @@ public class McpStdioProperties {
 	public static class Sandbox {
 
 		/**
-		 * Whether the server runs under bubblewrap (bwrap): the filesystem read-only, a
-		 * private /tmp, the home directory hidden, its own pid namespace, no
-		 * capabilities. Where bwrap or user namespaces are missing, the server does not
-		 * start.
+		 * Whether the server runs under bubblewrap (bwrap): only /usr, /bin, /sbin,
+		 * /lib*, /etc, its command's and working directories and the listed paths, a
+		 * private /tmp, its own pid, IPC, UTS and cgroup namespaces, a seccomp filter, no
+		 * capabilities, and uid 65534 when the application runs as root. Where bwrap or
+		 * user namespaces are missing, the server does not start.
 		 */
 		private boolean enabled;
 
 		/**
-		 * The network of the sandbox: none (its own loopback only) or host.
+		 * The network of the sandbox: none (its own loopback only, no Unix socket) or
+		 * host.
 		 */
 		private Network network = Network.NONE;
 
 		/**
-		 * The paths the server may write; each must exist.
+		 * The paths the server may write; each must exist, and is resolved once and
+		 * checked against a swap at every start.
 		 */
 		private List<String> readWrite = new ArrayList<>();
 
 		/**
-		 * The paths the server may read that the sandbox hides otherwise (the home
-		 * directory); each must exist.
+		 * The paths the server may read that the sandbox hides otherwise; each must
+		 * exist, and is resolved once and checked against a swap at every start.
 		 */
 		private List<String> readOnly = new ArrayList<>();
 
