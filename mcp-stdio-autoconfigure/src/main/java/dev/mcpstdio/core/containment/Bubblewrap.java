@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
@@ -52,9 +53,13 @@ import org.jspecify.annotations.Nullable;
  * @param prefix the command up to and including {@code bwrap} and its options
  * @param view each mount point of the sandbox and whether the host's files under it are
  * seen there
+ * @param mounted what runs first in the sandbox, before the server: a check that each
+ * listed path mounted is the device and inode checked before {@code bwrap} mounted it
+ * (empty where there is nothing to check)
  * @author mcp-stdio authors
  */
-record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view) implements Containment.Part {
+record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
+		List<String> mounted) implements Containment.Part {
 
 	// Nothing of its own to end or release: its processes keep the server's session and
 	// markers, and --die-with-parent ends them with bwrap; in its pid namespace every
@@ -87,9 +92,21 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view) i
 	/** An absolute path in a line of stderr. */
 	private static final Pattern PATH = Pattern.compile("/[^\\s:'\"`,;()\\[\\]<>]+");
 
+	/**
+	 * Run in the sandbox as {@code sh -c CHECK name stat path dev:ino ... -- command}: a
+	 * listed path swapped between its check and its mount fails the start before the
+	 * server runs.
+	 */
+	private static final String CHECK = "s=$1; shift; while [ \"$1\" != -- ]; do "
+			+ "got=$(\"$s\" -c %d:%i -- \"$1\" 2>/dev/null); [ \"$got\" = \"$2\" ] || { "
+			+ "echo \"mcp-stdio: the sandbox mounted another $1 than the listed path checked before (device:inode "
+			+ "$2, mounted ${got:-none}): it was swapped in between\" >&2; exit 125; }; shift 2; done; shift; "
+			+ "exec \"$@\"";
+
 	Bubblewrap {
 		prefix = List.copyOf(prefix);
 		view = Map.copyOf(view);
+		mounted = List.copyOf(mounted);
 	}
 
 	/**
@@ -128,7 +145,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view) i
 		prefix.addAll(List.of("--seccomp", SECCOMP_FD));
 		Map<Path, Mount> mounts = system();
 		// a success is kept; a failure, perhaps a timeout under load, is probed again
-		List<String> probe = new Bubblewrap(start.server(), prefix, Map.of()).wrap(mounts, null,
+		List<String> probe = new Bubblewrap(start.server(), prefix, Map.of(), List.of()).wrap(mounts, null,
 				List.of("/bin/sh", "-c", ":"));
 		String problem = probes.contains(probe) ? "" : probe(probe);
 		if (!problem.isEmpty()) {
@@ -144,12 +161,28 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view) i
 					+ ". Put back what was listed, or change the setting and reload" + NEVER);
 		}
 		Path directory = mount(mounts, start, sandbox);
-		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, view(mounts));
+		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, view(mounts), List.of());
 		bubblewrap.checkReachable(mounts);
 		bubblewrap.checkCommand(start);
 		List<String> options = new ArrayList<>(prefix);
 		options.addAll(bubblewrap.options(mounts, directory));
-		return new Bubblewrap(start.server(), options, bubblewrap.view());
+		return new Bubblewrap(start.server(), options, bubblewrap.view(), mounted(sandbox));
+	}
+
+	/** The check of the listed paths after their mount, none without {@code stat}. */
+	static List<String> mounted(SandboxSettings sandbox) {
+		Path stat = Stream.of("/usr/bin/stat", "/bin/stat")
+			.map(Path::of)
+			.filter(Files::isExecutable)
+			.findFirst()
+			.orElse(null);
+		if (stat == null || sandbox.identities().isEmpty()) {
+			return List.of();
+		}
+		List<String> check = new ArrayList<>(List.of("/bin/sh", "-c", CHECK, "mcp-stdio-sandbox", stat.toString()));
+		sandbox.identities().forEach((path, identity) -> check.addAll(List.of(path.toString(), identity)));
+		check.add("--");
+		return check;
 	}
 
 	private static Path locate(Start start, String command, String missing) {
@@ -438,6 +471,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view) i
 	public List<String> wrap(List<String> command) {
 		List<String> wrapped = new ArrayList<>(this.prefix);
 		wrapped.add("--");
+		wrapped.addAll(this.mounted);
 		wrapped.addAll(command);
 		return wrapped;
 	}
