@@ -29,18 +29,22 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
 import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.Sandboxes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -179,6 +183,29 @@ class PerUserInstancesTests {
 		});
 		// each instance said its token on stderr: the log masks it
 		assertThat(output.getOut()).contains("started with token ").doesNotContain(ALICE_TOKEN, BOB_TOKEN);
+	}
+
+	@Test
+	void sandboxedEachUserGetsAnInstanceInASandboxOfItsOwnCountedAndEnded() {
+		Sandboxes.assume();
+		try (LogCapture log = LogCapture.of(StdioServerProcess.class.getName())) {
+			this.runner.withPropertyValues("mcp.stdio.servers.gh.sandbox.enabled=true").run((context) -> {
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+				signIn("alice");
+				assertThat(whoami(server, "a1")).contains("\"token\":\"" + ALICE_TOKEN + "\"");
+				signIn("bob");
+				assertThat(whoami(server, "b1")).contains("\"token\":\"" + BOB_TOKEN + "\"");
+				assertThat(server.instances()).hasSize(2);
+				// bwrap, its init and the server, twice
+				Await.within(Duration.ofSeconds(10))
+					.until("both sandboxes counted", () -> server.treeStats().liveProcesses() >= 6);
+				assertThat(server.treeStats().memoryBytes()).isPositive();
+			});
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Started MCP server 'gh'"))
+				.hasSize(2)
+				.allSatisfy((line) -> assertThat(line).contains(", sandboxed): sh "));
+		}
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}
 
 	@Test
