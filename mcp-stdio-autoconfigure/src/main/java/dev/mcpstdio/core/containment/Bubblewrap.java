@@ -158,7 +158,8 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		List<String> swapped = ListedPaths.swapped(sandbox);
 		if (!swapped.isEmpty()) {
 			throw new McpStdioException(start.server(), failed + "refused to start it: " + String.join("; ", swapped)
-					+ ". Put back what was listed, or change the setting and reload" + NEVER);
+					+ ". Put back what was listed (a process that swapped it tried to reach what the server was not "
+					+ "given), or restart the application to resolve the path anew" + NEVER);
 		}
 		Path directory = mount(mounts, start, sandbox);
 		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, view(mounts), List.of());
