@@ -61,6 +61,18 @@ public final class ForkedJvm implements AutoCloseable {
 		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
 	}
 
+	/**
+	 * Start a JVM from a command of its own, such as an application processed ahead of
+	 * time ({@link dev.mcpstdio.test.AheadOfTime#java}).
+	 * @param command the command
+	 * @param linePrefix the line {@link #awaitLine} waits for
+	 * @return the JVM
+	 * @throws IOException when it cannot start
+	 */
+	public static ForkedJvm start(List<String> command, String linePrefix) throws IOException {
+		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
+	}
+
 	private void read(String prefix) {
 		try (BufferedReader reader = new BufferedReader(
 				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
