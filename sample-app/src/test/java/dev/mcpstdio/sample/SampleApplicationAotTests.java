@@ -100,7 +100,9 @@ class SampleApplicationAotTests {
 		try (ForkedJvm jvm = start(file)) {
 			String port = port(jvm);
 			assertThat(jvm.output())
-				.anySatisfy((line) -> assertThat(line).startsWith("Starting AOT-processed SampleApplication"));
+				.anySatisfy((line) -> assertThat(line).startsWith("Starting AOT-processed SampleApplication"))
+				.noneSatisfy((line) -> assertThat(line).contains("No sampling methods found"))
+				.noneSatisfy((line) -> assertThat(line).contains("No elicitation methods found"));
 			// the run's servers: from its file, its properties (a sandboxed one), Spring
 			// AI's stdio connections; not the build's, and those it disabled stay so
 			String servers = get(port, "/actuator/mcpservers", null);
