@@ -18,7 +18,9 @@ package dev.mcpstdio.aot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import dev.mcpstdio.lifecycle.ForkedJvm;
@@ -34,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An application with the starter but without Spring AI and the actuator on its class
  * path, processed ahead of time with servers from properties and from a servers file,
- * then run with {@code -Dspring.aot.enabled=true} and another configuration: it runs the
- * servers configured when it starts, and SIGTERM stops them, nothing left behind. (The
- * sample app's {@code SampleApplicationAotTests} does the same with Spring AI and the
- * actuator.)
+ * then run with {@code -Dspring.aot.enabled=true} and another configuration (other
+ * properties, another file, environment variables): it runs the servers configured when
+ * it starts, and SIGTERM stops them, nothing left behind. (The sample app's
+ * {@code SampleApplicationAotTests} does the same with Spring AI and the actuator.)
  *
  * @author mcp-stdio authors
  */
@@ -78,23 +80,30 @@ class AheadOfTimeTests {
 		Path runFile = this.temp.resolve("run.json");
 		Files.writeString(runFile, file("from-run-file"));
 		String marker = Fixtures.MARKER + "=" + this.fixtures.id();
-		List<String> command = application.java("--spring.main.web-application-type=none",
+		List<String> command = new ArrayList<>(application.java("--spring.main.web-application-type=none",
 				"--spring.main.keep-alive=true", "--logging.pattern.console=%m%n",
 				"--mcp.stdio.servers-configuration=" + runFile, "--mcp.stdio.servers.ran.command=sh",
-				"--mcp.stdio.servers.ran.args=" + Fixtures.script("echo.sh"), "--mcp.stdio.servers.ran.env." + marker);
-		try (ForkedJvm jvm = ForkedJvm.start(command, "Started PlainApplication")) {
+				"--mcp.stdio.servers.ran.args=" + Fixtures.script("echo.sh"), "--mcp.stdio.servers.ran.env." + marker));
+		// and one whose command line comes from the environment of the run (its marker,
+		// an entry of env, cannot)
+		command.add("--mcp.stdio.servers.fromenv.env." + marker);
+		Map<String, String> environment = Map.of("MCP_STDIO_SERVERS_FROMENV_COMMAND", "sh",
+				"MCP_STDIO_SERVERS_FROMENV_ARGS_0_", Fixtures.script("echo.sh"));
+		try (ForkedJvm jvm = ForkedJvm.start(command, environment, "Started PlainApplication")) {
 			jvm.awaitLine(Duration.ofSeconds(90));
 			assertThat(jvm.output())
 				.anySatisfy((line) -> assertThat(line).startsWith("Starting AOT-processed PlainApplication"))
 				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'ran'"))
 				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'from-run-file'"))
+				.anySatisfy((line) -> assertThat(line).startsWith("Started MCP server 'fromenv'"))
 				.noneSatisfy((line) -> assertThat(line).contains("'built'"))
 				.noneSatisfy((line) -> assertThat(line).contains("'from-build-file'"));
-			assertThat(this.fixtures.alive()).hasSize(2);
+			assertThat(this.fixtures.alive()).hasSize(3);
 			assertThat(jvm.process().toHandle().destroy()).isTrue();
 			assertThat(jvm.awaitExit(Duration.ofSeconds(60))).as(() -> String.join("\n", jvm.output())).isEqualTo(143);
 			assertThat(jvm.output()).anySatisfy((line) -> assertThat(line).startsWith("Stopped MCP server 'ran'"))
-				.anySatisfy((line) -> assertThat(line).startsWith("Stopped MCP server 'from-run-file'"));
+				.anySatisfy((line) -> assertThat(line).startsWith("Stopped MCP server 'from-run-file'"))
+				.anySatisfy((line) -> assertThat(line).startsWith("Stopped MCP server 'fromenv'"));
 		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}

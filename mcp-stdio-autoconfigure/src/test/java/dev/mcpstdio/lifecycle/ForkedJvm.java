@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -70,7 +71,22 @@ public final class ForkedJvm implements AutoCloseable {
 	 * @throws IOException when it cannot start
 	 */
 	public static ForkedJvm start(List<String> command, String linePrefix) throws IOException {
-		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
+		return start(command, Map.of(), linePrefix);
+	}
+
+	/**
+	 * Start a JVM from a command of its own, with variables added to its environment.
+	 * @param command the command
+	 * @param environment the variables added to this JVM's environment
+	 * @param linePrefix the line {@link #awaitLine} waits for
+	 * @return the JVM
+	 * @throws IOException when it cannot start
+	 */
+	public static ForkedJvm start(List<String> command, Map<String, String> environment, String linePrefix)
+			throws IOException {
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().putAll(environment);
+		return new ForkedJvm(builder.start(), linePrefix);
 	}
 
 	private void read(String prefix) {
