@@ -18,6 +18,7 @@ package dev.mcpstdio.ai;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -223,7 +224,9 @@ public class McpStdioAiAutoConfiguration {
 	}
 
 	private static void replace(BeanDefinitionRegistry registry, String ours, String theirs) {
-		if (!registry.containsBeanDefinition(ours)) {
+		if (!registry.containsBeanDefinition(ours) || Arrays.asList(registry.getAliases(ours)).contains(theirs)) {
+			// none of ours, or replaced already: ahead of time, when the application was
+			// built
 			return;
 		}
 		BeanDefinition spring = registry.containsBeanDefinition(theirs) ? registry.getBeanDefinition(theirs) : null;

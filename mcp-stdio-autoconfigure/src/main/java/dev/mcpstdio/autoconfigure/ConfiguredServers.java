@@ -183,6 +183,19 @@ final class ConfiguredServers {
 	}
 
 	/**
+	 * Return whether Spring AI's stdio servers are adopted, without reading the servers:
+	 * what is decided when the application is processed ahead of time.
+	 * @param environment the environment
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @return whether they are adopted
+	 */
+	static boolean adopting(Environment environment, @Nullable ClassLoader classLoader) {
+		return SpringAiStdio.isActive(environment, classLoader) && Binder.get(environment)
+			.bind(McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio", Boolean.class)
+			.orElse(true);
+	}
+
+	/**
 	 * Bind, check and resolve the configuration again, as it is now.
 	 * @param log where what was adopted goes (INFO), and what looks wrong (WARN)
 	 * @return the servers

@@ -23,7 +23,13 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -68,6 +74,13 @@ public class McpStdioAutoConfiguration {
 		return host;
 	}
 
+	// the host is closed only after every server, those a reload adds included, was
+	// destroyed
+	@Bean
+	static HostDependency mcpStdioServerHostDependency() {
+		return new HostDependency();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	McpStdioServers mcpStdioServers(ObjectProvider<McpStdioServer> servers) {
@@ -78,6 +91,33 @@ public class McpStdioAutoConfiguration {
 	ServerReloads mcpStdioServerReloads(McpStdioServers servers, ServerHost host,
 			DefaultListableBeanFactory beanFactory, ConfiguredServers configured) {
 		return new ServerReloads(servers, host, beanFactory, configured);
+	}
+
+	/**
+	 * Records the host as a dependency of each server's bean, so that the context
+	 * destroys the servers before it closes the host.
+	 */
+	static final class HostDependency implements BeanPostProcessor, BeanFactoryAware {
+
+		private @Nullable ConfigurableListableBeanFactory beanFactory;
+
+		@Override
+		public void setBeanFactory(BeanFactory beanFactory) {
+			this.beanFactory = (beanFactory instanceof ConfigurableListableBeanFactory configurable) ? configurable
+					: null;
+		}
+
+		@Override
+		public Object postProcessBeforeInitialization(Object bean, String beanName) {
+			ConfigurableListableBeanFactory beans = this.beanFactory;
+			if (bean instanceof McpStdioServer && beans != null) {
+				for (String hostName : beans.getBeanNamesForType(ServerHost.class)) {
+					beans.registerDependentBean(hostName, beanName);
+				}
+			}
+			return bean;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -26,70 +26,85 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.boot.io.ApplicationResourceLoader;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.task.TaskDecorator;
-import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Registers one {@link McpStdioServer} bean per configured server, once all are valid.
+ * <p>
+ * A {@link BeanRegistrar}: ahead of time, Spring generates a call to it instead of the
+ * beans it registers, so that the servers are read when the application starts, never
+ * frozen when it is built. While the application is processed ahead of time it reads no
+ * server: only the removal of Spring AI's stdio transports is decided then, as Spring
+ * AI's own auto-configuration is.
  *
  * @author mcp-stdio authors
  */
-class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
+class McpStdioServersRegistrar implements BeanRegistrar {
 
 	/** The decorator that hands the calling user to the application's executors. */
 	static final String USER_TASK_DECORATOR = "mcpStdioUserTaskDecorator";
 
+	/** The bean of the configuration read at start-up. */
+	static final String CONFIGURED_SERVERS = "mcpStdioConfiguredServers";
+
+	private static final String TRANSPORT_REMOVER = "mcpStdioSpringAiStdioTransportRemover";
+
 	private static final Log logger = LogFactory.getLog(McpStdioServersRegistrar.class);
-
-	private final Environment environment;
-
-	private final ResourceLoader resourceLoader;
-
-	private final BeanFactory beanFactory;
-
-	private final ClassLoader classLoader;
-
-	McpStdioServersRegistrar(Environment environment, ResourceLoader resourceLoader, BeanFactory beanFactory,
-			ClassLoader classLoader) {
-		this.environment = environment;
-		this.resourceLoader = resourceLoader;
-		this.beanFactory = beanFactory;
-		this.classLoader = classLoader;
-	}
 
 	// an error stops start-up here, before any process starts
 	@Override
-	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		ConfiguredServers configured = new ConfiguredServers(this.environment, this.resourceLoader, this.classLoader,
+	public void register(BeanRegistry registry, Environment environment) {
+		ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
+			// built ahead of time: the removal is part of the generated bean definitions
+			if (ConfiguredServers.adopting(environment, classLoader)) {
+				registry.registerBean(TRANSPORT_REMOVER, SpringAiStdio.class,
+						(spec) -> spec.infrastructure().supplier((context) -> new SpringAiStdio()));
+			}
+			return;
+		}
+		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader(classLoader), classLoader,
 				logger);
 		// read once per start-up: the host and the orphan guard take it from here
-		registry.registerBeanDefinition("mcpStdioConfiguredServers",
-				new RootBeanDefinition(ConfiguredServers.class, () -> configured));
+		registry.registerBean(CONFIGURED_SERVERS, ConfiguredServers.class,
+				(spec) -> spec.supplier((context) -> configured));
 		if (configured.adopting) {
 			// before any bean exists: Spring AI's transports must not even be created
-			registry.registerBeanDefinition("mcpStdioSpringAiStdioTransportRemover",
-					new RootBeanDefinition(SpringAiStdio.class, SpringAiStdio::new));
+			registry.registerBean(TRANSPORT_REMOVER, SpringAiStdio.class,
+					(spec) -> spec.infrastructure().supplier((context) -> new SpringAiStdio()));
 		}
 		for (McpStdioServerDefinition definition : configured.definitions) {
-			registry.registerBeanDefinition(beanName(definition.name()), new RootBeanDefinition(McpStdioServer.class,
-					() -> server(definition, this.beanFactory.getBean(ServerHost.class), this.beanFactory)));
+			registry.registerBean(beanName(definition.name()), McpStdioServer.class,
+					(spec) -> spec.supplier((context) -> server(definition, context.bean(ServerHost.class),
+							context.beanProvider(McpStdioServer.Users.class).getIfAvailable())));
 		}
 		if (configured.definitions.stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
 			// (@Async, MVC's async requests): a call made there goes to that user's
 			// instance
-			registry.registerBeanDefinition(USER_TASK_DECORATOR,
-					new RootBeanDefinition(TaskDecorator.class, SecurityUsers::taskDecorator));
+			registry.registerBean(USER_TASK_DECORATOR, TaskDecorator.class,
+					(spec) -> spec.supplier((context) -> SecurityUsers.taskDecorator()));
 		}
-		warn(configured.definitions);
+		warn(environment, configured.definitions);
+	}
+
+	/**
+	 * Return the loader of a servers file: as the application context's, a plain path is
+	 * on the class path and Boot's protocol resolvers apply.
+	 */
+	private static ResourceLoader resourceLoader(@Nullable ClassLoader classLoader) {
+		return ApplicationResourceLoader.get(new DefaultResourceLoader(classLoader));
 	}
 
 	/**
@@ -103,21 +118,17 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 
 	/**
 	 * Create a server: a per-user one with the bean that tells its users. The host is
-	 * recorded as a dependency of the server's bean, so that the host is closed only
-	 * after the server was destroyed.
+	 * recorded as a dependency of the server's bean where it is initialized (see
+	 * {@link McpStdioAutoConfiguration}), so that the host is closed only after the
+	 * server was destroyed.
 	 * @param definition the server
 	 * @param host its host
-	 * @param beans where the users bean is, and the server's bean
+	 * @param users who calls, where the application can tell
 	 * @return the server
 	 */
-	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host, BeanFactory beans) {
-		if (beans instanceof ConfigurableListableBeanFactory configurable) {
-			for (String hostName : configurable.getBeanNamesForType(ServerHost.class)) {
-				configurable.registerDependentBean(hostName, beanName(definition.name()));
-			}
-		}
-		return new McpStdioServer(definition, host, (definition.demand().perUser() != null)
-				? beans.getBeanProvider(McpStdioServer.Users.class).getIfAvailable() : null);
+	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host,
+			McpStdioServer.@Nullable Users users) {
+		return new McpStdioServer(definition, host, (definition.demand().perUser() != null) ? users : null);
 	}
 
 	/**
@@ -125,10 +136,10 @@ class McpStdioServersRegistrar implements ImportBeanDefinitionRegistrar {
 	 * option about containers given the host itself: the configuration is trusted, but
 	 * such an option is easy to copy without noticing.
 	 */
-	private void warn(List<McpStdioServerDefinition> definitions) {
+	private void warn(Environment environment, List<McpStdioServerDefinition> definitions) {
 		// Spring Boot's default; all servers stop in parallel, so each one's worst case
 		// must fit, not their sum
-		Duration phaseTimeout = Binder.get(this.environment)
+		Duration phaseTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(Duration.ofSeconds(30));
 		for (McpStdioServerDefinition definition : definitions) {

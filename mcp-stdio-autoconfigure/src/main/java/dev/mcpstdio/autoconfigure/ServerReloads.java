@@ -226,7 +226,8 @@ final class ServerReloads implements SmartLifecycle {
 		// post-processed as the context's own servers are: their request observations
 		// are attached there
 		McpStdioServer server = (McpStdioServer) this.beanFactory
-			.initializeBean(McpStdioServersRegistrar.server(definition, this.host, this.beanFactory), beanName);
+			.initializeBean(McpStdioServersRegistrar.server(definition, this.host,
+					this.beanFactory.getBeanProvider(McpStdioServer.Users.class).getIfAvailable()), beanName);
 		this.beanFactory.registerSingleton(beanName, server);
 		// destroyed with the context, like the servers it defined
 		this.beanFactory.registerDisposableBean(beanName, server);

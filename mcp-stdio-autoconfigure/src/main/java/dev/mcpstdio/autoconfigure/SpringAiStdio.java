@@ -22,6 +22,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
@@ -78,10 +79,7 @@ class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 		for (String name : registry.getBeanDefinitionNames()) {
 			BeanDefinition definition = registry.getBeanDefinition(name);
 			autoConfigured |= AUTO_CONFIGURATION.equals(definition.getBeanClassName());
-			String factoryBean = definition.getFactoryBeanName();
-			if (TRANSPORTS_METHOD.equals(definition.getFactoryMethodName()) && factoryBean != null
-					&& registry.containsBeanDefinition(factoryBean)
-					&& AUTO_CONFIGURATION.equals(registry.getBeanDefinition(factoryBean).getBeanClassName())) {
+			if (isTransports(registry, name, definition)) {
 				// The bean, not its auto-configuration: that one's properties beans stay,
 				// and an import filter would not see it registered any other way than
 				// through @EnableAutoConfiguration or @ImportAutoConfiguration
@@ -91,12 +89,30 @@ class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 				return;
 			}
 		}
-		if (autoConfigured) {
+		// ahead of time, the bean was removed when the application was built
+		if (autoConfigured && !AotDetector.useGeneratedArtifacts()) {
 			logger.warn("Spring AI's stdio transports bean (" + AUTO_CONFIGURATION + "." + TRANSPORTS_METHOD
 					+ ") was not found: a server configured under spring.ai.mcp.client.stdio may start twice. Set "
 					+ McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio=false and configure such servers under "
 					+ "mcp.stdio.servers only");
 		}
+	}
+
+	/**
+	 * Return whether a bean is Spring AI's stdio transports: a bean of its
+	 * auto-configuration's method, or ahead of time (where the generated definition names
+	 * the auto-configuration as its class and no factory method) a bean of that
+	 * auto-configuration named after the method.
+	 */
+	private static boolean isTransports(BeanDefinitionRegistry registry, String name, BeanDefinition definition) {
+		String factoryBean = definition.getFactoryBeanName();
+		if (factoryBean != null) {
+			return TRANSPORTS_METHOD.equals(definition.getFactoryMethodName())
+					&& registry.containsBeanDefinition(factoryBean)
+					&& AUTO_CONFIGURATION.equals(registry.getBeanDefinition(factoryBean).getBeanClassName());
+		}
+		return TRANSPORTS_METHOD.equals(name) && AUTO_CONFIGURATION.equals(definition.getBeanClassName())
+				&& AotDetector.useGeneratedArtifacts();
 	}
 
 }

@@ -85,7 +85,7 @@ public interface ClientConnection {
 	 * {@link McpStdioServer#request} do this themselves; a client that must prepare a new
 	 * process before its message (replay its handshake) calls it first. Does nothing for
 	 * a server that is not started on demand.
-	 * @throws McpStdioException if it could not start
+	 * @throws dev.mcpstdio.McpStdioException if it could not start
 	 */
 	void startOnDemand();
 
@@ -95,8 +95,9 @@ public interface ClientConnection {
 	 * the server now. Never runs a second process for a start that was begun: when its
 	 * process has ended, the client's messages fail naming the exit until a restart (by
 	 * the policy or an operator) runs a new one.
-	 * @throws McpServerNotRunningException if the server is disabled or a stop came first
-	 * @throws McpStdioException if the start the lifecycle began failed
+	 * @throws dev.mcpstdio.McpServerNotRunningException if the server is disabled or a
+	 * stop came first
+	 * @throws dev.mcpstdio.McpStdioException if the start the lifecycle began failed
 	 */
 	void joinStart();
 

@@ -226,7 +226,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * Send a message to the running process.
 	 * @param message one JSON-RPC message
 	 * @param requestId its id when it is a request, else {@code null}
-	 * @see StdioServerProcess#send(String, Object)
+	 * @see StdioServerProcess#send(dev.mcpstdio.core.JsonRpcLine, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
 		if (this.instances != null) {

@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import dev.mcpstdio.core.ServerHost;
@@ -83,6 +85,34 @@ class McpStdioAutoConfigurationTests {
 				assertThat(configured.properties.getServers().get("echo").getStartupTimeout())
 					.isEqualTo(Duration.ofSeconds(20));
 			});
+	}
+
+	@Test
+	void theHostIsClosedOnlyAfterEveryServerIncludingOneAReloadAdded() throws Exception {
+		Path file = Files.createTempFile("mcp-servers", ".json");
+		try {
+			Files.writeString(file, "{\"mcpServers\": {}}");
+			this.runner
+				.withPropertyValues("mcp.stdio.servers.echo.command=sh",
+						"mcp.stdio.servers.echo.args=" + Fixtures.script("echo.sh"),
+						"mcp.stdio.servers.echo.env." + Fixtures.MARKER + "=" + this.fixtures.id(),
+						"mcp.stdio.servers-configuration=" + file, "mcp.stdio.reload.enabled=false")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					Files.writeString(file,
+							"{\"mcpServers\": {\"added\": {\"command\": \"sh\", \"args\": [\""
+									+ Fixtures.script("echo.sh") + "\"], \"env\": {\"" + Fixtures.MARKER + "\": \""
+									+ this.fixtures.id() + "\"}}}}");
+					context.getBean(ServerReloads.class).reload("the test");
+					assertThat(context.getBean(McpStdioServers.class).find("added")).isNotNull();
+					// the context destroys a bean's dependents first
+					assertThat(context.getBeanFactory().getDependentBeans("mcpStdioServerHost"))
+						.contains("mcpStdioServer.echo", "mcpStdioServer.added");
+				});
+		}
+		finally {
+			Files.deleteIfExists(file);
+		}
 	}
 
 }

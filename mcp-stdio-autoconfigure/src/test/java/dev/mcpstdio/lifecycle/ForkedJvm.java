@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -59,6 +60,33 @@ public final class ForkedJvm implements AutoCloseable {
 		command.add(1, "-Xmx256m");
 		command.addAll(args);
 		return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), linePrefix);
+	}
+
+	/**
+	 * Start a JVM from a command of its own, such as an application processed ahead of
+	 * time ({@link dev.mcpstdio.test.AheadOfTime#java}).
+	 * @param command the command
+	 * @param linePrefix the line {@link #awaitLine} waits for
+	 * @return the JVM
+	 * @throws IOException when it cannot start
+	 */
+	public static ForkedJvm start(List<String> command, String linePrefix) throws IOException {
+		return start(command, Map.of(), linePrefix);
+	}
+
+	/**
+	 * Start a JVM from a command of its own, with variables added to its environment.
+	 * @param command the command
+	 * @param environment the variables added to this JVM's environment
+	 * @param linePrefix the line {@link #awaitLine} waits for
+	 * @return the JVM
+	 * @throws IOException when it cannot start
+	 */
+	public static ForkedJvm start(List<String> command, Map<String, String> environment, String linePrefix)
+			throws IOException {
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().putAll(environment);
+		return new ForkedJvm(builder.start(), linePrefix);
 	}
 
 	private void read(String prefix) {

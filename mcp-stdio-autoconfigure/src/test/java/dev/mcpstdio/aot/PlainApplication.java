@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.mcpstdio.aot;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * An application with the starter and nothing else of its own, processed ahead of time by
+ * {@link AheadOfTimeTests}.
+ *
+ * @author mcp-stdio authors
+ */
+@SpringBootApplication
+public class PlainApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(PlainApplication.class, args);
+	}
+
+}
