@@ -16,16 +16,13 @@
 
 package dev.mcpstdio.test;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -99,38 +96,6 @@ public final class Sandboxes {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	/**
-	 * Return this JVM's class path for a sandboxed Java server: where the tests run as
-	 * root, its entries under the home directory (which uid {@value #SERVER_UID} may not
-	 * enter), linked into a directory it may read.
-	 * @param into the directory to link them into, readable by the server
-	 * @return the class path
-	 * @throws IOException if an entry cannot be linked nor copied
-	 */
-	public static String classPath(Path into) throws IOException {
-		String classPath = System.getProperty("java.class.path");
-		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
-		if (!ROOT) {
-			return classPath;
-		}
-		List<String> entries = new ArrayList<>();
-		for (String entry : classPath.split(File.pathSeparator)) {
-			Path path = Path.of(entry).toAbsolutePath();
-			if (path.startsWith(home) && Files.isRegularFile(path)) {
-				Path link = into.resolve(entries.size() + "-" + path.getFileName());
-				try {
-					Files.createLink(link, path);
-				}
-				catch (IOException | UnsupportedOperationException ex) {
-					Files.copy(path, link, StandardCopyOption.REPLACE_EXISTING);
-				}
-				path = link;
-			}
-			entries.add(path.toString());
-		}
-		return String.join(File.pathSeparator, entries);
 	}
 
 	private static long uid() {

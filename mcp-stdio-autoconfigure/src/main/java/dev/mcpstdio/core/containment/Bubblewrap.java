@@ -54,8 +54,9 @@ import org.jspecify.annotations.Nullable;
  * @param view each mount point of the sandbox and whether the host's files under it are
  * seen there
  * @param mounted what runs first in the sandbox, before the server: a check that each
- * listed path mounted is the device and inode checked before {@code bwrap} mounted it
- * (empty where there is nothing to check)
+ * listed path mounted is the device and inode checked before {@code bwrap} mounted it,
+ * then, when the application runs as root, the change to the unprivileged user (empty
+ * where there is neither)
  * @author mcp-stdio authors
  */
 record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
@@ -129,16 +130,21 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		prefix.add(seccomp.file(start.server(), sandbox.network() == Network.NONE).toString());
 		Path bwrap = locate(start, "bwrap", failed + "needs bubblewrap, and no directory of the server's PATH holds "
 				+ "bwrap: install it (apt-get install bubblewrap, dnf install bubblewrap)");
+		List<String> user = List.of();
+		prefix.add(bwrap.toString());
+		prefix.addAll(NAMESPACES);
 		if (Membership.CURRENT_UID == 0) {
-			// root's files stay root's: the server runs as a user that owns none
+			// root's files stay root's: bwrap mounts as root (so a listed path under
+			// /root is bound), then, inside, the server becomes a user that owns none;
+			// setpriv keeps no capability past its change of user, and no_new_privs
+			// holds
 			Path setpriv = locate(start, "setpriv", failed + "runs it as uid " + UNPRIVILEGED + " (the application "
 					+ "runs as root) through setpriv, and no directory of the server's PATH holds setpriv: install "
 					+ "it (apt-get install util-linux, dnf install util-linux-core)");
-			prefix.addAll(List.of(setpriv.toString(), "--reuid=" + UNPRIVILEGED, "--regid=" + UNPRIVILEGED,
-					"--clear-groups"));
+			prefix.addAll(List.of("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"));
+			user = List.of(setpriv.toString(), "--reuid=" + UNPRIVILEGED, "--regid=" + UNPRIVILEGED, "--clear-groups",
+					"--");
 		}
-		prefix.add(bwrap.toString());
-		prefix.addAll(NAMESPACES);
 		if (sandbox.network() == Network.NONE) {
 			prefix.add("--unshare-net");
 		}
@@ -163,11 +169,14 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		}
 		Path directory = mount(mounts, start, sandbox);
 		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, view(mounts), List.of());
-		bubblewrap.checkReachable(mounts);
 		bubblewrap.checkCommand(start);
 		List<String> options = new ArrayList<>(prefix);
 		options.addAll(bubblewrap.options(mounts, directory));
-		return new Bubblewrap(start.server(), options, bubblewrap.view(), mounted(sandbox));
+		// the check of the listed paths runs before the change of user: it reads the
+		// mounts as the application would
+		List<String> inside = new ArrayList<>(mounted(sandbox));
+		inside.addAll(user);
+		return new Bubblewrap(start.server(), options, bubblewrap.view(), inside);
 	}
 
 	/** The check of the listed paths after their mount, none without {@code stat}. */
@@ -275,8 +284,20 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	}
 
 	private List<String> options(Map<Path, Mount> mounts, Path directory) {
+		// every directory on the way to a mount can be entered by the server, whatever
+		// its mode on the host (bwrap would copy /root's 0700)
+		Map<Path, Mount> all = new TreeMap<>(mounts);
+		mounts.keySet().forEach((path) -> {
+			for (Path parent = path.getParent(); parent != null
+					&& parent.getNameCount() > 0; parent = parent.getParent()) {
+				all.putIfAbsent(parent, Mount.PASSAGE);
+			}
+		});
 		List<String> options = new ArrayList<>(List.of("--dev", "/dev", "--proc", "/proc"));
-		mounts.forEach((path, mount) -> {
+		all.forEach((path, mount) -> {
+			if (mount == Mount.PASSAGE) {
+				options.addAll(List.of("--perms", "0755"));
+			}
 			options.add(mount.option());
 			if (mount.source() != null) {
 				options.add(mount.source().isEmpty() ? path.toString() : mount.source());
@@ -316,44 +337,6 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 			}
 		}
 		return decided != null && view.get(decided);
-	}
-
-	/**
-	 * Fail unless the unprivileged user of a root application can reach every mounted
-	 * path: bwrap, run as that user, could not bind it.
-	 */
-	private void checkReachable(Map<Path, Mount> mounts) {
-		if (Membership.CURRENT_UID != 0) {
-			return;
-		}
-		mounts.forEach((path, mount) -> {
-			if (mount.source() != null && mount.source().isEmpty()) {
-				Path walked = path.getRoot();
-				for (Path name : path) {
-					walked = walked.resolve(name);
-					if (Files.isDirectory(walked) && !searchable(walked)) {
-						throw new McpStdioException(this.server,
-								"Could not start MCP server '" + this.server + "': its sandbox runs it as uid "
-										+ UNPRIVILEGED + " (the application runs as root), " + "which may not enter "
-										+ walked + " to reach " + path + ": let others enter it "
-										+ "(chmod o+x), or move what the server needs out of it" + NEVER);
-					}
-				}
-			}
-		});
-	}
-
-	private static boolean searchable(Path directory) {
-		try {
-			Map<String, Object> attributes = Files.readAttributes(directory, "unix:uid,gid,mode");
-			int mode = (Integer) attributes.get("mode");
-			int bit = ((Integer) attributes.get("uid") == UNPRIVILEGED) ? 0100
-					: ((Integer) attributes.get("gid") == UNPRIVILEGED) ? 010 : 01;
-			return (mode & bit) != 0;
-		}
-		catch (IOException | UnsupportedOperationException | IllegalArgumentException ex) {
-			return true;
-		}
 	}
 
 	/**
@@ -491,6 +474,9 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 
 		/** An empty tmpfs over what is there. */
 		static final Mount HIDDEN = new Mount("--tmpfs", null);
+
+		/** An empty directory, made to reach a mount below it. */
+		static final Mount PASSAGE = new Mount("--dir", null);
 
 		/** An empty file over what is there. */
 		static final Mount MASKED = new Mount("--ro-bind", "/dev/null");
