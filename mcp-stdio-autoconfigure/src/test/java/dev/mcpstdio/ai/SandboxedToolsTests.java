@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.ai;
 
-import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,17 +54,9 @@ class SandboxedToolsTests {
 		List<String> sandbox = new ArrayList<>(List.of("mcp.stdio.servers.alpha.sandbox.enabled=true"));
 		// the home directory is hidden in the sandbox: the class path entries under it
 		// (a local Maven repository) are listed
-		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
-		List<Path> readable = new ArrayList<>();
-		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-			Path path = Path.of(entry).toAbsolutePath();
-			if (path.startsWith(home) && path.getNameCount() > home.getNameCount()) {
-				Path top = home.resolve(path.getName(home.getNameCount()));
-				if (!readable.contains(top)) {
-					readable.add(top);
-					sandbox.add("mcp.stdio.servers.alpha.sandbox.read-only[" + (readable.size() - 1) + "]=" + top);
-				}
-			}
+		List<Path> readable = Sandboxes.classPathUnderHome();
+		for (int i = 0; i < readable.size(); i++) {
+			sandbox.add("mcp.stdio.servers.alpha.sandbox.read-only[" + i + "]=" + readable.get(i));
 		}
 		// as root, root mounts them, and the server (uid 65534) reads them: the jars are
 		// others' to read, and the directories on the way are the sandbox's own

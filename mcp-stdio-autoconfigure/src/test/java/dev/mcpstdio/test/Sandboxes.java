@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -96,6 +97,24 @@ public final class Sandboxes {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Return the directories under the home directory that this JVM's class path needs:
+	 * the home directory is hidden in a sandbox, so a sandboxed Java server lists them (a
+	 * local Maven repository, a checkout there). Each directly under the home directory,
+	 * which itself stays unlisted: where the tests run as root it is root's {@code 0700}
+	 * home, which the server's user may not read.
+	 * @return the directories, in class path order
+	 */
+	public static List<Path> classPathUnderHome() {
+		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
+		return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+			.map((entry) -> Path.of(entry).toAbsolutePath())
+			.filter((path) -> path.startsWith(home) && path.getNameCount() > home.getNameCount())
+			.map((path) -> home.resolve(path.getName(home.getNameCount())))
+			.distinct()
+			.toList();
 	}
 
 	private static long uid() {

@@ -165,8 +165,12 @@ class SampleApplicationAotTests {
 				"--mcp.stdio.servers-configuration=" + file, "--mcp.stdio.servers.demo.enabled=false",
 				"--mcp.stdio.servers.clock.enabled=false", "--mcp.stdio.servers.account.env." + marker));
 		args.addAll(command("--mcp.stdio.servers.boxed.", "clock"));
-		args.addAll(List.of("--mcp.stdio.servers.boxed.env." + marker, "--mcp.stdio.servers.boxed.sandbox.enabled=true",
-				"--mcp.stdio.servers.boxed.sandbox.read-only[0]=" + System.getProperty("user.home")));
+		args.addAll(
+				List.of("--mcp.stdio.servers.boxed.env." + marker, "--mcp.stdio.servers.boxed.sandbox.enabled=true"));
+		List<Path> readable = Sandboxes.classPathUnderHome();
+		for (int i = 0; i < readable.size(); i++) {
+			args.add("--mcp.stdio.servers.boxed.sandbox.read-only[" + i + "]=" + readable.get(i));
+		}
 		args.addAll(command("--spring.ai.mcp.client.stdio.connections.adopted.", "demo"));
 		args.add("--spring.ai.mcp.client.stdio.connections.adopted.env." + marker);
 		return ForkedJvm.start(application.java(args.toArray(String[]::new)), "Started SampleApplication");
