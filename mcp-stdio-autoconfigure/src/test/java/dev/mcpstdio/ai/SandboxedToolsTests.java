@@ -53,13 +53,11 @@ class SandboxedToolsTests {
 		Sandboxes.assume();
 		List<String> sandbox = new ArrayList<>(List.of("mcp.stdio.servers.alpha.sandbox.enabled=true"));
 		// the home directory is hidden in the sandbox: the class path entries under it
-		// (a local Maven repository) are listed
+		// (a local Maven repository's jars) are listed, each as it is
 		List<Path> readable = Sandboxes.classPathUnderHome();
 		for (int i = 0; i < readable.size(); i++) {
 			sandbox.add("mcp.stdio.servers.alpha.sandbox.read-only[" + i + "]=" + readable.get(i));
 		}
-		// as root, root mounts them, and the server (uid 65534) reads them: the jars are
-		// others' to read, and the directories on the way are the sandbox's own
 		run(sandbox, AiTestSupport.testServer("alpha", this.fixtures.id()));
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(5));
 	}

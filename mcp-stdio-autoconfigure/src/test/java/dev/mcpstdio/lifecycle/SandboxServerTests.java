@@ -166,6 +166,9 @@ class SandboxServerTests {
 				assertThat(accepted(listener)).as("a connection from the sandbox").isFalse();
 				assertThat(call(boxed, "write_inside")).startsWith("ok: ");
 				assertThat(this.temp.resolve("boxed.txt")).hasContent("written");
+				// its own /tmp and home are its to write, whichever user it runs as
+				assertThat(call(boxed, "write_scratch")).isEqualTo("ok: written written");
+				assertThat(this.work.resolve("home").resolve(".cache")).doesNotExist();
 				// network: host reaches the host's loopback, sandboxed all the same
 				McpStdioServer networked = servers.get("networked");
 				assertThat(call(networked, "connect")).isEqualTo("ok: connected");

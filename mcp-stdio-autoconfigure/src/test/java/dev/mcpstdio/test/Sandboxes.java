@@ -100,19 +100,19 @@ public final class Sandboxes {
 	}
 
 	/**
-	 * Return the directories under the home directory that this JVM's class path needs:
-	 * the home directory is hidden in a sandbox, so a sandboxed Java server lists them (a
-	 * local Maven repository, a checkout there). Each directly under the home directory,
-	 * which itself stays unlisted: where the tests run as root it is root's {@code 0700}
-	 * home, which the server's user may not read.
-	 * @return the directories, in class path order
+	 * Return the entries of this JVM's class path under the home directory: the home
+	 * directory is hidden in a sandbox, so a sandboxed Java server lists them (a local
+	 * Maven repository's jars, a checkout there). Each entry itself: where the tests run
+	 * as root the server's user may read the jars, but neither root's {@code 0700} home
+	 * nor a repository's {@code 0750} directories; the sandbox makes the directories on
+	 * the way to a listed path its own.
+	 * @return the entries, in class path order
 	 */
 	public static List<Path> classPathUnderHome() {
 		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
 		return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-			.map((entry) -> Path.of(entry).toAbsolutePath())
-			.filter((path) -> path.startsWith(home) && path.getNameCount() > home.getNameCount())
-			.map((path) -> home.resolve(path.getName(home.getNameCount())))
+			.map((entry) -> Path.of(entry).toAbsolutePath().normalize())
+			.filter((path) -> path.startsWith(home) && Files.exists(path))
 			.distinct()
 			.toList();
 	}

@@ -217,15 +217,22 @@ class SampleApplicationAotTests {
 			.orElseThrow();
 	}
 
-	private void awaitRunning(String port, String server) {
-		Await.within(Duration.ofSeconds(60)).every(Duration.ofMillis(200)).until(server + " RUNNING", () -> {
-			try {
-				return get(port, "/actuator/mcpservers", null).contains("\"" + server + "\":{\"state\":\"RUNNING\"");
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
+	private void awaitRunning(String port, String server) throws Exception {
+		try {
+			Await.within(Duration.ofSeconds(60)).every(Duration.ofMillis(200)).until(server + " RUNNING", () -> {
+				try {
+					return get(port, "/actuator/mcpservers", null)
+						.contains("\"" + server + "\":{\"state\":\"RUNNING\"");
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+		}
+		catch (AssertionError ex) {
+			// what the endpoint says of it tells why
+			throw new AssertionError(ex.getMessage() + ": " + get(port, "/actuator/mcpservers/" + server, null), ex);
+		}
 	}
 
 	private String get(String port, String path, String user) throws Exception {

@@ -212,7 +212,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 			Path path = Path.of(name);
 			if (Files.isSymbolicLink(path)) {
 				try {
-					mounts.put(path, new Mount("--symlink", Files.readSymbolicLink(path).toString()));
+					mounts.put(path, new Mount("--symlink", Files.readSymbolicLink(path).toString(), null));
 				}
 				catch (IOException ex) {
 					// gone since: not there
@@ -248,10 +248,10 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	private static Path mount(Map<Path, Mount> mounts, Start start, SandboxSettings sandbox) {
 		Map<Path, Mount> empty = new LinkedHashMap<>();
 		empty.put(Path.of("/"), Mount.HIDDEN);
-		empty.put(Path.of("/tmp"), Mount.HIDDEN);
+		empty.put(Path.of("/tmp"), Mount.SCRATCH);
 		for (String home : new String[] { System.getProperty("user.home"), start.env().get("HOME") }) {
 			if (home != null && Path.of(home).isAbsolute()) {
-				empty.put(real(Path.of(home)), Mount.HIDDEN);
+				empty.put(real(Path.of(home)), Mount.SCRATCH);
 			}
 		}
 		empty.forEach((path, mount) -> {
@@ -295,8 +295,8 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		});
 		List<String> options = new ArrayList<>(List.of("--dev", "/dev", "--proc", "/proc"));
 		all.forEach((path, mount) -> {
-			if (mount == Mount.PASSAGE) {
-				options.addAll(List.of("--perms", "0755"));
+			if (mount.perms() != null) {
+				options.addAll(List.of("--perms", mount.perms()));
 			}
 			options.add(mount.option());
 			if (mount.source() != null) {
@@ -465,21 +465,30 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	 *
 	 * @param option its bwrap option
 	 * @param source its source: empty for the path itself, {@code null} for none
+	 * @param perms the mode bwrap gives what it makes, {@code null} for its default
 	 */
-	private record Mount(String option, @Nullable String source) {
+	private record Mount(String option, @Nullable String source, @Nullable String perms) {
 
-		static final Mount READ_ONLY = new Mount("--ro-bind", "");
+		static final Mount READ_ONLY = new Mount("--ro-bind", "", null);
 
-		static final Mount READ_WRITE = new Mount("--bind", "");
+		static final Mount READ_WRITE = new Mount("--bind", "", null);
 
 		/** An empty tmpfs over what is there. */
-		static final Mount HIDDEN = new Mount("--tmpfs", null);
+		static final Mount HIDDEN = new Mount("--tmpfs", null, null);
 
-		/** An empty directory, made to reach a mount below it. */
-		static final Mount PASSAGE = new Mount("--dir", null);
+		/**
+		 * An empty tmpfs over what is there that the server may write: made by root, it
+		 * would be root's alone.
+		 */
+		static final Mount SCRATCH = new Mount("--tmpfs", null, "1777");
+
+		/**
+		 * An empty directory that the server may enter, made to reach a mount below it.
+		 */
+		static final Mount PASSAGE = new Mount("--dir", null, "0755");
 
 		/** An empty file over what is there. */
-		static final Mount MASKED = new Mount("--ro-bind", "/dev/null");
+		static final Mount MASKED = new Mount("--ro-bind", "/dev/null", null);
 
 		boolean shows() {
 			return "".equals(this.source);
