@@ -799,6 +799,13 @@ final class ServerController implements ClientConnection {
 			}
 		}
 
+		/** Tell the listeners that the server is stopped for good, then forget them. */
+		void closed() {
+			List<Bound> told = List.copyOf(this.listeners);
+			this.listeners.clear();
+			told.forEach((bound) -> bound.listener().closed(bound.server()));
+		}
+
 		/** Count a restart and tell the listeners, before it begins. */
 		void restarted() {
 			if (this.parent != null) {

@@ -208,33 +208,50 @@ class PerUserInstancesTests {
 	}
 
 	@Test
-	void beyondMaxInstancesTheLeastRecentlyUsedIdleOneIsStoppedElseTheCallIsRefused() {
-		this.runner.withPropertyValues("mcp.stdio.servers.gh.max-instances=2").run((context) -> {
-			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
-			signIn("alice");
-			assertThat(whoami(server, "a1")).contains(ALICE_TOKEN);
-			McpStdioServer alices = server.instance();
-			signIn("bob");
-			assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
-			// carol's first call: alice's instance, used least recently, is stopped
-			signIn("carol");
-			assertThat(whoami(server, "c1")).contains("\"token\":\"gho_carol");
-			assertThat(alices.state()).isEqualTo(ServerState.STOPPED);
-			assertThat(server.instances()).hasSize(2).doesNotContainValue(alices);
-			assertThat(server.treeStats().liveProcesses()).isEqualTo(2);
-			// bob and carol each wait for an answer: alice is refused at once
-			CompletableFuture<String> bobs = hang(server, "bob");
-			CompletableFuture<String> carols = hang(server, "carol");
-			signIn("alice");
-			long start = System.nanoTime();
-			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
-				.withMessageContaining("max-instances");
-			// at once: not queued until an instance is free (theirs never are), a
-			// generous bound for a loaded machine
-			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
-			assertThat(bobs).isNotDone();
-			assertThat(carols).isNotDone();
-		});
+	void beyondMaxInstancesTheLeastRecentlyUsedFreeOneIsStoppedElseTheCallWaitsThenIsRefused() {
+		this.runner.withPropertyValues("mcp.stdio.servers.gh.max-instances=2", "mcp.stdio.servers.gh.instance-wait=3s")
+			.run((context) -> {
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+				signIn("alice");
+				assertThat(whoami(server, "a1")).contains(ALICE_TOKEN);
+				McpStdioServer alices = server.instance();
+				signIn("bob");
+				assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
+				// carol's first call: alice's instance, used least recently, is stopped
+				signIn("carol");
+				assertThat(whoami(server, "c1")).contains("\"token\":\"gho_carol");
+				assertThat(server.instances()).hasSize(2).doesNotContainValue(alices);
+				Await.that("alice's instance stopped", () -> alices.state() == ServerState.STOPPED);
+				Await.that("two processes", () -> server.treeStats().liveProcesses() == 2);
+				// bob and carol each wait for an answer: alice waits instance-wait, then
+				// is refused naming max-instances and the wait
+				CompletableFuture<String> bobs = hang(server, "bob");
+				CompletableFuture<String> carols = hang(server, "carol");
+				signIn("alice");
+				long start = System.nanoTime();
+				assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
+					.withMessageContaining("MCP server 'gh' has 2 instances (max-instances 2), all in use")
+					.withMessageContaining("instance-wait (3s)");
+				Duration waited = Duration.ofNanos(System.nanoTime() - start);
+				// a generous bound for a loaded machine
+				assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(2900)).isLessThan(Duration.ofSeconds(15));
+				assertThat(bobs).isNotDone();
+				assertThat(carols).isNotDone();
+				// bob gives up on his request: his instance is free, and alice's waiting
+				// call gets its place
+				CompletableFuture<String> alicesCall = CompletableFuture.supplyAsync(() -> {
+					signIn("alice");
+					try {
+						return whoami(server, "a3");
+					}
+					finally {
+						SecurityContextHolder.clearContext();
+					}
+				});
+				bobs.cancel(true);
+				assertThat(alicesCall.get(30, TimeUnit.SECONDS)).contains(ALICE_TOKEN);
+				assertThat(carols).isNotDone();
+			});
 	}
 
 	@Test
@@ -330,15 +347,20 @@ class PerUserInstancesTests {
 					sleep(100);
 				}
 			});
-			Await.that("bob's instance idle", () -> bobs.state() == ServerState.IDLE && bobs.pid() == null);
+			// stopped for being idle, it is gone: removed, and stopped for good
+			Await.that("bob's instance gone", () -> bobs.state() == ServerState.STOPPED && bobs.pid() == null
+					&& !server.instances().containsValue(bobs));
 			assertThat(alice).isNotDone();
 			signIn("bob");
 			assertThat(whoami(server, "b3")).contains("gho_bob_refreshed_token_1");
-			assertThat(server.instance()).isNotSameAs(bobs);
-			assertThat(server.instance().pid()).isNotEqualTo(bobsPid);
+			McpStdioServer bobsNew = server.instance();
+			assertThat(bobsNew).isNotSameAs(bobs);
+			assertThat(bobsNew.pid()).isNotEqualTo(bobsPid);
 			alice.get(30, TimeUnit.SECONDS);
 			assertThat(alicesCalls.get()).isGreaterThan(20);
-			assertThat(server.instances()).hasSize(2);
+			// what is gone is not shown: every instance listed is one that is not stopped
+			assertThat(server.instances().values()).doesNotContain(bobs)
+				.allMatch((instance) -> instance.state() != ServerState.STOPPED);
 		});
 	}
 
