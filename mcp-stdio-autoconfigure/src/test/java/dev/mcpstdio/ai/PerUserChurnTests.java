@@ -145,7 +145,9 @@ class PerUserChurnTests {
 
 	@Test
 	void anInstanceStoppedToMakeRoomLeavesNothingReachable() {
-		runner("mcp.stdio.servers.gh.max-instances=2").run((context) -> {
+		// what a timer holds until it is due (the idle check, the send-timeout check) is
+		// let go when the instance is: both set far beyond the bound of the wait below
+		runner("mcp.stdio.servers.gh.max-instances=2", "mcp.stdio.servers.gh.send-timeout=5m").run((context) -> {
 			McpStdioServer gh = context.getBean(McpStdioServers.class).get("gh");
 			ToolCallbackProvider provider = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
 			List<WeakReference<Object>> gone = new ArrayList<>();
@@ -164,16 +166,18 @@ class PerUserChurnTests {
 			SecurityContextHolder.clearContext();
 			assertThat(gh.instances()).hasSize(2);
 			// bounded: the evicted instances stop in the background
-			Await.that("the instances stopped to make room unreachable", () -> {
-				System.gc();
-				return gone.stream().allMatch((reference) -> reference.get() == null);
-			});
+			Await.within(Duration.ofSeconds(20))
+				.every(Duration.ofMillis(200))
+				.until("the instances stopped to make room unreachable", () -> {
+					System.gc();
+					return gone.stream().allMatch((reference) -> reference.get() == null);
+				});
 		});
 	}
 
 	@Test
 	void anInstanceStoppedForBeingIdleIsGoneFromTheEndpointTheGaugesAndTheHeap() {
-		runner("mcp.stdio.servers.gh.idle-timeout=1s").run((context) -> {
+		runner("mcp.stdio.servers.gh.idle-timeout=1s", "mcp.stdio.servers.gh.send-timeout=5m").run((context) -> {
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
 			McpStdioServer gh = servers.get("gh");
 			ToolCallbackProvider provider = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
@@ -214,10 +218,12 @@ class PerUserChurnTests {
 			assertThat(looks).isGreaterThan(10);
 			Await.that("both instances stopped for being idle", () -> gh.instances().isEmpty());
 			assertThat(registry.get("mcp.stdio.instances").tag("server", "gh").gauge().value()).isZero();
-			Await.that("the idle instances unreachable", () -> {
-				System.gc();
-				return gone.stream().allMatch((reference) -> reference.get() == null);
-			});
+			Await.within(Duration.ofSeconds(20))
+				.every(Duration.ofMillis(200))
+				.until("the idle instances unreachable", () -> {
+					System.gc();
+					return gone.stream().allMatch((reference) -> reference.get() == null);
+				});
 		});
 	}
 
