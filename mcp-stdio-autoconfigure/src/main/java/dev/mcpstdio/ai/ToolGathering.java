@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -326,7 +327,10 @@ final class ToolGathering {
 
 		private volatile boolean stale;
 
-		private volatile long failedAt;
+		/** When a listing last failed, by {@link System#nanoTime()}. */
+		private volatile long failedAt = System.nanoTime() - RETRY_NANOS;
+
+		private final ReentrantLock listing = new ReentrantLock();
 
 		PerUserTools(McpStdioServer server) {
 			this.server = server;
@@ -341,19 +345,8 @@ final class ToolGathering {
 			}
 			McpStdioServer.User user = this.server.user();
 			List<Tool> known = this.tools;
-			if ((known == null || this.stale) && user != null
-					&& (known != null || System.nanoTime() - this.failedAt >= RETRY_NANOS)) {
-				// no instance listed them yet (or they changed): the user's instance does
-				try (McpStdioServer.Lease lease = this.server.lease(user)) {
-					clientOf(lease.instance()).list();
-				}
-				catch (RuntimeException ex) {
-					if (known == null) {
-						this.failedAt = System.nanoTime();
-						tellLeftOut(this.server, messageOf(ex));
-					}
-				}
-				known = this.tools;
+			if ((known == null || this.stale) && user != null) {
+				known = listed(user, known);
 			}
 			McpConnectionInfo listedBy = this.info;
 			if (known == null || listedBy == null) {
@@ -368,6 +361,52 @@ final class ToolGathering {
 								tool),
 						user))
 				.toList();
+		}
+
+		/**
+		 * List the tools through the user's instance: no instance listed them yet (or
+		 * they changed). One listing at a time: the callers of a server none of whose
+		 * instances has listed its tools wait for the first (each listing bounded by
+		 * {@code instance-wait} and the server's start) rather than each starting one.
+		 */
+		private @Nullable List<Tool> listed(McpStdioServer.User user, @Nullable List<Tool> known) {
+			if (known != null) {
+				// changed: one caller lists them again, the others offer the known ones
+				if (!this.listing.tryLock()) {
+					return known;
+				}
+			}
+			else {
+				this.listing.lock();
+			}
+			try {
+				List<Tool> now = this.tools;
+				if ((now != null && !this.stale) || (now == null && System.nanoTime() - this.failedAt < RETRY_NANOS)) {
+					// listed meanwhile, or the server failed to list them a moment ago
+					return now;
+				}
+				McpStdioServer.Lease lease;
+				try {
+					lease = this.server.lease(user);
+				}
+				catch (RuntimeException ex) {
+					// this user's refusal, not the server's failure: their call says why
+					return now;
+				}
+				try (lease) {
+					clientOf(lease.instance()).list();
+				}
+				catch (RuntimeException ex) {
+					if (now == null) {
+						this.failedAt = System.nanoTime();
+						tellLeftOut(this.server, messageOf(ex));
+					}
+				}
+				return this.tools;
+			}
+			finally {
+				this.listing.unlock();
+			}
 		}
 
 		/** Take the tools an instance listed or announced. */
