@@ -88,9 +88,9 @@ public class DemandBenchmark {
 
 	private static final int LAZY_SERVERS = Knobs.integer("bench.demand.lazy-servers", 1000);
 
-	private static final int CHURN_USERS = Knobs.integer("bench.demand.churn-users", 20_000);
+	private static final int CHURN_USERS = Knobs.integer("bench.demand.churn-users", 20000);
 
-	private static final int CHURN_STEP = Knobs.integer("bench.demand.churn-step", 2_000);
+	private static final int CHURN_STEP = Knobs.integer("bench.demand.churn-step", 2000);
 
 	private static final int THROUGHPUT_SECONDS = Knobs.integer("bench.demand.throughput-seconds", 30);
 
