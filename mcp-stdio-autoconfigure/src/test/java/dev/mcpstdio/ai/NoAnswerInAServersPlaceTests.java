@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -141,6 +142,55 @@ class NoAnswerInAServersPlaceTests {
 						+ waited.stream().map(Duration::toMillis).toList() + " ms");
 				// one backoff of 2 s and one start, never the 4 s and 8 s after it
 				assertThat(waited).allSatisfy((took) -> assertThat(took).isLessThan(Duration.ofSeconds(6)));
+			}
+			finally {
+				callers.shutdownNow();
+			}
+		});
+	}
+
+	@Test
+	void theFirstCallsOfACrashLoopingServerFailWithTheExitAtOnceNotAfterTheNextBackoff() throws Exception {
+		String prefix = "mcp.stdio.servers.loop.";
+		List<String> server = List.of(prefix + "command=sh", prefix + "args[0]=-c",
+				prefix + "args[1]=echo 'boom: missing dependency' >&2; exit 3",
+				prefix + "env.MCP_STDIO_TEST=" + this.fixtures.id(), prefix + "restart.policy=always",
+				prefix + "restart.initial-backoff=3s", prefix + "restart.max-backoff=30s",
+				prefix + "restart.max-restarts=5", prefix + "restart.window=10m",
+				"spring.ai.mcp.client.initialized=false");
+		AiTestSupport.runner().withPropertyValues(properties(server)).run((context) -> {
+			McpStdioServer loop = context.getBean(McpStdioServers.class).get("loop");
+			// a restart ran a process that ended as it started: the server crash-loops,
+			// the next restart 6 s away
+			Await.within(Duration.ofSeconds(30))
+				.until("a restart's process ended", () -> loop.restarts() >= 1 && loop.exits(ExitCause.UNEXPECTED) >= 2
+						&& loop.state() == ServerState.RESTARTING);
+			McpSyncClient client = AiTestSupport.syncClient(context);
+			ExecutorService callers = Executors.newFixedThreadPool(16);
+			try {
+				List<Future<Duration>> calls = new ArrayList<>();
+				for (int i = 0; i < 8; i++) {
+					// each client call its first: Spring AI's initialize
+					calls.add(callers.submit(() -> timeToFailure(client::listTools)));
+					String id = "first-" + i;
+					calls.add(
+							callers.submit(
+									() -> timeToFailure(
+											() -> loop
+												.request(id,
+														"{\"jsonrpc\":\"2.0\",\"id\":\"" + id
+																+ "\",\"method\":\"ping\"}")
+												.get(60, TimeUnit.SECONDS))));
+				}
+				List<Duration> waited = new ArrayList<>();
+				for (Future<Duration> call : calls) {
+					waited.add(call.get(90, TimeUnit.SECONDS));
+				}
+				System.out.println("First calls of a crash-looping server (next backoff 6 s) failed after "
+						+ waited.stream().map(Duration::toMillis).toList() + " ms");
+				// with the exit at once, never after the backoff of the next restart: a
+				// generous bound for a loaded machine, below the backoff
+				assertThat(waited).allSatisfy((took) -> assertThat(took).isLessThan(Duration.ofSeconds(4)));
 			}
 			finally {
 				callers.shutdownNow();
