@@ -485,9 +485,14 @@ final class ToolGathering {
 							this.instance.name()));
 		}
 
-		/** Whether the instance is gone: a failure of its client then says so. */
+		/**
+		 * Whether the instance is gone or being stopped for good: a failure of its client
+		 * then says so.
+		 */
 		boolean isClosed() {
-			return this.closed || this.instance.isClosed();
+			ServerState state = this.instance.state();
+			return this.closed || this.instance.isClosed() || state == ServerState.STOPPING
+					|| state == ServerState.STOPPED;
 		}
 
 		void checkOpen() {
@@ -564,10 +569,7 @@ final class ToolGathering {
 					// the instance could not start (the SDK wraps the failed initialize),
 					// or a client closed with its instance before its session existed
 					// failed inside the SDK: said as what happened
-					McpStdioException why = reason(ex, server.name());
-					if (why == null && client.isClosed()) {
-						why = client.stopped(ex);
-					}
+					McpStdioException why = client.isClosed() ? client.stopped(ex) : reason(ex, server.name());
 					if (why != null) {
 						throw new ToolExecutionException(this.definition, why);
 					}

@@ -754,7 +754,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 						if (found != null && usable(found.instance)) {
 							return found.hold();
 						}
-						if (found != null && found.leases == 0) {
+						if (found != null) {
+							// gone (failed, stopped): replaced, and stopped for good even
+							// while a caller holds it (its call fails as it is)
 							this.byKey.remove(key);
 							ended.add(found.instance);
 						}

@@ -23,7 +23,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
 import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.autoconfigure.McpStdioUsers;
@@ -296,6 +299,34 @@ class PerUserChurnTests {
 			// below Spring AI's 20 s request timeout plus the wait
 			assertThat(Duration.ofNanos(slowest.get())).isLessThan(Duration.ofSeconds(17));
 			assertThat(gh.instances().size()).isLessThanOrEqualTo(5);
+		});
+	}
+
+	@Test
+	void aClientClosedWithItsInstanceBeforeItsSessionExistsFailsTheCallAsNotRunning() {
+		runner("mcp.stdio.servers.gh.env.INIT_DELAY=2").run((context) -> {
+			McpStdioServer gh = context.getBean(McpStdioServers.class).get("gh");
+			ToolCallbackProvider provider = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
+			signIn("u1");
+			assertThat(call(provider, "who")).contains("user gho_u1 ");
+			// u2's first call: their instance's client initializes (2 s) when the server
+			// is stopped by an operator, which closes the instance and its client
+			signIn("u2");
+			ToolCallback who = Arrays.stream(provider.getToolCallbacks())
+				.filter((callback) -> callback.getToolDefinition().name().equals("who"))
+				.findFirst()
+				.orElseThrow();
+			SecurityContextHolder.clearContext();
+			CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> who.call("{}"));
+			Await.that("u2's instance starting", () -> gh.instances().size() == 2
+					&& gh.instances().values().stream().allMatch((instance) -> instance.pid() != null));
+			gh.stopServer();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(30, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(ToolExecutionException.class)
+				.havingCause()
+				.isInstanceOf(McpServerNotRunningException.class)
+				.withMessageContaining("MCP server 'gh'");
 		});
 	}
 
