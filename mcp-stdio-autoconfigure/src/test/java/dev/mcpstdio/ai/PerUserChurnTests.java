@@ -39,10 +39,10 @@ import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.autoconfigure.McpStdioUsers;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
-import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.OAuth2Clients;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -65,14 +65,10 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
-import org.springframework.security.oauth2.core.AuthorizationGrantType;
-import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -388,14 +384,14 @@ class PerUserChurnTests {
 
 		@Bean
 		InMemoryClientRegistrationRepository clientRegistrations() {
-			return new InMemoryClientRegistrationRepository(registration());
+			return new InMemoryClientRegistrationRepository(OAuth2Clients.registration());
 		}
 
 		@Bean
 		OAuth2AuthorizedClientService authorizedClients(InMemoryClientRegistrationRepository registrations) {
 			InMemoryOAuth2AuthorizedClientService service = new InMemoryOAuth2AuthorizedClientService(registrations);
 			for (int i = 0; i < USERS; i++) {
-				authorize(service, "u" + i, token("u" + i));
+				OAuth2Clients.authorize(service, "u" + i, token("u" + i));
 			}
 			return service;
 		}
@@ -410,24 +406,6 @@ class PerUserChurnTests {
 			manager.setAuthorizedClientProvider(
 					OAuth2AuthorizedClientProviderBuilder.builder().authorizationCode().refreshToken().build());
 			return manager;
-		}
-
-		static ClientRegistration registration() {
-			return ClientRegistration.withRegistrationId("github")
-				.clientId("client")
-				.clientSecret("secret")
-				.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-				.redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
-				.authorizationUri("https://github.invalid/login/oauth/authorize")
-				.tokenUri("https://github.invalid/login/oauth/access_token")
-				.build();
-		}
-
-		static void authorize(OAuth2AuthorizedClientService service, String user, String token) {
-			OAuth2AccessToken accessToken = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, token,
-					Instant.now(), Instant.now().plusSeconds(3600));
-			service.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), user, accessToken),
-					new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
 		}
 
 	}

@@ -41,6 +41,7 @@ import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.OAuth2Clients;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,12 +65,8 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
-import org.springframework.security.oauth2.core.AuthorizationGrantType;
-import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -335,7 +332,7 @@ class PerUserInstancesTests {
 			Long bobsPid = bobs.pid();
 			// bob's token is refreshed: his running instance keeps the one it started
 			// with
-			Tokens.authorize(service, "bob", "gho_bob_refreshed_token_1");
+			OAuth2Clients.authorize(service, "bob", "gho_bob_refreshed_token_1");
 			assertThat(whoami(server, "b2")).contains(BOB_TOKEN);
 			SecurityContextHolder.clearContext();
 			AtomicInteger alicesCalls = new AtomicInteger();
@@ -433,36 +430,18 @@ class PerUserInstancesTests {
 
 		@Bean
 		InMemoryClientRegistrationRepository clientRegistrations() {
-			return new InMemoryClientRegistrationRepository(registration());
+			return new InMemoryClientRegistrationRepository(OAuth2Clients.registration());
 		}
 
 		@Bean
 		OAuth2AuthorizedClientService authorizedClients(InMemoryClientRegistrationRepository registrations) {
 			InMemoryOAuth2AuthorizedClientService service = new InMemoryOAuth2AuthorizedClientService(registrations);
-			authorize(service, "alice", ALICE_TOKEN);
-			authorize(service, "bob", BOB_TOKEN);
-			authorize(service, "carol", "gho_carol_00001111");
-			authorize(service, "dave", "gho_dave_22223333");
-			authorize(service, "erin", "gho_erin_44445555");
+			OAuth2Clients.authorize(service, "alice", ALICE_TOKEN);
+			OAuth2Clients.authorize(service, "bob", BOB_TOKEN);
+			OAuth2Clients.authorize(service, "carol", "gho_carol_00001111");
+			OAuth2Clients.authorize(service, "dave", "gho_dave_22223333");
+			OAuth2Clients.authorize(service, "erin", "gho_erin_44445555");
 			return service;
-		}
-
-		static ClientRegistration registration() {
-			return ClientRegistration.withRegistrationId("github")
-				.clientId("client")
-				.clientSecret("secret")
-				.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-				.redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
-				.authorizationUri("https://github.invalid/login/oauth/authorize")
-				.tokenUri("https://github.invalid/login/oauth/access_token")
-				.build();
-		}
-
-		static void authorize(OAuth2AuthorizedClientService service, String user, String token) {
-			OAuth2AccessToken accessToken = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, token,
-					java.time.Instant.now(), java.time.Instant.now().plusSeconds(3600));
-			service.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), user, accessToken),
-					new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
 		}
 
 	}
