@@ -883,10 +883,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 			return snapshot;
 		}
 
-		synchronized int count() {
-			return this.byKey.size();
-		}
-
 		synchronized List<StdioServerProcess> processes() {
 			return this.byKey.values().stream().flatMap((slot) -> slot.instance.processes().stream()).toList();
 		}
