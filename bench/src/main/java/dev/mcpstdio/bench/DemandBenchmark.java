@@ -31,10 +31,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.bench.transport.Connection;
@@ -44,6 +49,10 @@ import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
+import org.jspecify.annotations.Nullable;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -79,6 +88,16 @@ public class DemandBenchmark {
 
 	private static final int LAZY_SERVERS = Knobs.integer("bench.demand.lazy-servers", 1000);
 
+	private static final int CHURN_USERS = Knobs.integer("bench.demand.churn-users", 20000);
+
+	private static final int CHURN_STEP = Knobs.integer("bench.demand.churn-step", 2000);
+
+	private static final int THROUGHPUT_SECONDS = Knobs.integer("bench.demand.throughput-seconds", 30);
+
+	/** Which runs: startup, cap, users, servers, churn, throughput (all by default). */
+	private static final List<String> SCENARIOS = List
+		.of(Knobs.string("bench.demand.scenarios", "startup,cap,users,servers,churn,throughput").split(","));
+
 	private static final long MB = 1024 * 1024;
 
 	private DemandBenchmark() {
@@ -96,6 +115,12 @@ public class DemandBenchmark {
 			else if (args[0].equals("servers")) {
 				lazyServers(Integer.parseInt(args[1]));
 			}
+			else if (args[0].equals("churn")) {
+				churn();
+			}
+			else if (args[0].equals("throughput")) {
+				throughput();
+			}
 			else {
 				startup(args[0].equals("lazy"));
 			}
@@ -103,21 +128,32 @@ public class DemandBenchmark {
 		}
 		int runs = Knobs.integer("bench.demand.runs", 3);
 		Map<String, List<Double>> figures = new LinkedHashMap<>();
-		for (int run = 0; run < runs; run++) {
+		for (int run = 0; run < runs && SCENARIOS.contains("startup"); run++) {
 			// alternating, so that the machine's drift hits both alike
 			child(figures, "eager");
 			child(figures, "lazy");
 		}
 		List<String> intervals = List.of(Knobs.string("bench.demand.cap-intervals", "5s,1s").split(","));
 		for (String interval : intervals) {
-			for (int run = 0; run < runs; run++) {
+			for (int run = 0; run < runs && SCENARIOS.contains("cap"); run++) {
 				child(figures, "cap", interval);
 			}
 		}
 		for (int run = 0; run < runs; run++) {
-			child(figures, "users");
-			child(figures, "servers", "1");
-			child(figures, "servers", Integer.toString(LAZY_SERVERS));
+			if (SCENARIOS.contains("users")) {
+				child(figures, "users");
+			}
+			if (SCENARIOS.contains("servers")) {
+				child(figures, "servers", "1");
+				child(figures, "servers", Integer.toString(LAZY_SERVERS));
+			}
+			if (SCENARIOS.contains("throughput")) {
+				child(figures, "throughput");
+			}
+		}
+		if (SCENARIOS.contains("churn")) {
+			// one run: 20,000 process starts
+			child(figures, "churn");
 		}
 		String table = table(figures, intervals);
 		System.out.println(table);
@@ -134,7 +170,8 @@ public class DemandBenchmark {
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
 						System.getProperty("java.class.path")));
 		for (String property : List.of("bench.demand.servers", "bench.demand.settle", "bench.demand.idle-timeout",
-				"bench.demand.users")) {
+				"bench.demand.users", "bench.demand.churn-users", "bench.demand.churn-step",
+				"bench.demand.throughput-seconds")) {
 			if (System.getProperty(property) != null) {
 				command.add("-D" + property + "=" + System.getProperty(property));
 			}
@@ -155,7 +192,7 @@ public class DemandBenchmark {
 				}
 			}
 		}
-		if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+		if (!process.waitFor(30, TimeUnit.MINUTES) || process.exitValue() != 0) {
 			process.destroyForcibly();
 			throw new IllegalStateException("run " + String.join(" ", args) + " failed");
 		}
@@ -200,6 +237,7 @@ public class DemandBenchmark {
 			.append(" users calling it once | figure |\n| --- | --- |\n");
 		for (String[] measure : new String[][] { { "instances running after the calls", "instances", "" },
 				{ "time for every user's first call (16 callers)", "start-s", " s" },
+				{ "instances started per second", "started-per-s", "" },
 				{ "JVM threads per running instance, at the peak of the starts", "peak-threads", "" },
 				{ "JVM threads per running instance, at rest", "threads", "" },
 				{ "JVM heap per running instance, after a GC", "heap-kb", " KB" },
@@ -208,6 +246,32 @@ public class DemandBenchmark {
 				{ "processes left after the stop", "left", "" } }) {
 			table.append("| ").append(measure[0]).append(" | ");
 			table.append(summary(figures.get("users." + measure[1]), measure[2])).append(" |\n");
+		}
+		table.append("\n| per-user server, ")
+			.append(CHURN_USERS)
+			.append(" distinct users one call each through Spring AI (max-instances 50), after every ")
+			.append(CHURN_STEP)
+			.append(" users | heap after a full GC | platform threads | open fds | instances |\n")
+			.append("| --- | --- | --- | --- | --- |\n");
+		for (int users = CHURN_STEP; users <= CHURN_USERS; users += CHURN_STEP) {
+			String prefix = "churn." + users + "-";
+			table.append("| ").append(users).append(" | ");
+			table.append(summary(figures.get(prefix + "heap-mb"), " MB")).append(" | ");
+			table.append(summary(figures.get(prefix + "threads"), "")).append(" | ");
+			table.append(summary(figures.get(prefix + "fds"), "")).append(" | ");
+			table.append(summary(figures.get(prefix + "instances"), "")).append(" |\n");
+		}
+		table.append("\n| churn | figure |\n| --- | --- |\n");
+		for (String[] measure : new String[][] { { "calls answered", "churn.answered", "" },
+				{ "calls refused (max-instances after instance-wait)", "churn.refused", "" },
+				{ "calls failed otherwise", "churn.failed", "" }, { "calls per second", "churn.calls-per-s", "" },
+				{ "processes left after the context closed", "churn.left", "" },
+				{ "throughput, 50 users over 10 slots (16 callers): calls per second", "throughput.calls-per-s", "" },
+				{ "of which refused (max-instances after instance-wait 5s)", "throughput.refused", "" },
+				{ "failed otherwise", "throughput.failed", "" }, { "slowest call", "throughput.slowest-ms", " ms" },
+				{ "instances started during the run", "throughput.starts", "" } }) {
+			table.append("| ").append(measure[0]).append(" | ");
+			table.append(summary(figures.get(measure[1]), measure[2])).append(" |\n");
 		}
 		table.append("\n| lazy servers in one JVM | 1 | ").append(LAZY_SERVERS).append(" |\n| --- | --- | --- |\n");
 		for (String[] measure : new String[][] { { "ms to ready: SpringApplication.run()", "ready-ms", " ms" },
@@ -379,7 +443,9 @@ public class DemandBenchmark {
 			for (Future<?> call : calls) {
 				call.get(5, TimeUnit.MINUTES);
 			}
-			figure("start-s", (System.nanoTime() - begin) / 1e9);
+			double seconds = (System.nanoTime() - begin) / 1e9;
+			figure("start-s", seconds);
+			figure("started-per-s", USERS / seconds);
 			long running = server.instances().values().stream().filter((i) -> i.state() == ServerState.RUNNING).count();
 			figure("instances", running);
 			figure("peak-threads", (threads.getPeakThreadCount() - before) / (double) running);
@@ -395,6 +461,169 @@ public class DemandBenchmark {
 			callers.shutdownNow();
 		}
 		markers.killLeftovers();
+	}
+
+	/**
+	 * One per-user server with the default max-instances, 20,000 distinct users calling
+	 * its tool once each through Spring AI's client (the ToolCallbackProvider, as a chat
+	 * does), 4 callers: the heap after a full GC, the platform threads and the open file
+	 * descriptors after every 2,000 users, then the processes left once the context is
+	 * closed.
+	 */
+	private static void churn() throws Exception {
+		Markers markers = new Markers();
+		Map<String, Object> properties = toolServer("account", markers);
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		ThreadPoolExecutor callers = new ThreadPoolExecutor(4, 4, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+		callers.prestartAllCoreThreads();
+		AtomicInteger answered = new AtomicInteger();
+		AtomicInteger refused = new AtomicInteger();
+		AtomicInteger failed = new AtomicInteger();
+		long begin;
+		double seconds;
+		try (ConfigurableApplicationContext context = run(properties)) {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("account");
+			ToolCallbackProvider tools = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
+			begin = System.nanoTime();
+			for (int from = 0; from < CHURN_USERS; from += CHURN_STEP) {
+				List<Future<?>> calls = new ArrayList<>();
+				for (int user = from; user < from + CHURN_STEP; user++) {
+					String name = "user-" + user;
+					calls.add(callers.submit(() -> callTool(tools, name, answered, refused, failed)));
+				}
+				for (Future<?> call : calls) {
+					call.get(10, TimeUnit.MINUTES);
+				}
+				String prefix = (from + CHURN_STEP) + "-";
+				figure(prefix + "heap-mb", heapAfterGc() / (double) MB);
+				figure(prefix + "threads", threads.getThreadCount());
+				figure(prefix + "fds", openFds());
+				figure(prefix + "instances", server.instances().size());
+			}
+			seconds = (System.nanoTime() - begin) / 1e9;
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		figure("answered", answered.get());
+		figure("refused", refused.get());
+		figure("failed", failed.get());
+		figure("calls-per-s", CHURN_USERS / seconds);
+		figure("left", markers.alive().size());
+		markers.killLeftovers();
+	}
+
+	/**
+	 * Churn throughput: 50 users over 10 slots (max-instances 10, instance-wait 5s), 16
+	 * callers each calling as a random user through Spring AI's client, for a while.
+	 */
+	private static void throughput() throws Exception {
+		Markers markers = new Markers();
+		Map<String, Object> properties = toolServer("account", markers);
+		properties.put("mcp.stdio.servers.account.max-instances", 10);
+		ThreadPoolExecutor callers = new ThreadPoolExecutor(16, 16, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+		callers.prestartAllCoreThreads();
+		AtomicInteger answered = new AtomicInteger();
+		AtomicInteger refused = new AtomicInteger();
+		AtomicInteger failed = new AtomicInteger();
+		AtomicLong slowest = new AtomicLong();
+		try (ConfigurableApplicationContext context = run(properties)) {
+			McpStdioServer server = context.getBean(McpStdioServers.class).get("account");
+			ToolCallbackProvider tools = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
+			Set<String> pids = ConcurrentHashMap.newKeySet();
+			long begin = System.nanoTime();
+			long end = begin + TimeUnit.SECONDS.toNanos(THROUGHPUT_SECONDS);
+			List<Future<?>> workers = new ArrayList<>();
+			for (int t = 0; t < 16; t++) {
+				workers.add(callers.submit(() -> {
+					while (System.nanoTime() < end) {
+						long start = System.nanoTime();
+						String answer = callTool(tools, "user-" + ThreadLocalRandom.current().nextInt(50), answered,
+								refused, failed);
+						if (answer != null) {
+							pids.add(answer);
+						}
+						slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+					}
+					return null;
+				}));
+			}
+			for (Future<?> worker : workers) {
+				worker.get(10, TimeUnit.MINUTES);
+			}
+			double seconds = (System.nanoTime() - begin) / 1e9;
+			figure("calls-per-s", (answered.get() + refused.get() + failed.get()) / seconds);
+			figure("answered", answered.get());
+			figure("refused", refused.get());
+			figure("failed", failed.get());
+			figure("slowest-ms", slowest.get() / 1e6);
+			// each answer names the pid of the instance's process
+			figure("starts", pids.size());
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		figure("left", markers.alive().size());
+		markers.killLeftovers();
+	}
+
+	/** A per-user server whose one tool answers, with Spring AI's client on. */
+	private static Map<String, Object> toolServer(String name, Markers markers) throws Exception {
+		Map<String, Object> properties = properties();
+		String prefix = "mcp.stdio.servers." + name + ".";
+		properties.put(prefix + "command", "sh");
+		properties.put(prefix + "args[0]",
+				Path.of(DemandBenchmark.class.getResource("/bench-tools-server.sh").toURI()).toString());
+		properties.put(prefix + "env." + Markers.VARIABLE, markers.value());
+		properties.put(prefix + "instances", "per-user");
+		properties.put("spring.ai.mcp.client.enabled", "true");
+		properties.put("spring.ai.mcp.client.toolcallback.enabled", "true");
+		return properties;
+	}
+
+	/** Sign a user in on this thread and call the tool as a chat would. */
+	private static @Nullable String callTool(ToolCallbackProvider tools, String user, AtomicInteger answered,
+			AtomicInteger refused, AtomicInteger failed) {
+		SecurityContextHolder.setContext(new SecurityContextImpl(
+				new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER"))));
+		try {
+			ToolCallback who = Arrays.stream(tools.getToolCallbacks())
+				.filter((callback) -> callback.getToolDefinition().name().equals("who"))
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("no tool who"));
+			String answer = who.call("{}");
+			if (answer.contains("pid ")) {
+				answered.incrementAndGet();
+				return answer;
+			}
+			failed.incrementAndGet();
+		}
+		catch (ToolExecutionException ex) {
+			if (String.valueOf(ex.getMessage()).contains("max-instances")) {
+				refused.incrementAndGet();
+			}
+			else {
+				failed.incrementAndGet();
+				System.out.println("FAILED " + ex.getMessage());
+			}
+		}
+		catch (RuntimeException ex) {
+			failed.incrementAndGet();
+			System.out.println("FAILED " + ex);
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+		return null;
+	}
+
+	private static long openFds() {
+		try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+			return fds.count();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
 	}
 
 	/** An application with this many lazy servers: ready time and memory. */

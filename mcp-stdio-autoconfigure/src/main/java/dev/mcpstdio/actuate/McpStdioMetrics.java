@@ -102,8 +102,8 @@ public class McpStdioMetrics implements MeterBinder {
 				.description("The MCP server's max-memory: above it, mcp-stdio stops the server")
 				.register(registry);
 		}
-		gauge(registry, "mcp.stdio.server.up", tags, server, (s) -> (s.state() == ServerState.RUNNING) ? 1 : 0,
-				"1 while the MCP server is running, else 0");
+		gauge(registry, "mcp.stdio.server.up", tags, server, (s) -> s.isUp() ? 1 : 0,
+				"1 while the MCP server is running (a per-user server: while it can start instances), else 0");
 		for (ServerState state : ServerState.values()) {
 			gauge(registry, "mcp.stdio.server.state", tags.and("state", state.name()), server,
 					(s) -> (s.state() == state) ? 1 : 0,
@@ -120,7 +120,7 @@ public class McpStdioMetrics implements MeterBinder {
 				.register(registry);
 		}
 		gauge(registry, "mcp.stdio.instances", tags, server, McpStdioMetrics::runningInstances,
-				"Running instances of the MCP server: of a per-user server, one per user; else 1 or 0");
+				"Instances of the MCP server: of a per-user server, one per user (as the endpoint counts them); else 1 while it runs, or 0");
 		gauge(registry, "mcp.stdio.requests.pending", tags, server, McpStdioServer::pendingRequests,
 				"Requests sent to the MCP server and not yet answered");
 		// The sessions that ended without an error exist from the start, at 0, so that a
@@ -162,9 +162,10 @@ public class McpStdioMetrics implements MeterBinder {
 	}
 
 	private static long runningInstances(McpStdioServer server) {
-		List<McpStdioServer> instances = (server.definition().demand().perUser() != null)
-				? List.copyOf(server.instances().values()) : List.of(server);
-		return instances.stream().filter((instance) -> instance.state() == ServerState.RUNNING).count();
+		// a per-user server's instances as the endpoint counts them: a gone one is
+		// removed at once
+		return (server.definition().demand().perUser() != null) ? server.instances().size()
+				: (server.state() == ServerState.RUNNING) ? 1 : 0;
 	}
 
 	private static Tags sessionTags(String server) {

@@ -377,7 +377,10 @@ public class McpStdioAiAutoConfiguration {
 				catch (RuntimeException ex) {
 					ServerState state = server.state();
 					if (attempt < attempts && (state == ServerState.RESTARTING || state == ServerState.STARTING)) {
-						// the policy runs a new process; the next initialize waits for it
+						// the policy runs a new process; the next initialize is for it (a
+						// send to a crash-looping server fails at once: wait for the
+						// restart here, bounded by its backoff and start)
+						awaitRestart(server);
 						continue;
 					}
 					String reason = reason(server, ex);
@@ -391,6 +394,21 @@ public class McpStdioAiAutoConfiguration {
 							+ "the application goes on; its tools are left out of Spring AI's tool callbacks until it runs "
 							+ "again): " + reason);
 					return false;
+				}
+			}
+		}
+
+		/** Wait, bounded, while a restart of the server is pending. */
+		private static void awaitRestart(McpStdioServer server) {
+			long deadline = System.nanoTime() + server.definition().restart().maxBackoff().toNanos()
+					+ server.definition().spec().startupTimeout().toNanos();
+			while (server.state() == ServerState.RESTARTING && System.nanoTime() < deadline) {
+				try {
+					Thread.sleep(20);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
 				}
 			}
 		}

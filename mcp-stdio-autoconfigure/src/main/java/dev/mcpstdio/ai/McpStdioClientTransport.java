@@ -396,7 +396,10 @@ public class McpStdioClientTransport implements McpClientTransport {
 		}
 	}
 
-	/** Read an answer to {@code tools/call} at once into the client's type. */
+	/**
+	 * Read an answer to {@code tools/call} at once into the client's type.
+	 * @return the answer, or {@code null} when the type does not take it
+	 */
 	private @Nullable JSONRPCMessage readToolAnswer(String line) {
 		try {
 			ToolAnswer answer = this.jsonMapper.readValue(line, ToolAnswer.class);
@@ -404,23 +407,61 @@ public class McpStdioClientTransport implements McpClientTransport {
 		}
 		catch (Exception ex) {
 			// a result the client's type does not take fails where the client reads it
-			return read(line, true);
+			return null;
 		}
 	}
 
 	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
 	private @Nullable JSONRPCMessage read(String line, boolean response) {
 		try {
-			// A response, the most frequent, in one pass: the SDK reads a map, then
-			// converts it
-			return response ? this.jsonMapper.readValue(line, JSONRPCResponse.class)
-					: McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+			return readOrThrow(line, response);
 		}
 		catch (Exception ex) {
-			// Invalid JSON, a message of no known kind, a response with a null id
-			logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
-					+ SecretSanitizer.quote(line, 200, spec().secrets()));
+			skipped(line, ex);
+			return null;
+		}
+	}
+
+	private JSONRPCMessage readOrThrow(String line, boolean response) throws IOException {
+		// A response, the most frequent, in one pass: the SDK reads a map, then
+		// converts it
+		return response ? this.jsonMapper.readValue(line, JSONRPCResponse.class)
+				: McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+	}
+
+	private void skipped(String line, Exception ex) {
+		// Invalid JSON, a message of no known kind, a response with a null id
+		logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
+				+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
+				+ SecretSanitizer.quote(line, 200, spec().secrets()));
+	}
+
+	/**
+	 * Read a line of the server's: one that answers a request the client waits for but
+	 * cannot be read (a number too long, a result of no known shape) fails that request
+	 * at once, rather than leaving it to the client's timeout.
+	 */
+	private @Nullable JSONRPCMessage readLine(JsonRpcLine line) {
+		if (this.answers.passesAsWritten(line)) {
+			JSONRPCMessage answer = readToolAnswer(line.text());
+			if (answer != null) {
+				return answer;
+			}
+		}
+		try {
+			return readOrThrow(line.text(), line.isResponse());
+		}
+		catch (Exception ex) {
+			String id = line.isResponse() ? line.id() : null;
+			if (id == null || this.answers.answered(id) == null) {
+				skipped(line.text(), ex);
+				return null;
+			}
+			String message = "MCP server '" + this.server.name() + "' sent an answer that could not be read: "
+					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 300, spec().secrets());
+			logger.warn(message);
+			deliver(JSONRPCResponse.error(id, new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message,
+					Map.of(OWN_ERROR_SERVER, this.server.name()))));
 			return null;
 		}
 	}
@@ -469,8 +510,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {
-			JSONRPCMessage message = McpStdioClientTransport.this.answers.passesAsWritten(line)
-					? readToolAnswer(line.text()) : read(line.text(), line.isResponse());
+			JSONRPCMessage message = readLine(line);
 			if (message instanceof JSONRPCResponse response) {
 				String method = McpStdioClientTransport.this.answers.accept(response.id());
 				if (method == null) {

@@ -25,11 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -46,6 +48,7 @@ import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.mcp.McpConnectionInfo;
 import org.springframework.ai.mcp.McpToolFilter;
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
+import org.springframework.ai.mcp.McpToolUtils;
 import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -72,6 +75,9 @@ final class ToolGathering {
 
 	/** Spring AI's clients at start-up. */
 	private final List<Entry> initial;
+
+	/** The tools of the per-user servers, by server. */
+	private final Map<McpStdioServer, PerUserTools> perUser = new IdentityHashMap<>();
 
 	/** Clients of servers that came later, made by {@link #later}. */
 	private final Map<McpStdioServer, Entry> added = new IdentityHashMap<>();
@@ -113,10 +119,7 @@ final class ToolGathering {
 	private List<Entry> entries() {
 		List<McpStdioServer> current = this.servers.list();
 		Set<McpStdioServer> live = Collections.newSetFromMap(new IdentityHashMap<>());
-		for (McpStdioServer server : current) {
-			live.add(server);
-			live.addAll(server.instances().values());
-		}
+		live.addAll(current);
 		List<Entry> entries = new ArrayList<>();
 		Set<McpStdioServer> served = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (Entry entry : this.initial) {
@@ -127,9 +130,10 @@ final class ToolGathering {
 		}
 		Set<McpStdioServer> later = Collections.newSetFromMap(new LinkedHashMap<>());
 		for (McpStdioServer server : current) {
-			McpStdioServer own = (server.definition().demand().perUser() != null) ? usersInstance(server) : server;
-			if (own != null && server.definition().enabled() && !served.contains(server)) {
-				later.add(own);
+			// a per-user server's tools are gathered apart: see PerUserTools
+			if (server.definition().demand().perUser() == null && server.definition().enabled()
+					&& !served.contains(server)) {
+				later.add(server);
 			}
 		}
 		List<Entry> gone = new ArrayList<>();
@@ -156,25 +160,6 @@ final class ToolGathering {
 			known.addAll(this.added.values());
 		}
 		return known;
-	}
-
-	/**
-	 * Return the instance of a per-user server of the user calling, on whose thread the
-	 * tools are gathered: its callbacks are bound to it, whichever thread calls them.
-	 * None without a user (the server's tools are left out for them), nor when the
-	 * instance is refused (told once).
-	 */
-	private @Nullable McpStdioServer usersInstance(McpStdioServer server) {
-		if (server.user() == null) {
-			return null;
-		}
-		try {
-			return server.instance();
-		}
-		catch (McpStdioException ex) {
-			tellLeftOut(server, ex.getMessage());
-			return null;
-		}
 	}
 
 	/**
@@ -220,24 +205,53 @@ final class ToolGathering {
 		List<ToolCallback> all = new ArrayList<>();
 		Set<String> names = new HashSet<>();
 		for (Entry entry : entries()) {
-			for (ToolCallback callback : entry.current()) {
-				String name = callback.getToolDefinition().name();
-				if (names.add(name)) {
-					all.add(callback);
-				}
-				else if (this.duplicatesTold.add(entry.connection + "/" + name)) {
-					logger.warn("MCP server '" + entry.connection + "' offers a tool named '" + name
-							+ "', a name another server's tool has already: it is left out (a "
-							+ "McpToolNamePrefixGenerator bean can give the tools of each server names of their own)");
-				}
-			}
+			add(all, names, entry.connection, entry.current());
+		}
+		for (PerUserTools tools : perUserTools()) {
+			add(all, names, tools.server.name(), tools.current());
 		}
 		return all.toArray(new ToolCallback[0]);
+	}
+
+	private void add(List<ToolCallback> all, Set<String> names, String connection, List<ToolCallback> callbacks) {
+		for (ToolCallback callback : callbacks) {
+			String name = callback.getToolDefinition().name();
+			if (names.add(name)) {
+				all.add(callback);
+			}
+			else if (this.duplicatesTold.add(connection + "/" + name)) {
+				logger.warn("MCP server '" + connection + "' offers a tool named '" + name
+						+ "', a name another server's tool has already: it is left out (a "
+						+ "McpToolNamePrefixGenerator bean can give the tools of each server names of their own)");
+			}
+		}
+	}
+
+	/**
+	 * Return the tools of the per-user servers there are now; those of servers that are
+	 * gone are forgotten (their instances, and so their clients, are closed with them).
+	 */
+	private List<PerUserTools> perUserTools() {
+		List<PerUserTools> tools = new ArrayList<>();
+		synchronized (this.perUser) {
+			Set<McpStdioServer> live = Collections.newSetFromMap(new IdentityHashMap<>());
+			for (McpStdioServer server : this.servers.list()) {
+				if (server.definition().demand().perUser() != null && server.definition().enabled()) {
+					live.add(server);
+					tools.add(this.perUser.computeIfAbsent(server, PerUserTools::new));
+				}
+			}
+			this.perUser.keySet().retainAll(live);
+		}
+		return tools;
 	}
 
 	/** List every client's tools again at the next gathering. */
 	void invalidate() {
 		known().forEach((entry) -> entry.stale = true);
+		synchronized (this.perUser) {
+			this.perUser.values().forEach((tools) -> tools.stale = true);
+		}
 	}
 
 	/**
@@ -291,6 +305,299 @@ final class ToolGathering {
 			}
 		}
 		return message;
+	}
+
+	/**
+	 * The tools of a per-user server: the last tools any of its instances listed, offered
+	 * to every user, each call going to the instance of the user it was gathered for (or,
+	 * gathered without one, of the user calling). A user who cannot have an instance (no
+	 * user, no token, a failing source of values, {@code max-instances} after
+	 * {@code instance-wait}) is told why by the call, at once: the tools stay offered.
+	 */
+	private final class PerUserTools {
+
+		private final McpStdioServer server;
+
+		/** The clients of the instances, each closed and forgotten with its instance. */
+		private final Map<McpStdioServer, InstanceClient> clients = new ConcurrentHashMap<>();
+
+		private volatile @Nullable List<Tool> tools;
+
+		private volatile @Nullable McpConnectionInfo info;
+
+		private volatile boolean stale;
+
+		/** When a listing last failed, by {@link System#nanoTime()}. */
+		private volatile long failedAt = System.nanoTime() - RETRY_NANOS;
+
+		private final ReentrantLock listing = new ReentrantLock();
+
+		PerUserTools(McpStdioServer server) {
+			this.server = server;
+		}
+
+		List<ToolCallback> current() {
+			ServerState state = this.server.state();
+			if (state == ServerState.FAILED || state == ServerState.STOPPED || state == ServerState.STOPPING
+					|| state == ServerState.DISABLED) {
+				tellLeftOut(this.server, null);
+				return List.of();
+			}
+			McpStdioServer.User user = this.server.user();
+			List<Tool> known = this.tools;
+			if ((known == null || this.stale) && user != null) {
+				known = listed(user, known);
+			}
+			McpConnectionInfo listedBy = this.info;
+			if (known == null || listedBy == null) {
+				return List.of();
+			}
+			ToolGathering.this.leftOut.present(this.server);
+			Customizers customizers = ToolGathering.this.customizers;
+			return known.stream()
+				.filter((tool) -> customizers.filter().test(listedBy, tool))
+				.<ToolCallback>map((tool) -> new PerUserToolCallback(this, tool,
+						McpToolUtils.createToolDefinition(customizers.prefixes().prefixedToolName(listedBy, tool),
+								tool),
+						user))
+				.toList();
+		}
+
+		/**
+		 * List the tools through the user's instance: no instance listed them yet (or
+		 * they changed). One listing at a time: the callers of a server none of whose
+		 * instances has listed its tools wait for the first (each listing bounded by
+		 * {@code instance-wait} and the server's start) rather than each starting one.
+		 */
+		private @Nullable List<Tool> listed(McpStdioServer.User user, @Nullable List<Tool> known) {
+			if (known != null) {
+				// changed: one caller lists them again, the others offer the known ones
+				if (!this.listing.tryLock()) {
+					return known;
+				}
+			}
+			else {
+				this.listing.lock();
+			}
+			try {
+				List<Tool> now = this.tools;
+				if ((now != null && !this.stale) || (now == null && System.nanoTime() - this.failedAt < RETRY_NANOS)) {
+					// listed meanwhile, or the server failed to list them a moment ago
+					return now;
+				}
+				McpStdioServer.Lease lease;
+				try {
+					lease = this.server.lease(user);
+				}
+				catch (RuntimeException ex) {
+					// this user's refusal, not the server's failure: their call says why
+					return now;
+				}
+				try (lease) {
+					clientOf(lease.instance()).list();
+				}
+				catch (RuntimeException ex) {
+					if (now == null) {
+						this.failedAt = System.nanoTime();
+						tellLeftOut(this.server, messageOf(ex));
+					}
+				}
+				return this.tools;
+			}
+			finally {
+				this.listing.unlock();
+			}
+		}
+
+		/** Take the tools an instance listed or announced. */
+		void take(Client client, List<Tool> listed) {
+			this.info = client.connection().get();
+			this.tools = List.copyOf(listed);
+			this.stale = false;
+		}
+
+		/**
+		 * Return the client of an instance: made on its first call, closed and forgotten
+		 * when the instance is gone.
+		 */
+		InstanceClient clientOf(McpStdioServer instance) {
+			InstanceClient client = this.clients.get(instance);
+			if (client != null) {
+				return client;
+			}
+			client = this.clients.computeIfAbsent(instance, (key) -> new InstanceClient(this, key));
+			if (instance.isClosed()) {
+				// closed meanwhile: its listener may have come too late
+				forget(instance);
+			}
+			return client;
+		}
+
+		void forget(McpStdioServer instance) {
+			InstanceClient client = this.clients.remove(instance);
+			if (client != null) {
+				client.close();
+			}
+		}
+
+	}
+
+	/** The client of one instance of a per-user server. */
+	private final class InstanceClient implements McpStdioServer.Listener {
+
+		private final PerUserTools owner;
+
+		private final McpStdioServer instance;
+
+		private final Client client;
+
+		/** The callbacks of its tools, by name. */
+		private final Map<String, ToolCallback> callbacks = new ConcurrentHashMap<>();
+
+		private volatile boolean listed;
+
+		private volatile boolean closed;
+
+		InstanceClient(PerUserTools owner, McpStdioServer instance) {
+			this.owner = owner;
+			this.instance = instance;
+			this.client = ToolGathering.this.later.apply(instance, this::announced);
+			instance.addListener(this);
+		}
+
+		private void announced(List<Tool> tools) {
+			this.owner.take(this.client, tools);
+		}
+
+		/** Initialize the client and list its tools, once. */
+		synchronized void list() {
+			if (this.listed && !this.owner.stale) {
+				return;
+			}
+			checkOpen();
+			this.owner.take(this.client, this.client.tools().get());
+			this.listed = true;
+		}
+
+		ToolCallback callback(Tool tool, String name) {
+			return this.callbacks.computeIfAbsent(name,
+					(key) -> new ExitTellingToolCallback(this.client.callback().apply(tool, key),
+							this.instance.name()));
+		}
+
+		/**
+		 * Whether the instance is gone or being stopped for good: a failure of its client
+		 * then says so.
+		 */
+		boolean isClosed() {
+			ServerState state = this.instance.state();
+			return this.closed || this.instance.isClosed() || state == ServerState.STOPPING
+					|| state == ServerState.STOPPED;
+		}
+
+		void checkOpen() {
+			if (isClosed()) {
+				throw stopped(null);
+			}
+		}
+
+		McpServerNotRunningException stopped(@Nullable Throwable failure) {
+			return new McpServerNotRunningException(this.instance.name(), "MCP server '" + this.instance.name()
+					+ "': the calling user's instance was stopped (the server was stopped or reloaded) before it "
+					+ "answered"
+					+ ((failure != null) ? " ("
+							+ this.instance.definition().spec().sanitize(String.valueOf(messageOf(failure))) + ")" : "")
+					+ "; a new call starts a new instance");
+		}
+
+		void close() {
+			this.closed = true;
+			this.client.close().run();
+		}
+
+		@Override
+		public void closed(McpStdioServer server) {
+			this.owner.forget(server);
+		}
+
+	}
+
+	/**
+	 * A tool of a per-user server: each call holds its user's instance while it runs, and
+	 * a refusal is the call's failure, which the model is told.
+	 */
+	private record PerUserToolCallback(PerUserTools tools, Tool tool, ToolDefinition definition,
+			McpStdioServer.@Nullable User user) implements ToolCallback {
+
+		@Override
+		public ToolDefinition getToolDefinition() {
+			return this.definition;
+		}
+
+		@Override
+		public String call(String toolInput) {
+			return call(toolInput, null);
+		}
+
+		@Override
+		public String call(String toolInput, @Nullable ToolContext toolContext) {
+			McpStdioServer server = this.tools.server;
+			McpStdioServer.User caller = (this.user != null) ? this.user : server.user();
+			if (caller == null) {
+				throw new ToolExecutionException(this.definition, server.noUser());
+			}
+			McpStdioServer.Lease lease;
+			try {
+				lease = server.lease(caller);
+			}
+			catch (McpStdioException ex) {
+				throw new ToolExecutionException(this.definition, ex);
+			}
+			try {
+				InstanceClient client = this.tools.clientOf(lease.instance());
+				try {
+					client.list();
+					return client.callback(this.tool, this.definition.name()).call(toolInput, toolContext);
+				}
+				catch (ToolExecutionException ex) {
+					throw ex;
+				}
+				catch (McpStdioException ex) {
+					throw new ToolExecutionException(this.definition, ex);
+				}
+				catch (RuntimeException ex) {
+					// the instance could not start (the SDK wraps the failed initialize),
+					// or a client closed with its instance before its session existed
+					// failed inside the SDK: said as what happened
+					McpStdioException why = client.isClosed() ? client.stopped(ex) : reason(ex, server.name());
+					if (why != null) {
+						throw new ToolExecutionException(this.definition, why);
+					}
+					throw ex;
+				}
+			}
+			finally {
+				lease.close();
+			}
+		}
+
+	}
+
+	/**
+	 * Return what mcp-stdio said of a failure within a client's failure: its own
+	 * exception, or its own JSON-RPC error (an exit, a start that failed).
+	 */
+	private static @Nullable McpStdioException reason(Throwable failure, String server) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof McpStdioException own) {
+				return own;
+			}
+			JSONRPCError error = McpStdioClientTransport.ownError(cause, server);
+			if (error != null) {
+				return new McpStdioException(server, error.message());
+			}
+		}
+		return null;
 	}
 
 	/** One client and the tools it listed last. */

@@ -535,7 +535,7 @@ final class ConfiguredServers {
 		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
 				restart.getInitialBackoff(), restart.getMaxBackoff());
 		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
-				: new PerUser(server.getMaxInstances(), server.getUserEnv());
+				: new PerUser(server.getMaxInstances(), server.getInstanceWait(), server.getUserEnv());
 		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
 				: (perUser != null) ? TEN_MINUTES : null;
 		DataSize maxMemory = server.getMaxMemory();
@@ -634,6 +634,7 @@ final class ConfiguredServers {
 						this.classLoader),
 				"per-user needs Spring Security to tell who calls", "add spring-boot-starter-security");
 		count(configured, "max-instances", server.getMaxInstances(), 1, 10_000, "set a count such as 50");
+		duration(configured, "instance-wait", server.getInstanceWait(), TEN_MINUTES);
 		server.getUserEnv().forEach((variable, value) -> {
 			if (value.startsWith("oauth2:")
 					&& !ClassUtils.isPresent("org.springframework.security.oauth2.client.OAuth2AuthorizedClientService",

@@ -41,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
@@ -165,9 +166,19 @@ public class McpStdioAutoConfiguration {
 				return (registrationId, user) -> {
 					OAuth2AuthorizedClientManager manager = managers.getIfUnique();
 					OAuth2AuthorizedClientService service = services.getIfUnique();
-					OAuth2AuthorizedClient client = (manager != null) ? manager.authorize(
-							OAuth2AuthorizeRequest.withClientRegistrationId(registrationId).principal(user).build())
-							: (service != null) ? service.loadAuthorizedClient(registrationId, user.getName()) : null;
+					OAuth2AuthorizedClient client;
+					try {
+						client = (manager != null) ? manager.authorize(
+								OAuth2AuthorizeRequest.withClientRegistrationId(registrationId).principal(user).build())
+								: (service != null) ? service.loadAuthorizedClient(registrationId, user.getName())
+										: null;
+					}
+					catch (ClientAuthorizationRequiredException ex) {
+						// the user has not authorized the client (signed in otherwise
+						// than
+						// with oauth2Login): no token, said as such
+						return null;
+					}
 					return (client != null) ? client.getAccessToken().getTokenValue() : null;
 				};
 			}

@@ -380,9 +380,17 @@ public class McpStdioProperties {
 
 		/**
 		 * The most instances of a per-user server at once; beyond it the least recently
-		 * used instance without a request under way is stopped, else the call fails.
+		 * used instance that is not in use is stopped to make room, else the call waits
+		 * for one up to instance-wait.
 		 */
 		private int maxInstances = 50;
+
+		/**
+		 * How long a call of a per-user server that has max-instances instances, all in
+		 * use, waits for one of them to be free (then stopped to make room); then it
+		 * fails naming max-instances.
+		 */
+		private Duration instanceWait = Duration.ofSeconds(5);
 
 		public Instances getInstances() {
 			return this.instances;
@@ -398,6 +406,14 @@ public class McpStdioProperties {
 
 		public void setMaxInstances(int maxInstances) {
 			this.maxInstances = maxInstances;
+		}
+
+		public Duration getInstanceWait() {
+			return this.instanceWait;
+		}
+
+		public void setInstanceWait(Duration instanceWait) {
+			this.instanceWait = instanceWait;
 		}
 
 		public boolean isEnabled() {

@@ -33,6 +33,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,7 @@ import dev.mcpstdio.core.process.ProcessTable;
 import dev.mcpstdio.core.process.ProcessTable.Proc;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -134,7 +136,12 @@ public final class ServerHost implements AutoCloseable {
 		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(runnable) -> daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
 				new ThreadPoolExecutor.CallerRunsPolicy());
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> daemon(runnable, "mcp-stdio-timer"));
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+				(runnable) -> daemon(runnable, "mcp-stdio-timer"));
+		// a cancelled check (an idle stop, a restart) leaves the queue at once, and what
+		// it holds with it: not when it would have been due
+		timer.setRemoveOnCancelPolicy(true);
+		this.scheduler = Executors.unconfigurableScheduledExecutorService(timer);
 		this.containments = new Containments(this.guard, this.tasks, this.scanner, this.membership, this.proc,
 				builder.cgroups);
 		this.exits = new Exits(this.tasks);
@@ -250,7 +257,14 @@ public final class ServerHost implements AutoCloseable {
 		// user's command line
 		ProcessBuilder builder = new ProcessBuilder(this.platform.inOwnSession(containment.command()));
 		builder.environment().clear();
-		builder.environment().putAll(start.env());
+		try {
+			checkEnvironment(spec, start.env());
+			builder.environment().putAll(start.env());
+		}
+		catch (RuntimeException ex) {
+			containment.release();
+			throw ex;
+		}
 		if (spec.workingDirectory() != null) {
 			builder.directory(spec.workingDirectory().toFile());
 		}
@@ -271,6 +285,24 @@ public final class ServerHost implements AutoCloseable {
 		Set<String> withheld = new HashSet<>(this.jvmEnvironment.keySet());
 		withheld.removeAll(start.env().keySet());
 		return new Launched(process, instance, startTime, containment, Set.copyOf(withheld));
+	}
+
+	/**
+	 * Refuse an environment the OS cannot take, naming the variable, never its value (the
+	 * JDK's own message quotes the value: a user's token).
+	 */
+	private static void checkEnvironment(StdioServerSpec spec, Map<String, String> env) {
+		env.forEach((name, value) -> {
+			String what = (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\u0000') >= 0)
+					? "its name is empty or holds '=' or a NUL character"
+					: (value.indexOf('\u0000') >= 0) ? "its value holds a NUL character" : null;
+			if (what != null) {
+				throw new McpStdioException(spec.name(),
+						"Could not start MCP server '" + spec.name() + "': environment variable "
+								+ SecretSanitizer.quote(name, 100, spec.secrets()) + " cannot "
+								+ "be passed to a process (" + what + "); the value is not shown");
+			}
+		});
 	}
 
 	/**

@@ -27,6 +27,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +71,9 @@ final class StdinWriter {
 	 * when none is pending, notices a write blocked longer than the send timeout.
 	 */
 	private final AtomicBoolean watching = new AtomicBoolean();
+
+	/** The check scheduled last, cancelled when stdin is closed. */
+	private volatile @Nullable ScheduledFuture<?> pendingCheck;
 
 	private volatile boolean busy;
 
@@ -311,7 +315,11 @@ final class StdinWriter {
 
 	private void schedule(long delayNanos) {
 		try {
-			this.timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+			this.pendingCheck = this.timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+			if (this.closeRequested) {
+				// closed meanwhile: see close()
+				cancelCheck();
+			}
 		}
 		catch (RejectedExecutionException ex) {
 			// The application is shutting down: nothing is left to fail
@@ -346,6 +354,9 @@ final class StdinWriter {
 	 */
 	void close(Function<Write, Exception> error) {
 		this.closeRequested = true;
+		// a check waiting in the timer holds this writer, and so its process, until it
+		// is due (a send timeout away): a process that ended lets go at once
+		cancelCheck();
 		Write taken = this.held;
 		if (taken != null && taken.cancel()) {
 			taken.future.completeExceptionally(error.apply(taken));
@@ -353,6 +364,13 @@ final class StdinWriter {
 		failQueued(error);
 		// Whoever holds the lock now closes stdin when it lets go
 		closeUnlessWriting(true);
+	}
+
+	private void cancelCheck() {
+		ScheduledFuture<?> check = this.pendingCheck;
+		if (check != null) {
+			check.cancel(false);
+		}
 	}
 
 	private void failQueued(Function<Write, Exception> error) {

@@ -108,7 +108,8 @@ public interface ClientConnection {
 	 * its session on the new process before its message.
 	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
 	 * another restart is pending: the caller is told of that exit instead of waiting for
-	 * the next start
+	 * the next start; and at once, without waiting, when the server crash-loops (the
+	 * process the last restart ran ended before it was initialized)
 	 */
 	void awaitSettled();
 

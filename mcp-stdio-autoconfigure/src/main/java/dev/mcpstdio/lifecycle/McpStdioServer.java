@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpServerNotRunningException;
@@ -36,6 +38,7 @@ import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.process.ProcessTree;
 import dev.mcpstdio.core.secrets.SecretValues;
+import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
 import dev.mcpstdio.lifecycle.RequestObserver.ObservedRequest;
@@ -69,6 +72,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	private final ServerController controller;
 
 	private volatile boolean lifecycleRunning;
+
+	/** Set once the server is stopped for good, its listeners told. */
+	private final AtomicBoolean closed = new AtomicBoolean();
 
 	/** The instances of a per-user server, else {@code null}. */
 	private final @Nullable UserInstances instances;
@@ -111,14 +117,52 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	/**
 	 * Return the server the calling user's messages go to: this one, unless it runs one
 	 * instance per user; then the instance of the user authenticated on this thread,
-	 * created on their first call.
+	 * created on their first call. The instance is not held: a caller that sends to it
+	 * holds it with {@link #lease(User)}.
 	 * @return the server or the user's instance
 	 * @throws McpStdioException if it runs one instance per user and no user is
-	 * authenticated, or it has {@code max-instances} instances in use
+	 * authenticated, or it has {@code max-instances} instances in use for longer than
+	 * {@code instance-wait}
 	 * @throws McpServerNotRunningException if it was stopped
 	 */
 	public McpStdioServer instance() {
-		return (this.instances != null) ? this.instances.of(this.instances.current()) : this;
+		if (this.instances == null) {
+			return this;
+		}
+		try (Lease lease = this.instances.lease(this.instances.current())) {
+			return lease.instance();
+		}
+	}
+
+	/**
+	 * Hold the instance of a user of this per-user server while calls go to it: it is
+	 * never stopped to make room for another user's before the lease is closed. Past
+	 * {@code max-instances}, waits up to {@code instance-wait} for an instance that
+	 * nobody holds. A shared server's lease holds the server itself.
+	 * @param user the user, as {@link #user()} told on the calling thread
+	 * @return the lease, to be closed once the calls are over
+	 * @throws McpStdioException naming the server and why when the user cannot have an
+	 * instance (their values could not be resolved, {@code max-instances} after
+	 * {@code instance-wait})
+	 * @throws McpServerNotRunningException if the server was stopped
+	 */
+	public Lease lease(User user) {
+		return (this.instances != null) ? this.instances.lease(user) : new Lease(this, null);
+	}
+
+	/**
+	 * Refuse a call of a per-user server that has no user.
+	 * @return the refusal, naming the server and why
+	 */
+	public McpStdioException noUser() {
+		return assertPerUser().noUserRefusal();
+	}
+
+	private UserInstances assertPerUser() {
+		if (this.instances == null) {
+			throw new IllegalStateException("MCP server '" + name() + "' is shared, not per-user");
+		}
+		return this.instances;
 	}
 
 	/**
@@ -165,6 +209,25 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	public ServerState state() {
 		return this.controller.state();
+	}
+
+	/**
+	 * Return whether the server was stopped for good: removed by a reload, its context
+	 * closed, or, for an instance of a per-user server, gone.
+	 * @return whether it is closed
+	 */
+	public boolean isClosed() {
+		return this.closed.get();
+	}
+
+	/**
+	 * Return whether the server is up: it runs, or, for a per-user server, it can start
+	 * its users' instances.
+	 * @return whether it is up
+	 */
+	public boolean isUp() {
+		ServerState state = state();
+		return state == ServerState.RUNNING || (this.instances != null && state == ServerState.IDLE);
 	}
 
 	/**
@@ -230,7 +293,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public void send(String message, @Nullable Object requestId) {
 		if (this.instances != null) {
-			instance().send(message, requestId);
+			try (Lease lease = this.instances.lease(this.instances.current())) {
+				lease.instance().send(message, requestId);
+			}
 			return;
 		}
 		JsonRpcLine line = JsonRpcLine.of(message);
@@ -255,7 +320,19 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
 		if (this.instances != null) {
-			return instance().request(id, message);
+			Lease lease = this.instances.lease(this.instances.current());
+			CompletableFuture<String> answer;
+			try {
+				answer = lease.instance().request(id, message);
+			}
+			catch (RuntimeException ex) {
+				lease.close();
+				throw ex;
+			}
+			// held until answered: an instance with a request under way is never stopped
+			// to make room
+			answer.whenComplete((line, ex) -> lease.close());
+			return answer;
 		}
 		ObservedRequest observed = this.controller.requests().sending(id, JsonRpcLine.of(message));
 		String line = (observed != null) ? observed.message().text() : message;
@@ -427,6 +504,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		if (this.instances != null) {
 			this.instances.stopAll();
 		}
+		if (this.closed.compareAndSet(false, true)) {
+			this.controller.events().closed();
+		}
 	}
 
 	/**
@@ -505,23 +585,72 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		default void restarted(McpStdioServer server) {
 		}
 
+		/**
+		 * The server was stopped for good: removed by a reload, its context closed, or,
+		 * for an instance of a per-user server, gone (idle, failed, or stopped to make
+		 * room). What a listener keeps for it is to be let go.
+		 * @param server the server
+		 */
+		default void closed(McpStdioServer server) {
+		}
+
 	}
 
 	/**
-	 * The instances of a per-user server: one per user, at most {@code max-instances}.
+	 * A caller's hold on the instance its calls go to: while any caller holds it, the
+	 * instance is never stopped to make room for another user's. Closing it lets the
+	 * instance go (once).
+	 */
+	public static final class Lease implements AutoCloseable {
+
+		private final McpStdioServer instance;
+
+		private final @Nullable Runnable release;
+
+		private final AtomicBoolean closed = new AtomicBoolean();
+
+		Lease(McpStdioServer instance, @Nullable Runnable release) {
+			this.instance = instance;
+			this.release = release;
+		}
+
+		/**
+		 * Return the server or instance held.
+		 * @return the instance
+		 */
+		public McpStdioServer instance() {
+			return this.instance;
+		}
+
+		@Override
+		public void close() {
+			if (this.release != null && this.closed.compareAndSet(false, true)) {
+				this.release.run();
+			}
+		}
+
+	}
+
+	/**
+	 * The instances of a per-user server: one per user, at most {@code max-instances}. An
+	 * instance that is gone (stopped for being idle, failed, stopped to make room) is
+	 * removed at once: nothing of it stays reachable from here.
 	 */
 	private final class UserInstances {
+
+		/** How long a call waiting for a free instance sleeps at most between looks. */
+		private static final long RECHECK_NANOS = 50_000_000L;
 
 		private final @Nullable Users users;
 
 		private final PerUser perUser;
 
 		/** By the users' keys, least recently used first; guarded by {@code this}. */
-		private final Map<String, McpStdioServer> byKey = new LinkedHashMap<>(16, 0.75f, true);
+		private final Map<String, Slot> byKey = new LinkedHashMap<>(16, 0.75f, true);
 
 		/**
-		 * The users whose instance is being created, each with the lock their calls wait
-		 * on.
+		 * The users whose values are being resolved, each with the lock their calls wait
+		 * on: one resolution per user at a time (a token may take a round trip).
 		 */
 		private final Map<String, Object> resolving = new ConcurrentHashMap<>();
 
@@ -542,82 +671,145 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		User current() {
 			User user = user();
 			if (user == null) {
-				throw new McpStdioException(name(), "MCP server '" + name() + "' runs one instance per user "
-						+ "(instances: per-user) and this call has no authenticated user ("
-						+ ((this.users != null) ? "none, or an anonymous one" : "no Spring Security to tell one")
-						+ "): it is refused, never sent to a shared or another user's instance");
+				throw noUserRefusal();
 			}
 			return user;
 		}
 
+		McpStdioException noUserRefusal() {
+			return new McpStdioException(name(),
+					"MCP server '" + name() + "' runs one instance per user "
+							+ "(instances: per-user) and this call has no authenticated user ("
+							+ ((this.users != null) ? "none, or an anonymous one" : "no Spring Security to tell one")
+							+ "): it is refused, never sent to a shared or another user's instance");
+		}
+
 		/**
-		 * Return a user's instance: the one they have, or a new one, with their
-		 * {@code user-env} resolved now, in place of one that failed or was stopped (for
-		 * being idle too). Beyond {@code max-instances} the least recently used instance
-		 * without a request under way is stopped first.
+		 * Hold a user's instance: the one they have, or a new one, with their
+		 * {@code user-env} resolved now, in place of one that is gone. Beyond
+		 * {@code max-instances} the least recently used instance that nobody holds and
+		 * that is neither starting nor answering is stopped first; when there is none,
+		 * the call waits for one up to {@code instance-wait}, then is refused.
 		 */
-		McpStdioServer of(User user) {
+		Lease lease(User user) {
 			String key = user.key();
-			McpStdioServer found = instanceOf(key);
+			long deadline = System.nanoTime() + this.perUser.instanceWait().toNanos();
+			Lease found = held(key);
 			if (found != null) {
 				return found;
 			}
-			// one user's calls wait for one resolution of their values (a token may take
-			// a round trip), other users' calls go on
+			Map<String, String> env;
 			Object resolving = this.resolving.computeIfAbsent(key, (any) -> new Object());
 			synchronized (resolving) {
 				try {
-					found = instanceOf(key);
-					return (found != null) ? found : create(key, user.env(name(), this.perUser.userEnv()));
+					found = held(key);
+					if (found != null) {
+						return found;
+					}
+					env = env(user);
 				}
 				finally {
 					this.resolving.remove(key, resolving);
 				}
 			}
+			return create(key, env, deadline);
 		}
 
-		private synchronized @Nullable McpStdioServer instanceOf(String key) {
-			McpStdioServer found = this.byKey.get(key);
-			return (found != null && usable(found)) ? found : null;
-		}
-
-		private McpStdioServer create(String key, Map<String, String> env) {
-			List<McpStdioServer> ended = new ArrayList<>();
-			McpStdioServer created;
-			synchronized (this) {
-				// the per-user server's own state: IDLE while it serves its users
-				if (state() != ServerState.IDLE) {
-					throw new McpServerNotRunningException(name(),
-							"MCP server '" + name() + "' is " + state() + ": it starts no instance");
-				}
-				McpStdioServer found = this.byKey.get(key);
-				if (found != null && usable(found)) {
-					return found;
-				}
-				if (found != null) {
-					ended.add(this.byKey.remove(key));
-				}
-				if (this.byKey.size() >= this.perUser.maxInstances()) {
-					McpStdioServer idle = this.byKey.values()
-						.stream()
-						.filter(UserInstances::idle)
-						.findFirst()
-						.orElse(null);
-					if (idle == null) {
-						throw new McpStdioException(name(), "MCP server '" + name() + "' has " + this.byKey.size()
-								+ " instances (max-instances), each with a request under way: the call is refused (raise "
-								+ "mcp.stdio.servers." + name() + ".max-instances)");
-					}
-					logger.info("Stopping the least recently used instance of MCP server '" + name()
-							+ "' for another user's (max-instances " + this.perUser.maxInstances() + ")");
-					this.byKey.values().remove(idle);
-					ended.add(idle);
-				}
-				created = newInstance(env);
-				this.byKey.put(key, created);
+		/** Resolve a user's values: whatever the source throws says which server. */
+		private Map<String, String> env(User user) {
+			try {
+				return user.env(name(), this.perUser.userEnv());
 			}
-			ended.forEach(McpStdioServer::destroy);
-			return created;
+			catch (McpStdioException ex) {
+				throw ex;
+			}
+			catch (RuntimeException ex) {
+				// the source's own message may hold what it resolves (a token, a vault
+				// session): only the kind of failure is told, and the exception not kept
+				throw new McpStdioException(name(),
+						"MCP server '" + name() + "' cannot start an instance for the calling user: their user-env "
+								+ "values could not be resolved (the source of the values, the McpStdioUsers bean or "
+								+ "the OAuth2 client manager, threw " + ex.getClass().getName()
+								+ "; its message is left out, as it may hold a secret)");
+			}
+		}
+
+		private synchronized @Nullable Lease held(String key) {
+			Slot slot = this.byKey.get(key);
+			return (slot != null && usable(slot.instance)) ? slot.hold() : null;
+		}
+
+		private Lease create(String key, Map<String, String> env, long deadline) {
+			List<McpStdioServer> ended = new ArrayList<>();
+			Lease lease;
+			try {
+				synchronized (this) {
+					while (true) {
+						// the per-user server's own state: IDLE while it serves its users
+						if (state() != ServerState.IDLE) {
+							throw new McpServerNotRunningException(name(),
+									"MCP server '" + name() + "' is " + state() + ": it starts no instance");
+						}
+						Slot found = this.byKey.get(key);
+						if (found != null && usable(found.instance)) {
+							return found.hold();
+						}
+						if (found != null) {
+							// gone (failed, stopped): replaced, and stopped for good even
+							// while a caller holds it (its call fails as it is)
+							this.byKey.remove(key);
+							ended.add(found.instance);
+						}
+						if (this.byKey.size() < this.perUser.maxInstances()) {
+							break;
+						}
+						Slot free = this.byKey.values().stream().filter(Slot::free).findFirst().orElse(null);
+						if (free != null) {
+							logger.info("Stopping the least recently used instance of MCP server '" + name()
+									+ "' for another user's (max-instances " + this.perUser.maxInstances() + ")");
+							this.byKey.values().remove(free);
+							ended.add(free.instance);
+							break;
+						}
+						long remaining = deadline - System.nanoTime();
+						if (remaining <= 0) {
+							throw new McpStdioException(name(),
+									"MCP server '" + name() + "' has " + this.byKey.size()
+											+ " instances (max-instances " + this.perUser.maxInstances()
+											+ "), all in use, and none was free within " + "instance-wait ("
+											+ Waits.format(this.perUser.instanceWait())
+											+ "): the call is refused (raise mcp.stdio.servers." + name()
+											+ ".max-instances, or .instance-wait)");
+						}
+						// woken when a lease is let go or an instance leaves; looked at
+						// again soon anyway: a request given up on ends just after
+						TimeUnit.NANOSECONDS.timedWait(this, Math.min(remaining, RECHECK_NANOS));
+					}
+					Slot slot = new Slot(key, newInstance(env));
+					this.byKey.put(key, slot);
+					lease = slot.hold();
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new McpStdioException(name(),
+						"MCP server '" + name() + "': the wait for an instance was interrupted", ex);
+			}
+			finally {
+				ended.forEach(this::destroyLater);
+			}
+			return lease;
+		}
+
+		/** Stop an instance that is gone from the map, not on the caller's thread. */
+		private void destroyLater(McpStdioServer instance) {
+			try {
+				McpStdioServer.this.host.tasks().execute(instance::destroy);
+			}
+			catch (RuntimeException ex) {
+				// the application is shutting down: stop it here
+				instance.destroy();
+			}
 		}
 
 		/** A new instance of the per-user server, with a user's values added. */
@@ -632,16 +824,39 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 					definition().limits()), McpStdioServer.this.host, null, McpStdioServer.this.controller);
 		}
 
+		/**
+		 * An instance changed state: one that is gone (stopped for being idle, failed,
+		 * stopped) leaves the map once nobody holds it.
+		 */
+		private void changed(Slot slot) {
+			if (usable(slot.instance)) {
+				return;
+			}
+			// told under the instance's lock: removed elsewhere
+			try {
+				McpStdioServer.this.host.tasks().execute(() -> removeIfGone(slot));
+			}
+			catch (RuntimeException ex) {
+				removeIfGone(slot);
+			}
+		}
+
+		private void removeIfGone(Slot slot) {
+			synchronized (this) {
+				if (slot.leases > 0 || usable(slot.instance) || this.byKey.get(slot.key) != slot) {
+					return;
+				}
+				this.byKey.remove(slot.key);
+				notifyAll();
+			}
+			slot.instance.destroy();
+		}
+
 		/** Whether an instance serves its user's calls; else a new one replaces it. */
 		private static boolean usable(McpStdioServer instance) {
 			ServerState state = instance.state();
 			return state != ServerState.FAILED && state != ServerState.STOPPED && state != ServerState.STOPPING
 					&& (state != ServerState.IDLE || instance.process() == null);
-		}
-
-		private static boolean idle(McpStdioServer instance) {
-			ServerState state = instance.state();
-			return instance.pendingRequests() == 0 && state != ServerState.STARTING && state != ServerState.RESTARTING;
 		}
 
 		/**
@@ -651,8 +866,9 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		void stopAll() {
 			List<McpStdioServer> all;
 			synchronized (this) {
-				all = List.copyOf(this.byKey.values());
+				all = this.byKey.values().stream().map((slot) -> slot.instance).toList();
 				this.byKey.clear();
+				notifyAll();
 			}
 			CompletableFuture
 				.allOf(all.stream()
@@ -662,11 +878,65 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 		}
 
 		synchronized Map<String, McpStdioServer> snapshot() {
-			return new LinkedHashMap<>(this.byKey);
+			Map<String, McpStdioServer> snapshot = new LinkedHashMap<>();
+			this.byKey.forEach((key, slot) -> snapshot.put(key, slot.instance));
+			return snapshot;
 		}
 
 		synchronized List<StdioServerProcess> processes() {
-			return this.byKey.values().stream().flatMap((instance) -> instance.processes().stream()).toList();
+			return this.byKey.values().stream().flatMap((slot) -> slot.instance.processes().stream()).toList();
+		}
+
+		/** One user's instance and how many callers hold it; guarded by the map. */
+		private final class Slot implements Listener {
+
+			private final String key;
+
+			private final McpStdioServer instance;
+
+			private int leases;
+
+			Slot(String key, McpStdioServer instance) {
+				this.key = key;
+				this.instance = instance;
+				instance.addListener(this);
+			}
+
+			/** Called holding the map's lock. */
+			Lease hold() {
+				this.leases++;
+				return new Lease(this.instance, this::release);
+			}
+
+			private void release() {
+				boolean gone;
+				synchronized (UserInstances.this) {
+					this.leases--;
+					UserInstances.this.notifyAll();
+					gone = this.leases == 0 && !usable(this.instance);
+				}
+				if (gone) {
+					removeIfGone(this);
+				}
+			}
+
+			/**
+			 * Called holding the map's lock: whether it may be stopped to make room:
+			 * nobody holds it (a caller holds it through its requests, the gathering
+			 * through its listing), and it is neither starting nor restarting. A request
+			 * its caller gave up on does not hold it: the stop's drain does not wait for
+			 * it either.
+			 */
+			boolean free() {
+				ServerState state = this.instance.state();
+				return this.leases == 0 && state != ServerState.STARTING && state != ServerState.RESTARTING;
+			}
+
+			@Override
+			public void stateChanged(McpStdioServer server, ServerState state) {
+				changed(this);
+			}
+
 		}
 
 	}

@@ -82,10 +82,12 @@ public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, bo
 	 * One instance of the server per user, started on that user's demand.
 	 *
 	 * @param maxInstances the most instances at once
+	 * @param instanceWait how long a call waits for an instance to be free when there are
+	 * {@code maxInstances}, all in use
 	 * @param userEnv variables resolved for the user when their instance starts, such as
 	 * {@code oauth2:github}
 	 */
-	public record PerUser(int maxInstances, Map<String, String> userEnv) {
+	public record PerUser(int maxInstances, Duration instanceWait, Map<String, String> userEnv) {
 
 		public PerUser {
 			userEnv = Map.copyOf(userEnv);

@@ -116,6 +116,13 @@ final class ServerController implements ClientConnection {
 	private long restartDeadlineNanos;
 
 	/**
+	 * The exit of a process that a restart ran and that ended before it was initialized:
+	 * the server crash-loops, and a send fails with this exit at once rather than waiting
+	 * for the next restart's backoff. {@code null} once a process is initialized.
+	 */
+	private volatile @Nullable ExitInfo crashLoopExit;
+
+	/**
 	 * Create the state machine of a server.
 	 * @param definition the server
 	 * @param host what it shares with the other servers
@@ -155,6 +162,7 @@ final class ServerController implements ClientConnection {
 	@Override
 	public void markInitialized() {
 		this.initialized = true;
+		this.crashLoopExit = null;
 	}
 
 	@Override
@@ -430,6 +438,7 @@ final class ServerController implements ClientConnection {
 			started.handshake(this.definition.spec().startupTimeout());
 			synchronized (this.lock) {
 				this.initialized = true;
+				this.crashLoopExit = null;
 				if (this.generation == startedGeneration) {
 					this.startsEnded = this.startsBegun;
 				}
@@ -484,6 +493,12 @@ final class ServerController implements ClientConnection {
 		synchronized (this.lock) {
 			if (!isSettling()) {
 				return;
+			}
+			ExitInfo looping = this.crashLoopExit;
+			if (this.state == ServerState.RESTARTING && looping != null) {
+				// the restart before this one ended as its process started: the caller
+				// learns of that exit now, not after the next backoff
+				throw looping.toException();
 			}
 			boolean restartPending = this.state == ServerState.RESTARTING;
 			long awaited = restartPending ? this.startsBegun + 1 : this.startsBegun;
@@ -675,6 +690,8 @@ final class ServerController implements ClientConnection {
 			// a start whose process exited is over, whatever follows
 			this.startsEnded = this.startsBegun;
 			this.lock.notifyAll();
+			// a process a restart ran that ended before it was initialized: a crash loop
+			this.crashLoopExit = (!this.initialized && exitedGeneration > 1) ? exit : null;
 			this.initialized = false;
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
@@ -797,6 +814,13 @@ final class ServerController implements ClientConnection {
 			if (result.wasRunning()) {
 				this.listeners.forEach((bound) -> bound.listener().stopped(bound.server(), result));
 			}
+		}
+
+		/** Tell the listeners that the server is stopped for good, then forget them. */
+		void closed() {
+			List<Bound> told = List.copyOf(this.listeners);
+			this.listeners.clear();
+			told.forEach((bound) -> bound.listener().closed(bound.server()));
 		}
 
 		/** Count a restart and tell the listeners, before it begins. */

@@ -150,6 +150,11 @@ final class UsageSupervisor {
 			touch();
 			scheduleIdleCheck(controller, this.definition.demand().idleTimeout().toNanos());
 		}
+		else if (state != ServerState.RUNNING) {
+			// a check waiting in the scheduler holds the controller, and so its process,
+			// until it is due (an idle-timeout away): let a stopped server go now
+			cancel(this.idleCheck.getAndSet(null));
+		}
 		if (!this.definition.limits().any()) {
 			return;
 		}

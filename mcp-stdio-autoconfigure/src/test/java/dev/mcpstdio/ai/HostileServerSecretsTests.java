@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.ai;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -122,6 +123,34 @@ class HostileServerSecretsTests {
 				// a result the client's type does not take fails the call, not the wait
 				assertThatThrownBy(() -> raw(client, "{\"content\":[{\"type\":\"no-such-type\"}]}"))
 					.hasStackTraceContaining("no-such-type");
+			});
+	}
+
+	@Test
+	void anAnswerThatCannotBeReadFailsItsRequestAtOnceNamingTheServer() {
+		List<String> server = AiTestSupport.testServer("leaky", this.fixtures.id());
+		AiTestSupport.runner()
+			.withPropertyValues(properties(server,
+					List.of("mcp.stdio.servers.leaky.env.UPSTREAM_API_KEY=" + KEY,
+							"spring.ai.mcp.client.request-timeout=60s")))
+			.run((context) -> {
+				McpSyncClient client = AiTestSupport.syncClient(context);
+				long start = System.nanoTime();
+				// a JSON-RPC error whose code has 2,000,000 digits: valid JSON, which no
+				// client type takes
+				assertThatThrownBy(() -> client
+					.callTool(CallToolRequest.builder("huge_code").arguments(Map.of("digits", 2_000_000)).build()))
+					.isInstanceOfSatisfying(McpError.class,
+							(error) -> assertThat(error.getJsonRpcError().message())
+								.startsWith("MCP server 'leaky' sent an answer that could not be read: ")
+								.hasSizeLessThan(1000));
+				// at once, not at the client's 60 s timeout: a generous bound for a
+				// loaded
+				// machine
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+				// the session goes on
+				assertThat(text(raw(client, "{\"content\":[{\"type\":\"text\",\"text\":\"after\"}]}")))
+					.isEqualTo("after");
 			});
 	}
 

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -106,46 +107,72 @@ class NoAnswerInAServersPlaceTests {
 
 	@Test
 	void aCallersWaitIsOneStartNotTheChainOfRestarts() throws Exception {
-		String prefix = "mcp.stdio.servers.loop.";
-		List<String> server = List.of(prefix + "command=sh", prefix + "args[0]=-c",
-				prefix + "args[1]=echo 'boom: missing dependency' >&2; exit 3",
-				prefix + "env.MCP_STDIO_TEST=" + this.fixtures.id(), prefix + "restart.policy=always",
-				prefix + "restart.initial-backoff=2s", prefix + "restart.max-backoff=30s",
-				prefix + "restart.max-restarts=5", prefix + "restart.window=10m",
-				"spring.ai.mcp.client.initialized=false");
-		AiTestSupport.runner().withPropertyValues(properties(server)).run((context) -> {
+		AiTestSupport.runner().withPropertyValues(properties(crashLoop("2s"))).run((context) -> {
 			McpStdioServer loop = context.getBean(McpStdioServers.class).get("loop");
 			McpSyncClient client = AiTestSupport.syncClient(context);
 			Await.within(Duration.ofSeconds(20))
 				.until("the first restart pending", () -> loop.state() == ServerState.RESTARTING);
-			ExecutorService callers = Executors.newFixedThreadPool(16);
-			try {
-				List<Future<Duration>> calls = new ArrayList<>();
-				for (int i = 0; i < 8; i++) {
-					calls.add(callers.submit(() -> timeToFailure(client::listTools)));
-					String id = "direct-" + i;
-					calls.add(
-							callers.submit(
-									() -> timeToFailure(
-											() -> loop
-												.request(id,
-														"{\"jsonrpc\":\"2.0\",\"id\":\"" + id
-																+ "\",\"method\":\"ping\"}")
-												.get(60, TimeUnit.SECONDS))));
-				}
-				List<Duration> waited = new ArrayList<>();
-				for (Future<Duration> call : calls) {
-					waited.add(call.get(90, TimeUnit.SECONDS));
-				}
-				System.out.println("Callers of a crash-looping server (backoffs 2 s, 4 s, 8 s ...) failed after "
-						+ waited.stream().map(Duration::toMillis).toList() + " ms");
-				// one backoff of 2 s and one start, never the 4 s and 8 s after it
-				assertThat(waited).allSatisfy((took) -> assertThat(took).isLessThan(Duration.ofSeconds(6)));
-			}
-			finally {
-				callers.shutdownNow();
-			}
+			List<Duration> waited = failures(loop, client);
+			System.out.println("Callers of a crash-looping server (backoffs 2 s, 4 s, 8 s ...) failed after "
+					+ waited.stream().map(Duration::toMillis).toList() + " ms");
+			// one backoff of 2 s and one start, never the 4 s and 8 s after it
+			assertThat(waited).allSatisfy((took) -> assertThat(took).isLessThan(Duration.ofSeconds(6)));
 		});
+	}
+
+	@Test
+	void theFirstCallsOfACrashLoopingServerFailWithTheExitAtOnceNotAfterTheNextBackoff() throws Exception {
+		AiTestSupport.runner().withPropertyValues(properties(crashLoop("3s"))).run((context) -> {
+			McpStdioServer loop = context.getBean(McpStdioServers.class).get("loop");
+			// a restart ran a process that ended as it started: the server crash-loops,
+			// the next restart 6 s away
+			Await.within(Duration.ofSeconds(30))
+				.until("a restart's process ended", () -> loop.restarts() >= 1 && loop.exits(ExitCause.UNEXPECTED) >= 2
+						&& loop.state() == ServerState.RESTARTING);
+			// each client call its first: Spring AI's initialize
+			List<Duration> waited = failures(loop, AiTestSupport.syncClient(context));
+			System.out.println("First calls of a crash-looping server (next backoff 6 s) failed after "
+					+ waited.stream().map(Duration::toMillis).toList() + " ms");
+			// with the exit at once, never after the backoff of the next restart: a
+			// generous bound for a loaded machine, below the backoff
+			assertThat(waited).allSatisfy((took) -> assertThat(took).isLessThan(Duration.ofSeconds(4)));
+		});
+	}
+
+	/** A server that exits at once with a line on stderr, restarted always. */
+	private List<String> crashLoop(String initialBackoff) {
+		String prefix = "mcp.stdio.servers.loop.";
+		return List.of(prefix + "command=sh", prefix + "args[0]=-c",
+				prefix + "args[1]=echo 'boom: missing dependency' >&2; exit 3",
+				prefix + "env.MCP_STDIO_TEST=" + this.fixtures.id(), prefix + "restart.policy=always",
+				prefix + "restart.initial-backoff=" + initialBackoff, prefix + "restart.max-backoff=30s",
+				prefix + "restart.max-restarts=5", prefix + "restart.window=10m",
+				"spring.ai.mcp.client.initialized=false");
+	}
+
+	/**
+	 * Eight calls through the client and eight direct requests at once: how long each
+	 * took to fail naming the exit.
+	 */
+	private static List<Duration> failures(McpStdioServer loop, McpSyncClient client) throws Exception {
+		ExecutorService callers = Executors.newFixedThreadPool(16);
+		try {
+			List<Future<Duration>> calls = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				calls.add(callers.submit(() -> timeToFailure(client::listTools)));
+				String id = "direct-" + i;
+				String ping = "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"ping\"}";
+				calls.add(callers.submit(() -> timeToFailure(() -> loop.request(id, ping).get(60, TimeUnit.SECONDS))));
+			}
+			List<Duration> waited = new ArrayList<>();
+			for (Future<Duration> call : calls) {
+				waited.add(call.get(90, TimeUnit.SECONDS));
+			}
+			return waited;
+		}
+		finally {
+			callers.shutdownNow();
+		}
 	}
 
 	@Test

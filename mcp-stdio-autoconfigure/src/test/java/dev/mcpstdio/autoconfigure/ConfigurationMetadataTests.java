@@ -141,7 +141,7 @@ class ConfigurationMetadataTests {
 			.isEqualTo(String.valueOf(new McpServersProperties.Health().isCountOptional()));
 		Map<String, Object> builtIn = values(new McpStdioProperties.ServerSettings(), "");
 		// every setting but working-directory, whose default is "the application's"
-		assertThat(builtIn).hasSize(25).doesNotContainKey("working-directory");
+		assertThat(builtIn).hasSize(26).doesNotContainKey("working-directory");
 		assertThat(defaultOf("mcp.stdio.defaults.working-directory")).isEmpty();
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)

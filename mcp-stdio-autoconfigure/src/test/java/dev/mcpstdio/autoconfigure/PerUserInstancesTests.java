@@ -44,6 +44,7 @@ import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.NoProcessLeft;
+import dev.mcpstdio.test.OAuth2Clients;
 import dev.mcpstdio.test.Sandboxes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -68,12 +69,8 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
-import org.springframework.security.oauth2.core.AuthorizationGrantType;
-import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -235,33 +232,50 @@ class PerUserInstancesTests {
 	}
 
 	@Test
-	void beyondMaxInstancesTheLeastRecentlyUsedIdleOneIsStoppedElseTheCallIsRefused() {
-		this.runner.withPropertyValues("mcp.stdio.servers.gh.max-instances=2").run((context) -> {
-			McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
-			signIn("alice");
-			assertThat(whoami(server, "a1")).contains(ALICE_TOKEN);
-			McpStdioServer alices = server.instance();
-			signIn("bob");
-			assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
-			// carol's first call: alice's instance, used least recently, is stopped
-			signIn("carol");
-			assertThat(whoami(server, "c1")).contains("\"token\":\"gho_carol");
-			assertThat(alices.state()).isEqualTo(ServerState.STOPPED);
-			assertThat(server.instances()).hasSize(2).doesNotContainValue(alices);
-			assertThat(server.treeStats().liveProcesses()).isEqualTo(2);
-			// bob and carol each wait for an answer: alice is refused at once
-			CompletableFuture<String> bobs = hang(server, "bob");
-			CompletableFuture<String> carols = hang(server, "carol");
-			signIn("alice");
-			long start = System.nanoTime();
-			assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
-				.withMessageContaining("max-instances");
-			// at once: not queued until an instance is free (theirs never are), a
-			// generous bound for a loaded machine
-			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
-			assertThat(bobs).isNotDone();
-			assertThat(carols).isNotDone();
-		});
+	void beyondMaxInstancesTheLeastRecentlyUsedFreeOneIsStoppedElseTheCallWaitsThenIsRefused() {
+		this.runner.withPropertyValues("mcp.stdio.servers.gh.max-instances=2", "mcp.stdio.servers.gh.instance-wait=3s")
+			.run((context) -> {
+				McpStdioServer server = context.getBean(McpStdioServers.class).get("gh");
+				signIn("alice");
+				assertThat(whoami(server, "a1")).contains(ALICE_TOKEN);
+				McpStdioServer alices = server.instance();
+				signIn("bob");
+				assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
+				// carol's first call: alice's instance, used least recently, is stopped
+				signIn("carol");
+				assertThat(whoami(server, "c1")).contains("\"token\":\"gho_carol");
+				assertThat(server.instances()).hasSize(2).doesNotContainValue(alices);
+				Await.that("alice's instance stopped", () -> alices.state() == ServerState.STOPPED);
+				Await.that("two processes", () -> server.treeStats().liveProcesses() == 2);
+				// bob and carol each wait for an answer: alice waits instance-wait, then
+				// is refused naming max-instances and the wait
+				CompletableFuture<String> bobs = hang(server, "bob");
+				CompletableFuture<String> carols = hang(server, "carol");
+				signIn("alice");
+				long start = System.nanoTime();
+				assertThatExceptionOfType(McpStdioException.class).isThrownBy(() -> whoami(server, "a2"))
+					.withMessageContaining("MCP server 'gh' has 2 instances (max-instances 2), all in use")
+					.withMessageContaining("instance-wait (3s)");
+				Duration waited = Duration.ofNanos(System.nanoTime() - start);
+				// a generous bound for a loaded machine
+				assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(2900)).isLessThan(Duration.ofSeconds(15));
+				assertThat(bobs).isNotDone();
+				assertThat(carols).isNotDone();
+				// bob gives up on his request: his instance is free, and alice's waiting
+				// call gets its place
+				CompletableFuture<String> alicesCall = CompletableFuture.supplyAsync(() -> {
+					signIn("alice");
+					try {
+						return whoami(server, "a3");
+					}
+					finally {
+						SecurityContextHolder.clearContext();
+					}
+				});
+				bobs.cancel(true);
+				assertThat(alicesCall.get(30, TimeUnit.SECONDS)).contains(ALICE_TOKEN);
+				assertThat(carols).isNotDone();
+			});
 	}
 
 	@Test
@@ -345,7 +359,7 @@ class PerUserInstancesTests {
 			Long bobsPid = bobs.pid();
 			// bob's token is refreshed: his running instance keeps the one it started
 			// with
-			Tokens.authorize(service, "bob", "gho_bob_refreshed_token_1");
+			OAuth2Clients.authorize(service, "bob", "gho_bob_refreshed_token_1");
 			assertThat(whoami(server, "b2")).contains(BOB_TOKEN);
 			SecurityContextHolder.clearContext();
 			AtomicInteger alicesCalls = new AtomicInteger();
@@ -357,15 +371,20 @@ class PerUserInstancesTests {
 					sleep(100);
 				}
 			});
-			Await.that("bob's instance idle", () -> bobs.state() == ServerState.IDLE && bobs.pid() == null);
+			// stopped for being idle, it is gone: removed, and stopped for good
+			Await.that("bob's instance gone", () -> bobs.state() == ServerState.STOPPED && bobs.pid() == null
+					&& !server.instances().containsValue(bobs));
 			assertThat(alice).isNotDone();
 			signIn("bob");
 			assertThat(whoami(server, "b3")).contains("gho_bob_refreshed_token_1");
-			assertThat(server.instance()).isNotSameAs(bobs);
-			assertThat(server.instance().pid()).isNotEqualTo(bobsPid);
+			McpStdioServer bobsNew = server.instance();
+			assertThat(bobsNew).isNotSameAs(bobs);
+			assertThat(bobsNew.pid()).isNotEqualTo(bobsPid);
 			alice.get(30, TimeUnit.SECONDS);
 			assertThat(alicesCalls.get()).isGreaterThan(20);
-			assertThat(server.instances()).hasSize(2);
+			// what is gone is not shown: every instance listed is one that is not stopped
+			assertThat(server.instances().values()).doesNotContain(bobs)
+				.allMatch((instance) -> instance.state() != ServerState.STOPPED);
 		});
 	}
 
@@ -438,36 +457,18 @@ class PerUserInstancesTests {
 
 		@Bean
 		InMemoryClientRegistrationRepository clientRegistrations() {
-			return new InMemoryClientRegistrationRepository(registration());
+			return new InMemoryClientRegistrationRepository(OAuth2Clients.registration());
 		}
 
 		@Bean
 		OAuth2AuthorizedClientService authorizedClients(InMemoryClientRegistrationRepository registrations) {
 			InMemoryOAuth2AuthorizedClientService service = new InMemoryOAuth2AuthorizedClientService(registrations);
-			authorize(service, "alice", ALICE_TOKEN);
-			authorize(service, "bob", BOB_TOKEN);
-			authorize(service, "carol", "gho_carol_00001111");
-			authorize(service, "dave", "gho_dave_22223333");
-			authorize(service, "erin", "gho_erin_44445555");
+			OAuth2Clients.authorize(service, "alice", ALICE_TOKEN);
+			OAuth2Clients.authorize(service, "bob", BOB_TOKEN);
+			OAuth2Clients.authorize(service, "carol", "gho_carol_00001111");
+			OAuth2Clients.authorize(service, "dave", "gho_dave_22223333");
+			OAuth2Clients.authorize(service, "erin", "gho_erin_44445555");
 			return service;
-		}
-
-		static ClientRegistration registration() {
-			return ClientRegistration.withRegistrationId("github")
-				.clientId("client")
-				.clientSecret("secret")
-				.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-				.redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
-				.authorizationUri("https://github.invalid/login/oauth/authorize")
-				.tokenUri("https://github.invalid/login/oauth/access_token")
-				.build();
-		}
-
-		static void authorize(OAuth2AuthorizedClientService service, String user, String token) {
-			OAuth2AccessToken accessToken = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, token,
-					java.time.Instant.now(), java.time.Instant.now().plusSeconds(3600));
-			service.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), user, accessToken),
-					new TestingAuthenticationToken(user, null, AuthorityUtils.createAuthorityList("USER")));
 		}
 
 	}

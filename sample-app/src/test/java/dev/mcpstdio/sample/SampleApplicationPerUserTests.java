@@ -51,7 +51,17 @@ class SampleApplicationPerUserTests {
 		assertThat(pid(alices)).isNotEqualTo(pid(bobs));
 		// the same user again: the same instance
 		assertThat(pid(whoami("alice", "alice-password"))).isEqualTo(pid(alices));
-		this.client.post().uri("/api/tools/whoami").exchange().expectStatus().isNotFound();
+		// an anonymous caller is offered the tool, and its call says why it is refused
+		String anonymous = this.client.post()
+			.uri("/api/tools/whoami")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(502)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(anonymous).contains("MCP server 'account' runs one instance per user", "no authenticated user")
+			.doesNotContain("not running");
 		String account = ok(this.client.get().uri("/actuator/mcpservers/account"));
 		assertThat(account).contains("\"instances\":2", "\"pid\":" + pid(alices), "\"pid\":" + pid(bobs))
 			.doesNotContain("alice", "bob", "4f1c9a", "77d2e0");

@@ -37,8 +37,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Lists and calls every MCP tool through Spring AI's tool callbacks, as a
- * {@code ChatClient} would. A tool that fails answers 502 with the server's message; a
- * tool that is not offered (its server is not running: its tools are left out) 404.
+ * {@code ChatClient} would. A tool that fails answers 502 with the server's message (a
+ * per-user server's tool called without a signed-in user says so); a tool that is not
+ * offered (its server is not running, or no instance of a per-user server has listed its
+ * tools yet) 404.
  *
  * @author mcp-stdio authors
  */
@@ -78,8 +80,9 @@ class ToolsController {
 			.orElse(null);
 		if (callback == null) {
 			return ResponseEntity.status(HttpStatus.NOT_FOUND)
-				.body(Map.of("error", "No tool named '" + name + "' (the tools of a server that is not running are "
-						+ "left out: see /actuator/mcpservers)"));
+				.body(Map.of("error", "No tool named '" + name + "' is offered: the tools of a server that is not "
+						+ "running are left out, and a per-user server's are known once one of its instances listed "
+						+ "them (see /actuator/mcpservers)"));
 		}
 		try {
 			String result = callback.call((arguments != null && !arguments.isBlank()) ? arguments : "{}");
