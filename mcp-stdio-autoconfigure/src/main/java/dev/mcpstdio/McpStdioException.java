@@ -37,6 +37,16 @@ public class McpStdioException extends RuntimeException {
 	}
 
 	/**
+	 * Return how every message, log line or exception, names a server:
+	 * {@code MCP server 'name'}.
+	 * @param serverName the server's name
+	 * @return the server as messages name it
+	 */
+	public static String describe(String serverName) {
+		return "MCP server '" + serverName + "'";
+	}
+
+	/**
 	 * Return the name of the MCP server this exception is about.
 	 * @return the server name
 	 */
