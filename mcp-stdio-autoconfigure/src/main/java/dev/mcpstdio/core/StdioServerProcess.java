@@ -224,8 +224,14 @@ public final class StdioServerProcess {
 			// The client gave up on it: it must not hold a stop's drain
 			this.pending.remove(message.cancelledId());
 		}
-		if (requestId != null && !this.pending.add(requestId, null)) {
-			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
+		if (requestId != null) {
+			Pending.Added added = this.pending.add(requestId, null);
+			if (added == Pending.Added.DUPLICATE) {
+				throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
+			}
+			if (added == Pending.Added.AFTER_EXIT) {
+				throw awaitExitException(null);
+			}
 		}
 		try {
 			write(message.text());
@@ -269,8 +275,14 @@ public final class StdioServerProcess {
 			response.completeExceptionally(ex);
 			return response;
 		}
-		if (!this.pending.add(id, response)) {
+		Pending.Added added = this.pending.add(id, response);
+		if (added == Pending.Added.DUPLICATE) {
 			throw new IllegalArgumentException("A request with id " + id + " is already pending");
+		}
+		if (added == Pending.Added.AFTER_EXIT) {
+			// the exit failed the requests it found before this one came
+			response.completeExceptionally(awaitExitException(null));
+			return response;
 		}
 		try {
 			write(message);
@@ -806,8 +818,26 @@ public final class StdioServerProcess {
 
 		private final Object changed = new Object();
 
-		boolean add(Object id, @Nullable CompletableFuture<JsonRpcLine> future) {
-			return this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) == null;
+		/**
+		 * Set by the exit before it drains: a request added since is its sender's to
+		 * fail.
+		 */
+		private volatile boolean drained;
+
+		/**
+		 * Add a request, unless one with its id is pending or the exit has drained them.
+		 */
+		Added add(Object id, @Nullable CompletableFuture<JsonRpcLine> future) {
+			if (this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) != null) {
+				return Added.DUPLICATE;
+			}
+			// the exit marks, then drains: it found this request, or this sees its mark;
+			// when both, the one that removes it fails it
+			if (this.drained && this.byId.remove(id.toString()) != null) {
+				signal();
+				return Added.AFTER_EXIT;
+			}
+			return Added.ADDED;
 		}
 
 		@Nullable Request remove(String id) {
@@ -823,6 +853,7 @@ public final class StdioServerProcess {
 		}
 
 		List<Request> drainAll() {
+			this.drained = true;
 			List<Request> all = new ArrayList<>(this.byId.keySet()).stream()
 				.map(this.byId::remove)
 				.filter(Objects::nonNull)
@@ -846,6 +877,20 @@ public final class StdioServerProcess {
 			synchronized (this.changed) {
 				this.changed.notifyAll();
 			}
+		}
+
+		/** What came of adding a request. */
+		enum Added {
+
+			/** Pending until answered, or failed by the exit. */
+			ADDED,
+
+			/** Not added: a request with its id is pending. */
+			DUPLICATE,
+
+			/** Not added: the process ended, and its exit failed the pending requests. */
+			AFTER_EXIT
+
 		}
 
 		/**

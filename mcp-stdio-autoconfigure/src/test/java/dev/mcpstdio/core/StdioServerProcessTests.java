@@ -344,6 +344,20 @@ class StdioServerProcessTests {
 	}
 
 	@Test
+	void aRequestAddedOnceTheExitDrainedThePendingOnesIsTheSendersToFail() {
+		// the exit drains, then tells its listener, then fails the writes: a request
+		// added
+		// between the drain and the writes' failure was found by no one, and a write that
+		// still went through left its caller waiting (StartSendStopRaceTests under load)
+		StdioServerProcess.Pending pending = new StdioServerProcess.Pending();
+		assertThat(pending.add("before", null)).isEqualTo(StdioServerProcess.Pending.Added.ADDED);
+		assertThat(pending.add("before", null)).isEqualTo(StdioServerProcess.Pending.Added.DUPLICATE);
+		assertThat(pending.drainAll()).extracting(StdioServerProcess.Pending.Request::id).containsExactly("before");
+		assertThat(pending.add("after", null)).isEqualTo(StdioServerProcess.Pending.Added.AFTER_EXIT);
+		assertThat(pending.size()).isZero();
+	}
+
+	@Test
 	void crashWithPendingRequestsFailsEveryOneAtOnce() throws Exception {
 		AtomicReference<List<Object>> unanswered = new AtomicReference<>();
 		MessageListener listener = new MessageListener() {
