@@ -36,7 +36,8 @@ import java.util.function.BinaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.ShutdownTimeouts;

@@ -19,14 +19,15 @@ package dev.mcpstdio.autoconfigure;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.McpServerStartupException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
-import static dev.mcpstdio.autoconfigure.McpStdioConfigurationException.printable;
+import static dev.mcpstdio.McpStdioConfigurationException.printable;
 
 /**
  * Start-up reports for an invalid configuration and for a required server that failed.
