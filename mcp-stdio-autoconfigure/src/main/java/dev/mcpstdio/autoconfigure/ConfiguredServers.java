@@ -31,13 +31,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BinaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +55,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.log.LogMessage;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -100,6 +100,8 @@ final class ConfiguredServers {
 
 	private final ServerChecks checks;
 
+	private final FileServers fileServers;
+
 	private final ServerDefinitions serverDefinitions;
 
 	private final Map<String, Connection> connections;
@@ -138,6 +140,7 @@ final class ConfiguredServers {
 		this.placeholderSecrets = PropertyNames.check(environment, this.adopting, this.problems.list());
 		this.connections = binder.bind(SpringAiStdio.CONNECTIONS, Bindable.mapOf(String.class, Connection.class))
 			.orElse(Map.of());
+		this.fileServers = new FileServers(environment, resourceLoader, this.problems, this::newServer, this.files);
 		this.checks = new ServerChecks(this.problems, classLoader, this.defaultsKeys);
 		this.serverDefinitions = new ServerDefinitions(this.placeholderSecrets,
 				this.properties.getResourceCheckInterval());
@@ -149,16 +152,16 @@ final class ConfiguredServers {
 			.map(McpStdioServerDefinition::name)
 			.toList();
 		if (!inheriting.isEmpty()) {
-			log.info("MCP servers adopted from spring.ai.mcp.client.stdio get the application's whole environment, as "
-					+ "Spring AI's own stdio transport gave it: " + String.join(", ", inheriting) + " (set " + SERVERS
-					+ "<name>.inherit-env=false to give one only the allow-list and its env)");
+			log.info(LogMessage.format("MCP servers adopted from spring.ai.mcp.client.stdio get the application's "
+					+ "whole environment, as Spring AI's own stdio transport gave it: %s (set %s<name>.inherit-env=false "
+					+ "to give one only the allow-list and its env)", String.join(", ", inheriting), SERVERS));
 		}
 		for (String name : (springAiStdio && !this.adopting) ? this.connections.keySet() : Set.<String>of()) {
 			if (this.problems.isEmpty() && this.properties.getServers().containsKey(name)) {
-				log.warn("MCP server '" + name + "' is configured both under mcp.stdio.servers and under "
-						+ SpringAiStdio.CONNECTIONS + " with " + McpStdioProperties.PREFIX
-						+ ".adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server twice. "
-						+ "Remove one, or let mcp-stdio adopt Spring AI's servers");
+				log.warn(LogMessage.format("%s is configured both under mcp.stdio.servers and under %s with "
+						+ "%s.adopt-spring-ai-stdio=false: two processes start and Spring AI sees the server twice. "
+						+ "Remove one, or let mcp-stdio adopt Spring AI's servers", McpStdioException.describe(name),
+						SpringAiStdio.CONNECTIONS, McpStdioProperties.PREFIX));
 			}
 		}
 		this.problems.throwIfAny();
@@ -296,12 +299,13 @@ final class ConfiguredServers {
 					this.serverKeys.getOrDefault(name, Set.of()), Set.of())));
 		String location = this.properties.getServersConfiguration();
 		if (location != null && !location.isBlank()) {
-			readFile(location, McpStdioProperties.PREFIX + ".servers-configuration").forEach((name, server) -> {
-				if (servers.putIfAbsent(name, server) != null) {
-					problem(name, SERVERS + name, "the server is configured both here and in " + location,
-							"remove it from one of the two places: a name may appear only once");
-				}
-			});
+			this.fileServers.read(location, McpStdioProperties.PREFIX + ".servers-configuration")
+				.forEach((name, server) -> {
+					if (servers.putIfAbsent(name, server) != null) {
+						problem(name, SERVERS + name, "the server is configured both here and in " + location,
+								"remove it from one of the two places: a name may appear only once");
+					}
+				});
 		}
 		if (this.adopting) {
 			adopt(servers);
@@ -315,21 +319,23 @@ final class ConfiguredServers {
 		Map<String, Configured> adopted = new HashMap<>();
 		String location = this.environment.getProperty(SpringAiStdio.SERVERS_CONFIGURATION);
 		if (location != null && !location.isBlank()) {
-			adopted.putAll(readFile(location, SpringAiStdio.SERVERS_CONFIGURATION));
+			adopted.putAll(this.fileServers.read(location, SpringAiStdio.SERVERS_CONFIGURATION));
 		}
 		new HashMap<>(this.connections).forEach((name, connection) -> {
 			Configured inFile = adopted.put(name, connection.toConfigured(name, newServer()));
 			if (inFile != null) {
-				this.log.info("MCP server '" + name + "' is configured both in " + inFile.origin() + " and under "
-						+ SpringAiStdio.CONNECTIONS + "." + name
-						+ ": the connection wins, as with Spring AI's own transport");
+				this.log.info(LogMessage.format(
+						"%s is configured both in %s and under %s.%s: the connection wins, as with Spring AI's own "
+								+ "transport",
+						McpStdioException.describe(name), inFile.origin(), SpringAiStdio.CONNECTIONS, name));
 			}
 		});
 		adopted.forEach((name, server) -> {
 			Configured own = servers.get(name);
 			if (own == null) {
-				this.log.info("Adopted MCP server '" + name + "' from " + server.origin()
-						+ ": mcp-stdio runs it, Spring AI's stdio transport starts no process for it");
+				this.log.info(LogMessage.format(
+						"Adopted %s from %s: mcp-stdio runs it, Spring AI's stdio transport starts no process for it",
+						McpStdioException.describe(name), server.origin()));
 			}
 			Configured one = (own != null) ? merge(own, server) : server;
 			// Spring AI's own transport gave it the whole environment
@@ -369,11 +375,12 @@ final class ConfiguredServers {
 				own.keys().contains("working-directory"), taken, won)) {
 			server.setWorkingDirectory(from.getWorkingDirectory());
 		}
-		this.log.info("Adopted MCP server '" + own.name() + "' from " + adopted.origin() + " ("
-				+ String.join(", ", taken) + ") together with " + own.origin() + " (" + String.join(", ", own.keys())
-				+ "): one server, one process"
-				+ (won.isEmpty() ? "" : "; " + own.origin() + " wins for " + String.join(", ", won))
-				+ "; Spring AI's stdio transport starts no process for it");
+		this.log.info(LogMessage.format(
+				"Adopted %s from %s (%s) together with %s (%s): one server, one process%s; Spring AI's stdio "
+						+ "transport starts no process for it",
+				McpStdioException.describe(own.name()), adopted.origin(), String.join(", ", taken), own.origin(),
+				String.join(", ", own.keys()),
+				won.isEmpty() ? "" : "; " + own.origin() + " wins for " + String.join(", ", won)));
 		Set<String> keys = new TreeSet<>(own.keys());
 		keys.addAll(taken);
 		Set<String> secrets = new LinkedHashSet<>(own.secrets());
@@ -387,92 +394,6 @@ final class ConfiguredServers {
 			(set ? won : taken).add(key);
 		}
 		return given && !set;
-	}
-
-	private Map<String, Configured> readFile(String location, String property) {
-		Path path = ServersFile.path(location, this.resourceLoader);
-		if (path != null) {
-			this.files.add(path);
-		}
-		Map<String, ServersFile.Entry> entries;
-		try {
-			entries = ServersFile.read(location, this.resourceLoader);
-		}
-		catch (ServersFile.InvalidFileException ex) {
-			problem((ex.server != null) ? ex.server : "(servers file)", property,
-					"the file " + location + " " + ex.getMessage(), ex.action);
-			return Map.of();
-		}
-		Map<String, Configured> servers = new LinkedHashMap<>();
-		entries.forEach((name, entry) -> {
-			Set<String> secrets = new LinkedHashSet<>();
-			// resolves the placeholders of one value of the server
-			BinaryOperator<@Nullable String> values = (key, value) -> placeholders(name, location, property, key, value,
-					secrets);
-			Server server = newServer();
-			server.setCommand(values.apply("command", entry.command()));
-			List<String> args = new ArrayList<>();
-			entry.args().forEach((arg) -> args.add(values.apply("args[" + args.size() + "]", arg)));
-			server.setArgs(args);
-			entry.env()
-				.forEach((variable, value) -> server.getEnv().put(variable, values.apply("env." + variable, value)));
-			Set<String> keys = new TreeSet<>();
-			if (entry.cwd() != null) {
-				server.setWorkingDirectory(values.apply("cwd", entry.cwd()));
-				keys.add("working-directory");
-			}
-			keys.addAll((server.getCommand() != null) ? List.of("command") : List.of());
-			keys.addAll(args.isEmpty() ? List.of() : List.of("args"));
-			keys.addAll(server.getEnv().isEmpty() ? List.of() : List.of("env"));
-			servers.put(name, new Configured(name, server, SERVERS + name + ".", location + " mcpServers." + name, keys,
-					secrets));
-		});
-		return servers;
-	}
-
-	/**
-	 * Resolve the placeholders of one value of a server of a file, reporting what cannot
-	 * be; the values of those in a secret-looking {@code env} entry, and of variables
-	 * whose names look secret, go to {@code secrets}.
-	 */
-	private @Nullable String placeholders(String name, String location, String property, String key,
-			@Nullable String value, Set<String> secrets) {
-		if (value == null) {
-			return null;
-		}
-		boolean secretEntry = key.startsWith("env.") && SecretSanitizer.isSecretName(key.substring(4));
-		try {
-			return ServersFile.resolve(value, (variable) -> {
-				String found = variable(variable);
-				if (found != null && (secretEntry || SecretSanitizer.isSecretName(variable))) {
-					secrets.add(found);
-				}
-				return found;
-			});
-		}
-		catch (ServersFile.UnresolvableException ex) {
-			String where = key + " of server '" + name + "' in " + location;
-			String variable = ex.variable;
-			if (variable != null) {
-				problem(name, property, "the variable " + variable + " in " + where + " is not set", "set " + variable
-						+ " (an environment variable or a property), or give a default: ${" + variable + ":-default}");
-			}
-			else {
-				problem(name, property, "a placeholder in " + where + " is malformed",
-						"write ${VAR} or ${VAR:-default}, and \\${ for a literal ${");
-			}
-			return value;
-		}
-	}
-
-	private @Nullable String variable(String name) {
-		try {
-			return this.environment.getProperty(name);
-		}
-		catch (IllegalArgumentException ex) {
-			// its value has a placeholder of its own that cannot be resolved
-			return null;
-		}
 	}
 
 	/**
