@@ -19,13 +19,14 @@ package dev.mcpstdio;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Base class of the unchecked exceptions that mcp-stdio throws for one MCP server.
+ * Base class of every unchecked exception that mcp-stdio throws: for one MCP server, or
+ * for the configuration as a whole.
  *
  * @author mcp-stdio authors
  */
 public class McpStdioException extends RuntimeException {
 
-	private final String serverName;
+	private final @Nullable String serverName;
 
 	public McpStdioException(String serverName, String message) {
 		this(serverName, message, null);
@@ -34,6 +35,17 @@ public class McpStdioException extends RuntimeException {
 	public McpStdioException(String serverName, String message, @Nullable Throwable cause) {
 		super(message, cause);
 		this.serverName = serverName;
+	}
+
+	/**
+	 * Create an exception that is about no single server, such as a configuration with
+	 * errors.
+	 * @param message the message
+	 * @param cause the cause, if any
+	 */
+	protected McpStdioException(String message, @Nullable Throwable cause) {
+		super(message, cause);
+		this.serverName = null;
 	}
 
 	/**
@@ -48,9 +60,10 @@ public class McpStdioException extends RuntimeException {
 
 	/**
 	 * Return the name of the MCP server this exception is about.
-	 * @return the server name
+	 * @return the server name, or {@code null} when it is about no single server (a
+	 * {@link McpStdioConfigurationException})
 	 */
-	public String serverName() {
+	public @Nullable String serverName() {
 		return this.serverName;
 	}
 

@@ -27,6 +27,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -40,13 +43,13 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  */
 class ArchitectureTests {
 
-	private static final JavaClasses classes = new ClassFileImporter()
+	private static final JavaClasses productClasses = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.mcpstdio");
 
 	@Test
 	void packagesAreFreeOfCycles() {
-		slices().matching("dev.mcpstdio.(**)").should().beFreeOfCycles().check(classes);
+		slices().matching("dev.mcpstdio.(**)").should().beFreeOfCycles().check(productClasses);
 	}
 
 	@Test
@@ -56,14 +59,14 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("org.springframework..")
-			.check(classes);
+			.check(productClasses);
 	}
 
 	@Test
 	void theCoreShowsOnlyItsListedPublicTypes() {
 		// what a user or a higher layer needs is public; a new public type is a decision,
 		// made here
-		Set<String> publicTypes = classes.stream()
+		Set<String> publicTypes = productClasses.stream()
 			.filter((type) -> type.getPackageName().startsWith("dev.mcpstdio.core"))
 			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
 			.map(JavaClass::getName)
@@ -107,12 +110,12 @@ class ArchitectureTests {
 			.definedBy("dev.mcpstdio.actuate..")
 			.layer("ai")
 			.definedBy("dev.mcpstdio.ai..")
-			.whereLayer("ai")
-			.mayNotBeAccessedByAnyLayer()
-			.whereLayer("actuate")
-			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("autoconfigure")
-			.mayOnlyBeAccessedByLayers("actuate", "ai")
+			.mayNotBeAccessedByAnyLayer()
+			.whereLayer("ai")
+			.mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("actuate")
+			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("lifecycle")
 			.mayOnlyBeAccessedByLayers("autoconfigure", "actuate", "ai")
 			.whereLayer("core")
@@ -123,7 +126,47 @@ class ArchitectureTests {
 			.mayOnlyBeAccessedByLayers("containment", "core", "lifecycle", "autoconfigure", "actuate", "ai")
 			.whereLayer("secrets")
 			.mayOnlyBeAccessedByLayers("core", "lifecycle", "autoconfigure", "actuate", "ai")
-			.check(classes);
+			.check(productClasses);
+	}
+
+	@Test
+	void featuresNeverImportTheirAutoConfiguration() {
+		// ai and actuate hold features; what makes beans of them sits above, in
+		// autoconfigure
+		noClasses().that()
+			.resideInAnyPackage("dev.mcpstdio.ai..", "dev.mcpstdio.actuate..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.mcpstdio.autoconfigure..")
+			.check(productClasses);
+	}
+
+	@Test
+	void everyAutoConfigurationLivesInAutoconfigure() {
+		classes().that()
+			.areAnnotatedWith(AutoConfiguration.class)
+			.should()
+			.resideInAPackage("dev.mcpstdio.autoconfigure..")
+			.check(productClasses);
+	}
+
+	@Test
+	void everyExceptionOfTheProductExtendsTheRoot() {
+		// what a caller can catch; the core's internal signals (an I/O timeout of a
+		// write, a command not found) are turned into these before they leave it
+		classes().that()
+			.areAssignableTo(Throwable.class)
+			.and()
+			.doNotHaveFullyQualifiedName(McpStdioException.class.getName())
+			.and()
+			.arePublic()
+			.and()
+			.resideOutsideOfPackage("dev.mcpstdio.core..")
+			.should()
+			.beAssignableTo(McpStdioException.class)
+			.andShould()
+			.resideInAPackage("dev.mcpstdio")
+			.check(productClasses);
 	}
 
 }

@@ -53,7 +53,7 @@ public class McpStdioMetrics implements MeterBinder {
 	 * observation: a session lasts as long as its process, and a span that long helps no
 	 * trace.
 	 */
-	static final String SESSION_DURATION = "mcp.client.session.duration";
+	public static final String SESSION_DURATION = "mcp.client.session.duration";
 
 	private final McpStdioServers servers;
 

@@ -40,8 +40,8 @@ public class McpStdioAsyncToolCallbacks extends AsyncMcpToolCallbackProvider {
 	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
-	McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, McpStdioServers servers, ServerClients serverClients,
-			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
+	public McpStdioAsyncToolCallbacks(List<McpAsyncClient> clients, McpStdioServers servers,
+			ServerClients serverClients, ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A AsyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not
 		// used

@@ -38,7 +38,7 @@ public class McpStdioSyncToolCallbacks extends SyncMcpToolCallbackProvider {
 	private final ToolGathering gathering;
 
 	@SuppressWarnings("deprecation")
-	McpStdioSyncToolCallbacks(List<McpSyncClient> clients, McpStdioServers servers, ServerClients serverClients,
+	public McpStdioSyncToolCallbacks(List<McpSyncClient> clients, McpStdioServers servers, ServerClients serverClients,
 			ToolGathering.Customizers customizers, ToolGathering.LeftOut leftOut) {
 		// A SyncMcpToolCallbackProvider, as Spring AI's own that it replaces, so that
 		// Spring AI treats it as an MCP provider; the superclass's own gathering is not

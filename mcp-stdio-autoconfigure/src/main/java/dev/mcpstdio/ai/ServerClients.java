@@ -52,7 +52,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * @param syncCustomizers the application's customizers of Spring AI's sync clients
  * @param asyncCustomizers the application's customizers of Spring AI's async clients
  */
-record ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion,
+public record ServerClients(Duration requestTimeout, BooleanSupplier serving, String clientName, String clientVersion,
 		ObjectProvider<McpSyncClientConfigurer> syncCustomizers,
 		ObjectProvider<McpAsyncClientConfigurer> asyncCustomizers) {
 
@@ -63,7 +63,7 @@ record ServerClients(Duration requestTimeout, BooleanSupplier serving, String cl
 	 * @param server the server
 	 * @return the transport, named after the server
 	 */
-	NamedClientMcpTransport transport(McpStdioServer server) {
+	public NamedClientMcpTransport transport(McpStdioServer server) {
 		server.clientConnection().setSelfInitialize(false);
 		// A request older than this has been given up by the client: it must not hold
 		// the drain step of a stop

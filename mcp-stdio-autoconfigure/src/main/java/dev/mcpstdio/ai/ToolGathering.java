@@ -60,7 +60,7 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
  *
  * @author mcp-stdio authors
  */
-final class ToolGathering {
+public final class ToolGathering {
 
 	private static final Log logger = LogFactory.getLog(McpStdioClientTransport.class);
 
@@ -720,15 +720,15 @@ final class ToolGathering {
 	 * @param meta what of a tool context reaches the server as {@code _meta}
 	 * @param clientName {@code spring.ai.mcp.client.name}
 	 */
-	record Customizers(McpToolFilter filter, McpToolNamePrefixGenerator prefixes, ToolContextToMcpMetaConverter meta,
-			String clientName) {
+	public record Customizers(McpToolFilter filter, McpToolNamePrefixGenerator prefixes,
+			ToolContextToMcpMetaConverter meta, String clientName) {
 
 	}
 
 	/**
 	 * Which absences of servers from the tool callbacks were told, shared with start-up.
 	 */
-	static final class LeftOut {
+	public static final class LeftOut {
 
 		/** The process generation whose absence was told, by server. */
 		private final Map<String, Long> told = new ConcurrentHashMap<>();

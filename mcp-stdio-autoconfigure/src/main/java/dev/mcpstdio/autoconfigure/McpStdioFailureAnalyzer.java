@@ -19,14 +19,16 @@ package dev.mcpstdio.autoconfigure;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpServerStartupException;
+import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.McpStdioException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
-import static dev.mcpstdio.autoconfigure.McpStdioConfigurationException.printable;
+import static dev.mcpstdio.McpStdioConfigurationException.printable;
 
 /**
  * Start-up reports for an invalid configuration and for a required server that failed.
@@ -76,8 +78,9 @@ class McpStdioFailureAnalyzer implements FailureAnalyzer {
 		String name = cause.serverName();
 		String description = cause.getMessage() + "\n\nThe server is required (mcp.stdio.servers." + name
 				+ ".required=true), so the application does not start; the other servers were stopped.";
-		String action = "Make MCP server '" + name + "' start: the stderr above usually says why it could not. Or set "
-				+ "mcp.stdio.servers." + name + ".required=false to start the application without it (it is then "
+		String action = "Make " + McpStdioException.describe(name)
+				+ " start: the stderr above usually says why it could not. Or set " + "mcp.stdio.servers." + name
+				+ ".required=false to start the application without it (it is then "
 				+ "shown FAILED by the mcpservers endpoint and health).";
 		return new FailureAnalysis(description, action, cause);
 	}

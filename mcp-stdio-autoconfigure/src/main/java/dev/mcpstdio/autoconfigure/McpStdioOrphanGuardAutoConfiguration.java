@@ -16,12 +16,15 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioProperties.OrphanGuard.SweepScope;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -56,7 +59,7 @@ public class McpStdioOrphanGuardAutoConfiguration {
 							.filter(McpStdioServerDefinition::enabled)
 							.map(McpStdioServerDefinition::spec)
 							.toList() : List.of();
-						host.sweepLeftovers(specs, properties.getDefaults().getShutdown().getTerminateTimeout(),
+						host.sweepLeftovers(specs, sweepTerminateTimeout(servers, properties),
 								properties.getOrphanGuard().getSweepScope() == SweepScope.USER);
 					}
 					host.describeContainment();
@@ -65,6 +68,21 @@ public class McpStdioOrphanGuardAutoConfiguration {
 			}
 
 		};
+	}
+
+	/**
+	 * Return how long the sweep waits after SIGTERM: the longest
+	 * {@code terminate-timeout} of the configured servers and of {@code defaults}, so
+	 * that a leftover of any of them gets at least its own server's time to end.
+	 */
+	private static Duration sweepTerminateTimeout(@Nullable ConfiguredServers servers, McpStdioProperties properties) {
+		Duration longest = properties.getDefaults().getShutdown().getTerminateTimeout();
+		for (McpStdioServerDefinition definition : (servers != null) ? servers.definitions
+				: List.<McpStdioServerDefinition>of()) {
+			Duration terminate = definition.spec().shutdown().terminate();
+			longest = (terminate.compareTo(longest) > 0) ? terminate : longest;
+		}
+		return longest;
 	}
 
 }

@@ -19,6 +19,7 @@ package dev.mcpstdio.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerRun;
@@ -36,6 +37,7 @@ import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.util.ClassUtils;
 
@@ -149,16 +151,19 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 			StdioServerSpec spec = definition.spec();
 			Duration worstCase = spec.shutdown().worstCase();
 			if (worstCase.compareTo(phaseTimeout) > 0) {
-				logger.warn("MCP server '" + definition.name() + "' may take up to " + worstCase.toMillis()
-						+ " ms to stop, longer than spring.lifecycle.timeout-per-shutdown-phase ("
-						+ phaseTimeout.toMillis() + " ms): raise that timeout or lower mcp.stdio.servers."
-						+ definition.name() + ".shutdown.*; the stop still completes before the context is destroyed");
+				logger.warn(LogMessage.format("%s may take up to %d ms to stop, longer than "
+						+ "spring.lifecycle.timeout-per-shutdown-phase (%d ms): raise that timeout or lower "
+						+ "mcp.stdio.servers.%s.shutdown.*; the stop still completes before the context is destroyed",
+						McpStdioException.describe(definition.name()), worstCase.toMillis(), phaseTimeout.toMillis(),
+						definition.name()));
 			}
 			// a command line that cannot run in a container was refused by the checks
 			ContainerRun run = spec.container().enabled() ? ContainerRun.recognise(spec.command(), spec.args()) : null;
 			for (String option : (run != null) ? run.hostAccess() : List.<String>of()) {
-				logger.warn("MCP server '" + definition.name() + "' runs its container with " + option + ", which "
-						+ reach(option) + "; mcp-stdio runs it as configured, but make sure the server " + "needs it");
+				logger.warn(LogMessage.format(
+						"%s runs its container with %s, which %s; mcp-stdio runs it as configured, but make sure the "
+								+ "server needs it",
+						McpStdioException.describe(definition.name()), option, reach(option)));
 			}
 		}
 	}

@@ -29,7 +29,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
+import dev.mcpstdio.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;

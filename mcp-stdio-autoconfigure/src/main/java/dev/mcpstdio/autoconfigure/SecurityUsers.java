@@ -95,8 +95,9 @@ final class SecurityUsers implements McpStdioServer.Users {
 					String why = oauth2 ? "they have not authorized that OAuth2 client"
 							: "no McpStdioUsers bean gives one";
 					throw new McpStdioException(server,
-							"MCP server '" + server + "' cannot start an instance for the " + "calling user: user-env "
-									+ variable + " (" + reference + ") has no value for them (" + why + ")");
+							McpStdioException.describe(server)
+									+ " cannot start an instance for the calling user: user-env " + variable + " ("
+									+ reference + ") has no value for them (" + why + ")");
 				}
 				values.put(variable, value);
 			});

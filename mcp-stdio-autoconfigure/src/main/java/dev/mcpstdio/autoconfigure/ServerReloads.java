@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
@@ -46,6 +48,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.log.LogMessage;
 
 /**
  * Rebuilds the server set from the configuration and applies the difference by name.
@@ -234,8 +237,8 @@ final class ServerReloads implements SmartLifecycle {
 		this.servers.add(server);
 		if (definition.demand().perUser() != null
 				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {
-			logger.warn("MCP server '" + definition.name() + "' runs per user since this reload, but the application's "
-					+ "executors were built without the decorator that hands them the calling user (no per-user server "
+			logger.warn(McpStdioException.describe(definition.name())
+					+ " runs per user since this reload, but the application's executors were built without the decorator that hands them the calling user (no per-user server "
 					+ "at start): its calls from @Async methods or async requests have no user and are refused until "
 					+ "the application restarts; calls on request threads reach the user's instance");
 		}
@@ -249,8 +252,8 @@ final class ServerReloads implements SmartLifecycle {
 			server.start();
 		}
 		catch (RuntimeException ex) {
-			logger.error("MCP server '" + server.name() + "' added by a reload could not start and is " + server.state()
-					+ ": " + ex.getMessage());
+			logger.error(LogMessage.format("%s added by a reload could not start and is %s: %s",
+					McpStdioException.describe(server.name()), server.state(), ex.getMessage()));
 		}
 	}
 

@@ -15,6 +15,8 @@
  */
 package dev.mcpstdio.actuate;
 
+import dev.mcpstdio.autoconfigure.actuate.McpServersProperties;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;

@@ -18,6 +18,9 @@ package dev.mcpstdio.actuate;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
+import dev.mcpstdio.autoconfigure.actuate.McpServersEndpointAutoConfiguration;
+import dev.mcpstdio.autoconfigure.actuate.McpServersHealthContributorAutoConfiguration;
+import dev.mcpstdio.autoconfigure.actuate.McpStdioMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 

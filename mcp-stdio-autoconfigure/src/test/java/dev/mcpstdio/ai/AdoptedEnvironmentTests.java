@@ -23,7 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioOrphanGuardAutoConfiguration;
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;

@@ -27,10 +27,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.actuate.McpServersEndpointAutoConfiguration;
-import dev.mcpstdio.actuate.McpServersHealthContributorAutoConfiguration;
+import dev.mcpstdio.autoconfigure.actuate.McpServersEndpointAutoConfiguration;
+import dev.mcpstdio.autoconfigure.actuate.McpServersHealthContributorAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.autoconfigure.ai.McpStdioAiAutoConfiguration;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

@@ -17,6 +17,7 @@
 package dev.mcpstdio.ai;
 
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.autoconfigure.ai.McpStdioAiAutoConfiguration;
 
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration;

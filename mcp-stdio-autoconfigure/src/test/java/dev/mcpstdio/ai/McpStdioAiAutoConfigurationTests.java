@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

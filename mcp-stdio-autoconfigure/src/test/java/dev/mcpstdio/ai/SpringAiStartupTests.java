@@ -25,7 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.mcpstdio.actuate.McpServersEndpoint;
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

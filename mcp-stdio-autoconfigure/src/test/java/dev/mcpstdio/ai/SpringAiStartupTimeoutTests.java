@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.lifecycle.McpServerStartupException;
+import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

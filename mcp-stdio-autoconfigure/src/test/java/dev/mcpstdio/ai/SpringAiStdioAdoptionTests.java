@@ -25,7 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.autoconfigure.McpStdioConfigurationException;
+import dev.mcpstdio.McpStdioConfigurationException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServers;

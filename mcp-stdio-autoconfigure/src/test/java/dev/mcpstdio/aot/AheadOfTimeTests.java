@@ -72,8 +72,8 @@ class AheadOfTimeTests {
 				"--mcp.stdio.servers.built.args=" + Fixtures.script("echo.sh"));
 		assertThat(application.generated("dev/mcpstdio/autoconfigure/McpStdioAutoConfiguration__BeanDefinitions.java"))
 			.isTrue();
-		assertThat(application.generated("dev/mcpstdio/ai/McpStdioAiAutoConfiguration__BeanDefinitions.java"))
-			.isFalse();
+		assertThat(application
+			.generated("dev/mcpstdio/autoconfigure/ai/McpStdioAiAutoConfiguration__BeanDefinitions.java")).isFalse();
 		assertThat(
 				application.generated("dev/mcpstdio/actuate/McpServersEndpointAutoConfiguration__BeanDefinitions.java"))
 			.isFalse();

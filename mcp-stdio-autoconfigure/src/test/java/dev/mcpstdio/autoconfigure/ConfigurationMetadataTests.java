@@ -32,7 +32,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.actuate.McpServersProperties;
+import dev.mcpstdio.autoconfigure.actuate.McpServersProperties;
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerSettings;

@@ -18,8 +18,10 @@ package dev.mcpstdio.autoconfigure;
 
 import java.time.Duration;
 
+import ch.qos.logback.classic.Level;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.test.Fixtures;
+import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,6 +61,27 @@ class McpStdioOrphanGuardAutoConfigurationTests {
 				assertThat(this.fixtures.alive()).doesNotContain(ours).contains(another);
 			});
 		ProcessHandle.of(another).ifPresent(ProcessHandle::destroyForcibly);
+		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void startUpSweepWaitsForTheLongestTerminateTimeoutOfTheServers() throws Exception {
+		// a leftover of a server whose terminate-timeout is longer than the defaults'
+		// gets
+		// its server's time after SIGTERM, not the defaults'
+		long slow = this.fixtures.slowLeftover(this.fixtures.id());
+		try (LogCapture log = LogCapture.of("dev.mcpstdio.core.containment")) {
+			this.runner
+				.withPropertyValues("spring.application.name=" + this.fixtures.id(),
+						"mcp.stdio.defaults.shutdown.terminate-timeout=300ms", "mcp.stdio.servers.slow.command=sh",
+						"mcp.stdio.servers.slow.enabled=false", "mcp.stdio.servers.slow.shutdown.terminate-timeout=20s")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(this.fixtures.alive()).doesNotContain(slow);
+				});
+			assertThat(log.messages(Level.WARN)).anySatisfy(
+					(line) -> assertThat(line).contains("orphaned MCP server process").contains(" 0 needed SIGKILL"));
+		}
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(2));
 	}
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.ExitInfo;

@@ -139,7 +139,7 @@ public final class AheadOfTime {
 	/**
 	 * Return whether the processing generated a source file.
 	 * @param name its path under the sources, such as
-	 * {@code dev/mcpstdio/ai/McpStdioAiAutoConfiguration__BeanDefinitions.java}
+	 * {@code dev/mcpstdio/autoconfigure/ai/McpStdioAiAutoConfiguration__BeanDefinitions.java}
 	 * @return whether it is there
 	 */
 	public boolean generated(String name) {

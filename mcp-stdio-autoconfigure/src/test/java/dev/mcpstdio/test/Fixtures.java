@@ -454,7 +454,20 @@ public final class Fixtures {
 	 * @return its pid
 	 */
 	public long leftover(String ignored, String application) throws IOException, InterruptedException {
-		ProcessBuilder builder = new ProcessBuilder("sh", Fixtures.script("leftover.sh"), ignored, application);
+		return leftover(new ProcessBuilder("sh", Fixtures.script("leftover.sh"), ignored, application));
+	}
+
+	/**
+	 * Leave a marked process whose owner is gone and that takes up to two seconds to end
+	 * after SIGTERM.
+	 * @param application the application it names
+	 * @return its pid
+	 */
+	public long slowLeftover(String application) throws IOException, InterruptedException {
+		return leftover(new ProcessBuilder("sh", Fixtures.script("slow-leftover.sh"), application));
+	}
+
+	private long leftover(ProcessBuilder builder) throws IOException, InterruptedException {
 		builder.environment().put(MARKER, this.id);
 		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
 		Process shell = builder.start();

@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.autoconfigure.actuate;
 
+import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 

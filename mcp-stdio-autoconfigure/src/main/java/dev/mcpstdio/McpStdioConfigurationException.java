@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -22,17 +22,19 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown before any server starts when the {@code mcp.stdio} configuration has errors.
+ * Thrown before any server starts when the {@code mcp.stdio} configuration has errors:
+ * every one of them, each naming its server and property. It is about the configuration
+ * as a whole, so its {@link #serverName()} is {@code null}.
  *
  * @author mcp-stdio authors
  */
-public class McpStdioConfigurationException extends RuntimeException {
+public class McpStdioConfigurationException extends McpStdioException {
 
 	private final List<Problem> problems;
 
 	public McpStdioConfigurationException(List<Problem> problems) {
 		super("Invalid MCP server configuration: "
-				+ problems.stream().map(Problem::describe).collect(Collectors.joining("; ")));
+				+ problems.stream().map(Problem::describe).collect(Collectors.joining("; ")), (Throwable) null);
 		this.problems = List.copyOf(problems);
 	}
 
@@ -50,7 +52,7 @@ public class McpStdioConfigurationException extends RuntimeException {
 	 * @param text the text, or {@code null}
 	 * @return the text on one line
 	 */
-	static String printable(@Nullable String text) {
+	public static String printable(@Nullable String text) {
 		if (text == null) {
 			return "null";
 		}

@@ -14,9 +14,8 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.lifecycle;
+package dev.mcpstdio;
 
-import dev.mcpstdio.McpStdioException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,7 +40,7 @@ public class McpServerStartupException extends McpStdioException {
 	public static McpServerStartupException required(String serverName, @Nullable String reason,
 			@Nullable Throwable cause) {
 		return new McpServerStartupException(serverName,
-				"MCP server '" + serverName + "' is required but could not start: " + reason, cause);
+				describe(serverName) + " is required but could not start: " + reason, cause);
 	}
 
 }

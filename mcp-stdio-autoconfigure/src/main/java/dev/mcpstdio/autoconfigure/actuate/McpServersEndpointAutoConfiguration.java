@@ -14,8 +14,10 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.autoconfigure.actuate;
 
+import dev.mcpstdio.actuate.McpServersEndpoint;
+import dev.mcpstdio.actuate.McpServersEndpointWebExtension;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 

@@ -14,11 +14,12 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.autoconfigure.actuate;
 
 import java.util.Arrays;
 import java.util.List;
 
+import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.autoconfigure.McpStdioProperties;
 import dev.mcpstdio.lifecycle.McpStdioServers;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.actuate;
+package dev.mcpstdio.autoconfigure.actuate;
 
 import java.util.HashSet;
 import java.util.Set;
