@@ -68,7 +68,7 @@ class ArchitectureTests {
 			.filter((type) -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
 			.map(JavaClass::getName)
 			.collect(Collectors.toCollection(TreeSet::new));
-		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.process.CommandLocator",
+		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.tree.CommandLocator",
 				"dev.mcpstdio.core.ExitCause", "dev.mcpstdio.core.ExitInfo", "dev.mcpstdio.core.JsonRpcLine",
 				"dev.mcpstdio.core.MessageListener", "dev.mcpstdio.core.ServerHost",
 				"dev.mcpstdio.core.ShutdownTimeouts", "dev.mcpstdio.core.StdioServerProcess",
@@ -76,10 +76,10 @@ class ArchitectureTests {
 				"dev.mcpstdio.core.containment.ContainerSettings", "dev.mcpstdio.core.containment.Containment",
 				"dev.mcpstdio.core.containment.Containments", "dev.mcpstdio.core.containment.OrphanGuard",
 				"dev.mcpstdio.core.secrets.SecretSanitizer", "dev.mcpstdio.core.secrets.SecretValues",
-				"dev.mcpstdio.core.process.Membership", "dev.mcpstdio.core.process.Platform",
-				"dev.mcpstdio.core.process.ProcReader", "dev.mcpstdio.core.process.ProcessMarkers",
-				"dev.mcpstdio.core.process.ProcessScanner", "dev.mcpstdio.core.process.ProcessTable",
-				"dev.mcpstdio.core.process.ProcessTree", "dev.mcpstdio.core.process.TreeTerminator",
+				"dev.mcpstdio.core.tree.Membership", "dev.mcpstdio.core.tree.Platform",
+				"dev.mcpstdio.core.tree.ProcReader", "dev.mcpstdio.core.tree.ProcessMarkers",
+				"dev.mcpstdio.core.tree.ProcessScanner", "dev.mcpstdio.core.tree.ProcessTable",
+				"dev.mcpstdio.core.tree.ProcessTree", "dev.mcpstdio.core.tree.TreeTerminator",
 				"dev.mcpstdio.core.support.Waits");
 		assertThat(publicTypes).hasSizeLessThanOrEqualTo(25);
 	}
@@ -93,8 +93,8 @@ class ArchitectureTests {
 			.definedBy("dev.mcpstdio.core.support..")
 			.layer("secrets")
 			.definedBy("dev.mcpstdio.core.secrets..")
-			.layer("process")
-			.definedBy("dev.mcpstdio.core.process..")
+			.layer("tree")
+			.definedBy("dev.mcpstdio.core.tree..")
 			.layer("containment")
 			.definedBy("dev.mcpstdio.core.containment..")
 			.layer("core")
@@ -119,7 +119,7 @@ class ArchitectureTests {
 			.mayOnlyBeAccessedByLayers("lifecycle", "autoconfigure", "actuate", "ai")
 			.whereLayer("containment")
 			.mayOnlyBeAccessedByLayers("core", "lifecycle", "autoconfigure", "actuate", "ai")
-			.whereLayer("process")
+			.whereLayer("tree")
 			.mayOnlyBeAccessedByLayers("containment", "core", "lifecycle", "autoconfigure", "actuate", "ai")
 			.whereLayer("secrets")
 			.mayOnlyBeAccessedByLayers("core", "lifecycle", "autoconfigure", "actuate", "ai")

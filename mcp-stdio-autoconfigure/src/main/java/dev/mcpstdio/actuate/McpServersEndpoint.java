@@ -34,7 +34,7 @@ import dev.mcpstdio.core.ExitInfo;
 import dev.mcpstdio.core.StdioServerSpec;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;

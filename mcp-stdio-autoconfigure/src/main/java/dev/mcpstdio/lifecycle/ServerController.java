@@ -35,7 +35,7 @@ import dev.mcpstdio.core.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.StdioServerProcess;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
 import org.apache.commons.logging.Log;

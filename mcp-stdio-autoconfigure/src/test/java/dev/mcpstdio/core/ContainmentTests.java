@@ -30,7 +30,7 @@ import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.ContainmentAccess;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;

@@ -23,10 +23,10 @@ import java.util.Map;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessScanner;
-import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessScanner;
+import dev.mcpstdio.core.tree.ProcessTable;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

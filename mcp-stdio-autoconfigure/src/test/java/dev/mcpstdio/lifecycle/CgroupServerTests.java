@@ -28,7 +28,7 @@ import java.util.Optional;
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.containment.ContainmentAccess;
-import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;

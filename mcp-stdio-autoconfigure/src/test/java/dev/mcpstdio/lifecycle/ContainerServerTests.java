@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ExitCause;
 import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;

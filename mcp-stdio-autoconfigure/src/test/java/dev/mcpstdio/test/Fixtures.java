@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 
 import dev.mcpstdio.core.ShutdownTimeouts;
 import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -38,9 +38,9 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Start;
-import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.process.CommandLocator;
-import dev.mcpstdio.core.process.Membership;
+import dev.mcpstdio.core.tree.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.tree.CommandLocator;
+import dev.mcpstdio.core.tree.Membership;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -28,10 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.ProcessTable;
-import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable;
+import dev.mcpstdio.core.tree.TreeTerminator;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

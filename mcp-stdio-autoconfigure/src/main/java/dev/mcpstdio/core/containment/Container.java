@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Stop;
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

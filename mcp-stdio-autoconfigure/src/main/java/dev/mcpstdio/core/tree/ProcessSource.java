@@ -14,9 +14,9 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -14,12 +14,12 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 
 /**

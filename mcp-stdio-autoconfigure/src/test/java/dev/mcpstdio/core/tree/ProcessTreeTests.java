@@ -14,19 +14,19 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import static dev.mcpstdio.core.process.Procs.proc;
-import static dev.mcpstdio.core.process.Procs.table;
+import static dev.mcpstdio.core.tree.Procs.proc;
+import static dev.mcpstdio.core.tree.Procs.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -20,6 +20,6 @@
  * imports Spring.
  */
 @NullMarked
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import org.jspecify.annotations.NullMarked;

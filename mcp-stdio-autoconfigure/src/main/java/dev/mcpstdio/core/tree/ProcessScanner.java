@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

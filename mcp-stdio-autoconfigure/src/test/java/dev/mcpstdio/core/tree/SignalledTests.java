@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

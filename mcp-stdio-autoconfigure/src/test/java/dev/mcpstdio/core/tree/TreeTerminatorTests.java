@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,11 +24,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import static dev.mcpstdio.core.process.Procs.proc;
+import static dev.mcpstdio.core.tree.Procs.proc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -14,14 +14,14 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.core.process;
+package dev.mcpstdio.core.tree;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.process.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import org.jspecify.annotations.Nullable;
 
 /**
