@@ -38,8 +38,8 @@ import java.util.stream.Collectors;
 
 import dev.mcpstdio.autoconfigure.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;

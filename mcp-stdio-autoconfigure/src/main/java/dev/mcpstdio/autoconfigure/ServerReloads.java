@@ -33,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServer;

@@ -23,7 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;

@@ -36,8 +36,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 

@@ -1,0 +1,811 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.server;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.containment.Containment;
+import dev.mcpstdio.core.tree.ProcessTree;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
+import dev.mcpstdio.core.server.io.LineSink;
+import dev.mcpstdio.core.server.io.StderrTail;
+import dev.mcpstdio.core.server.io.StdinWriter;
+import dev.mcpstdio.core.server.io.StdoutReader;
+import dev.mcpstdio.core.support.Threads;
+import dev.mcpstdio.core.support.Waits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One running stdio MCP server process: its messages, its exit and its bounded stop.
+ *
+ * @author mcp-stdio authors
+ */
+public final class StdioServerProcess {
+
+	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+
+	/** The version of MCP the handshake mcp-stdio performs itself asks for. */
+	static final String PROTOCOL_VERSION = "2025-06-18";
+
+	/** How long a send that hit a broken pipe waits for the exit to be observed. */
+	private static final long EXIT_OBSERVATION_MILLIS = 2000;
+
+	/** How long a stdout that ended may wait for the process to follow. */
+	private static final long EOF_GRACE_MILLIS = 500;
+
+	private static final AtomicLong handshakes = new AtomicLong();
+
+	private final StdioServerSpec spec;
+
+	private final ProcessParts parts;
+
+	private final Process process;
+
+	final ProcessTree tree;
+
+	final Containment containment;
+
+	private final MessageListener listener;
+
+	private final Instant startedAt = Instant.now();
+
+	private final long startNanos = System.nanoTime();
+
+	final StdinWriter writer;
+
+	private final StderrTail stderr;
+
+	final StdoutReader stdout;
+
+	private final Pending pending = new Pending();
+
+	private final ExitClassifier classifier;
+
+	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
+
+	private final AtomicBoolean stopStarted = new AtomicBoolean();
+
+	private final CompletableFuture<StopResult> stopped = new CompletableFuture<>();
+
+	private final Object terminationLock = new Object();
+
+	/** How long the client waits for a response: the drain does not wait longer. */
+	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
+
+	/** Learns each step of a stop as it begins; tests make a step fail through it. */
+	private volatile Consumer<Step> stopSteps = (step) -> {
+	};
+
+	private StdioServerProcess(StdioServerSpec spec, ProcessParts parts, ProcessLauncher.Launched launched,
+			ProcessTree tree, MessageListener listener) {
+		this.spec = spec;
+		this.parts = parts;
+		this.process = launched.process();
+		this.tree = tree;
+		this.containment = launched.containment();
+		this.listener = listener;
+		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
+		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
+				() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())), parts.tasks(),
+				parts.scheduler());
+		this.stderr = parts.stderr()
+			.start(spec.name(), spec.secrets(), this.process.getErrorStream(), spec.stderrTailLines());
+		this.stdout = new StdoutReader(spec.name(), spec.maxMessageSize(), spec.secrets(),
+				this.process.getInputStream(), new Output());
+	}
+
+	/**
+	 * Run a launched server process: read its output, write its input, watch its exit.
+	 */
+	static StdioServerProcess run(StdioServerSpec spec, ProcessParts parts, ProcessLauncher.Launched launched,
+			ProcessTree tree, MessageListener listener) {
+		StdioServerProcess server = new StdioServerProcess(spec, parts, launched, tree, listener);
+		Threads.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
+		parts.exits().watch(server.process, server::exited);
+		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
+				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
+		return server;
+	}
+
+	public String name() {
+		return this.spec.name();
+	}
+
+	public StdioServerSpec spec() {
+		return this.spec;
+	}
+
+	public long pid() {
+		return this.process.pid();
+	}
+
+	public Instant startedAt() {
+		return this.startedAt;
+	}
+
+	/**
+	 * Return whether the server's root process is alive and no stop has begun.
+	 * @return whether messages can be sent
+	 */
+	public boolean isRunning() {
+		return !this.classifier.stopRequested && !this.exit.isDone() && this.process.isAlive();
+	}
+
+	/**
+	 * Return the future that completes once the process has ended and its end was told.
+	 * @return the exit future
+	 */
+	public CompletableFuture<ExitInfo> exit() {
+		return this.exit;
+	}
+
+	public @Nullable ExitInfo exitInfo() {
+		return this.exit.getNow(null);
+	}
+
+	/**
+	 * Return the last lines the server wrote to stderr, sanitized.
+	 * @return the stderr tail, oldest first
+	 */
+	public List<String> stderrTail() {
+		return this.stderr.lines();
+	}
+
+	public int pendingRequests() {
+		return this.pending.size();
+	}
+
+	/**
+	 * Count the live processes of this start of the server and their memory.
+	 * @return the figures
+	 */
+	public ProcessTree.Stats treeStats() {
+		return this.parts.census().count(name(), List.of(this));
+	}
+
+	/**
+	 * Tell how long the client waits for a response: a request older than that is given
+	 * up on and does not hold the drain step of a stop.
+	 * @param timeout the client's request timeout
+	 */
+	public void setClientRequestTimeout(Duration timeout) {
+		this.clientTimeoutNanos = timeout.toNanos();
+	}
+
+	/**
+	 * Send a message that is not a request.
+	 * @param message one JSON-RPC message, without newlines
+	 */
+	public void send(String message) {
+		send(JsonRpcLine.of(message), null);
+	}
+
+	/**
+	 * Send a notification or a response, or a request whose response the listener gets.
+	 * @param message one JSON-RPC message, without newlines, read once by the sender
+	 * @param requestId the id when the message is a request, tracked until its response
+	 * arrives, or {@code null}
+	 * @throws McpServerExitedException if the process has ended or ends during the send
+	 * @throws McpServerNotRunningException if the server is stopping or stopped
+	 * @throws McpStdioException if the message cannot be written within the send timeout
+	 */
+	public void send(JsonRpcLine message, @Nullable Object requestId) {
+		checkSendable();
+		if (requestId == null && message.cancelledId() != null) {
+			// The client gave up on it: it must not hold a stop's drain
+			this.pending.remove(message.cancelledId());
+		}
+		if (requestId != null && !this.pending.add(requestId, null)) {
+			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
+		}
+		try {
+			write(message.text());
+		}
+		catch (RuntimeException ex) {
+			if (requestId != null) {
+				this.pending.remove(requestId.toString());
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Send a request and get its response instead of passing it to the listener.
+	 * @param id the request's id
+	 * @param message the request, without newlines
+	 * @return a future completed with the response line, or exceptionally with
+	 * {@link McpServerExitedException} when the process has ended or ends first
+	 */
+	public CompletableFuture<String> request(Object id, String message) {
+		CompletableFuture<JsonRpcLine> response = requestLine(id, message);
+		CompletableFuture<String> text = response.thenApply(JsonRpcLine::text);
+		// a caller that gives up (cancels) lets the request go, as it would the line
+		text.whenComplete((line, ex) -> response.cancel(false));
+		return text;
+	}
+
+	/**
+	 * Send a request and get its response as the reader read it.
+	 * @param id the request's id
+	 * @param message the request, without newlines
+	 * @return a future completed with the response, or exceptionally as
+	 * {@link #request(Object, String)}
+	 */
+	public CompletableFuture<JsonRpcLine> requestLine(Object id, String message) {
+		CompletableFuture<JsonRpcLine> response = new CompletableFuture<>();
+		try {
+			checkSendable();
+		}
+		catch (McpStdioException ex) {
+			response.completeExceptionally(ex);
+			return response;
+		}
+		if (!this.pending.add(id, response)) {
+			throw new IllegalArgumentException("A request with id " + id + " is already pending");
+		}
+		try {
+			write(message);
+		}
+		catch (RuntimeException ex) {
+			this.pending.remove(id.toString());
+			response.completeExceptionally(ex);
+		}
+		return response;
+	}
+
+	/**
+	 * Perform MCP's {@code initialize} handshake, for a server no client initializes.
+	 * @param timeout how long the answer may take
+	 * @throws McpStdioException if it was refused or not answered in time
+	 */
+	public void handshake(Duration timeout) {
+		String id = "mcp-stdio-initialize-" + handshakes.incrementAndGet();
+		CompletableFuture<JsonRpcLine> answer = requestLine(id,
+				"{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
+						+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
+						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}");
+		JsonRpcLine response;
+		try {
+			response = Waits.await(answer, timeout, name(), "answer initialize",
+					"; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
+		}
+		finally {
+			answer.cancel(false);
+		}
+		if (response.isError()) {
+			throw new McpStdioException(name(), "MCP server '" + name() + "' refused initialize: "
+					+ this.spec.sanitize(String.valueOf(response.errorMessage())));
+		}
+		send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+	}
+
+	private void checkSendable() {
+		if (this.classifier.stopRequested) {
+			throw notRunning("is stopping or stopped");
+		}
+		ExitInfo exitInfo = this.exit.getNow(null);
+		if (exitInfo != null) {
+			throw exitInfo.toException();
+		}
+		if (this.classifier.failure != null) {
+			throw awaitExitException(null);
+		}
+	}
+
+	private void write(String message) {
+		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
+			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
+		}
+		try {
+			this.writer.write(StdinWriter.line(message));
+		}
+		catch (StdinWriter.WriteTimeoutException ex) {
+			throw new McpStdioException(name(),
+					"MCP server '" + name() + "' did not read its stdin within " + Waits.format(this.spec.sendTimeout())
+							+ "; " + ex.getMessage() + ". Raise mcp.stdio.servers." + name()
+							+ ".send-timeout if the server is just slow");
+		}
+		catch (IOException ex) {
+			throw awaitExitException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
+		}
+	}
+
+	/**
+	 * A write failed or the server is failing: wait, bounded, for the exit to be
+	 * observed, so that the caller learns why instead of seeing a bare I/O error.
+	 */
+	private RuntimeException awaitExitException(@Nullable Throwable cause) {
+		ExitInfo exitInfo = awaitExit(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
+		if (exitInfo == null && !this.process.isAlive()) {
+			// It has ended: its exit is told once its last output was read, which a busy
+			// machine may take longer for
+			exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
+		}
+		if (this.classifier.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
+			return notRunning("was stopped while the message was being written");
+		}
+		if (exitInfo != null) {
+			return exitInfo.toException();
+		}
+		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure;
+		fail("its stdin broke (" + reason + ") while the process kept running");
+		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
+				+ "; the process is still running and is being terminated", cause);
+	}
+
+	private McpServerNotRunningException notRunning(String what) {
+		return new McpServerNotRunningException(name(), "MCP server '" + name() + "' " + what);
+	}
+
+	/**
+	 * Tell the process why the stop about to begin is made, so that its exit is
+	 * classified with that cause whoever runs the stop. Does nothing once a stop has
+	 * begun.
+	 * @param cause the cause its exit gets, such as {@link ExitCause#IDLE}
+	 * @param reason what made mcp-stdio stop it, for the exit's message, or {@code null}
+	 * @return whether the cause was taken
+	 */
+	public boolean prepareStop(ExitCause cause, @Nullable String reason) {
+		if (this.stopStarted.get()) {
+			return false;
+		}
+		this.classifier.stopReason = reason;
+		this.classifier.stopCause = cause;
+		return true;
+	}
+
+	/**
+	 * Stop the server: the contract's four steps, each bounded, the stops of a shutdown
+	 * looking at their trees together. A step that fails is logged and the later steps
+	 * run anyway. Idempotent: every caller gets the result of the one stop.
+	 * @return how it went
+	 */
+	public StopResult stop() {
+		if (this.stopStarted.compareAndSet(false, true)) {
+			try {
+				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
+				this.classifier.stopRequested = true;
+				this.stopped.complete(runStop(wasRunning));
+			}
+			catch (RuntimeException | Error ex) {
+				this.stopped.completeExceptionally(ex);
+				throw ex;
+			}
+		}
+		return Waits.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
+	}
+
+	private StopResult runStop(boolean wasRunning) {
+		long begin = System.nanoTime();
+		ShutdownTimeouts timeouts = this.spec.shutdown();
+		RuntimeException failed = null;
+		StopCohort cohort = this.parts.cohort();
+		cohort.join();
+		long waitEnd;
+		try {
+			try {
+				drain(wasRunning, begin + timeouts.drain().toNanos());
+			}
+			catch (RuntimeException ex) {
+				failed = ex;
+			}
+			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
+			try {
+				this.stopSteps.accept(Step.CLOSE_STDIN);
+				closeStdinAndWait(timeouts.stdinClose());
+			}
+			catch (RuntimeException ex) {
+				failed = add(failed, ex);
+			}
+		}
+		finally {
+			cohort.leave();
+		}
+		boolean exited = !this.process.isAlive();
+		// A snapshot that began after this moment shows what the root left behind
+		long exitSeen = System.nanoTime();
+		if (exited) {
+			// Seen here first: the exit is handled while the tree is looked at
+			this.parts.exits().check(this.process);
+			// Within step 3's bound: the stops that run together share one snapshot
+			cohort.awaitOthers(waitEnd);
+		}
+		String why = exited ? "left processes behind after its root process exited"
+				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
+		RuntimeException terminateFailed = terminate(why, exited ? exitSeen : System.nanoTime());
+		if (terminateFailed != null) {
+			failed = add(failed, terminateFailed);
+		}
+		return stopped(begin, wasRunning, failed);
+	}
+
+	/** The end of a stop: the exit awaited, within its bound, and how the stop went. */
+	private StopResult stopped(long begin, boolean wasRunning, @Nullable RuntimeException failed) {
+		ExitInfo exitInfo = awaitExitAfterStop();
+		Duration took = Duration.ofNanos(System.nanoTime() - begin);
+		String server = "MCP server '" + name() + "' (pid " + pid() + ")";
+		if (failed != null) {
+			logger.error("Stopping " + server + " failed in a step; the later steps ran anyway", failed);
+		}
+		if (wasRunning) {
+			logger.info("Stopped " + server + ": " + exitInfo.cause() + ", exit code " + exitInfo.describeExitCode()
+					+ ", in " + took.toMillis() + " ms");
+		}
+		return new StopResult(exitInfo, took, wasRunning);
+	}
+
+	/** Step 1: refuse new sends, let in-flight writes and sent requests finish. */
+	private void drain(boolean wasRunning, long deadline) {
+		this.stopSteps.accept(Step.DRAIN);
+		if (wasRunning) {
+			this.pending.signal();
+			this.writer.awaitIdle(deadline);
+			this.pending.awaitEmpty(deadline, this.clientTimeoutNanos);
+		}
+	}
+
+	/**
+	 * Step 4: end the tree; when that fails, once more, then at least the root and the
+	 * descendants the JDK sees, so that the tree does not outlive a failed step.
+	 * @return why the step failed, or {@code null}
+	 */
+	private @Nullable RuntimeException terminate(String why, long freshSince) {
+		try {
+			this.stopSteps.accept(Step.TERMINATE);
+			terminateTree(why, freshSince);
+			return null;
+		}
+		catch (RuntimeException ex) {
+			try {
+				terminateTree(why, System.nanoTime());
+			}
+			catch (RuntimeException again) {
+				ex.addSuppressed(again);
+				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
+				this.process.destroyForcibly();
+			}
+			return ex;
+		}
+	}
+
+	/** Steps 2 and 3: close stdin after the last write, then give it time to exit. */
+	private void closeStdinAndWait(Duration bound) {
+		long stepBegin = System.nanoTime();
+		try {
+			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
+			if (!this.writer.isWriting()) {
+				this.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+				this.classifier.stdinClosedByStop = true;
+			}
+			// returns at once when it has exited or the bound is spent
+			this.process.waitFor(bound.toNanos() - (System.nanoTime() - stepBegin), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// stdin could not be closed in time: go on to the signals
+		}
+	}
+
+	private static RuntimeException add(@Nullable RuntimeException first, RuntimeException next) {
+		if (first == null) {
+			return next;
+		}
+		first.addSuppressed(next);
+		return first;
+	}
+
+	/**
+	 * Wait for the exit at the end of a stop, bounded; when it is not observed by then,
+	 * report what is known.
+	 */
+	private ExitInfo awaitExitAfterStop() {
+		this.parts.exits().check(this.process);
+		ExitInfo exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
+		if (exitInfo != null) {
+			return exitInfo;
+		}
+		int code = this.process.isAlive() ? -1 : this.process.exitValue();
+		return new ExitInfo(name(), pid(), code, classify(code), this.stderr.lines(),
+				(code == -1) ? "the process survived SIGKILL" : this.classifier.reason())
+			.after(uptime(), null);
+	}
+
+	private @Nullable ExitInfo awaitExit(long millis) {
+		return Waits.awaitOrNull(this.exit, millis);
+	}
+
+	/**
+	 * Set a listener of the stop's steps, for tests that make a step fail.
+	 * @param listener the listener
+	 */
+	void onStopStep(Consumer<Step> listener) {
+		this.stopSteps = listener;
+	}
+
+	private void terminateTree(String why, long freshSince) {
+		synchronized (this.terminationLock) {
+			// the container (through its engine) ends alongside the tree, then the cgroup
+			this.containment.terminate(this.spec.shutdown().terminate(),
+					() -> this.parts.terminator()
+						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
+								this.classifier::signalled));
+			this.parts.scanner().invalidate();
+			this.containment.release();
+		}
+	}
+
+	/** The stdout reader hands a message over. */
+	void received(JsonRpcLine line) {
+		this.classifier.spoke = true;
+		if (line.isResponse()) {
+			Pending.Request request = this.pending.remove(line.id());
+			if (request != null && request.future() != null) {
+				request.future().complete(line);
+				return;
+			}
+		}
+		try {
+			this.listener.onMessage(line);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
+		}
+	}
+
+	/** The stdout reader reached the end of stdout, or a read failed. */
+	void stdoutEnded(@Nullable IOException ex) {
+		// The end of stdout is most often the exit: say so at once
+		if (Waits.await(this.process, EOF_GRACE_MILLIS)) {
+			this.parts.exits().check(this.process);
+			return;
+		}
+		// (not a failure once a stop began or the exit was told: fail() says so)
+		fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
+				: "it closed its stdout while the process kept running");
+	}
+
+	/** Treat the server as failed: its process tree is ended whatever else happens. */
+	void fail(String reason) {
+		if (this.classifier.stopRequested || this.exit.isDone() || this.classifier.failure != null) {
+			return;
+		}
+		this.classifier.failure = reason;
+		logger.warn(
+				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
+		this.parts.tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
+	}
+
+	/** Read what the ended root wrote last, each stream as far as it can be read now. */
+	private void readLastOutput() {
+		// What stderr holds now is all the process wrote; the rest, a child's, is read to
+		// its end on a thread of its own: the child may hold it open
+		this.parts.stderr().stop(this.stderr);
+		this.stderr.drain();
+		this.stderr.finish(this.parts.tasks());
+		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
+		// pipe that nobody holds is only late because the machine is busy
+		if (!this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
+				&& this.tree.members(this.parts.scanner().scan()).isEmpty()) {
+			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
+		}
+	}
+
+	/**
+	 * The end of the process, told once, by whoever saw it first: the root reaped and
+	 * forgotten by the guard, its last output read, its exit classified, then the
+	 * listener, the exit's future, the writes and the requests still waiting told, and
+	 * what it left behind ended.
+	 */
+	private void exited() {
+		// From now on the root's pid may be reused: the guard forgets it first
+		this.parts.scanner().invalidate();
+		this.parts.guard().ended(pid());
+		int code = this.process.exitValue();
+		readLastOutput();
+		List<String> tail = this.stderr.lines();
+		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), tail, this.classifier.reason())
+			.after(uptime(), this.classifier.startupHint(tail, this.containment::hint));
+		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
+		List<Pending.Request> requests = this.pending.drainAll();
+		List<Object> unanswered = requests.stream()
+			.filter((request) -> request.future() == null)
+			.map(Pending.Request::id)
+			.toList();
+		if (!this.classifier.stopRequested) {
+			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
+					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
+		}
+		// The listener (the server's state, its counts, the client) learns first, so that
+		// whoever sees the exit sees it counted
+		try {
+			this.listener.onExit(exitInfo, unanswered);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
+		}
+		this.exit.complete(exitInfo);
+		this.writer.close(
+				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
+		requests.stream()
+			.filter((request) -> request.future() != null)
+			.forEach((request) -> request.future()
+				.completeExceptionally(expected ? notRunning("was stopped before it answered request " + request.id())
+						: exitInfo.toException()));
+		if (!this.classifier.stopRequested) {
+			// The leader is gone; whatever it left behind goes with it
+			terminateTree("exited and left processes behind", System.nanoTime());
+		}
+	}
+
+	private ExitCause classify(int code) {
+		return this.classifier.classify(code, this.writer.isClosing());
+	}
+
+	private Duration uptime() {
+		return Duration.ofNanos(System.nanoTime() - this.startNanos);
+	}
+
+	@Override
+	public String toString() {
+		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
+	}
+
+	/** Where the reader of stdout hands what it read: this process, and nothing else. */
+	private final class Output implements LineSink {
+
+		@Override
+		public void line(JsonRpcLine line) {
+			received(line);
+		}
+
+		@Override
+		public void failed(String reason) {
+			fail(reason);
+		}
+
+		@Override
+		public void ended(@Nullable IOException failure) {
+			stdoutEnded(failure);
+		}
+
+	}
+
+	/** The steps of a stop. */
+	enum Step {
+
+		DRAIN, CLOSE_STDIN, TERMINATE
+
+	}
+
+	/**
+	 * How one stop of a server went.
+	 *
+	 * @param exit how its process ended
+	 * @param duration from step 1 to the last process gone
+	 * @param wasRunning whether the process was still running when the stop began
+	 */
+	public record StopResult(ExitInfo exit, Duration duration, boolean wasRunning) {
+
+		/**
+		 * Return the outcome, the cause of the exit.
+		 * @return the outcome
+		 */
+		public ExitCause outcome() {
+			return this.exit.cause();
+		}
+
+	}
+
+	/**
+	 * The requests sent and not answered yet, by id, so that they can be counted, drained
+	 * and failed when the process ends.
+	 */
+	static final class Pending {
+
+		private final Map<String, Request> byId = new ConcurrentHashMap<>();
+
+		private final Object changed = new Object();
+
+		boolean add(Object id, @Nullable CompletableFuture<JsonRpcLine> future) {
+			return this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) == null;
+		}
+
+		@Nullable Request remove(String id) {
+			Request request = this.byId.remove(id);
+			if (request != null) {
+				signal();
+			}
+			return request;
+		}
+
+		int size() {
+			return this.byId.size();
+		}
+
+		List<Request> drainAll() {
+			List<Request> all = new ArrayList<>(this.byId.keySet()).stream()
+				.map(this.byId::remove)
+				.filter(Objects::nonNull)
+				.toList();
+			signal();
+			return all;
+		}
+
+		/**
+		 * Wait until no request is pending that its client still waits for: one whose
+		 * future is done (given up by its caller), or older than the client's timeout,
+		 * does not hold the wait.
+		 */
+		boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
+			// read again every few ms: a request turns too old without a signal
+			return Threads.awaitOn(this.changed, deadlineNanos, 10,
+					() -> this.byId.values().stream().noneMatch((request) -> request.awaited(clientTimeoutNanos)));
+		}
+
+		void signal() {
+			synchronized (this.changed) {
+				this.changed.notifyAll();
+			}
+		}
+
+		/**
+		 * One request.
+		 *
+		 * @param id its id as given
+		 * @param future its future, or {@code null} when the listener gets the response
+		 * @param sentAt its {@link System#nanoTime()} when sent
+		 */
+		record Request(Object id, @Nullable CompletableFuture<JsonRpcLine> future, long sentAt) {
+
+			/** Whether its client still waits for it: not given up, nor too old. */
+			boolean awaited(long clientTimeoutNanos) {
+				boolean givenUp = this.future != null && this.future.isDone();
+				return !givenUp && System.nanoTime() - this.sentAt < clientTimeoutNanos;
+			}
+
+		}
+
+	}
+
+}
