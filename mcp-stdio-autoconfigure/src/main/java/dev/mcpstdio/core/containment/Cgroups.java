@@ -267,7 +267,9 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not sweep cgroups under " + this.base + ": " + ex.getMessage());
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not sweep cgroups under " + this.base + ": " + ex.getMessage());
+			}
 		}
 		if (processes > 0) {
 			logger.warn("Ended " + processes + " processes left in the cgroups of dead JVMs " + swept);

@@ -353,7 +353,9 @@ public final class OrphanGuard {
 		this.watcher = process;
 		// A watcher killed by someone is replaced at once, not at the next server start
 		process.onExit().thenRun(() -> this.lines.offer(""));
-		logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
+		if (logger.isDebugEnabled()) {
+			logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
+		}
 		OutputStream input = process.getOutputStream();
 		try {
 			String all = String.join("", this.reapers) + String.join("", this.known.values());

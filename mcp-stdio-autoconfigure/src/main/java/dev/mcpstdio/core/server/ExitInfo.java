@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
@@ -196,7 +197,7 @@ public final class ExitInfo {
 						+ "exited unexpectedly";
 		List<String> quoted = this.stderrTail.subList(Math.max(0, this.stderrTail.size() - MESSAGE_STDERR_LINES),
 				this.stderrTail.size());
-		return "MCP server '" + this.serverName + "' process " + how + " with exit code " + describeExitCode()
+		return McpStdioException.describe(this.serverName) + " process " + how + " with exit code " + describeExitCode()
 				+ "; stderr: " + (quoted.isEmpty() ? "(empty)" : String.join("\n", quoted));
 	}
 

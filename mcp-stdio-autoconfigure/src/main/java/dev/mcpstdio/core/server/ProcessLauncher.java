@@ -112,7 +112,7 @@ public final class ProcessLauncher implements AutoCloseable {
 				throw stdio;
 			}
 			throw new McpStdioException(spec.name(),
-					"Could not run MCP server '" + spec.name() + "' after starting it: " + ex, ex);
+					"Could not run " + McpStdioException.describe(spec.name()) + " after starting it: " + ex, ex);
 		}
 	}
 
@@ -164,9 +164,8 @@ public final class ProcessLauncher implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			containment.release();
-			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "' (" + spec.commandLine() + "): " + ex.getMessage(),
-					ex);
+			throw new McpStdioException(spec.name(), "Could not start " + McpStdioException.describe(spec.name()) + " ("
+					+ spec.commandLine() + "): " + ex.getMessage(), ex);
 		}
 		this.parts.scanner().invalidate();
 		long startTime = this.platform.hasProcFileSystem() ? ProcessTree.startTimeOfChild(process, this.proc)
@@ -195,7 +194,7 @@ public final class ProcessLauncher implements AutoCloseable {
 		}
 		catch (CommandNotFoundException ex) {
 			throw new McpStdioException(spec.name(),
-					"Could not start MCP server '" + spec.name() + "': " + ex.getMessage(), ex);
+					"Could not start " + McpStdioException.describe(spec.name()) + ": " + ex.getMessage(), ex);
 		}
 		command.addAll(spec.args());
 		return new Containment.Start(spec.name(), command, spec.workingDirectory(), env,

@@ -62,7 +62,7 @@ final class ServerEnvironment {
 					: (value.indexOf('\u0000') >= 0) ? "its value holds a NUL character" : null;
 			if (what != null) {
 				throw new McpStdioException(spec.name(),
-						"Could not start MCP server '" + spec.name() + "': environment variable "
+						"Could not start " + McpStdioException.describe(spec.name()) + ": environment variable "
 								+ SecretSanitizer.quote(name, 100, spec.secrets()) + " cannot "
 								+ "be passed to a process (" + what + "); the value is not shown");
 			}

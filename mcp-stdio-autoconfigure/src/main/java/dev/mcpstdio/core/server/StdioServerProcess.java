@@ -22,10 +22,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -65,22 +63,19 @@ public final class StdioServerProcess {
 	/** How long a send that hit a broken pipe waits for the exit to be observed. */
 	private static final long EXIT_OBSERVATION_MILLIS = 2000;
 
-	/** How long a stdout that ended may wait for the process to follow. */
-	private static final long EOF_GRACE_MILLIS = 500;
-
 	private static final AtomicLong handshakes = new AtomicLong();
 
-	private final StdioServerSpec spec;
+	final StdioServerSpec spec;
 
-	private final ProcessParts parts;
+	final ProcessParts parts;
 
-	private final Process process;
+	final Process process;
 
 	final ProcessTree tree;
 
 	final Containment containment;
 
-	private final MessageListener listener;
+	final MessageListener listener;
 
 	private final Instant startedAt = Instant.now();
 
@@ -88,15 +83,15 @@ public final class StdioServerProcess {
 
 	final StdinWriter writer;
 
-	private final StderrTail stderr;
+	final StderrTail stderr;
 
 	final StdoutReader stdout;
 
-	private final Pending pending = new Pending();
+	final RequestLedger ledger = new RequestLedger();
 
-	private final ExitClassifier classifier;
+	final ExitClassifier classifier;
 
-	private final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
+	final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
 
 	private final AtomicBoolean stopStarted = new AtomicBoolean();
 
@@ -105,10 +100,10 @@ public final class StdioServerProcess {
 	private final Object terminationLock = new Object();
 
 	/** How long the client waits for a response: the drain does not wait longer. */
-	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
+	volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
-	private volatile Consumer<Step> stopSteps = (step) -> {
+	volatile Consumer<Step> stopSteps = (step) -> {
 	};
 
 	private StdioServerProcess(StdioServerSpec spec, ProcessParts parts, ProcessLauncher.Launched launched,
@@ -126,7 +121,7 @@ public final class StdioServerProcess {
 		this.stderr = parts.stderr()
 			.start(spec.name(), spec.secrets(), this.process.getErrorStream(), spec.stderrTailLines());
 		this.stdout = new StdoutReader(spec.name(), spec.maxMessageSize(), spec.secrets(),
-				this.process.getInputStream(), new Output());
+				this.process.getInputStream(), new StdoutSink(this));
 	}
 
 	/**
@@ -136,8 +131,8 @@ public final class StdioServerProcess {
 			ProcessTree tree, MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, parts, launched, tree, listener);
 		Threads.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
-		parts.exits().watch(server.process, server::exited);
-		logger.info("Started MCP server '" + spec.name() + "' (pid " + server.pid()
+		parts.exits().watch(server.process, new ExitSequence(server)::run);
+		logger.info("Started " + McpStdioException.describe(spec.name()) + " (pid " + server.pid()
 				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
 		return server;
 	}
@@ -187,7 +182,7 @@ public final class StdioServerProcess {
 	}
 
 	public int pendingRequests() {
-		return this.pending.size();
+		return this.ledger.size();
 	}
 
 	/**
@@ -226,11 +221,11 @@ public final class StdioServerProcess {
 	 */
 	public void send(JsonRpcLine message, @Nullable Object requestId) {
 		checkSendable();
-		if (requestId == null && message.cancelledId() != null) {
-			// The client gave up on it: it must not hold a stop's drain
-			this.pending.remove(message.cancelledId());
+		if (requestId == null) {
+			// a cancellation the client sends closes its request: it holds no drain
+			this.ledger.notifying(message);
 		}
-		if (requestId != null && !this.pending.add(requestId, null)) {
+		else if (!this.ledger.open(requestId, message, null)) {
 			throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
 		}
 		try {
@@ -238,7 +233,7 @@ public final class StdioServerProcess {
 		}
 		catch (RuntimeException ex) {
 			if (requestId != null) {
-				this.pending.remove(requestId.toString());
+				this.ledger.close(requestId.toString());
 			}
 			throw ex;
 		}
@@ -275,14 +270,14 @@ public final class StdioServerProcess {
 			response.completeExceptionally(ex);
 			return response;
 		}
-		if (!this.pending.add(id, response)) {
+		if (!this.ledger.open(id, null, response)) {
 			throw new IllegalArgumentException("A request with id " + id + " is already pending");
 		}
 		try {
 			write(message);
 		}
 		catch (RuntimeException ex) {
-			this.pending.remove(id.toString());
+			this.ledger.close(id.toString());
 			response.completeExceptionally(ex);
 		}
 		return response;
@@ -308,7 +303,7 @@ public final class StdioServerProcess {
 			answer.cancel(false);
 		}
 		if (response.isError()) {
-			throw new McpStdioException(name(), "MCP server '" + name() + "' refused initialize: "
+			throw new McpStdioException(name(), McpStdioException.describe(name()) + " refused initialize: "
 					+ this.spec.sanitize(String.valueOf(response.errorMessage())));
 		}
 		send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
@@ -336,16 +331,17 @@ public final class StdioServerProcess {
 		}
 		catch (StdinWriter.WriteTimeoutException ex) {
 			throw new McpStdioException(name(),
-					"MCP server '" + name() + "' did not read its stdin within " + Waits.format(this.spec.sendTimeout())
-							+ "; " + ex.getMessage() + ". Raise mcp.stdio.servers." + name()
-							+ ".send-timeout if the server is just slow");
+					McpStdioException.describe(name()) + " did not read its stdin within "
+							+ Waits.format(this.spec.sendTimeout()) + "; " + ex.getMessage()
+							+ ". Raise mcp.stdio.servers." + name() + ".send-timeout if the server is just slow");
 		}
 		catch (IOException ex) {
 			throw awaitExitException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while sending to MCP server '" + name() + "'", ex);
+			throw new McpStdioException(name(), "Interrupted while sending to " + McpStdioException.describe(name()),
+					ex);
 		}
 	}
 
@@ -368,12 +364,12 @@ public final class StdioServerProcess {
 		}
 		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure;
 		fail("its stdin broke (" + reason + ") while the process kept running");
-		return new McpStdioException(name(), "Could not write to MCP server '" + name() + "': " + reason
+		return new McpStdioException(name(), "Could not write to " + McpStdioException.describe(name()) + ": " + reason
 				+ "; the process is still running and is being terminated", cause);
 	}
 
-	private McpServerNotRunningException notRunning(String what) {
-		return new McpServerNotRunningException(name(), "MCP server '" + name() + "' " + what);
+	McpServerNotRunningException notRunning(String what) {
+		return new McpServerNotRunningException(name(), McpStdioException.describe(name()) + " " + what);
 	}
 
 	/**
@@ -404,7 +400,7 @@ public final class StdioServerProcess {
 			try {
 				boolean wasRunning = !this.exit.isDone() && this.process.isAlive();
 				this.classifier.stopRequested = true;
-				this.stopped.complete(runStop(wasRunning));
+				this.stopped.complete(new StopSequence(this).run(wasRunning));
 			}
 			catch (RuntimeException | Error ex) {
 				this.stopped.completeExceptionally(ex);
@@ -414,144 +410,7 @@ public final class StdioServerProcess {
 		return Waits.await(this.stopped, this.spec.shutdown().worstCase().plusSeconds(5), name(), "finish stopping");
 	}
 
-	private StopResult runStop(boolean wasRunning) {
-		long begin = System.nanoTime();
-		ShutdownTimeouts timeouts = this.spec.shutdown();
-		RuntimeException failed = null;
-		StopCohort cohort = this.parts.cohort();
-		cohort.join();
-		long waitEnd;
-		try {
-			try {
-				drain(wasRunning, begin + timeouts.drain().toNanos());
-			}
-			catch (RuntimeException ex) {
-				failed = ex;
-			}
-			waitEnd = System.nanoTime() + timeouts.stdinClose().toNanos();
-			try {
-				this.stopSteps.accept(Step.CLOSE_STDIN);
-				closeStdinAndWait(timeouts.stdinClose());
-			}
-			catch (RuntimeException ex) {
-				failed = add(failed, ex);
-			}
-		}
-		finally {
-			cohort.leave();
-		}
-		boolean exited = !this.process.isAlive();
-		// A snapshot that began after this moment shows what the root left behind
-		long exitSeen = System.nanoTime();
-		if (exited) {
-			// Seen here first: the exit is handled while the tree is looked at
-			this.parts.exits().check(this.process);
-			// Within step 3's bound: the stops that run together share one snapshot
-			cohort.awaitOthers(waitEnd);
-		}
-		String why = exited ? "left processes behind after its root process exited"
-				: "did not exit within " + Waits.format(timeouts.stdinClose()) + " after stdin closed";
-		RuntimeException terminateFailed = terminate(why, exited ? exitSeen : System.nanoTime());
-		if (terminateFailed != null) {
-			failed = add(failed, terminateFailed);
-		}
-		return stopped(begin, wasRunning, failed);
-	}
-
-	/** The end of a stop: the exit awaited, within its bound, and how the stop went. */
-	private StopResult stopped(long begin, boolean wasRunning, @Nullable RuntimeException failed) {
-		ExitInfo exitInfo = awaitExitAfterStop();
-		Duration took = Duration.ofNanos(System.nanoTime() - begin);
-		String server = "MCP server '" + name() + "' (pid " + pid() + ")";
-		if (failed != null) {
-			logger.error("Stopping " + server + " failed in a step; the later steps ran anyway", failed);
-		}
-		if (wasRunning) {
-			logger.info("Stopped " + server + ": " + exitInfo.cause() + ", exit code " + exitInfo.describeExitCode()
-					+ ", in " + took.toMillis() + " ms");
-		}
-		return new StopResult(exitInfo, took, wasRunning);
-	}
-
-	/** Step 1: refuse new sends, let in-flight writes and sent requests finish. */
-	private void drain(boolean wasRunning, long deadline) {
-		this.stopSteps.accept(Step.DRAIN);
-		if (wasRunning) {
-			this.pending.signal();
-			this.writer.awaitIdle(deadline);
-			this.pending.awaitEmpty(deadline, this.clientTimeoutNanos);
-		}
-	}
-
-	/**
-	 * Step 4: end the tree; when that fails, once more, then at least the root and the
-	 * descendants the JDK sees, so that the tree does not outlive a failed step.
-	 * @return why the step failed, or {@code null}
-	 */
-	private @Nullable RuntimeException terminate(String why, long freshSince) {
-		try {
-			this.stopSteps.accept(Step.TERMINATE);
-			terminateTree(why, freshSince);
-			return null;
-		}
-		catch (RuntimeException ex) {
-			try {
-				terminateTree(why, System.nanoTime());
-			}
-			catch (RuntimeException again) {
-				ex.addSuppressed(again);
-				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
-				this.process.destroyForcibly();
-			}
-			return ex;
-		}
-	}
-
-	/** Steps 2 and 3: close stdin after the last write, then give it time to exit. */
-	private void closeStdinAndWait(Duration bound) {
-		long stepBegin = System.nanoTime();
-		try {
-			this.writer.close((write) -> notRunning("was stopped before the message was sent"));
-			if (!this.writer.isWriting()) {
-				this.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
-				this.classifier.stdinClosedByStop = true;
-			}
-			// returns at once when it has exited or the bound is spent
-			this.process.waitFor(bound.toNanos() - (System.nanoTime() - stepBegin), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// stdin could not be closed in time: go on to the signals
-		}
-	}
-
-	private static RuntimeException add(@Nullable RuntimeException first, RuntimeException next) {
-		if (first == null) {
-			return next;
-		}
-		first.addSuppressed(next);
-		return first;
-	}
-
-	/**
-	 * Wait for the exit at the end of a stop, bounded; when it is not observed by then,
-	 * report what is known.
-	 */
-	private ExitInfo awaitExitAfterStop() {
-		this.parts.exits().check(this.process);
-		ExitInfo exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
-		if (exitInfo != null) {
-			return exitInfo;
-		}
-		int code = this.process.isAlive() ? -1 : this.process.exitValue();
-		return new ExitInfo(name(), pid(), code, classify(code), this.stderr.lines(),
-				(code == -1) ? "the process survived SIGKILL" : this.classifier.reason())
-			.after(uptime(), null);
-	}
-
-	private @Nullable ExitInfo awaitExit(long millis) {
+	@Nullable ExitInfo awaitExit(long millis) {
 		return Waits.awaitOrNull(this.exit, millis);
 	}
 
@@ -563,7 +422,7 @@ public final class StdioServerProcess {
 		this.stopSteps = listener;
 	}
 
-	private void terminateTree(String why, long freshSince) {
+	void terminateTree(String why, long freshSince) {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
 			this.containment.terminate(this.spec.shutdown().terminate(),
@@ -575,140 +434,28 @@ public final class StdioServerProcess {
 		}
 	}
 
-	/** The stdout reader hands a message over. */
-	void received(JsonRpcLine line) {
-		this.classifier.spoke = true;
-		if (line.isResponse()) {
-			Pending.Request request = this.pending.remove(line.id());
-			if (request != null && request.future() != null) {
-				request.future().complete(line);
-				return;
-			}
-		}
-		try {
-			this.listener.onMessage(line);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Listener of MCP server '" + name() + "' failed on a message", ex);
-		}
-	}
-
-	/** The stdout reader reached the end of stdout, or a read failed. */
-	void stdoutEnded(@Nullable IOException ex) {
-		// The end of stdout is most often the exit: say so at once
-		if (Waits.await(this.process, EOF_GRACE_MILLIS)) {
-			this.parts.exits().check(this.process);
-			return;
-		}
-		// (not a failure once a stop began or the exit was told: fail() says so)
-		fail((ex != null) ? "its stdout broke (" + ex.getMessage() + ") while the process kept running"
-				: "it closed its stdout while the process kept running");
-	}
-
 	/** Treat the server as failed: its process tree is ended whatever else happens. */
 	void fail(String reason) {
 		if (this.classifier.stopRequested || this.exit.isDone() || this.classifier.failure != null) {
 			return;
 		}
 		this.classifier.failure = reason;
-		logger.warn(
-				"MCP server '" + name() + "' (pid " + pid() + ") failed: " + reason + "; terminating its process tree");
+		logger.warn(McpStdioException.describe(name()) + " (pid " + pid() + ") failed: " + reason
+				+ "; terminating its process tree");
 		this.parts.tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
 	}
 
-	/** Read what the ended root wrote last, each stream as far as it can be read now. */
-	private void readLastOutput() {
-		// What stderr holds now is all the process wrote; the rest, a child's, is read to
-		// its end on a thread of its own: the child may hold it open
-		this.parts.stderr().stop(this.stderr);
-		this.stderr.drain();
-		this.stderr.finish(this.parts.tasks());
-		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
-		// pipe that nobody holds is only late because the machine is busy
-		if (!this.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.tree.members(this.parts.scanner().scan()).isEmpty()) {
-			this.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
-		}
-	}
-
-	/**
-	 * The end of the process, told once, by whoever saw it first: the root reaped and
-	 * forgotten by the guard, its last output read, its exit classified, then the
-	 * listener, the exit's future, the writes and the requests still waiting told, and
-	 * what it left behind ended.
-	 */
-	private void exited() {
-		// From now on the root's pid may be reused: the guard forgets it first
-		this.parts.scanner().invalidate();
-		this.parts.guard().ended(pid());
-		int code = this.process.exitValue();
-		readLastOutput();
-		List<String> tail = this.stderr.lines();
-		ExitInfo exitInfo = new ExitInfo(name(), pid(), code, classify(code), tail, this.classifier.reason())
-			.after(uptime(), this.classifier.startupHint(tail, this.containment::hint));
-		boolean expected = this.classifier.stopRequested && !exitInfo.cause().isFailure();
-		List<Pending.Request> requests = this.pending.drainAll();
-		List<Object> unanswered = requests.stream()
-			.filter((request) -> request.future() == null)
-			.map(Pending.Request::id)
-			.toList();
-		if (!this.classifier.stopRequested) {
-			logger.warn(exitInfo.withoutHint() + " (pid " + pid() + ", after " + uptime().toMillis() + " ms)"
-					+ ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
-		}
-		// The listener (the server's state, its counts, the client) learns first, so that
-		// whoever sees the exit sees it counted
-		try {
-			this.listener.onExit(exitInfo, unanswered);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Listener of MCP server '" + name() + "' failed on its exit", ex);
-		}
-		this.exit.complete(exitInfo);
-		this.writer.close(
-				(write) -> expected ? notRunning("was stopped before the message was sent") : exitInfo.toException());
-		requests.stream()
-			.filter((request) -> request.future() != null)
-			.forEach((request) -> request.future()
-				.completeExceptionally(expected ? notRunning("was stopped before it answered request " + request.id())
-						: exitInfo.toException()));
-		if (!this.classifier.stopRequested) {
-			// The leader is gone; whatever it left behind goes with it
-			terminateTree("exited and left processes behind", System.nanoTime());
-		}
-	}
-
-	private ExitCause classify(int code) {
+	ExitCause classify(int code) {
 		return this.classifier.classify(code, this.writer.isClosing());
 	}
 
-	private Duration uptime() {
+	Duration uptime() {
 		return Duration.ofNanos(System.nanoTime() - this.startNanos);
 	}
 
 	@Override
 	public String toString() {
 		return "StdioServerProcess[" + name() + ", pid " + pid() + "]";
-	}
-
-	/** Where the reader of stdout hands what it read: this process, and nothing else. */
-	private final class Output implements LineSink {
-
-		@Override
-		public void line(JsonRpcLine line) {
-			received(line);
-		}
-
-		@Override
-		public void failed(String reason) {
-			fail(reason);
-		}
-
-		@Override
-		public void ended(@Nullable IOException failure) {
-			stdoutEnded(failure);
-		}
-
 	}
 
 	/** The steps of a stop. */
@@ -733,77 +480,6 @@ public final class StdioServerProcess {
 		 */
 		public ExitCause outcome() {
 			return this.exit.cause();
-		}
-
-	}
-
-	/**
-	 * The requests sent and not answered yet, by id, so that they can be counted, drained
-	 * and failed when the process ends.
-	 */
-	static final class Pending {
-
-		private final Map<String, Request> byId = new ConcurrentHashMap<>();
-
-		private final Object changed = new Object();
-
-		boolean add(Object id, @Nullable CompletableFuture<JsonRpcLine> future) {
-			return this.byId.putIfAbsent(id.toString(), new Request(id, future, System.nanoTime())) == null;
-		}
-
-		@Nullable Request remove(String id) {
-			Request request = this.byId.remove(id);
-			if (request != null) {
-				signal();
-			}
-			return request;
-		}
-
-		int size() {
-			return this.byId.size();
-		}
-
-		List<Request> drainAll() {
-			List<Request> all = new ArrayList<>(this.byId.keySet()).stream()
-				.map(this.byId::remove)
-				.filter(Objects::nonNull)
-				.toList();
-			signal();
-			return all;
-		}
-
-		/**
-		 * Wait until no request is pending that its client still waits for: one whose
-		 * future is done (given up by its caller), or older than the client's timeout,
-		 * does not hold the wait.
-		 */
-		boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
-			// read again every few ms: a request turns too old without a signal
-			return Threads.awaitOn(this.changed, deadlineNanos, 10,
-					() -> this.byId.values().stream().noneMatch((request) -> request.awaited(clientTimeoutNanos)));
-		}
-
-		void signal() {
-			synchronized (this.changed) {
-				this.changed.notifyAll();
-			}
-		}
-
-		/**
-		 * One request.
-		 *
-		 * @param id its id as given
-		 * @param future its future, or {@code null} when the listener gets the response
-		 * @param sentAt its {@link System#nanoTime()} when sent
-		 */
-		record Request(Object id, @Nullable CompletableFuture<JsonRpcLine> future, long sentAt) {
-
-			/** Whether its client still waits for it: not given up, nor too old. */
-			boolean awaited(long clientTimeoutNanos) {
-				boolean givenUp = this.future != null && this.future.isDone();
-				return !givenUp && System.nanoTime() - this.sentAt < clientTimeoutNanos;
-			}
-
 		}
 
 	}

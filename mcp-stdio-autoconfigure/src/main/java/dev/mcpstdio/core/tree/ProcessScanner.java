@@ -464,13 +464,17 @@ public final class ProcessScanner implements ProcessSource {
 		String way = "Signals to MCP server processes go by pid, each right after a fresh proof that the process "
 				+ "is the server's";
 		if (!System.getProperty("os.name", "").startsWith("Linux")) {
-			logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
+			if (logger.isDebugEnabled()) {
+				logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
+			}
 			return null;
 		}
 		try {
 			Pidfds pidfds = Pidfds.load();
-			logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
-					+ "proven the server's");
+			if (logger.isDebugEnabled()) {
+				logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
+						+ "proven the server's");
+			}
 			return pidfds;
 		}
 		catch (RuntimeException | LinkageError ex) {

@@ -26,6 +26,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.tree.ProcessTable.Proc;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
@@ -94,19 +95,20 @@ public final class TreeTerminator {
 
 			@Override
 			public void terminated(int count) {
-				logger.warn("MCP server '" + serverName + "' " + why + "; sent SIGTERM to " + count
+				logger.warn(McpStdioException.describe(serverName) + " " + why + "; sent SIGTERM to " + count
 						+ ((count == 1) ? " process" : " processes"));
 			}
 
 			@Override
 			public void killed(int count) {
-				logger.warn("MCP server '" + serverName + "' did not exit within " + Waits.format(terminateTimeout)
-						+ " after SIGTERM; sent SIGKILL to " + count + ((count == 1) ? " process" : " processes"));
+				logger.warn(McpStdioException.describe(serverName) + " did not exit within "
+						+ Waits.format(terminateTimeout) + " after SIGTERM; sent SIGKILL to " + count
+						+ ((count == 1) ? " process" : " processes"));
 			}
 
 			@Override
 			public void survived(List<Proc> survivors) {
-				logger.error("MCP server '" + serverName + "': " + survivors.size()
+				logger.error(McpStdioException.describe(serverName) + ": " + survivors.size()
 						+ " processes survived SIGKILL (pids "
 						+ survivors.stream().map((proc) -> Long.toString(proc.pid())).collect(Collectors.joining(", "))
 						+ ")");

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Threads;
@@ -166,8 +167,8 @@ final class StderrLog {
 			long skipped = channel.skipped.getAndSet(0);
 			if (skipped > 0) {
 				try {
-					channel.log.warn(skipped + " stderr lines of MCP server '" + channel.serverName
-							+ "' were not logged (more than " + this.linesPerSecond
+					channel.log.warn(skipped + " stderr lines of " + McpStdioException.describe(channel.serverName)
+							+ " were not logged (more than " + this.linesPerSecond
 							+ " lines a second, or the log could not keep up); its last lines are still kept for"
 							+ " errors and the endpoint");
 				}

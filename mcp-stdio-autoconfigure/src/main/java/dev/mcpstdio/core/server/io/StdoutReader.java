@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
@@ -249,8 +250,8 @@ public final class StdoutReader implements Runnable {
 		String suppressed = (this.nonJsonSuppressed > 0)
 				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
 		this.nonJsonSuppressed = 0;
-		logger.warn("MCP server '" + this.serverName + "' wrote a line to stdout that is not JSON-RPC; skipped it: "
-				+ quote + suppressed);
+		logger.warn(McpStdioException.describe(this.serverName)
+				+ " wrote a line to stdout that is not JSON-RPC; skipped it: " + quote + suppressed);
 	}
 
 	public long nonJsonLines() {
