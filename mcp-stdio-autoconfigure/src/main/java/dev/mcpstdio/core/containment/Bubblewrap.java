@@ -442,7 +442,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	 * @return why it cannot sandbox, empty when it can
 	 */
 	private static String probe(List<String> command) {
-		ContainerEngine.Output output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
+		CommandOutput output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
 		if (output.ok()) {
 			return "";
 		}
