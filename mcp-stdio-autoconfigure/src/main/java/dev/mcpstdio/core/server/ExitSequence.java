@@ -33,21 +33,27 @@ final class ExitSequence {
 
 	private final StdioServerProcess server;
 
+	private final Process process;
+
+	private final ProcessParts parts;
+
 	ExitSequence(StdioServerProcess server) {
 		this.server = server;
+		this.process = server.process;
+		this.parts = server.parts;
 	}
 
 	/** Read what the ended root wrote last, each stream as far as it can be read now. */
 	private void readLastOutput() {
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
-		this.server.parts.stderr().stop(this.server.stderr);
+		this.parts.stderr().stop(this.server.stderr);
 		this.server.stderr.drain();
-		this.server.stderr.finish(this.server.parts.tasks());
+		this.server.stderr.finish(this.parts.tasks());
 		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
 		// pipe that nobody holds is only late because the machine is busy
 		if (!this.server.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.server.tree.members(this.server.parts.scanner().scan()).isEmpty()) {
+				&& this.server.tree.members(this.parts.scanner().scan()).isEmpty()) {
 			this.server.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 	}
@@ -60,9 +66,9 @@ final class ExitSequence {
 	 */
 	void run() {
 		// From now on the root's pid may be reused: the guard forgets it first
-		this.server.parts.scanner().invalidate();
-		this.server.parts.guard().ended(this.server.pid());
-		int code = this.server.process.exitValue();
+		this.parts.scanner().invalidate();
+		this.parts.guard().ended(this.server.pid());
+		int code = this.process.exitValue();
 		readLastOutput();
 		List<String> tail = this.server.stderr.lines();
 		ExitInfo exitInfo = new ExitInfo(this.server.name(), this.server.pid(), code, this.server.classify(code), tail,

@@ -42,8 +42,14 @@ final class StdoutSink implements LineSink {
 
 	private final StdioServerProcess server;
 
+	private final Process process;
+
+	private final ProcessParts parts;
+
 	StdoutSink(StdioServerProcess server) {
 		this.server = server;
+		this.process = server.process;
+		this.parts = server.parts;
 	}
 
 	/** The stdout reader hands a message over. */
@@ -69,8 +75,8 @@ final class StdoutSink implements LineSink {
 	@Override
 	public void ended(@Nullable IOException ex) {
 		// The end of stdout is most often the exit: say so at once
-		if (Waits.await(this.server.process, EOF_GRACE_MILLIS)) {
-			this.server.parts.exits().check(this.server.process);
+		if (Waits.await(this.process, EOF_GRACE_MILLIS)) {
+			this.parts.exits().check(this.process);
 			return;
 		}
 		// (not a failure once a stop began or the exit was told: fail() says so)

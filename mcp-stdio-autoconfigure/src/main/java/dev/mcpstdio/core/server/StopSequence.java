@@ -39,8 +39,17 @@ final class StopSequence {
 
 	private final StdioServerProcess server;
 
+	private final Process process;
+
+	private final ProcessParts parts;
+
+	private final ShutdownTimeouts timeouts;
+
 	StopSequence(StdioServerProcess server) {
 		this.server = server;
+		this.process = server.process;
+		this.parts = server.parts;
+		this.timeouts = server.spec.shutdown();
 	}
 
 	/**
@@ -52,9 +61,9 @@ final class StopSequence {
 	 */
 	StdioServerProcess.StopResult run(boolean wasRunning) {
 		long begin = System.nanoTime();
-		ShutdownTimeouts timeouts = this.server.spec.shutdown();
+		ShutdownTimeouts timeouts = this.timeouts;
 		RuntimeException failed = null;
-		StopCohort cohort = this.server.parts.cohort();
+		StopCohort cohort = this.parts.cohort();
 		cohort.join();
 		long waitEnd;
 		try {
@@ -76,12 +85,12 @@ final class StopSequence {
 		finally {
 			cohort.leave();
 		}
-		boolean exited = !this.server.process.isAlive();
+		boolean exited = !this.process.isAlive();
 		// A snapshot that began after this moment shows what the root left behind
 		long exitSeen = System.nanoTime();
 		if (exited) {
 			// Seen here first: the exit is handled while the tree is looked at
-			this.server.parts.exits().check(this.server.process);
+			this.parts.exits().check(this.process);
 			// Within step 3's bound: the stops that run together share one snapshot
 			cohort.awaitOthers(waitEnd);
 		}
@@ -136,8 +145,8 @@ final class StopSequence {
 			}
 			catch (RuntimeException again) {
 				ex.addSuppressed(again);
-				this.server.process.descendants().forEach(ProcessHandle::destroyForcibly);
-				this.server.process.destroyForcibly();
+				this.process.descendants().forEach(ProcessHandle::destroyForcibly);
+				this.process.destroyForcibly();
 			}
 			return ex;
 		}
@@ -153,7 +162,7 @@ final class StopSequence {
 				this.server.classifier.stdinClosedByStop = true;
 			}
 			// returns at once when it has exited or the bound is spent
-			this.server.process.waitFor(bound.toNanos() - (System.nanoTime() - stepBegin), TimeUnit.NANOSECONDS);
+			this.process.waitFor(bound.toNanos() - (System.nanoTime() - stepBegin), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -176,12 +185,12 @@ final class StopSequence {
 	 * report what is known.
 	 */
 	private ExitInfo awaitExitAfterStop() {
-		this.server.parts.exits().check(this.server.process);
+		this.parts.exits().check(this.process);
 		ExitInfo exitInfo = this.server.awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
 		if (exitInfo != null) {
 			return exitInfo;
 		}
-		int code = this.server.process.isAlive() ? -1 : this.server.process.exitValue();
+		int code = this.process.isAlive() ? -1 : this.process.exitValue();
 		return new ExitInfo(this.server.name(), this.server.pid(), code, this.server.classify(code),
 				this.server.stderr.lines(),
 				(code == -1) ? "the process survived SIGKILL" : this.server.classifier.reason())
