@@ -44,8 +44,8 @@ import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.bench.transport.Connection;
 import dev.mcpstdio.bench.transport.Markers;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

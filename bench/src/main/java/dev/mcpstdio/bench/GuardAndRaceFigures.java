@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import dev.mcpstdio.core.StartSendStopRace;
+import dev.mcpstdio.core.server.StartSendStopRace;
 import dev.mcpstdio.core.containment.OrphanGuardApp;
 import dev.mcpstdio.test.Fixtures;
 

@@ -20,10 +20,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToDoubleFunction;
 
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;

@@ -33,10 +33,10 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.JsonRpcLine;
-import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
+import dev.mcpstdio.core.server.MessageListener;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;

@@ -26,8 +26,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;

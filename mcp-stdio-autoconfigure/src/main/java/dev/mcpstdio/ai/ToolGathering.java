@@ -33,7 +33,7 @@ import java.util.function.Supplier;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -21,7 +21,7 @@ import java.util.List;
 
 import dev.mcpstdio.autoconfigure.McpStdioProperties.OrphanGuard.SweepScope;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 
 import org.jspecify.annotations.Nullable;

@@ -36,7 +36,7 @@ class McpStdioRuntimeHints implements RuntimeHintsRegistrar {
 	static final String SCRIPTS = "dev/mcpstdio/core/containment/*.sh";
 
 	/** The interface JNA implements with a JDK proxy over the C library. */
-	static final String LIBC = "dev.mcpstdio.core.process.Pidfds$LibC";
+	static final String LIBC = "dev.mcpstdio.core.tree.Pidfds$LibC";
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

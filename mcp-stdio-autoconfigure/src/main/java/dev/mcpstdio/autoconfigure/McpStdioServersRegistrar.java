@@ -21,7 +21,7 @@ import java.util.List;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;

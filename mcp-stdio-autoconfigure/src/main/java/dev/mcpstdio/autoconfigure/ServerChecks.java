@@ -29,8 +29,8 @@ import dev.mcpstdio.autoconfigure.ConfiguredServers.Configured;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
-import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.process.CommandLocator;
+import dev.mcpstdio.core.tree.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.tree.CommandLocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;

@@ -23,8 +23,8 @@ import java.util.Set;
 
 import dev.mcpstdio.autoconfigure.ConfiguredServers.Configured;
 import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretValues;

@@ -35,7 +35,7 @@ import java.util.function.Consumer;
 import dev.mcpstdio.McpStdioConfigurationException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServer;

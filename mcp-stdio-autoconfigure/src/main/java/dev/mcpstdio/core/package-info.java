@@ -15,9 +15,10 @@
  */
 
 /**
- * The Spring-free heart of mcp-stdio: starting one stdio MCP server process, moving
- * newline-delimited JSON-RPC over its stdin and stdout, and ending its whole process tree
- * safely. Nothing in this package imports Spring.
+ * The Spring-free heart of mcp-stdio, and its façade: the host that starts an
+ * application's server processes, counts them and sweeps what dead JVMs left. The process
+ * itself is in {@code core.server}, its pipes in {@code core.server.io}, the machine's
+ * processes in {@code core.tree}. Nothing in the core imports Spring.
  */
 @NullMarked
 package dev.mcpstdio.core;

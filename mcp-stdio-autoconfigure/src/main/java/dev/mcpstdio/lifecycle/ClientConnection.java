@@ -18,7 +18,7 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 
-import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.server.MessageListener;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -30,14 +30,14 @@ import java.util.function.Function;
 import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.JsonRpcLine;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
@@ -290,7 +290,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * Send a message to the running process.
 	 * @param message one JSON-RPC message
 	 * @param requestId its id when it is a request, else {@code null}
-	 * @see StdioServerProcess#send(dev.mcpstdio.core.JsonRpcLine, Object)
+	 * @see StdioServerProcess#send(dev.mcpstdio.core.server.io.JsonRpcLine, Object)
 	 */
 	public void send(String message, @Nullable Object requestId) {
 		if (this.instances != null) {

@@ -19,7 +19,7 @@ package dev.mcpstdio.lifecycle;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import org.jspecify.annotations.Nullable;
 
 /**

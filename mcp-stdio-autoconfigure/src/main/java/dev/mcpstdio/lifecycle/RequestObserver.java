@@ -18,8 +18,8 @@ package dev.mcpstdio.lifecycle;
 
 import java.util.List;
 
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.JsonRpcLine;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import org.jspecify.annotations.Nullable;
 
 /**

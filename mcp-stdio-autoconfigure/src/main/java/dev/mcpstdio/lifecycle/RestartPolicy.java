@@ -18,7 +18,7 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 
-import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.server.ExitInfo;
 
 /**
  * When and how often a server that ended unexpectedly is started again.

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -18,7 +18,7 @@ package dev.mcpstdio.actuate;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ExitCause;
+import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

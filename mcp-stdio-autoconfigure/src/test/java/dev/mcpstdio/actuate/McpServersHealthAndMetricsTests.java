@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -21,8 +21,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.ai.McpStdioClientTransport.ServerAnswers;
-import dev.mcpstdio.core.JsonRpcLine;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

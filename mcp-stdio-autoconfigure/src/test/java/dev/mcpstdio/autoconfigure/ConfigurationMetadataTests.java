@@ -33,8 +33,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.autoconfigure.actuate.McpServersProperties;
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;

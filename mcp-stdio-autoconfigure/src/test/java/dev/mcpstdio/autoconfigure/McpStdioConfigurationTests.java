@@ -24,7 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioConfigurationException;
-import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;

@@ -25,10 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.containment.ContainmentAccess;
-import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;

@@ -26,9 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;

@@ -27,8 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerNotRunningException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.test.Await;

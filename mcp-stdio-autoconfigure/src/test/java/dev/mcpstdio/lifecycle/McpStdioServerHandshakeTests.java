@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ShutdownTimeouts;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;

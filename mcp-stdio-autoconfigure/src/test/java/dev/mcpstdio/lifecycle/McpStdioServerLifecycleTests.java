@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;

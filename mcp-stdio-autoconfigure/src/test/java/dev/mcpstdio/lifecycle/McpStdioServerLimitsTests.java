@@ -25,8 +25,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;

@@ -26,9 +26,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
@@ -181,7 +181,7 @@ class McpStdioServerRestartTests {
 		// timeout, during which the restart waits for it, outside the server's lock
 		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("exits-leaving-stubborn-child.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
-			.withShutdown(new dev.mcpstdio.core.ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(500),
+			.withShutdown(new dev.mcpstdio.core.server.ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(500),
 					Duration.ofSeconds(2)));
 		McpStdioServer server = server(spec, policy(Mode.ON_FAILURE, 3, Duration.ofMillis(10)));
 		server.startServer();

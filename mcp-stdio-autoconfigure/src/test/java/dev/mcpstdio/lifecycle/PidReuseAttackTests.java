@@ -25,10 +25,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.MessageListener;
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.MessageListener;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;

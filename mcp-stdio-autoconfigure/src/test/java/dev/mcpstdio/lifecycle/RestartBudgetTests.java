@@ -24,8 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.ExitInfo;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

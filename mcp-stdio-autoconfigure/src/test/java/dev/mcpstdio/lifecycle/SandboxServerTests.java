@@ -38,9 +38,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import ch.qos.logback.classic.Level;
-import dev.mcpstdio.core.ExitCause;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
-import dev.mcpstdio.core.StdioServerProcess;
+import dev.mcpstdio.core.server.ExitCause;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.containment.ContainmentAccess;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;

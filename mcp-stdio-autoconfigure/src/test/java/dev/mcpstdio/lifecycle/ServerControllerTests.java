@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;

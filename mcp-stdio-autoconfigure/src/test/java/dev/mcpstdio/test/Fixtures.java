@@ -36,9 +36,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;

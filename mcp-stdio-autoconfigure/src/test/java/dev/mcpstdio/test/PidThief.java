@@ -31,8 +31,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.mcpstdio.core.process.Membership;
-import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.tree.Membership;
+import dev.mcpstdio.core.tree.ProcReader;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.fail;

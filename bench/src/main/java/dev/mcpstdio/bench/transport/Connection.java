@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.ai.McpStdioClientTransport;
-import dev.mcpstdio.core.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;

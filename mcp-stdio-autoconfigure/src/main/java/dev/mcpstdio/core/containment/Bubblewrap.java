@@ -38,9 +38,9 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Start;
-import dev.mcpstdio.core.process.CommandLocator.CommandNotFoundException;
-import dev.mcpstdio.core.process.CommandLocator;
-import dev.mcpstdio.core.process.Membership;
+import dev.mcpstdio.core.tree.CommandLocator.CommandNotFoundException;
+import dev.mcpstdio.core.tree.CommandLocator;
+import dev.mcpstdio.core.tree.Membership;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -124,7 +124,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	 */
 	static Bubblewrap of(Start start, Set<List<String>> probes, SeccompPrograms seccomp) {
 		SandboxSettings sandbox = start.settings().sandbox();
-		String failed = "Could not start MCP server '" + start.server() + "': its sandbox ";
+		String failed = "Could not start " + McpStdioException.describe(start.server()) + ": its sandbox ";
 		List<String> prefix = new ArrayList<>();
 		prefix.addAll(List.of("/bin/sh", "-c", "exec " + SECCOMP_FD + "<\"$0\" || exit 126; exec \"$@\""));
 		prefix.add(seccomp.file(start.server(), sandbox.network() == Network.NONE).toString());
@@ -377,8 +377,8 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	}
 
 	private McpStdioException hidden(String what, Path directory) {
-		return new McpStdioException(this.server, "Could not start MCP server '" + this.server + "': " + what
-				+ " lies in " + directory + ", which the sandbox hides: " + list(directory));
+		return new McpStdioException(this.server, "Could not start " + McpStdioException.describe(this.server) + ": "
+				+ what + " lies in " + directory + ", which the sandbox hides: " + list(directory));
 	}
 
 	private String list(Path directory) {
@@ -442,7 +442,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	 * @return why it cannot sandbox, empty when it can
 	 */
 	private static String probe(List<String> command) {
-		ContainerEngine.Output output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
+		CommandOutput output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
 		if (output.ok()) {
 			return "";
 		}

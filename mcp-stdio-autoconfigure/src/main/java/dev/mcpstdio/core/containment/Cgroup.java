@@ -28,10 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.ProcessTable;
-import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable;
+import dev.mcpstdio.core.tree.TreeTerminator;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -107,7 +108,7 @@ final class Cgroup implements Containment.Part {
 				TreeTerminator.Result result = terminate(terminateTimeout);
 				if (result.terminated() > 0 || result.survivors() > 0) {
 					logger
-						.warn("MCP server '" + this.server + "' left " + result.terminated()
+						.warn(McpStdioException.describe(this.server) + " left " + result.terminated()
 								+ ((result.terminated() == 1) ? " process" : " processes")
 								+ " in its cgroup outside its process tree and markers; sent SIGTERM"
 								+ ((result.killed() > 0) ? ", then killed " + result.killed() + " after "

@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcReader;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcReader;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -175,7 +175,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 		Cgroup probe = new Cgroup("probe", child, false);
 		try {
-			ContainerEngine.Output output = ContainerEngine.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
+			CommandOutput output = ContainerEngine.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
 					Duration.ofSeconds(5));
 			if (output.timedOut()) {
 				return "joining a group took longer than 5s";
@@ -267,7 +267,9 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not sweep cgroups under " + this.base + ": " + ex.getMessage());
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not sweep cgroups under " + this.base + ": " + ex.getMessage());
+			}
 		}
 		if (processes > 0) {
 			logger.warn("Ended " + processes + " processes left in the cgroups of dead JVMs " + swept);

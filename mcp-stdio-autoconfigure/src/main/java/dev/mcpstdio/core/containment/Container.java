@@ -31,10 +31,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.containment.ContainerEngine.Stop;
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -241,8 +242,8 @@ final class Container implements Containment.Part {
 			return null;
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			logger.error("MCP server '" + this.server + "': could not end its container through " + this.engine + ": "
-					+ ((ex instanceof ExecutionException) ? ex.getCause() : ex));
+			logger.error(McpStdioException.describe(this.server) + ": could not end its container through "
+					+ this.engine + ": " + ((ex instanceof ExecutionException) ? ex.getCause() : ex));
 			return null;
 		}
 	}
@@ -251,7 +252,8 @@ final class Container implements Containment.Part {
 		if (stop == null) {
 			return;
 		}
-		String container = "MCP server '" + this.server + "': container " + ContainerEngine.shortId(stop.ids().get(0));
+		String container = McpStdioException.describe(this.server) + ": container "
+				+ ContainerEngine.shortId(stop.ids().get(0));
 		if (!stop.removed()) {
 			logger.error(container + " could not be removed: " + stop.error());
 			return;
@@ -266,7 +268,9 @@ final class Container implements Containment.Part {
 					+ stop.took().toMillis() + " ms)");
 		}
 		else {
-			logger.debug(container + " had stopped; removed it (" + stop.took().toMillis() + " ms)");
+			if (logger.isDebugEnabled()) {
+				logger.debug(container + " had stopped; removed it (" + stop.took().toMillis() + " ms)");
+			}
 		}
 	}
 
@@ -317,7 +321,9 @@ final class Container implements Containment.Part {
 			this.engineStats = this.engine.stats(known);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not count the container of MCP server '" + this.server + "': " + ex);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not count the container of " + McpStdioException.describe(this.server) + ": " + ex);
+			}
 		}
 		finally {
 			this.engineCountedAt = System.nanoTime();

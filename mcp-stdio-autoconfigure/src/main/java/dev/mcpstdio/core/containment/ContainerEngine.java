@@ -33,8 +33,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
 import org.jspecify.annotations.Nullable;
 
@@ -127,7 +127,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	List<String> ids(String... filters) {
 		List<String> args = new ArrayList<>(List.of("ps", "-a", "-q", "--no-trunc"));
 		Stream.of(filters).forEach((filter) -> args.addAll(List.of("--filter", filter)));
-		Output output = call(args, this.timeout);
+		CommandOutput output = call(args, this.timeout);
 		if (!output.ok()) {
 			throw new Failure("could not list containers: " + output.error());
 		}
@@ -142,7 +142,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * exist
 	 */
 	boolean kill(String id, String signal) {
-		Output output = call(List.of("kill", "--signal", signal, id), this.timeout);
+		CommandOutput output = call(List.of("kill", "--signal", signal, id), this.timeout);
 		if (output.ok()) {
 			return true;
 		}
@@ -159,7 +159,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * @return whether it is not running (stopped, or removed) at the end
 	 */
 	boolean awaitExit(String id, Duration within) {
-		Output output = call(List.of("wait", id), within);
+		CommandOutput output = call(List.of("wait", id), within);
 		if (output.timedOut()) {
 			return false;
 		}
@@ -172,7 +172,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	boolean isRunning(String id) {
-		Output output = call(List.of("inspect", "--format", "{{.State.Running}}", id), this.timeout);
+		CommandOutput output = call(List.of("inspect", "--format", "{{.State.Running}}", id), this.timeout);
 		if (output.ok()) {
 			return output.stdout().strip().equals("true");
 		}
@@ -192,7 +192,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		for (List<String> chunk : chunks(ids)) {
 			List<String> args = new ArrayList<>(removeCommand());
 			args.addAll(chunk);
-			Output output = call(args, this.timeout);
+			CommandOutput output = call(args, this.timeout);
 			if (!output.ok() && !output.noSuchContainer()) {
 				// "removal already in progress" (--rm) is not a failure: wait, bounded,
 				// for what is left
@@ -208,7 +208,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	private boolean isGone(String id, long deadline) {
 		// the engine's own removal may take a while on a loaded machine
 		return Waits.until(() -> {
-			Output left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
+			CommandOutput left = call(List.of("inspect", "--format", "{{.Id}}", id), this.timeout);
 			return !left.ok() && left.noSuchContainer();
 		}, deadline, 100_000_000L, 100_000_000L);
 	}
@@ -259,7 +259,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 				ids(Stream.concat(Stream.of("label=" + OWNER_LABEL), Stream.of(filters)).toArray(String[]::new)))) {
 			List<String> args = new ArrayList<>(List.of("inspect", "--format", LIST_FORMAT));
 			args.addAll(chunk);
-			Output output = call(args, this.timeout);
+			CommandOutput output = call(args, this.timeout);
 			// a container removed between ps and inspect makes inspect fail, printing the
 			// others
 			output.lines().stream().map(Owned::parse).filter(Objects::nonNull).forEach(containers::add);
@@ -276,7 +276,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * @return the pid, or 0 when it is not running
 	 */
 	long mainPid(String id) {
-		Output output = call(List.of("inspect", "--format", "{{.State.Pid}}", id), this.timeout);
+		CommandOutput output = call(List.of("inspect", "--format", "{{.State.Pid}}", id), this.timeout);
 		try {
 			return output.ok() ? Long.parseLong(output.stdout().strip()) : 0;
 		}
@@ -292,7 +292,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * @return the figures, zero when it is not running
 	 */
 	ProcessTree.Stats stats(String id) {
-		Output output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id), this.timeout);
+		CommandOutput output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id),
+				this.timeout);
 		return output.ok() ? parseStats(output.stdout().strip()) : Containment.NOTHING;
 	}
 
@@ -329,7 +330,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 		}
 	}
 
-	private Output call(List<String> args, Duration within) {
+	private CommandOutput call(List<String> args, Duration within) {
 		List<String> command = new ArrayList<>(this.prefix);
 		command.addAll(args);
 		return run(command, this.environment, within);
@@ -343,7 +344,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	 * @param within how long it may take
 	 * @return how it ended
 	 */
-	static Output run(List<String> command, @Nullable Map<String, String> environment, Duration within) {
+	static CommandOutput run(List<String> command, @Nullable Map<String, String> environment, Duration within) {
 		ProcessBuilder builder = new ProcessBuilder(command);
 		if (environment != null) {
 			builder.environment().clear();
@@ -355,7 +356,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			process.getOutputStream().close();
 		}
 		catch (IOException ex) {
-			return new Output(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
+			return new CommandOutput(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
 		}
 		CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), readers);
 		CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()), readers);
@@ -364,7 +365,7 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 			// killing it closes its pipes, which ends the reads
 			process.destroyForcibly();
 		}
-		return new Output(exited ? process.exitValue() : -1, await(stdout), await(stderr), !exited);
+		return new CommandOutput(exited ? process.exitValue() : -1, await(stdout), await(stderr), !exited);
 	}
 
 	private static String read(InputStream in) {
@@ -404,47 +405,6 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	@Override
 	public String toString() {
 		return String.join(" ", this.prefix);
-	}
-
-	/**
-	 * The end of one call.
-	 *
-	 * @param exitCode its exit code, -1 when it could not run or timed out
-	 * @param stdout what it wrote to stdout
-	 * @param stderr what it wrote to stderr
-	 * @param timedOut whether it was killed for taking too long
-	 */
-	record Output(int exitCode, String stdout, String stderr, boolean timedOut) {
-
-		boolean ok() {
-			return this.exitCode == 0;
-		}
-
-		List<String> lines() {
-			return this.stdout.lines().filter((line) -> !line.isBlank()).map(String::strip).toList();
-		}
-
-		boolean noSuchContainer() {
-			String text = this.stderr.toLowerCase(Locale.ROOT);
-			return text.contains("no such container") || text.contains("no such object")
-					|| text.contains("no container with name or id");
-		}
-
-		boolean notRunning() {
-			String text = this.stderr.toLowerCase(Locale.ROOT);
-			// docker: "... is not running"; podman: "can only kill running containers"
-			return text.contains("not running") || text.contains("can only kill running")
-					|| text.contains("state improper");
-		}
-
-		String error() {
-			String text = this.stderr.strip();
-			if (this.timedOut) {
-				return "timed out" + (text.isEmpty() ? "" : ": " + text);
-			}
-			return text.isEmpty() ? "exit code " + this.exitCode : text;
-		}
-
 	}
 
 	/**

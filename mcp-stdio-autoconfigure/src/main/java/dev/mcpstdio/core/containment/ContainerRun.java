@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**

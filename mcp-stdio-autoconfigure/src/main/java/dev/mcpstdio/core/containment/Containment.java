@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.mcpstdio.core.process.ProcessTable;
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessTable;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTree;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -36,13 +36,13 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.ContainerEngine.Owned;
 import dev.mcpstdio.core.containment.ContainerEngine.Stop;
 import dev.mcpstdio.core.containment.Containment.Start;
-import dev.mcpstdio.core.process.Membership;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessScanner;
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.ProcessTable;
-import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.core.tree.Membership;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessScanner;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.ProcessTable;
+import dev.mcpstdio.core.tree.TreeTerminator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -153,8 +153,8 @@ public final class Containments {
 		ContainerRun run = recognise(start, true);
 		boolean sandboxed = start.settings().sandbox().enabled();
 		if (sandboxed && run != null) {
-			throw new McpStdioException(start.server(), "Could not start MCP server '" + start.server()
-					+ "': a container is not sandboxed by bubblewrap: use the engine's own options");
+			throw new McpStdioException(start.server(), "Could not start " + McpStdioException.describe(start.server())
+					+ ": a container is not sandboxed by bubblewrap: use the engine's own options");
 		}
 		Bubblewrap sandbox = sandboxed ? Bubblewrap.of(start, this.sandboxProbes, this.seccompPrograms) : null;
 		Container container = (run != null) ? new Container(this, start, run, instance, ProcessMarkers.Owner.current())
@@ -190,8 +190,8 @@ public final class Containments {
 				return null;
 			}
 			String argument = (ex.argIndex() >= 0) ? "args[" + ex.argIndex() + "]" : "args";
-			throw new McpStdioException(start.server(),
-					"Could not start MCP server '" + start.server() + "': " + argument + ": " + ex.getMessage(), ex);
+			throw new McpStdioException(start.server(), "Could not start " + McpStdioException.describe(start.server())
+					+ ": " + argument + ": " + ex.getMessage(), ex);
 		}
 	}
 
@@ -292,14 +292,18 @@ public final class Containments {
 		long start = System.nanoTime();
 		List<Owned> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
 		if (orphans.isEmpty()) {
-			logger.debug("No orphaned MCP server containers found (" + engine + ")");
+			if (logger.isDebugEnabled()) {
+				logger.debug("No orphaned MCP server containers found (" + engine + ")");
+			}
 			return new Stop(List.of(), 0, 0, true, Duration.ofNanos(System.nanoTime() - start), null);
 		}
 		List<String> running = orphans.stream().filter(Owned::running).map(Owned::id).toList();
 		Stop stop = engine.stop(running, orphans.stream().map(Owned::id).toList(), terminateTimeout);
 		if (stop.error() != null) {
 			// rm -f still ended them
-			logger.debug("Could not signal orphaned containers: " + stop.error());
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not signal orphaned containers: " + stop.error());
+			}
 		}
 		List<String> described = orphans.stream()
 			.map((orphan) -> ContainerEngine.shortId(orphan.id()) + " (server '" + orphan.server() + "', owner "

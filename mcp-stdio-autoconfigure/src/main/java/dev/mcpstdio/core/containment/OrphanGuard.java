@@ -36,8 +36,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -92,8 +92,8 @@ public final class OrphanGuard {
 	 * One small {@code sh} per host, started with its first server: it learns each
 	 * server's root through its stdin; when that stdin reaches its end (the JVM is gone,
 	 * SIGKILL and {@code Runtime.halt} included), it ends what
-	 * {@link dev.mcpstdio.core.process.Membership} proves is left of the servers, bounded
-	 * by their shutdown timeouts, and runs the reaper scripts.
+	 * {@link dev.mcpstdio.core.tree.Membership} proves is left of the servers, bounded by
+	 * their shutdown timeouts, and runs the reaper scripts.
 	 */
 	private @Nullable Process watcher;
 
@@ -353,7 +353,9 @@ public final class OrphanGuard {
 		this.watcher = process;
 		// A watcher killed by someone is replaced at once, not at the next server start
 		process.onExit().thenRun(() -> this.lines.offer(""));
-		logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
+		if (logger.isDebugEnabled()) {
+			logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
+		}
 		OutputStream input = process.getOutputStream();
 		try {
 			String all = String.join("", this.reapers) + String.join("", this.known.values());

@@ -62,7 +62,7 @@ final class SeccompPrograms {
 		SeccompFilter filter = SeccompFilter.ofThisMachine();
 		if (filter == null) {
 			throw new McpStdioException(server,
-					"Could not start MCP server '" + server + "': its sandbox has no "
+					"Could not start " + McpStdioException.describe(server) + ": its sandbox has no "
 							+ "seccomp filter for this machine's architecture (" + System.getProperty("os.arch")
 							+ "; x86_64 and aarch64 have one); a sandboxed server never runs without its sandbox");
 		}
@@ -81,8 +81,9 @@ final class SeccompPrograms {
 		}
 		catch (IOException | UncheckedIOException | UnsupportedOperationException ex) {
 			throw new McpStdioException(server,
-					"Could not start MCP server '" + server + "': its sandbox's seccomp program could not be written: "
-							+ ex.getMessage() + "; a sandboxed server never runs without its sandbox",
+					"Could not start " + McpStdioException.describe(server)
+							+ ": its sandbox's seccomp program could not be written: " + ex.getMessage()
+							+ "; a sandboxed server never runs without its sandbox",
 					ex);
 		}
 		this.files.put(refuseUnixSockets, file);

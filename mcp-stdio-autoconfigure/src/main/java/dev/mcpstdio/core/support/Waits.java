@@ -76,17 +76,18 @@ public final class Waits {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new McpStdioException(serverName,
-					"Interrupted while waiting for MCP server '" + serverName + "' to " + what, ex);
+					"Interrupted while waiting for " + McpStdioException.describe(serverName) + " to " + what, ex);
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new McpStdioException(serverName, "MCP server '" + serverName + "' failed to " + what, ex.getCause());
+			throw new McpStdioException(serverName, McpStdioException.describe(serverName) + " failed to " + what,
+					ex.getCause());
 		}
 		catch (TimeoutException ex) {
-			throw new McpStdioException(serverName,
-					"MCP server '" + serverName + "' did not " + what + " within " + format(timeout) + timeoutHint, ex);
+			throw new McpStdioException(serverName, McpStdioException.describe(serverName) + " did not " + what
+					+ " within " + format(timeout) + timeoutHint, ex);
 		}
 	}
 

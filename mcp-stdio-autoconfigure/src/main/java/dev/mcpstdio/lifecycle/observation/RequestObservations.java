@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.core.ExitInfo;
-import dev.mcpstdio.core.JsonRpcLine;
+import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.lifecycle.McpStdioServer;

@@ -55,7 +55,7 @@ class BubblewrapTests {
 				new Settings(ContainerSettings.DEFAULTS, settings, Duration.ofSeconds(1)));
 		Bubblewrap sandbox = Bubblewrap.of(start, new HashSet<>(), new SeccompPrograms(() -> null));
 		List<String> command = List.of("/bin/sh", "-c", "echo served");
-		ContainerEngine.Output served = ContainerEngine.run(sandbox.wrap(command), null, Duration.ofSeconds(30));
+		CommandOutput served = ContainerEngine.run(sandbox.wrap(command), null, Duration.ofSeconds(30));
 		assertThat(served.stdout().strip()).as(served.stderr()).isEqualTo("served");
 		// what bwrap mounts is not what was checked: as if swapped in between
 		String identity = settings.identities().get(listed);
@@ -63,7 +63,7 @@ class BubblewrapTests {
 				Map.of(listed, "1:2"));
 		Bubblewrap swapped = new Bubblewrap(sandbox.server(), sandbox.prefix(), sandbox.view(),
 				Bubblewrap.mounted(other));
-		ContainerEngine.Output refused = ContainerEngine.run(swapped.wrap(command), null, Duration.ofSeconds(30));
+		CommandOutput refused = ContainerEngine.run(swapped.wrap(command), null, Duration.ofSeconds(30));
 		assertThat(refused.exitCode()).isEqualTo(125);
 		assertThat(refused.stdout()).doesNotContain("served");
 		assertThat(refused.stderr().strip()).isEqualTo("mcp-stdio: the sandbox mounted another " + listed

@@ -30,12 +30,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessScanner;
-import dev.mcpstdio.core.process.ProcessTable.Proc;
-import dev.mcpstdio.core.process.TreeTerminator;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessScanner;
+import dev.mcpstdio.core.tree.ProcessTable.Proc;
+import dev.mcpstdio.core.tree.TreeTerminator;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

@@ -25,9 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessTree;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

@@ -23,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

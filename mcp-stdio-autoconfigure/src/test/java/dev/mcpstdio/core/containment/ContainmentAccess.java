@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.mcpstdio.core.process.Membership;
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessScanner;
+import dev.mcpstdio.core.tree.Membership;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessScanner;
 import dev.mcpstdio.test.Await;
 import org.jspecify.annotations.Nullable;
 

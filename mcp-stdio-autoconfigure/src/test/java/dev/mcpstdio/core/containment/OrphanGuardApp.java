@@ -22,12 +22,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.ShutdownTimeouts;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.StdioServerSpec;
-import dev.mcpstdio.core.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.test.Fixtures;
 
 /**

@@ -25,11 +25,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.StdioServerProcess;
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcessMarkers;
+import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

@@ -28,12 +28,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.process.Membership;
-import dev.mcpstdio.core.process.Platform;
-import dev.mcpstdio.core.process.ProcReader;
-import dev.mcpstdio.core.process.ProcessMarkers;
-import dev.mcpstdio.core.process.ProcessScanner;
-import dev.mcpstdio.core.process.ProcessTable;
+import dev.mcpstdio.core.tree.Membership;
+import dev.mcpstdio.core.tree.Platform;
+import dev.mcpstdio.core.tree.ProcReader;
+import dev.mcpstdio.core.tree.ProcessMarkers;
+import dev.mcpstdio.core.tree.ProcessScanner;
+import dev.mcpstdio.core.tree.ProcessTable;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import org.junit.jupiter.api.AfterEach;

@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
-import dev.mcpstdio.core.JsonRpcLine;
-import dev.mcpstdio.core.MessageListener;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RequestObserver;

@@ -1,0 +1,465 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.server.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+import dev.mcpstdio.core.support.Threads;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes lines to a server's stdin, one at a time, bounded by the send timeout.
+ *
+ * @author mcp-stdio authors
+ */
+public final class StdinWriter {
+
+	// On the sender's thread when nothing is queued or being written, else through a
+	// bounded queue that a task writes in order, so that a caller can give up on a server
+	// that does not read. Stdin is closed only once no write is under way: a close never
+	// cuts a write.
+
+	/** How many messages may wait for the writer. */
+	static final int QUEUE_CAPACITY = 1024;
+
+	private final OutputStream stdin;
+
+	private final BlockingQueue<Write> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+
+	private final Object idle = new Object();
+
+	private final Executor tasks;
+
+	private final ScheduledExecutorService timer;
+
+	/** Whether a task is writing the queue. */
+	final AtomicBoolean draining = new AtomicBoolean();
+
+	/**
+	 * Whether a check of a blocked direct write is scheduled: no thread waits here while
+	 * nothing is written, one timed check on the shared scheduler, armed by a write only
+	 * when none is pending, notices a write blocked longer than the send timeout.
+	 */
+	private final AtomicBoolean watching = new AtomicBoolean();
+
+	/** The check scheduled last, cancelled when stdin is closed. */
+	private volatile @Nullable ScheduledFuture<?> pendingCheck;
+
+	private volatile boolean busy;
+
+	private volatile boolean closeRequested;
+
+	/** The write taken from the queue that waits for a direct write to finish. */
+	private volatile @Nullable Write held;
+
+	private volatile boolean closing;
+
+	/** Completed once stdin is closed. */
+	public final CompletableFuture<Void> closed = new CompletableFuture<>();
+
+	private final ReentrantLock writeLock = new ReentrantLock();
+
+	private final long sendTimeoutNanos;
+
+	private final Runnable onBlocked;
+
+	/** When the direct write under way began, 0 when none is. */
+	private volatile long directSince;
+
+	private volatile boolean blockedReported;
+
+	/**
+	 * Create a writer.
+	 * @param stdin the server's stdin
+	 * @param sendTimeout how long a write may block
+	 * @param onBlocked called once when a direct write stays blocked longer than that
+	 * @param tasks runs the task that writes queued lines
+	 * @param timer runs the check of a blocked direct write
+	 */
+	public StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
+			ScheduledExecutorService timer) {
+		this.stdin = stdin;
+		this.sendTimeoutNanos = sendTimeout.toNanos();
+		this.onBlocked = onBlocked;
+		this.tasks = tasks;
+		this.timer = timer;
+	}
+
+	/**
+	 * Write a line on the caller's thread, if nothing is queued or being written.
+	 * @param line the line, its newline included
+	 * @return whether it was written; {@code false} when it must be queued
+	 * @throws IOException if the write failed
+	 */
+	boolean tryWriteDirect(byte[] line) throws IOException {
+		if (this.closeRequested || !this.queue.isEmpty() || !this.writeLock.tryLock()) {
+			return false;
+		}
+		try {
+			if (this.closeRequested || this.closing || !this.queue.isEmpty()) {
+				return false;
+			}
+			this.busy = true;
+			this.directSince = System.nanoTime();
+			watch();
+			this.stdin.write(line);
+			this.stdin.flush();
+			return true;
+		}
+		finally {
+			this.directSince = 0;
+			this.busy = false;
+			unlock();
+		}
+	}
+
+	/**
+	 * Write a line: on the caller's thread when nothing is queued or being written, else
+	 * through the queue, waiting at most the send timeout for it.
+	 * @param line the line, its newline included
+	 * @throws WriteTimeoutException if it was not written in time; its message says
+	 * whether it will still arrive
+	 * @throws IOException if the write failed
+	 * @throws InterruptedException if interrupted; a queued line is taken back if it can
+	 * be
+	 */
+	public void write(byte[] line) throws IOException, InterruptedException {
+		if (tryWriteDirect(line)) {
+			return;
+		}
+		long deadline = System.nanoTime() + this.sendTimeoutNanos;
+		Write write = enqueue(line, this.sendTimeoutNanos);
+		try {
+			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			write.cancel();
+			throw ex;
+		}
+		catch (TimeoutException ex) {
+			throw new WriteTimeoutException(write.cancel() ? "the message was not sent"
+					: "the message is still being written and will arrive late");
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof IOException io) {
+				throw io;
+			}
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				// the error a stop or an exit gave the queued writes
+				throw runtime;
+			}
+			throw new IOException(ex.getCause());
+		}
+	}
+
+	public static byte[] line(String message) {
+		return (message + "\n").getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Queue a line, and start writing the queue unless that is under way.
+	 * @param line the line, its newline included
+	 * @param timeoutNanos how long to wait for room in the queue
+	 * @return the write, whose future completes when the line is written
+	 * @throws InterruptedException if interrupted while waiting for room
+	 */
+	Write enqueue(byte[] line, long timeoutNanos) throws InterruptedException {
+		Write write = new Write(line);
+		if (this.closeRequested) {
+			write.future.completeExceptionally(new IOException("stdin is closed"));
+			return write;
+		}
+		if (!this.queue.offer(write, timeoutNanos, TimeUnit.NANOSECONDS)) {
+			write.cancel();
+			write.future.completeExceptionally(
+					new WriteTimeoutException("the message was not sent: the send queue stayed full"));
+		}
+		else if (this.closeRequested) {
+			// Raced with close(): no task may ever see this write
+			if (this.queue.remove(write)) {
+				write.future.completeExceptionally(new IOException("stdin is closed"));
+			}
+		}
+		else {
+			startDraining();
+		}
+		return write;
+	}
+
+	private void startDraining() {
+		if (this.draining.compareAndSet(false, true)) {
+			try {
+				this.tasks.execute(this::drain);
+			}
+			catch (RejectedExecutionException ex) {
+				this.draining.set(false);
+				failQueued((write) -> new IOException("no thread is left to write to stdin", ex));
+			}
+		}
+	}
+
+	/** Write the queue in order until it is empty, then end. */
+	private void drain() {
+		try {
+			while (true) {
+				Write write = this.queue.poll();
+				if (write == null) {
+					this.draining.set(false);
+					// A line queued after the poll may have seen this task still running
+					if (this.queue.isEmpty() || !this.draining.compareAndSet(false, true)) {
+						return;
+					}
+					continue;
+				}
+				writeQueued(write);
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			this.draining.set(false);
+			failQueued((write) -> new IOException("writing to stdin failed", ex));
+			throw ex;
+		}
+	}
+
+	private void writeQueued(Write write) {
+		this.held = write;
+		// A direct write may hold the lock: it ends, or fails when the process does
+		this.writeLock.lock();
+		try {
+			this.held = null;
+			// close() fails a write held here like those still queued; one it came too
+			// early to see is not begun either
+			if (this.closeRequested && write.cancel()) {
+				write.future.completeExceptionally(new IOException("stdin is closed"));
+			}
+			if (!write.start()) {
+				return;
+			}
+			this.busy = true;
+			this.stdin.write(write.line);
+			this.stdin.flush();
+			write.future.complete(null);
+		}
+		catch (IOException ex) {
+			write.future.completeExceptionally(ex);
+		}
+		finally {
+			this.busy = false;
+			unlock();
+		}
+	}
+
+	/**
+	 * Release the write lock; if a close was asked for meanwhile, close stdin now that no
+	 * write is under way.
+	 */
+	private void unlock() {
+		this.writeLock.unlock();
+		closeUnlessWriting(this.closeRequested && !this.closed.isDone() && this.queue.isEmpty());
+	}
+
+	/**
+	 * Close stdin if asked and no write holds the lock: whoever holds it closes it. Then
+	 * wake those that {@link #awaitIdle(long) wait until nothing is written}.
+	 */
+	private void closeUnlessWriting(boolean close) {
+		if (close && this.writeLock.tryLock()) {
+			try {
+				closeQuietly();
+			}
+			finally {
+				this.writeLock.unlock();
+			}
+		}
+		synchronized (this.idle) {
+			this.idle.notifyAll();
+		}
+	}
+
+	/** Check a direct write once the send timeout has passed, unless a check is due. */
+	private void watch() {
+		if (!this.watching.get() && this.watching.compareAndSet(false, true)) {
+			schedule(this.sendTimeoutNanos);
+		}
+	}
+
+	private void schedule(long delayNanos) {
+		try {
+			this.pendingCheck = this.timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+			if (this.closeRequested) {
+				// closed meanwhile: see close()
+				cancelCheck();
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			// The application is shutting down: nothing is left to fail
+			this.watching.set(false);
+		}
+	}
+
+	private void check() {
+		long since = this.directSince;
+		if (since != 0) {
+			long overdue = System.nanoTime() - since - this.sendTimeoutNanos;
+			if (overdue < 0) {
+				schedule(-overdue);
+				return;
+			}
+			if (!this.blockedReported) {
+				this.blockedReported = true;
+				this.onBlocked.run();
+			}
+		}
+		this.watching.set(false);
+		// A write that began after the read above may have seen this check still due
+		if (this.directSince != 0 && !this.blockedReported && this.watching.compareAndSet(false, true)) {
+			schedule(this.sendTimeoutNanos);
+		}
+	}
+
+	/**
+	 * Close stdin once the write under way, if any, is done; queued writes fail with the
+	 * given error.
+	 * @param error makes the error of each queued write
+	 */
+	public void close(Function<Write, Exception> error) {
+		this.closeRequested = true;
+		// a check waiting in the timer holds this writer, and so its process, until it
+		// is due (a send timeout away): a process that ended lets go at once
+		cancelCheck();
+		Write taken = this.held;
+		if (taken != null && taken.cancel()) {
+			taken.future.completeExceptionally(error.apply(taken));
+		}
+		failQueued(error);
+		// Whoever holds the lock now closes stdin when it lets go
+		closeUnlessWriting(true);
+	}
+
+	private void cancelCheck() {
+		ScheduledFuture<?> check = this.pendingCheck;
+		if (check != null) {
+			check.cancel(false);
+		}
+	}
+
+	private void failQueued(Function<Write, Exception> error) {
+		Write write;
+		while ((write = this.queue.poll()) != null) {
+			if (write.cancel()) {
+				write.future.completeExceptionally(error.apply(write));
+			}
+		}
+	}
+
+	private void closeQuietly() {
+		if (this.closed.isDone()) {
+			return;
+		}
+		// Set before the close: the process may exit, and be classified, before close()
+		// returns
+		this.closing = true;
+		try {
+			this.stdin.close();
+		}
+		catch (IOException ex) {
+			// Already broken: nothing left to close
+		}
+		this.closed.complete(null);
+	}
+
+	/**
+	 * Return whether stdin is closed or being closed.
+	 * @return whether the server has been or is being sent EOF
+	 */
+	public boolean isClosing() {
+		return this.closing;
+	}
+
+	public boolean isWriting() {
+		return this.busy;
+	}
+
+	/**
+	 * Wait until nothing is queued or being written.
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 */
+	public void awaitIdle(long deadlineNanos) {
+		Threads.awaitOn(this.idle, deadlineNanos, 50,
+				() -> (!this.busy && this.queue.isEmpty()) || this.closed.isDone());
+	}
+
+	/** One line to write. */
+	public static final class Write {
+
+		private static final int QUEUED = 0;
+
+		private static final int WRITING = 1;
+
+		private static final int CANCELLED = 2;
+
+		final byte[] line;
+
+		final CompletableFuture<Void> future = new CompletableFuture<>();
+
+		private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+		Write(byte[] line) {
+			this.line = line;
+		}
+
+		boolean start() {
+			return this.state.compareAndSet(QUEUED, WRITING);
+		}
+
+		/**
+		 * Take the write back if no one has started it.
+		 * @return whether it will never be written
+		 */
+		boolean cancel() {
+			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
+		}
+
+	}
+
+	/** A write that could not be made within the send timeout. */
+	public static final class WriteTimeoutException extends IOException {
+
+		WriteTimeoutException(String message) {
+			super(message);
+		}
+
+	}
+
+}

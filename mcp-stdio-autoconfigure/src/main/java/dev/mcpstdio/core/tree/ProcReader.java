@@ -1,0 +1,339 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.core.tree;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one reader of /proc, every read bounded in size.
+ *
+ * @author mcp-stdio authors
+ */
+public final class ProcReader {
+
+	/** An environment larger than this is not one we started. */
+	static final int MAX_ENVIRON_BYTES = 256 * 1024;
+
+	/** The flag of {@code stat} that a process in {@code exit()} carries (sched.h). */
+	private static final long PF_EXITING = 0x4;
+
+	private final Path root;
+
+	private final String prefix;
+
+	/**
+	 * Create a reader of a {@code /proc} file system.
+	 * @param root where it is mounted: {@code /proc}, or a copy in tests
+	 */
+	public ProcReader(Path root) {
+		this.root = root;
+		this.prefix = root.toString() + "/";
+	}
+
+	/**
+	 * Return a reader of this machine's {@code /proc}.
+	 * @return the reader
+	 */
+	public static ProcReader system() {
+		return new ProcReader(Path.of("/proc"));
+	}
+
+	/**
+	 * Return a file of this file system, for the few that only one class reads
+	 * ({@code self/mountinfo}, {@code self/cgroup}, {@code self/stat} to tell whether it
+	 * can be read).
+	 * @param relative the file's path below the root
+	 * @return the path
+	 */
+	public Path path(String relative) {
+		return this.root.resolve(relative);
+	}
+
+	/**
+	 * Read the {@code stat} of a process.
+	 * @param pid the process
+	 * @return its fields, or {@code null} when it is gone
+	 */
+	public @Nullable Stat stat(long pid) {
+		Cursor cursor = cursor();
+		return cursor.readStat(pid) ? cursor.stat(pid) : null;
+	}
+
+	/**
+	 * Read the markers of a process from its environment.
+	 * @param pid the process
+	 * @return its markers, or {@code null} when it has none or cannot be read
+	 */
+	public @Nullable ProcessMarkers markers(long pid) {
+		Cursor cursor = cursor();
+		int length = cursor.readEnviron(pid);
+		return (length > 0) ? ProcessMarkers.parse(cursor.buffer, length) : null;
+	}
+
+	/**
+	 * Return the user a process runs as: the owner of its directory, which is its
+	 * effective user.
+	 * @param pid the process
+	 * @return the user id, -1 when unknown
+	 */
+	public long uid(long pid) {
+		try {
+			return ((Number) Files.getAttribute(this.root.resolve(Long.toString(pid)), "unix:uid")).longValue();
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * Return the ids of the processes listed now.
+	 * @return the pids
+	 * @throws IOException if the file system cannot be listed
+	 */
+	public List<Long> pids() throws IOException {
+		try (Stream<Path> dirs = Files.list(this.root)) {
+			return dirs.map((dir) -> dir.getFileName().toString())
+				.filter((name) -> name.matches("[0-9]{1,18}"))
+				.map(Long::valueOf)
+				.toList();
+		}
+	}
+
+	/**
+	 * Return this machine's host name, as the kernel knows it.
+	 * @return the name, or {@code null} when it cannot be read
+	 */
+	public @Nullable String hostName() {
+		try {
+			String name = Files.readString(this.root.resolve("sys/kernel/hostname"), StandardCharsets.UTF_8).strip();
+			return name.isEmpty() ? null : name;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return the size of a memory page, for the resident set in {@code stat}.
+	 * @return the page size in bytes
+	 */
+	public long pageSize() {
+		// The kernel does not export it in /proc; compare two views of our own RSS
+		try {
+			String statm = Files.readString(this.root.resolve("self/statm"));
+			long residentPages = Long.parseLong(statm.split(" ")[1]);
+			for (String line : Files.readAllLines(this.root.resolve("self/status"))) {
+				if (line.startsWith("VmRSS:")) {
+					long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+					long ratio = kb * 1024 / Math.max(1, residentPages);
+					return Long.highestOneBit(Math.max(4096, ratio + ratio / 4));
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// the common size
+		}
+		return 4096;
+	}
+
+	/**
+	 * Return a cursor that reads many processes into one buffer, for a scan.
+	 * @return a new cursor, for one thread
+	 */
+	Cursor cursor() {
+		return new Cursor();
+	}
+
+	/**
+	 * The fields of a process's {@code stat} that mcp-stdio uses.
+	 *
+	 * @param pid the process
+	 * @param ppid its parent
+	 * @param pgid its process group
+	 * @param sid its session
+	 * @param state its state letter
+	 * @param flags its kernel flags
+	 * @param startTime when it started, in clock ticks since boot
+	 * @param rssPages its resident memory, in pages
+	 */
+	public record Stat(long pid, long ppid, long pgid, long sid, char state, long flags, long startTime,
+			long rssPages) {
+
+		/**
+		 * Return whether the process has ended and waits to be reaped: its pid is still
+		 * taken.
+		 * @return whether it is a zombie
+		 */
+		public boolean isZombie() {
+			return this.state == 'Z' || this.state == 'X';
+		}
+
+		/**
+		 * Return whether the process is in {@code exit()}: its memory, environment
+		 * included, is gone.
+		 * @return whether it is exiting
+		 */
+		public boolean isExiting() {
+			return (this.flags & PF_EXITING) != 0;
+		}
+
+	}
+
+	/**
+	 * Reads the files of many processes into one buffer, and the fields of a {@code stat}
+	 * line without making strings of them: a scan reads hundreds.
+	 */
+	final class Cursor {
+
+		/**
+		 * Fields of {@code stat} after the command name, the state being field 0: up to
+		 * {@code env_end}, which kernels before 3.5 do not show.
+		 */
+		private static final int FIELDS = 49;
+
+		/** Fields every kernel shows: up to the resident set size. */
+		private static final int REQUIRED_FIELDS = 22;
+
+		private byte[] buffer = new byte[1024];
+
+		private final int[] starts = new int[FIELDS];
+
+		private int length;
+
+		private int fields;
+
+		private char state;
+
+		/**
+		 * Read a process's {@code stat}.
+		 * @return whether it could be read and had every field
+		 */
+		boolean readStat(long pid) {
+			this.length = read(ProcReader.this.prefix + pid + "/stat", 4096);
+			// The command name may hold anything, ')' too: the fields follow the last
+			int close = -1;
+			for (int i = this.length - 1; i >= 0; i--) {
+				if (this.buffer[i] == ')') {
+					close = i;
+					break;
+				}
+			}
+			if (close < 0 || close + 2 >= this.length) {
+				return false;
+			}
+			int field = 0;
+			this.starts[field++] = close + 2;
+			for (int i = close + 2; i < this.length && field < FIELDS; i++) {
+				if (this.buffer[i] == ' ') {
+					this.starts[field++] = i + 1;
+				}
+			}
+			if (field < REQUIRED_FIELDS) {
+				return false;
+			}
+			this.fields = field;
+			this.state = (char) this.buffer[close + 2];
+			return true;
+		}
+
+		/** The fields of the stat line read last. */
+		Stat stat(long pid) {
+			return new Stat(pid, field(1), field(2), field(3), this.state, field(6), field(19), field(21));
+		}
+
+		/**
+		 * Return where the environment of the process read last lies in its memory: an
+		 * exec moves it.
+		 * @return a value that an exec changes, 0 when unknown
+		 */
+		long environAt() {
+			return 31 * field(47) + field(48);
+		}
+
+		/**
+		 * Return the numeric field {@code index} of the stat line read last.
+		 * @return its value, 0 when the line does not have it
+		 */
+		long field(int index) {
+			if (index >= this.fields) {
+				return 0;
+			}
+			long value = 0;
+			boolean negative = false;
+			for (int i = this.starts[index]; i < this.length; i++) {
+				byte b = this.buffer[i];
+				if (b == '-') {
+					negative = true;
+				}
+				else if (b >= '0' && b <= '9') {
+					value = value * 10 + (b - '0');
+				}
+				else {
+					break;
+				}
+			}
+			return negative ? -value : value;
+		}
+
+		/**
+		 * Read a process's environment into the buffer.
+		 * @return its length, -1 when it could not be read
+		 */
+		int readEnviron(long pid) {
+			return read(ProcReader.this.prefix + pid + "/environ", MAX_ENVIRON_BYTES);
+		}
+
+		byte[] buffer() {
+			return this.buffer;
+		}
+
+		/**
+		 * Read a file into the buffer, at most {@code max} bytes.
+		 * @return the bytes read, -1 when the file could not be read
+		 */
+		private int read(String file, int max) {
+			try (FileInputStream in = new FileInputStream(file)) {
+				int total = 0;
+				while (total < max) {
+					if (total == this.buffer.length) {
+						this.buffer = Arrays.copyOf(this.buffer, Math.min(max, total * 2));
+					}
+					int read = in.read(this.buffer, total, Math.min(this.buffer.length, max) - total);
+					if (read < 0) {
+						return total;
+					}
+					total += read;
+				}
+				return total;
+			}
+			catch (IOException | RuntimeException ex) {
+				return -1;
+			}
+		}
+
+	}
+
+}

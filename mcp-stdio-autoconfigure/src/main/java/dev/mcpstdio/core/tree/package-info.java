@@ -1,0 +1,25 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * The processes of this machine as mcp-stdio sees them: the one reader of /proc,
+ * snapshots, markers, owner identity, the rule of which processes are a server's before
+ * and after its root's reap, and the termination of a tree. Nothing in this package
+ * imports Spring.
+ */
+@NullMarked
+package dev.mcpstdio.core.tree;
+
+import org.jspecify.annotations.NullMarked;
