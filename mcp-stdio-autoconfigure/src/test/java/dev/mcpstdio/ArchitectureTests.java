@@ -126,4 +126,25 @@ class ArchitectureTests {
 			.check(classes);
 	}
 
+	@Test
+	void theUsageSupervisorSeesItsServerOnlyThroughItsView() {
+		noClasses().that()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.UsageSupervisor(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerConnection|McpStdioServer)(\\$.*)?")
+			.check(classes);
+	}
+
+	@Test
+	void theStateMachineNeverReachesItsClientSide() {
+		noClasses().that()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.ServerController(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerConnection|McpStdioServer|UserInstances|RequestObserver)(\\$.*)?")
+			.check(classes);
+	}
+
 }

@@ -19,7 +19,6 @@ package dev.mcpstdio.lifecycle;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -101,20 +100,8 @@ final class ServerController implements UsageSupervisor.Supervised {
 	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
 	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
 
-	/** The starts begun and ended, running or failed: a send waits through one. */
-	private long startsBegun;
-
-	private long startsEnded;
-
-	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
-	private long restartDeadlineNanos;
-
-	/**
-	 * The exit of a process that a restart ran and that ended before it was initialized:
-	 * the server crash-loops, and a send fails with this exit at once rather than waiting
-	 * for the next restart's backoff. {@code null} once a process is initialized.
-	 */
-	private volatile @Nullable ExitInfo crashLoopExit;
+	/** The starts a send waits through, guarded by the lock. */
+	private final StartTally starts = new StartTally(this.lock);
 
 	/**
 	 * Create the state machine of a server.
@@ -157,7 +144,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 
 	void markInitialized() {
 		this.initialized = true;
-		this.crashLoopExit = null;
+		this.starts.crashLoop(null);
 	}
 
 	void setSelfInitialize(boolean selfInitialize) {
@@ -370,8 +357,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 		this.wantRunning = true;
 		this.initialized = false;
 		this.lastFailure = null;
-		this.startsEnded = this.startsBegun;
-		this.startsBegun++;
+		this.starts.begin();
 		setState(ServerState.STARTING);
 		StdioServerProcess started;
 		try {
@@ -379,7 +365,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 		}
 		catch (RuntimeException ex) {
 			this.lastFailure = ex.getMessage();
-			this.startsEnded = this.startsBegun;
+			this.starts.end();
 			failed();
 			throw ex;
 		}
@@ -391,7 +377,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 		if (started.exitInfo() == null) {
 			if (!this.selfInitialize) {
 				// a client performs the handshake: the start is over
-				this.startsEnded = this.startsBegun;
+				this.starts.end();
 			}
 			setState(ServerState.RUNNING);
 		}
@@ -416,9 +402,9 @@ final class ServerController implements UsageSupervisor.Supervised {
 			started.handshake(this.definition.spec().startupTimeout());
 			synchronized (this.lock) {
 				this.initialized = true;
-				this.crashLoopExit = null;
+				this.starts.crashLoop(null);
 				if (this.generation == startedGeneration) {
-					this.startsEnded = this.startsBegun;
+					this.starts.end();
 				}
 				// sends wait for it: see awaitSettled()
 				this.lock.notifyAll();
@@ -429,8 +415,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 			synchronized (this.lock) {
 				this.lastFailure = ex.getMessage();
 				if (this.generation == startedGeneration) {
-					this.startsEnded = this.startsBegun;
-					this.lock.notifyAll();
+					this.starts.end();
 					if (byPolicy && !exited) {
 						// the stop below is this attempt's failure, not a reason of its
 						// own
@@ -476,26 +461,15 @@ final class ServerController implements UsageSupervisor.Supervised {
 			if (!isSettling()) {
 				return;
 			}
-			ExitInfo looping = this.crashLoopExit;
+			ExitInfo looping = this.starts.crashLoopExit();
 			if (this.state == ServerState.RESTARTING && looping != null) {
 				// the restart before this one ended as its process started: the caller
 				// learns of that exit now, not after the next backoff
 				throw looping.toException();
 			}
-			boolean restartPending = this.state == ServerState.RESTARTING;
-			long awaited = restartPending ? this.startsBegun + 1 : this.startsBegun;
-			long deadline = restartPending ? this.restartDeadlineNanos
-					: System.nanoTime() + this.definition.spec().startupTimeout().toNanos();
-			long remaining = deadline - System.nanoTime();
-			while (isSettling() && this.startsEnded < awaited && remaining > 0) {
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-				remaining = deadline - System.nanoTime();
+			if (!this.starts.await(this.state == ServerState.RESTARTING, this.definition.spec().startupTimeout(),
+					this::isSettling)) {
+				return;
 			}
 			StdioServerProcess current = this.process;
 			// The exit the controller was told of, which the process may not tell yet
@@ -673,10 +647,9 @@ final class ServerController implements UsageSupervisor.Supervised {
 				return;
 			}
 			// a start whose process exited is over, whatever follows
-			this.startsEnded = this.startsBegun;
-			this.lock.notifyAll();
+			this.starts.end();
 			// a process a restart ran that ended before it was initialized: a crash loop
-			this.crashLoopExit = (!this.initialized && exitedGeneration > 1) ? exit : null;
+			this.starts.crashLoop((!this.initialized && exitedGeneration > 1) ? exit : null);
 			this.initialized = false;
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
@@ -701,8 +674,7 @@ final class ServerController implements UsageSupervisor.Supervised {
 			return;
 		}
 		// Listeners learn of the restart before its backoff starts to run
-		this.restartDeadlineNanos = System.nanoTime() + backoff.toNanos()
-				+ this.definition.spec().startupTimeout().toNanos();
+		this.starts.restartScheduled(backoff, this.definition.spec().startupTimeout());
 		setState(ServerState.RESTARTING);
 		// The scheduler's one thread must not block: the restart runs among the tasks
 		this.restarts.schedule(() -> this.host.tasks().execute(this::restart), backoff);
