@@ -202,4 +202,25 @@ class ArchitectureTests {
 			.check(productClasses);
 	}
 
+	@Test
+	void theUsageSupervisorSeesItsServerOnlyThroughItsView() {
+		noClasses().that()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.UsageSupervisor(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerConnection|McpStdioServer)(\\$.*)?")
+			.check(productClasses);
+	}
+
+	@Test
+	void theStateMachineNeverReachesItsClientSide() {
+		noClasses().that()
+			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.ServerController(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerConnection|McpStdioServer|UserInstances|RequestObserver)(\\$.*)?")
+			.check(productClasses);
+	}
+
 }

@@ -48,6 +48,7 @@ import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import org.jspecify.annotations.Nullable;
 import org.springframework.ai.tool.ToolCallback;
@@ -367,7 +368,7 @@ public class DemandBenchmark {
 		List<StopResult> stops = new ArrayList<>();
 		try (ConfigurableApplicationContext context = run(properties)) {
 			McpStdioServer server = context.getBean(McpStdioServers.class).get("grow");
-			server.addListener(new McpStdioServer.Listener() {
+			server.addListener(new ServerListener() {
 
 				@Override
 				public void stopped(McpStdioServer stopped, StopResult result) {

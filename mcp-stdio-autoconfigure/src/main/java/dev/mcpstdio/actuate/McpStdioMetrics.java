@@ -28,6 +28,7 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -180,7 +181,7 @@ public class McpStdioMetrics implements MeterBinder {
 	}
 
 	/** Follows one server: each process that ran is a session, ended by its exit. */
-	private final class ServerEvents implements McpStdioServer.Listener {
+	private final class ServerEvents implements ServerListener {
 
 		private @Nullable StdioServerProcess last;
 

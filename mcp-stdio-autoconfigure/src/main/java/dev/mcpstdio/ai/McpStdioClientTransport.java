@@ -42,6 +42,7 @@ import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -506,7 +507,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	/** The client's session on the server: its messages, its exits, its new processes. */
-	private final class Session implements MessageListener, McpStdioServer.Listener {
+	private final class Session implements MessageListener, ServerListener {
 
 		@Override
 		public void onMessage(JsonRpcLine line) {

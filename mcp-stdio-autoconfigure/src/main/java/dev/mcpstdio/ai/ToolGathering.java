@@ -36,6 +36,8 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerLease;
+import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
@@ -385,7 +387,7 @@ public final class ToolGathering {
 					// listed meanwhile, or the server failed to list them a moment ago
 					return now;
 				}
-				McpStdioServer.Lease lease;
+				ServerLease lease;
 				try {
 					lease = this.server.lease(user);
 				}
@@ -443,7 +445,7 @@ public final class ToolGathering {
 	}
 
 	/** The client of one instance of a per-user server. */
-	private final class InstanceClient implements McpStdioServer.Listener {
+	private final class InstanceClient implements ServerListener {
 
 		private final PerUserTools owner;
 
@@ -546,7 +548,7 @@ public final class ToolGathering {
 			if (caller == null) {
 				throw new ToolExecutionException(this.definition, server.noUser());
 			}
-			McpStdioServer.Lease lease;
+			ServerLease lease;
 			try {
 				lease = server.lease(caller);
 			}

@@ -24,10 +24,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * Counts the restarts of a server within its policy's window and schedules each.
@@ -67,16 +70,16 @@ final class RestartBudget {
 		long now = this.nanoClock.getAsLong();
 		this.recent.removeIf((scheduled) -> now - scheduled > this.policy.window().toNanos());
 		if (this.recent.size() >= this.policy.maxRestarts()) {
-			logger.error("MCP server '" + this.serverName + "' ended " + (this.recent.size() + 1) + " times within "
-					+ Waits.format(this.policy.window()) + "; giving up after " + this.policy.maxRestarts()
-					+ " restarts");
+			logger.error(LogMessage.format("%s ended %d times within %s; giving up after %d restarts",
+					McpStdioException.describe(this.serverName), this.recent.size() + 1,
+					Waits.format(this.policy.window()), this.policy.maxRestarts()));
 			return null;
 		}
 		Duration backoff = this.policy.backoff(this.recent.size() + 1);
 		this.recent.addLast(now);
-		logger.info("Restarting MCP server '" + this.serverName + "' in " + backoff.toMillis() + " ms (restart "
-				+ this.recent.size() + " of at most " + this.policy.maxRestarts() + " within "
-				+ Waits.format(this.policy.window()) + ")");
+		logger.info(LogMessage.format("Restarting %s in %d ms (restart %d of at most %d within %s)",
+				McpStdioException.describe(this.serverName), backoff.toMillis(), this.recent.size(),
+				this.policy.maxRestarts(), Waits.format(this.policy.window())));
 		return backoff;
 	}
 

@@ -17,17 +17,13 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
@@ -37,19 +33,20 @@ import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
-import dev.mcpstdio.lifecycle.McpStdioServer.Listener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.log.LogMessage;
+
 /**
  * The state machine of one server: its starts, stops, exits and restarts, under one lock.
- * It is also the server's {@link ClientConnection}: its processes' messages and ends go
- * to the request observer and the client session attached to it.
+ * Its processes' messages and ends go on to the server's client side
+ * ({@link ServerConnection}), each end first told to the state machine.
  *
  * @author mcp-stdio authors
  */
-final class ServerController implements ClientConnection {
+final class ServerController implements UsageSupervisor.Supervised {
 
 	// Each generation of the process replaces the previous one only once that one is
 	// gone. No process is stopped while the lock is held, so a stop never waits behind a
@@ -60,8 +57,6 @@ final class ServerController implements ClientConnection {
 	private final McpStdioServerDefinition definition;
 
 	private final ServerHost host;
-
-	private final UsageSupervisor usage;
 
 	/** Whose marked processes count as this server's: none for an instance. */
 	private final @Nullable String marked;
@@ -84,10 +79,8 @@ final class ServerController implements ClientConnection {
 
 	private volatile boolean wantRunning;
 
-	/** The client session the process's messages and its end go to. */
-	private volatile MessageListener session = MessageListener.NONE;
-
-	private volatile RequestObserver requests = RequestObserver.NONE;
+	/** Where the processes' messages and ends go on to: the client side. */
+	private final MessageListener client;
 
 	/** Whether the server was stopped for good: its bean is destroyed. */
 	private boolean closed;
@@ -107,31 +100,21 @@ final class ServerController implements ClientConnection {
 	/** The start that {@link McpStdioServers} began for the lifecycle's own start. */
 	private volatile @Nullable CompletableFuture<Void> lifecycleStart;
 
-	/** The starts begun and ended, running or failed: a send waits through one. */
-	private long startsBegun;
-
-	private long startsEnded;
-
-	/** When a send stops waiting for the restart scheduled last: backoff plus start. */
-	private long restartDeadlineNanos;
-
-	/**
-	 * The exit of a process that a restart ran and that ended before it was initialized:
-	 * the server crash-loops, and a send fails with this exit at once rather than waiting
-	 * for the next restart's backoff. {@code null} once a process is initialized.
-	 */
-	private volatile @Nullable ExitInfo crashLoopExit;
+	/** The starts a send waits through, guarded by the lock. */
+	private final StartTally starts = new StartTally(this.lock);
 
 	/**
 	 * Create the state machine of a server.
 	 * @param definition the server
 	 * @param host what it shares with the other servers
 	 * @param template the per-user server this is an instance of, else {@code null}
+	 * @param client where the processes' messages and ends go on to
 	 */
-	ServerController(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerController template) {
+	ServerController(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerController template,
+			MessageListener client) {
 		this.definition = definition;
 		this.host = host;
-		this.usage = new UsageSupervisor(definition, host);
+		this.client = client;
 		// an instance counts its own tree: its processes carry the server's name as all
 		// the instances' do
 		this.marked = (template != null) ? null : definition.name();
@@ -141,7 +124,6 @@ final class ServerController implements ClientConnection {
 		this.events = new ServerEvents((template != null) ? template.events : null);
 		if (template != null) {
 			// what a client integration told the template holds for its instances
-			this.requests = template.requests;
 			this.selfInitialize = template.selfInitialize;
 			this.clientRequestTimeout = template.clientRequestTimeout;
 		}
@@ -151,7 +133,8 @@ final class ServerController implements ClientConnection {
 		return this.definition.name();
 	}
 
-	ServerState state() {
+	@Override
+	public ServerState state() {
 		return this.state;
 	}
 
@@ -159,22 +142,17 @@ final class ServerController implements ClientConnection {
 		return this.initialized && this.state == ServerState.RUNNING;
 	}
 
-	@Override
-	public void markInitialized() {
+	void markInitialized() {
 		this.initialized = true;
-		this.crashLoopExit = null;
+		this.starts.crashLoop(null);
 	}
 
-	@Override
-	public void setSelfInitialize(boolean selfInitialize) {
+	void setSelfInitialize(boolean selfInitialize) {
 		this.selfInitialize = selfInitialize;
 	}
 
-	boolean isSelfInitialize() {
-		return this.selfInitialize;
-	}
-
-	@Nullable StdioServerProcess process() {
+	@Override
+	public @Nullable StdioServerProcess process() {
 		return this.process;
 	}
 
@@ -183,12 +161,12 @@ final class ServerController implements ClientConnection {
 	}
 
 	/** Count the live processes of this server, every generation started by this JVM. */
-	ProcessTree.Stats treeStats() {
+	@Override
+	public ProcessTree.Stats treeStats() {
 		return this.host.count(this.marked, processes());
 	}
 
-	@Override
-	public long generation() {
+	long generation() {
 		return this.generation;
 	}
 
@@ -196,37 +174,16 @@ final class ServerController implements ClientConnection {
 		return this.events;
 	}
 
-	UsageSupervisor usage() {
-		return this.usage;
-	}
-
-	RequestObserver requests() {
-		return this.requests;
-	}
-
 	@Override
-	public void observeRequests(RequestObserver observer) {
-		this.requests = observer;
-	}
-
-	@Override
-	public void attach(MessageListener listener) {
-		this.session = listener;
-	}
-
-	@Override
-	public void detach(MessageListener listener) {
-		if (this.session == listener) {
-			this.session = MessageListener.NONE;
-		}
+	public void stopped(StopResult result) {
+		this.events.stopped(result);
 	}
 
 	@Nullable String lastFailure() {
 		return this.lastFailure;
 	}
 
-	@Override
-	public void setClientRequestTimeout(Duration timeout) {
+	void setClientRequestTimeout(Duration timeout) {
 		this.clientRequestTimeout = timeout;
 		StdioServerProcess current = this.process;
 		if (current != null) {
@@ -234,8 +191,7 @@ final class ServerController implements ClientConnection {
 		}
 	}
 
-	@Override
-	public @Nullable Duration clientRequestTimeout() {
+	@Nullable Duration clientRequestTimeout() {
 		return this.clientRequestTimeout;
 	}
 
@@ -248,8 +204,7 @@ final class ServerController implements ClientConnection {
 	 * else start now. Never a second process for a start that was begun: when it has
 	 * ended, the client's messages fail naming its exit until a restart runs a new one.
 	 */
-	@Override
-	public void joinStart() {
+	void joinStart() {
 		CompletableFuture<Void> begun = this.lifecycleStart;
 		if (begun != null) {
 			awaitStart(begun);
@@ -264,9 +219,27 @@ final class ServerController implements ClientConnection {
 	 */
 	void startServer() {
 		if (!this.definition.enabled()) {
-			throw new McpServerNotRunningException(name(), "MCP server '" + name() + "' is disabled");
+			throw new McpServerNotRunningException(name(), McpStdioException.describe(name()) + " is disabled");
 		}
 		awaitStart(beginStart());
+	}
+
+	/**
+	 * Await the start {@link McpStdioServers} began for all servers at once (starting
+	 * anew would run a server that failed fast a second time), for the lifecycle's start.
+	 * @throws RuntimeException why it failed; for a required server whose client performs
+	 * the handshake, also when its process already ended
+	 */
+	void awaitLifecycleStart() {
+		awaitStart(startInBackground());
+		if (!this.selfInitialize && this.definition.required()) {
+			// A client performs the handshake later: at least the process must live
+			StdioServerProcess current = this.process;
+			ExitInfo exit = (current != null) ? current.exitInfo() : null;
+			if (exit != null) {
+				throw exit.toException();
+			}
+		}
 	}
 
 	/**
@@ -289,21 +262,12 @@ final class ServerController implements ClientConnection {
 		}
 	}
 
-	@Override
-	public void startOnDemand() {
-		// for a caller that must prepare the new process before its message (a client
-		// replaying its handshake)
-		if (this.definition.demand().onDemand()) {
-			this.usage.touch();
-			startIfIdle();
-		}
-	}
-
 	/**
 	 * Start the server if it is {@link ServerState#IDLE}, or join its start under way; in
 	 * any other state do nothing: a stopped server stays stopped.
 	 */
-	void startIfIdle() {
+	@Override
+	public void startIfIdle() {
 		CompletableFuture<Void> future;
 		synchronized (this.lock) {
 			CompletableFuture<Void> inProgress = this.starting;
@@ -326,8 +290,9 @@ final class ServerController implements ClientConnection {
 			if (this.closed) {
 				// a start racing the removal of the server (a reload) must not leave a
 				// process that nothing stops
-				return CompletableFuture.failedFuture(new McpServerNotRunningException(name(),
-						"MCP server '" + name() + "' was removed (by a reload, or its application context closed)"));
+				return CompletableFuture
+					.failedFuture(new McpServerNotRunningException(name(), McpStdioException.describe(name())
+							+ " was removed (by a reload, or its application context closed)"));
 			}
 			CompletableFuture<Void> inProgress = this.starting;
 			if (inProgress != null && !inProgress.isDone()) {
@@ -392,8 +357,7 @@ final class ServerController implements ClientConnection {
 		this.wantRunning = true;
 		this.initialized = false;
 		this.lastFailure = null;
-		this.startsEnded = this.startsBegun;
-		this.startsBegun++;
+		this.starts.begin();
 		setState(ServerState.STARTING);
 		StdioServerProcess started;
 		try {
@@ -401,7 +365,7 @@ final class ServerController implements ClientConnection {
 		}
 		catch (RuntimeException ex) {
 			this.lastFailure = ex.getMessage();
-			this.startsEnded = this.startsBegun;
+			this.starts.end();
 			failed();
 			throw ex;
 		}
@@ -413,7 +377,7 @@ final class ServerController implements ClientConnection {
 		if (started.exitInfo() == null) {
 			if (!this.selfInitialize) {
 				// a client performs the handshake: the start is over
-				this.startsEnded = this.startsBegun;
+				this.starts.end();
 			}
 			setState(ServerState.RUNNING);
 		}
@@ -425,7 +389,7 @@ final class ServerController implements ClientConnection {
 			// A stop (or the context's destruction) came while this start waited: it
 			// wins, else the process started now would be left behind
 			throw new McpServerNotRunningException(name(),
-					"MCP server '" + name() + "' was stopped before it could start");
+					McpStdioException.describe(name()) + " was stopped before it could start");
 		}
 	}
 
@@ -438,9 +402,9 @@ final class ServerController implements ClientConnection {
 			started.handshake(this.definition.spec().startupTimeout());
 			synchronized (this.lock) {
 				this.initialized = true;
-				this.crashLoopExit = null;
+				this.starts.crashLoop(null);
 				if (this.generation == startedGeneration) {
-					this.startsEnded = this.startsBegun;
+					this.starts.end();
 				}
 				// sends wait for it: see awaitSettled()
 				this.lock.notifyAll();
@@ -451,8 +415,7 @@ final class ServerController implements ClientConnection {
 			synchronized (this.lock) {
 				this.lastFailure = ex.getMessage();
 				if (this.generation == startedGeneration) {
-					this.startsEnded = this.startsBegun;
-					this.lock.notifyAll();
+					this.starts.end();
 					if (byPolicy && !exited) {
 						// the stop below is this attempt's failure, not a reason of its
 						// own
@@ -488,32 +451,25 @@ final class ServerController implements ClientConnection {
 	 * @throws McpServerExitedException if the start waited for failed and another restart
 	 * is pending: the caller learns of that exit instead of waiting for the next start
 	 */
-	@Override
-	public void awaitSettled() {
+	void awaitSettled() {
+		if (!isSettling()) {
+			// a send's usual case, without the lock: running, and initialized when it
+			// performs the handshake itself
+			return;
+		}
 		synchronized (this.lock) {
 			if (!isSettling()) {
 				return;
 			}
-			ExitInfo looping = this.crashLoopExit;
+			ExitInfo looping = this.starts.crashLoopExit();
 			if (this.state == ServerState.RESTARTING && looping != null) {
 				// the restart before this one ended as its process started: the caller
 				// learns of that exit now, not after the next backoff
 				throw looping.toException();
 			}
-			boolean restartPending = this.state == ServerState.RESTARTING;
-			long awaited = restartPending ? this.startsBegun + 1 : this.startsBegun;
-			long deadline = restartPending ? this.restartDeadlineNanos
-					: System.nanoTime() + this.definition.spec().startupTimeout().toNanos();
-			long remaining = deadline - System.nanoTime();
-			while (isSettling() && this.startsEnded < awaited && remaining > 0) {
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-				remaining = deadline - System.nanoTime();
+			if (!this.starts.await(this.state == ServerState.RESTARTING, this.definition.spec().startupTimeout(),
+					this::isSettling)) {
+				return;
 			}
 			StdioServerProcess current = this.process;
 			// The exit the controller was told of, which the process may not tell yet
@@ -525,7 +481,9 @@ final class ServerController implements ClientConnection {
 		}
 	}
 
-	/** Called with the lock held. */
+	/**
+	 * Also read without the lock, on a send's fast path: every value read is volatile.
+	 */
 	private boolean isSettling() {
 		ServerState current = this.state;
 		return current == ServerState.RESTARTING || current == ServerState.STARTING
@@ -539,8 +497,7 @@ final class ServerController implements ClientConnection {
 	 * FAILED for the reason given. For a client that could not use it at start-up.
 	 * @param reason why, as the endpoint shows it
 	 */
-	@Override
-	public void giveUp(String reason) {
+	void giveUp(String reason) {
 		StdioServerProcess current;
 		synchronized (this.lock) {
 			this.lastFailure = reason;
@@ -616,7 +573,8 @@ final class ServerController implements ClientConnection {
 	 * @return the process to stop, its stop told to {@link #events()}, or {@code null}
 	 * when the server does not run, is not initialized yet or a request is pending
 	 */
-	@Nullable StdioServerProcess claimIdleStop() {
+	@Override
+	public @Nullable StdioServerProcess claimIdleStop() {
 		synchronized (this.lock) {
 			StdioServerProcess current = this.process;
 			// Not while its own handshake is under way either
@@ -641,7 +599,8 @@ final class ServerController implements ClientConnection {
 	 * @param cause {@link ExitCause#MEMORY_LIMIT} or {@link ExitCause#PROCESS_LIMIT}
 	 * @param reason the figures, for the exit's message
 	 */
-	void stopOverLimit(StdioServerProcess over, ExitCause cause, String reason) {
+	@Override
+	public void stopOverLimit(StdioServerProcess over, ExitCause cause, String reason) {
 		synchronized (this.lock) {
 			if (this.process != over || this.state != ServerState.RUNNING || !over.prepareStop(cause, reason)) {
 				return;
@@ -668,7 +627,7 @@ final class ServerController implements ClientConnection {
 		// sends waiting in awaitSettled() look again
 		this.lock.notifyAll();
 		if (old != newState) {
-			this.usage.stateChanged(this, newState);
+			// the usage supervisor first, then the listeners
 			this.events.stateChanged(newState);
 		}
 	}
@@ -688,10 +647,9 @@ final class ServerController implements ClientConnection {
 				return;
 			}
 			// a start whose process exited is over, whatever follows
-			this.startsEnded = this.startsBegun;
-			this.lock.notifyAll();
+			this.starts.end();
 			// a process a restart ran that ended before it was initialized: a crash loop
-			this.crashLoopExit = (!this.initialized && exitedGeneration > 1) ? exit : null;
+			this.starts.crashLoop((!this.initialized && exitedGeneration > 1) ? exit : null);
 			this.initialized = false;
 			if (this.state == ServerState.STOPPING || this.state == ServerState.STOPPED
 					|| this.state == ServerState.IDLE || !this.wantRunning) {
@@ -716,8 +674,7 @@ final class ServerController implements ClientConnection {
 			return;
 		}
 		// Listeners learn of the restart before its backoff starts to run
-		this.restartDeadlineNanos = System.nanoTime() + backoff.toNanos()
-				+ this.definition.spec().startupTimeout().toNanos();
+		this.starts.restartScheduled(backoff, this.definition.spec().startupTimeout());
 		setState(ServerState.RESTARTING);
 		// The scheduler's one thread must not block: the restart runs among the tasks
 		this.restarts.schedule(() -> this.host.tasks().execute(this::restart), backoff);
@@ -737,16 +694,19 @@ final class ServerController implements ClientConnection {
 		}
 		catch (McpServerExitedException ex) {
 			// its exit was logged at WARN already
-			logger.debug("Restart of MCP server '" + name() + "' failed: its process exited", ex);
+			logger.debug(
+					LogMessage.format("Restart of %s failed: its process exited", McpStdioException.describe(name())),
+					ex);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Restart of MCP server '" + name() + "' failed: " + ex.getMessage());
+			logger.warn(
+					LogMessage.format("Restart of %s failed: %s", McpStdioException.describe(name()), ex.getMessage()));
 		}
 	}
 
 	/**
-	 * Routes one generation's messages and end: the end first to the state machine, then
-	 * to the request observer and the client session attached now.
+	 * Routes one generation's messages and end to the client side: the end first to the
+	 * state machine.
 	 */
 	private final class Generation implements MessageListener {
 
@@ -758,106 +718,13 @@ final class ServerController implements ClientConnection {
 
 		@Override
 		public void onMessage(JsonRpcLine message) {
-			ServerController.this.usage.touch();
-			// before the session, which may send the next request at once
-			ServerController.this.requests.received(message);
-			ServerController.this.session.onMessage(message);
+			ServerController.this.client.onMessage(message);
 		}
 
 		@Override
 		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
 			exited(this.number, exit);
-			List<Object> unanswered = new ArrayList<>(unansweredRequestIds);
-			ServerController.this.requests.exited(exit, unanswered);
-			ServerController.this.session.onExit(exit, unanswered);
-		}
-
-	}
-
-	/**
-	 * What one server went through: its listeners told, its exits and restarts counted.
-	 */
-	static final class ServerEvents {
-
-		private final List<Bound> listeners = new CopyOnWriteArrayList<>();
-
-		/** By the ordinal of their cause. */
-		private final AtomicLongArray exits = new AtomicLongArray(ExitCause.values().length);
-
-		private final AtomicLong restarts = new AtomicLong();
-
-		private volatile @Nullable ExitInfo lastExit;
-
-		/** Where an instance of a per-user server counts too: its template's events. */
-		private final @Nullable ServerEvents parent;
-
-		ServerEvents(@Nullable ServerEvents parent) {
-			this.parent = parent;
-		}
-
-		void addListener(Listener listener, McpStdioServer server) {
-			this.listeners.add(new Bound(listener, server));
-		}
-
-		void stateChanged(ServerState state) {
-			this.listeners.forEach((bound) -> bound.listener().stateChanged(bound.server(), state));
-		}
-
-		/**
-		 * Tell the listeners of a stop, when it stopped a process that was running.
-		 * @param result how the stop went
-		 */
-		void stopped(StopResult result) {
-			if (this.parent != null) {
-				this.parent.stopped(result);
-			}
-			if (result.wasRunning()) {
-				this.listeners.forEach((bound) -> bound.listener().stopped(bound.server(), result));
-			}
-		}
-
-		/** Tell the listeners that the server is stopped for good, then forget them. */
-		void closed() {
-			List<Bound> told = List.copyOf(this.listeners);
-			this.listeners.clear();
-			told.forEach((bound) -> bound.listener().closed(bound.server()));
-		}
-
-		/** Count a restart and tell the listeners, before it begins. */
-		void restarted() {
-			if (this.parent != null) {
-				this.parent.restarted();
-			}
-			this.restarts.incrementAndGet();
-			this.listeners.forEach((bound) -> bound.listener().restarted(bound.server()));
-		}
-
-		/**
-		 * Count an exit and keep it as the last one.
-		 * @param exit the exit
-		 */
-		void exited(ExitInfo exit) {
-			if (this.parent != null) {
-				this.parent.exited(exit);
-			}
-			this.exits.incrementAndGet(exit.cause().ordinal());
-			this.lastExit = exit;
-		}
-
-		long restarts() {
-			return this.restarts.get();
-		}
-
-		long exits(ExitCause cause) {
-			return this.exits.get(cause.ordinal());
-		}
-
-		@Nullable ExitInfo lastExit() {
-			return this.lastExit;
-		}
-
-		private record Bound(Listener listener, McpStdioServer server) {
-
+			ServerController.this.client.onExit(exit, unansweredRequestIds);
 		}
 
 	}

@@ -23,19 +23,19 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
-import dev.mcpstdio.core.support.Waits;
-import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitCause;
-import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.ProcessTree;
+import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * Starts a server on demand and stops it when idle or over its resource limits.
@@ -51,6 +51,8 @@ final class UsageSupervisor {
 	private final McpStdioServerDefinition definition;
 
 	private final ServerHost host;
+
+	private final Supervised server;
 
 	/**
 	 * Guards {@link #sending} against the claim of an idle stop: they exclude each other.
@@ -72,65 +74,48 @@ final class UsageSupervisor {
 	/** When a message was last sent or received, by {@link System#nanoTime()}. */
 	private volatile long lastActivity = System.nanoTime();
 
-	// The controller is handed in with each call, never kept from the constructor: the
-	// controller creates this supervisor in its own.
-
-	UsageSupervisor(McpStdioServerDefinition definition, ServerHost host) {
+	/**
+	 * Create the supervisor of a server.
+	 * @param definition the server
+	 * @param host where its checks run
+	 * @param server what it looks at and stops
+	 */
+	UsageSupervisor(McpStdioServerDefinition definition, ServerHost host, Supervised server) {
 		this.definition = definition;
 		this.host = host;
+		this.server = server;
 	}
 
 	/**
-	 * Send through the current process, started first when the server is idle; no idle
-	 * stop begins while the send is under way.
-	 * @param <T> what the send returns
-	 * @param controller the server's state machine
-	 * @param send the send
-	 * @return what it returned
+	 * Begin a send: the server is started first when it is idle (on demand), and no idle
+	 * stop begins until {@link #endSend()}.
 	 */
-	<T> T send(ServerController controller, Function<StdioServerProcess, T> send) {
+	void beginSend() {
 		if (!this.definition.demand().onDemand()) {
-			return send.apply(currentForSend(controller));
+			return;
 		}
 		synchronized (this.lock) {
 			this.sending++;
 		}
 		touch();
 		try {
-			controller.startIfIdle();
-			return send.apply(currentForSend(controller));
+			this.server.startIfIdle();
 		}
-		finally {
-			synchronized (this.lock) {
-				this.sending--;
-			}
-			touch();
+		catch (RuntimeException ex) {
+			endSend();
+			throw ex;
 		}
 	}
 
-	/**
-	 * Return the process a message goes to, once the server is past a start or restart.
-	 * @return the current process, which fails the send naming its exit if it ended
-	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
-	 */
-	private StdioServerProcess currentForSend(ServerController controller) {
-		controller.awaitSettled();
-		StdioServerProcess current = controller.process();
-		ServerState state = controller.state();
-		if (state == ServerState.STOPPED || state == ServerState.STOPPING || state == ServerState.DISABLED
-				|| state == ServerState.IDLE) {
-			throw new McpServerNotRunningException(this.definition.name(), "MCP server '" + this.definition.name()
-					+ "' is " + state.name().toLowerCase(Locale.ROOT) + "; start it first");
+	/** End a send begun with {@link #beginSend()}, whatever its outcome. */
+	void endSend() {
+		if (!this.definition.demand().onDemand()) {
+			return;
 		}
-		String failure = controller.lastFailure();
-		ExitInfo exit = (current != null) ? current.exitInfo() : null;
-		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
-		if (current == null || (state == ServerState.FAILED && failure != null && !exitSaysWhy)) {
-			// no process tells why: the start that failed does
-			throw new McpStdioException(this.definition.name(), (failure != null) ? failure
-					: "MCP server '" + this.definition.name() + "' is " + state.name().toLowerCase(Locale.ROOT));
+		synchronized (this.lock) {
+			this.sending--;
 		}
-		return current;
+		touch();
 	}
 
 	/** Record that a message went to or came from the server. */
@@ -142,16 +127,16 @@ final class UsageSupervisor {
 		return Instant.now().minusNanos(System.nanoTime() - this.lastActivity);
 	}
 
-	/** Learns every change of the state, under the controller's lock. */
-	void stateChanged(ServerController controller, ServerState state) {
-		// Called under the controller's lock: schedules or cancels, never waits. The
+	/** Learns every change of the state, under the state machine's lock. */
+	void stateChanged(ServerState state) {
+		// Called under the state machine's lock: schedules or cancels, never waits. The
 		// scheduler's one thread hands each check to the tasks: a check reads /proc
 		if (state == ServerState.RUNNING && this.definition.demand().idleTimeout() != null) {
 			touch();
-			scheduleIdleCheck(controller, this.definition.demand().idleTimeout().toNanos());
+			scheduleIdleCheck(this.definition.demand().idleTimeout().toNanos());
 		}
 		else if (state != ServerState.RUNNING) {
-			// a check waiting in the scheduler holds the controller, and so its process,
+			// a check waiting in the scheduler holds the server, and so its process,
 			// until it is due (an idle-timeout away): let a stopped server go now
 			cancel(this.idleCheck.getAndSet(null));
 		}
@@ -162,8 +147,8 @@ final class UsageSupervisor {
 		if (state == ServerState.RUNNING) {
 			long interval = this.definition.limits().checkInterval().toNanos();
 			armed = this.host.scheduler()
-				.scheduleWithFixedDelay(() -> this.host.tasks().execute(() -> checkLimits(controller)), interval,
-						interval, TimeUnit.NANOSECONDS);
+				.scheduleWithFixedDelay(() -> this.host.tasks().execute(() -> checkLimits()), interval, interval,
+						TimeUnit.NANOSECONDS);
 		}
 		cancel(this.limitChecks.getAndSet(armed));
 	}
@@ -174,15 +159,15 @@ final class UsageSupervisor {
 		}
 	}
 
-	private void scheduleIdleCheck(ServerController controller, long delayNanos) {
+	private void scheduleIdleCheck(long delayNanos) {
 		cancel(this.idleCheck.getAndSet(this.host.scheduler()
-			.schedule(() -> this.host.tasks().execute(() -> checkIdle(controller)), Math.max(delayNanos, 1_000_000L),
+			.schedule(() -> this.host.tasks().execute(() -> checkIdle()), Math.max(delayNanos, 1_000_000L),
 					TimeUnit.NANOSECONDS)));
 	}
 
-	private void checkIdle(ServerController controller) {
+	private void checkIdle() {
 		Duration timeout = this.definition.demand().idleTimeout();
-		if (timeout == null || controller.state() != ServerState.RUNNING) {
+		if (timeout == null || this.server.state() != ServerState.RUNNING) {
 			// Armed again when it runs again
 			return;
 		}
@@ -192,48 +177,47 @@ final class UsageSupervisor {
 			idleFor = System.nanoTime() - this.lastActivity;
 			if (this.sending == 0 && idleFor >= timeout.toNanos()) {
 				// null while a request is pending or the start is not over
-				claimed = controller.claimIdleStop();
+				claimed = this.server.claimIdleStop();
 			}
 			if (claimed == null) {
 				// An answer counts as activity: a pending request is looked at again a
 				// timeout later
-				scheduleIdleCheck(controller,
-						(idleFor < timeout.toNanos()) ? timeout.toNanos() - idleFor : timeout.toNanos());
+				scheduleIdleCheck((idleFor < timeout.toNanos()) ? timeout.toNanos() - idleFor : timeout.toNanos());
 				return;
 			}
 		}
-		logger.info("Stopping MCP server '" + this.definition.name() + "' (pid " + claimed.pid() + "): idle for "
-				+ Duration.ofNanos(idleFor).toMillis() + " ms (idle-timeout " + Waits.format(timeout)
-				+ "); its next message starts it again");
-		controller.events().stopped(claimed.stop());
+		logger.info(LogMessage.format(
+				"Stopping %s (pid %d): idle for %d ms (idle-timeout %s); its next message starts " + "it again",
+				McpStdioException.describe(this.definition.name()), claimed.pid(), Duration.ofNanos(idleFor).toMillis(),
+				Waits.format(timeout)));
+		this.server.stopped(claimed.stop());
 	}
 
 	/** Check the running process once, counted as the endpoint counts it. */
-	private void checkLimits(ServerController controller) {
+	private void checkLimits() {
 		if (!this.checking.compareAndSet(false, true)) {
 			return;
 		}
 		try {
-			StdioServerProcess current = controller.process();
-			if (controller.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
+			StdioServerProcess current = this.server.process();
+			if (this.server.state() != ServerState.RUNNING || current == null || !current.isRunning()) {
 				return;
 			}
-			ProcessTree.Stats stats = controller.treeStats();
+			ProcessTree.Stats stats = this.server.treeStats();
 			Integer maxProcesses = this.definition.limits().maxProcesses();
 			Long maxMemory = this.definition.limits().maxMemoryBytes();
 			String figures = stats.liveProcesses() + ((stats.liveProcesses() == 1) ? " process" : " processes")
 					+ " using " + size(stats.memoryBytes()) + " of resident memory";
 			if (maxProcesses != null && stats.liveProcesses() > maxProcesses) {
-				stopOverLimit(controller, current, ExitCause.PROCESS_LIMIT,
-						figures + ", over max-processes " + maxProcesses);
+				stopOverLimit(current, ExitCause.PROCESS_LIMIT, figures + ", over max-processes " + maxProcesses);
 			}
 			else if (maxMemory != null && stats.memoryBytes() > maxMemory) {
-				stopOverLimit(controller, current, ExitCause.MEMORY_LIMIT,
-						figures + ", over max-memory " + size(maxMemory));
+				stopOverLimit(current, ExitCause.MEMORY_LIMIT, figures + ", over max-memory " + size(maxMemory));
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not check the resources of MCP server '" + this.definition.name() + "': " + ex);
+			logger.warn(LogMessage.format("Could not check the resources of %s: %s",
+					McpStdioException.describe(this.definition.name()), ex));
 		}
 		finally {
 			this.checking.set(false);
@@ -241,14 +225,55 @@ final class UsageSupervisor {
 	}
 
 	/** Say why, then stop a process that went over a resource limit. */
-	private void stopOverLimit(ServerController controller, StdioServerProcess over, ExitCause cause, String reason) {
-		logger.warn("MCP server '" + this.definition.name() + "' (pid " + over.pid() + ") has " + reason
-				+ "; stopping it (" + cause + ")");
-		controller.stopOverLimit(over, cause, reason);
+	private void stopOverLimit(StdioServerProcess over, ExitCause cause, String reason) {
+		logger.warn(LogMessage.format("%s (pid %d) has %s; stopping it (%s)",
+				McpStdioException.describe(this.definition.name()), over.pid(), reason, cause));
+		this.server.stopOverLimit(over, cause, reason);
 	}
 
 	static String size(long bytes) {
 		return (bytes % MB == 0) ? (bytes / MB) + " MB" : String.format(Locale.ROOT, "%.1f MB", (double) bytes / MB);
+	}
+
+	/**
+	 * What the supervisor sees of its server's state machine: its state and process, and
+	 * the starts and stops it asks for.
+	 */
+	interface Supervised {
+
+		ServerState state();
+
+		@Nullable StdioServerProcess process();
+
+		/**
+		 * Count the live processes of the server, as the endpoint counts them.
+		 * @return the processes and their memory
+		 */
+		ProcessTree.Stats treeStats();
+
+		/** Start the server if it is idle, or join its start under way. */
+		void startIfIdle();
+
+		/**
+		 * Claim the stop of an idle server.
+		 * @return the process to stop, or {@code null} when it may not be stopped now
+		 */
+		@Nullable StdioServerProcess claimIdleStop();
+
+		/**
+		 * Stop a running process that went over a resource limit.
+		 * @param over the process
+		 * @param cause the limit's exit cause
+		 * @param reason the figures
+		 */
+		void stopOverLimit(StdioServerProcess over, ExitCause cause, String reason);
+
+		/**
+		 * Tell the server's listeners of a stop the supervisor made.
+		 * @param result how it went
+		 */
+		void stopped(StopResult result);
+
 	}
 
 }

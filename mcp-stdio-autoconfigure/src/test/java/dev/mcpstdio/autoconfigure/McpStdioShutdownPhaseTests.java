@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -78,7 +79,7 @@ class McpStdioShutdownPhaseTests {
 					() -> new Recorder("web-server", WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE, stops))
 			.run((context) -> {
 				McpStdioServer server = context.getBean(McpStdioServers.class).get("a");
-				server.addListener(new McpStdioServer.Listener() {
+				server.addListener(new ServerListener() {
 					@Override
 					public void stateChanged(McpStdioServer changed, ServerState state) {
 						if (state == ServerState.STOPPING) {

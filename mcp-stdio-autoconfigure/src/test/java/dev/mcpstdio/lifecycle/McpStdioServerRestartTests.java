@@ -282,7 +282,7 @@ class McpStdioServerRestartTests {
 	}
 
 	/** The time from each exit scheduling a restart to the restart's start. */
-	private static final class Gaps implements McpStdioServer.Listener {
+	private static final class Gaps implements ServerListener {
 
 		private final List<Long> millis = new ArrayList<>();
 

@@ -466,7 +466,7 @@ class ServerControllerTests {
 	}
 
 	/** When each state was first entered, by {@link System#nanoTime()}. */
-	private static final class FirstEntered implements McpStdioServer.Listener {
+	private static final class FirstEntered implements ServerListener {
 
 		private final Map<ServerState, Long> nanos = new ConcurrentHashMap<>();
 
