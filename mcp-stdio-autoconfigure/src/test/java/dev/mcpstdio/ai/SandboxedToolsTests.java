@@ -54,7 +54,7 @@ class SandboxedToolsTests {
 		List<String> sandbox = new ArrayList<>(List.of("mcp.stdio.servers.alpha.sandbox.enabled=true"));
 		// the home directory is hidden in the sandbox: the class path entries under it
 		// (a local Maven repository's jars) are listed, each as it is
-		List<Path> readable = Sandboxes.classPathUnderHome();
+		List<Path> readable = Sandboxes.hiddenClassPath();
 		for (int i = 0; i < readable.size(); i++) {
 			sandbox.add("mcp.stdio.servers.alpha.sandbox.read-only[" + i + "]=" + readable.get(i));
 		}

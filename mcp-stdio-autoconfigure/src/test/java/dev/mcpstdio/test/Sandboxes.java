@@ -100,19 +100,20 @@ public final class Sandboxes {
 	}
 
 	/**
-	 * Return the entries of this JVM's class path under the home directory: the home
-	 * directory is hidden in a sandbox, so a sandboxed Java server lists them (a local
-	 * Maven repository's jars, a checkout there). Each entry itself: where the tests run
+	 * Return the entries of this JVM's class path that a sandbox hides: those under the
+	 * home directory (a local Maven repository's jars) or {@code /tmp} (a checkout
+	 * there), which a sandboxed Java server lists. Each entry itself: where the tests run
 	 * as root the server's user may read the jars, but neither root's {@code 0700} home
 	 * nor a repository's {@code 0750} directories; the sandbox makes the directories on
 	 * the way to a listed path its own.
 	 * @return the entries, in class path order
 	 */
-	public static List<Path> classPathUnderHome() {
+	public static List<Path> hiddenClassPath() {
 		Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
+		Path tmp = Path.of("/tmp");
 		return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
 			.map((entry) -> Path.of(entry).toAbsolutePath().normalize())
-			.filter((path) -> path.startsWith(home) && Files.exists(path))
+			.filter((path) -> (path.startsWith(home) || path.startsWith(tmp)) && Files.exists(path))
 			.distinct()
 			.toList();
 	}

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.sample;
 
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -167,7 +166,7 @@ class SampleApplicationAotTests {
 		args.addAll(command("--mcp.stdio.servers.boxed.", "clock"));
 		args.addAll(
 				List.of("--mcp.stdio.servers.boxed.env." + marker, "--mcp.stdio.servers.boxed.sandbox.enabled=true"));
-		List<Path> readable = Sandboxes.classPathUnderHome();
+		List<Path> readable = Sandboxes.hiddenClassPath();
 		for (int i = 0; i < readable.size(); i++) {
 			args.add("--mcp.stdio.servers.boxed.sandbox.read-only[" + i + "]=" + readable.get(i));
 		}
@@ -196,15 +195,10 @@ class SampleApplicationAotTests {
 		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
-	// the demo server from the sample's classes and its dependencies, outside /tmp (which
-	// a sandbox replaces)
+	// the demo server from the sample's classes and its dependencies (what of them a
+	// sandbox hides, the sandboxed server lists)
 	private static List<String> args(String mode) {
-		String classPath = String.join(File.pathSeparator,
-				List.of(System.getProperty("java.class.path").split(File.pathSeparator))
-					.stream()
-					.filter((entry) -> !entry.startsWith("/tmp"))
-					.toList());
-		return List.of("-cp", classPath, DEMO_SERVER, mode);
+		return List.of("-cp", System.getProperty("java.class.path"), DEMO_SERVER, mode);
 	}
 
 	private static String port(ForkedJvm jvm) throws Exception {
