@@ -97,6 +97,14 @@ class McpServersDemandAndLimitsTests {
 		assertThat(lazy.get("restarts").asInt()).isZero();
 		health = ActuateTestApplication.getJson(this.client, "/actuator/health");
 		assertThat(health.get("components").get("mcpServers").get("status").asString()).isEqualTo("UP");
+		// the stop's duration is timed once the stop returns, a moment after the exit
+		// shows
+		String timed = "mcp_stdio_shutdown_seconds_count{outcome=\"IDLE\",server=\"dl-lazy\"} ";
+		Await.that("dl-lazy's idle stop timed",
+				() -> Prometheus.scrape(this.client)
+					.lines()
+					.anyMatch((line) -> line.startsWith(timed)
+							&& Double.parseDouble(line.substring(timed.length()).trim().split(" ")[0]) == 1.0));
 		String scrape = Prometheus.scrape(this.client);
 		assertThat(Prometheus.value(scrape, "mcp_stdio_server_exits_total{cause=\"IDLE\",server=\"dl-lazy\"}"))
 			.isEqualTo(1.0);
