@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -37,16 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.messages.AssistantMessage;
-import org.springframework.ai.chat.messages.AssistantMessage.ToolCall;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.model.ChatModel;
-import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.model.Generation;
-import org.springframework.ai.chat.prompt.ChatOptions;
-import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -291,51 +281,6 @@ class OneServerDownTests {
 			.filter((client) -> server.equals(client.getClientInfo().title()))
 			.findFirst()
 			.orElseThrow(() -> new AssertionError("no client of " + server));
-	}
-
-	/**
-	 * A chat model that asks for one tool call, then answers with what the tool said.
-	 */
-	static final class ScriptedChatModel implements ChatModel {
-
-		private final String tool;
-
-		private final String arguments;
-
-		private final List<String> offeredTools = new CopyOnWriteArrayList<>();
-
-		ScriptedChatModel(String tool, String arguments) {
-			this.tool = tool;
-			this.arguments = arguments;
-		}
-
-		@Override
-		public ChatResponse call(Prompt prompt) {
-			if (prompt.getOptions() instanceof ToolCallingChatOptions options && options.getToolCallbacks() != null) {
-				options.getToolCallbacks()
-					.forEach((callback) -> this.offeredTools.add(callback.getToolDefinition().name()));
-			}
-			List<Message> messages = prompt.getInstructions();
-			if (messages.get(messages.size() - 1) instanceof ToolResponseMessage response) {
-				return new ChatResponse(List.of(new Generation(
-						new AssistantMessage("The tool answered: " + response.getResponses().get(0).responseData()))));
-			}
-			AssistantMessage toolCall = AssistantMessage.builder()
-				.content("")
-				.toolCalls(List.of(new ToolCall("call-1", "function", this.tool, this.arguments)))
-				.build();
-			return new ChatResponse(List.of(new Generation(toolCall)));
-		}
-
-		@Override
-		public ChatOptions getOptions() {
-			return ToolCallingChatOptions.builder().build();
-		}
-
-		List<String> offeredTools() {
-			return this.offeredTools;
-		}
-
 	}
 
 }

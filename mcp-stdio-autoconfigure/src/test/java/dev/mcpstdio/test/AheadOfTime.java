@@ -113,8 +113,12 @@ public final class AheadOfTime {
 		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
 		StringWriter errors = new StringWriter();
 		try (StandardJavaFileManager manager = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+			// the classes the processor generated (a configuration's CGLIB proxy) are
+			// referenced by the generated sources
+			List<String> entries = new ArrayList<>(List.of(classes.toString()));
+			entries.addAll(classPath);
 			List<String> options = List.of("-proc:none", "--release", "17", "-d", classes.toString(), "-cp",
-					String.join(File.pathSeparator, classPath));
+					String.join(File.pathSeparator, entries));
 			boolean compiled = compiler
 				.getTask(errors, manager, null, options, null, manager.getJavaFileObjectsFromFiles(files))
 				.call();
