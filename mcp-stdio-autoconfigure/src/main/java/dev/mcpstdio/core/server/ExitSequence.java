@@ -47,14 +47,12 @@ final class ExitSequence {
 	private void readLastOutput() {
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
-		this.parts.stderr().stop(this.server.stderr);
-		this.server.stderr.drain();
-		this.server.stderr.finish(this.parts.tasks());
+		this.server.pipes.finishStderr();
 		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
 		// pipe that nobody holds is only late because the machine is busy
-		if (!this.server.stdout.awaitDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.server.tree.members(this.parts.scanner().scan()).isEmpty()) {
-			this.server.stdout.awaitEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
+		if (!this.server.pipes.awaitStdoutDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
+				&& this.server.tree.members(this.parts.trees().scanner().scan()).isEmpty()) {
+			this.server.pipes.awaitStdoutEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 	}
 
@@ -66,11 +64,11 @@ final class ExitSequence {
 	 */
 	void run() {
 		// From now on the root's pid may be reused: the guard forgets it first
-		this.parts.scanner().invalidate();
+		this.parts.trees().scanner().invalidate();
 		this.parts.guard().ended(this.server.pid());
 		int code = this.process.exitValue();
 		readLastOutput();
-		List<String> tail = this.server.stderr.lines();
+		List<String> tail = this.server.pipes.stderrLines();
 		ExitInfo exitInfo = new ExitInfo(this.server.name(), this.server.pid(), code, this.server.classify(code), tail,
 				this.server.classifier.reason())
 			.after(this.server.uptime(), this.server.classifier.startupHint(tail, this.server.containment::hint));
@@ -90,7 +88,7 @@ final class ExitSequence {
 			logger.error("Listener of " + McpStdioException.describe(this.server.name()) + " failed on its exit", ex);
 		}
 		this.server.exit.complete(exitInfo);
-		this.server.writer.close((write) -> expected ? this.server.notRunning("was stopped before the message was sent")
+		this.server.pipes.closeStdin(() -> expected ? this.server.notRunning("was stopped before the message was sent")
 				: exitInfo.toException());
 		requests.fail((id) -> expected ? this.server.notRunning("was stopped before it answered request " + id)
 				: exitInfo.toException());

@@ -30,7 +30,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.Containments;
 import dev.mcpstdio.core.containment.OrphanGuard;
-import dev.mcpstdio.core.server.io.StderrPump;
+import dev.mcpstdio.core.server.io.ServerPipes;
 import dev.mcpstdio.core.tree.CommandLocator;
 import dev.mcpstdio.core.tree.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.tree.Membership;
@@ -85,9 +85,11 @@ public final class ProcessLauncher implements AutoCloseable {
 		this.containments = machine.containments();
 		this.jvmEnvironment = environment;
 		this.application = application;
-		this.parts = new ProcessParts(tasks, scheduler, new ExitWatcher(tasks), new StopCohort(),
-				new TreeTerminator(machine.scanner(), ShutdownTimeouts.KILL_WAIT), machine.scanner(), new StderrPump(),
-				machine.guard(), new ProcessCensus(machine.scanner(), machine.membership()));
+		ProcessTrees trees = new ProcessTrees(machine.scanner(),
+				new TreeTerminator(machine.scanner(), ShutdownTimeouts.KILL_WAIT),
+				new ProcessCensus(machine.scanner(), machine.membership()));
+		this.parts = new ProcessParts(tasks, new ExitWatcher(tasks), new StopCohort(), trees,
+				new ServerPipes(tasks, scheduler), machine.guard());
 	}
 
 	/**
@@ -125,9 +127,11 @@ public final class ProcessLauncher implements AutoCloseable {
 		ProcessTree tree = treeOf(launched);
 		Duration terminate = spec.shutdown().terminate();
 		launched.containment()
-			.terminate(terminate, () -> this.parts.terminator()
-				.escalate(tree::members, launched.startTime(), terminate, new TreeTerminator.Escalation() {
-				}));
+			.terminate(terminate,
+					() -> this.parts.trees()
+						.terminator()
+						.escalate(tree::members, launched.startTime(), terminate, new TreeTerminator.Escalation() {
+						}));
 		launched.containment().release();
 		this.parts.guard().ended(launched.process().pid());
 	}
@@ -167,9 +171,9 @@ public final class ProcessLauncher implements AutoCloseable {
 			throw new McpStdioException(spec.name(), "Could not start " + McpStdioException.describe(spec.name()) + " ("
 					+ spec.commandLine() + "): " + ex.getMessage(), ex);
 		}
-		this.parts.scanner().invalidate();
+		this.parts.trees().scanner().invalidate();
 		long startTime = this.platform.hasProcFileSystem() ? ProcessTree.startTimeOfChild(process, this.proc)
-				: Math.max(0, this.parts.scanner().startTimeOf(process.pid()));
+				: Math.max(0, this.parts.trees().scanner().startTimeOf(process.pid()));
 		if (logger.isDebugEnabled()) {
 			logger.debug("Launched " + spec.commandLine() + " as pid " + process.pid() + ", instance " + instance);
 		}
@@ -210,14 +214,14 @@ public final class ProcessLauncher implements AutoCloseable {
 	 * @return the figures
 	 */
 	public ProcessTree.Stats count(@Nullable String serverName, List<StdioServerProcess> current) {
-		return this.parts.census().count(serverName, current);
+		return this.parts.trees().census().count(serverName, current);
 	}
 
 	/** Stop the watcher of exits and the stderr log, once no server runs. */
 	@Override
 	public void close() {
 		this.parts.exits().close();
-		this.parts.stderr().close();
+		this.parts.pipes().close();
 	}
 
 	/**

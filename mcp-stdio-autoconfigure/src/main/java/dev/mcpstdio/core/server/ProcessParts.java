@@ -13,33 +13,26 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package dev.mcpstdio.core.server;
 
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
 
 import dev.mcpstdio.core.containment.OrphanGuard;
-import dev.mcpstdio.core.server.io.StderrPump;
-import dev.mcpstdio.core.tree.ProcessScanner;
-import dev.mcpstdio.core.tree.TreeTerminator;
+import dev.mcpstdio.core.server.io.ServerPipes;
 
 /**
  * What each server process is handed, shared by the processes of one host: a process
  * reads these and never its host.
  *
  * @param tasks the threads that run exits, stops and other tasks that may block
- * @param scheduler the one thread of timed tasks (a write's timeout)
  * @param exits the watcher of exits
  * @param cohort the stops under way
- * @param terminator what ends a process tree
- * @param scanner the snapshots of the machine's processes
- * @param stderr the pump of every server's stderr
+ * @param trees the machine's process trees: snapshots, the terminator, the census
+ * @param pipes what opens each process's pipes and runs the threads they share
  * @param guard the orphan guard, which forgets an ended root
- * @param census the count of the host's processes
  * @author mcp-stdio authors
  */
-record ProcessParts(Executor tasks, ScheduledExecutorService scheduler, ExitWatcher exits, StopCohort cohort,
-		TreeTerminator terminator, ProcessScanner scanner, StderrPump stderr, OrphanGuard guard, ProcessCensus census) {
+record ProcessParts(Executor tasks, ExitWatcher exits, StopCohort cohort, ProcessTrees trees, ServerPipes pipes,
+		OrphanGuard guard) {
 
 }

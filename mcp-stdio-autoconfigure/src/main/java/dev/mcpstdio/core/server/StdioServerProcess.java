@@ -38,11 +38,8 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
-import dev.mcpstdio.core.server.io.LineSink;
-import dev.mcpstdio.core.server.io.StderrTail;
-import dev.mcpstdio.core.server.io.StdinWriter;
-import dev.mcpstdio.core.server.io.StdoutReader;
-import dev.mcpstdio.core.support.Threads;
+import dev.mcpstdio.core.server.io.ProcessPipes;
+import dev.mcpstdio.core.server.io.ServerPipes;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -81,11 +78,7 @@ public final class StdioServerProcess {
 
 	private final long startNanos = System.nanoTime();
 
-	final StdinWriter writer;
-
-	final StderrTail stderr;
-
-	final StdoutReader stdout;
+	final ProcessPipes pipes;
 
 	final RequestLedger ledger = new RequestLedger();
 
@@ -115,13 +108,12 @@ public final class StdioServerProcess {
 		this.containment = launched.containment();
 		this.listener = listener;
 		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
-		this.writer = new StdinWriter(this.process.getOutputStream(), spec.sendTimeout(),
-				() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())), parts.tasks(),
-				parts.scheduler());
-		this.stderr = parts.stderr()
-			.start(spec.name(), spec.secrets(), this.process.getErrorStream(), spec.stderrTailLines());
-		this.stdout = new StdoutReader(spec.name(), spec.maxMessageSize(), spec.secrets(),
-				this.process.getInputStream(), new StdoutSink(this));
+		this.pipes = parts.pipes()
+			.open(this.process,
+					new ServerPipes.Server(spec.name(), spec.secrets(), spec.sendTimeout(), spec.maxMessageSize(),
+							spec.stderrTailLines()),
+					() -> fail("it did not read its stdin within " + Waits.format(spec.sendTimeout())),
+					new StdoutSink(this));
 	}
 
 	/**
@@ -130,7 +122,7 @@ public final class StdioServerProcess {
 	static StdioServerProcess run(StdioServerSpec spec, ProcessParts parts, ProcessLauncher.Launched launched,
 			ProcessTree tree, MessageListener listener) {
 		StdioServerProcess server = new StdioServerProcess(spec, parts, launched, tree, listener);
-		Threads.daemon(server.stdout, "mcp-stdio-" + spec.name() + "-stdout").start();
+		server.pipes.startReading();
 		parts.exits().watch(server.process, new ExitSequence(server)::run);
 		logger.info("Started " + McpStdioException.describe(spec.name()) + " (pid " + server.pid()
 				+ (spec.sandbox().enabled() ? ", sandboxed" : "") + "): " + spec.commandLine());
@@ -178,7 +170,7 @@ public final class StdioServerProcess {
 	 * @return the stderr tail, oldest first
 	 */
 	public List<String> stderrTail() {
-		return this.stderr.lines();
+		return this.pipes.stderrLines();
 	}
 
 	public int pendingRequests() {
@@ -190,7 +182,7 @@ public final class StdioServerProcess {
 	 * @return the figures
 	 */
 	public ProcessTree.Stats treeStats() {
-		return this.parts.census().count(name(), List.of(this));
+		return this.parts.trees().census().count(name(), List.of(this));
 	}
 
 	/**
@@ -339,9 +331,9 @@ public final class StdioServerProcess {
 			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
 		}
 		try {
-			this.writer.write(StdinWriter.line(message));
+			this.pipes.write(message);
 		}
-		catch (StdinWriter.WriteTimeoutException ex) {
+		catch (ProcessPipes.WriteTimeoutException ex) {
 			throw new McpStdioException(name(),
 					McpStdioException.describe(name()) + " did not read its stdin within "
 							+ Waits.format(this.spec.sendTimeout()) + "; " + ex.getMessage()
@@ -438,10 +430,11 @@ public final class StdioServerProcess {
 		synchronized (this.terminationLock) {
 			// the container (through its engine) ends alongside the tree, then the cgroup
 			this.containment.terminate(this.spec.shutdown().terminate(),
-					() -> this.parts.terminator()
+					() -> this.parts.trees()
+						.terminator()
 						.terminate(name(), this.tree, this.spec.shutdown().terminate(), why, freshSince,
 								this.classifier::signalled));
-			this.parts.scanner().invalidate();
+			this.parts.trees().scanner().invalidate();
 			this.containment.release();
 		}
 	}
@@ -458,7 +451,7 @@ public final class StdioServerProcess {
 	}
 
 	ExitCause classify(int code) {
-		return this.classifier.classify(code, this.writer.isClosing());
+		return this.classifier.classify(code, this.pipes.isStdinClosing());
 	}
 
 	Duration uptime() {

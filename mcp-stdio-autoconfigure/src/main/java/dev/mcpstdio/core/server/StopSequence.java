@@ -123,7 +123,7 @@ final class StopSequence {
 		this.server.stopSteps.accept(StdioServerProcess.Step.DRAIN);
 		if (wasRunning) {
 			this.server.ledger.signal();
-			this.server.writer.awaitIdle(deadline);
+			this.server.pipes.awaitWritten(deadline);
 			this.server.ledger.awaitEmpty(deadline, this.server.clientTimeoutNanos);
 		}
 	}
@@ -156,9 +156,9 @@ final class StopSequence {
 	private void closeStdinAndWait(Duration bound) {
 		long stepBegin = System.nanoTime();
 		try {
-			this.server.writer.close((write) -> this.server.notRunning("was stopped before the message was sent"));
-			if (!this.server.writer.isWriting()) {
-				this.server.writer.closed.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+			this.server.pipes.closeStdin(() -> this.server.notRunning("was stopped before the message was sent"));
+			if (!this.server.pipes.isWriting()) {
+				this.server.pipes.stdinClosed().get(bound.toNanos(), TimeUnit.NANOSECONDS);
 				this.server.classifier.stdinClosedByStop = true;
 			}
 			// returns at once when it has exited or the bound is spent
@@ -192,7 +192,7 @@ final class StopSequence {
 		}
 		int code = this.process.isAlive() ? -1 : this.process.exitValue();
 		return new ExitInfo(this.server.name(), this.server.pid(), code, this.server.classify(code),
-				this.server.stderr.lines(),
+				this.server.pipes.stderrLines(),
 				(code == -1) ? "the process survived SIGKILL" : this.server.classifier.reason())
 			.after(this.server.uptime(), null);
 	}

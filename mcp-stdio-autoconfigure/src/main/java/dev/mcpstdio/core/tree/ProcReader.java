@@ -170,17 +170,29 @@ public final class ProcReader {
 	/**
 	 * The fields of a process's {@code stat} that mcp-stdio uses.
 	 *
-	 * @param pid the process
-	 * @param ppid its parent
-	 * @param pgid its process group
-	 * @param sid its session
+	 * @param ids the process, its parent, its process group and its session
 	 * @param state its state letter
 	 * @param flags its kernel flags
 	 * @param startTime when it started, in clock ticks since boot
 	 * @param rssPages its resident memory, in pages
 	 */
-	public record Stat(long pid, long ppid, long pgid, long sid, char state, long flags, long startTime,
-			long rssPages) {
+	public record Stat(ProcessTable.Ids ids, char state, long flags, long startTime, long rssPages) {
+
+		public long pid() {
+			return this.ids.pid();
+		}
+
+		public long ppid() {
+			return this.ids.ppid();
+		}
+
+		public long pgid() {
+			return this.ids.pgid();
+		}
+
+		public long sid() {
+			return this.ids.sid();
+		}
 
 		/**
 		 * Return whether the process has ended and waits to be reaped: its pid is still
@@ -261,7 +273,8 @@ public final class ProcReader {
 
 		/** The fields of the stat line read last. */
 		Stat stat(long pid) {
-			return new Stat(pid, field(1), field(2), field(3), this.state, field(6), field(19), field(21));
+			return new Stat(new ProcessTable.Ids(pid, field(1), field(2), field(3)), this.state, field(6), field(19),
+					field(21));
 		}
 
 		/**

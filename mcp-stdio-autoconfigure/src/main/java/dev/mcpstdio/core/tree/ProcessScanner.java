@@ -311,8 +311,7 @@ public final class ProcessScanner implements ProcessSource {
 				empty = true;
 			}
 		}
-		Proc proc = new Proc(pid, stat.ppid(), stat.pgid(), stat.sid(), stat.state(), stat.startTime(),
-				stat.rssPages() * this.pageSize, markers, uid);
+		Proc proc = new Proc(stat.ids(), stat.state(), stat.startTime(), stat.rssPages() * this.pageSize, markers, uid);
 		if (empty) {
 			unread.add(proc);
 		}
@@ -448,8 +447,8 @@ public final class ProcessScanner implements ProcessSource {
 	 * A process as {@link ProcessHandle} tells it: no group, session, memory or markers.
 	 */
 	private static Proc procOf(ProcessHandle handle) {
-		return new Proc(handle.pid(), handle.parent().map(ProcessHandle::pid).orElse(0L), -1, -1, 'R',
-				startMillis(handle), 0, null, -1);
+		return new Proc(new ProcessTable.Ids(handle.pid(), handle.parent().map(ProcessHandle::pid).orElse(0L), -1, -1),
+				'R', startMillis(handle), 0, null, -1);
 	}
 
 	private static long startMillis(ProcessHandle handle) {

@@ -95,12 +95,22 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	}
 
 	/**
-	 * One live process.
+	 * Where a process sits among the machine's processes: its id, its parent's, its
+	 * process group and its session.
 	 *
 	 * @param pid its id
 	 * @param ppid its parent's id
 	 * @param pgid its process group, -1 when unknown
 	 * @param sid its session, -1 when unknown
+	 */
+	public record Ids(long pid, long ppid, long pgid, long sid) {
+
+	}
+
+	/**
+	 * One live process.
+	 *
+	 * @param ids its id, its parent's, its process group and its session
 	 * @param state its state letter
 	 * @param startTime when it started: clock ticks since boot from {@code /proc}, else
 	 * epoch milliseconds; 0 when unknown
@@ -109,8 +119,23 @@ public record ProcessTable(Map<Long, Proc> processes, long takenAt, long generat
 	 * @param uid the user it runs as, read only for a process with markers; -1 when
 	 * unknown
 	 */
-	public record Proc(long pid, long ppid, long pgid, long sid, char state, long startTime, long rssBytes,
-			@Nullable ProcessMarkers markers, long uid) {
+	public record Proc(Ids ids, char state, long startTime, long rssBytes, @Nullable ProcessMarkers markers, long uid) {
+
+		public long pid() {
+			return this.ids.pid();
+		}
+
+		public long ppid() {
+			return this.ids.ppid();
+		}
+
+		public long pgid() {
+			return this.ids.pgid();
+		}
+
+		public long sid() {
+			return this.ids.sid();
+		}
 
 	}
 

@@ -141,10 +141,10 @@ class OrphanSweepTests {
 		// what a sweep reads of a leftover, but as another user's
 		long pid = 4242;
 		ProcessMarkers markers = new ProcessMarkers("leftover", 999_999_999, "999999999.2.3", "app");
-		ProcessTable.Proc ofAnother = new ProcessTable.Proc(pid, 1, pid, pid, 'S', 100, 4096, markers,
-				Membership.CURRENT_UID + 1);
-		ProcessTable.Proc ours = new ProcessTable.Proc(pid + 1, 1, pid + 1, pid + 1, 'S', 100, 4096, markers,
-				Membership.CURRENT_UID);
+		ProcessTable.Proc ofAnother = new ProcessTable.Proc(new ProcessTable.Ids(pid, 1, pid, pid), 'S', 100, 4096,
+				markers, Membership.CURRENT_UID + 1);
+		ProcessTable.Proc ours = new ProcessTable.Proc(new ProcessTable.Ids(pid + 1, 1, pid + 1, pid + 1), 'S', 100,
+				4096, markers, Membership.CURRENT_UID);
 		assertThat(Containments.orphans(
 				new ProcessTable(Map.of(ofAnother.pid(), ofAnother, ours.pid(), ours), System.nanoTime(), 0, List.of()),
 				Membership.ofCurrentUser(), "app"))

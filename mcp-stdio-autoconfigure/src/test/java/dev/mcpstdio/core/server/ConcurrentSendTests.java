@@ -187,8 +187,8 @@ class ConcurrentSendTests {
 	 * it.
 	 */
 	private static void assertNoLineCut(StdioServerProcess process) {
-		assertThat(process.stdout.awaitEnd(10_000)).as("stdout read to its end").isTrue();
-		assertThat(process.stdout.nonJsonLines()).as("lines that were not JSON").isZero();
+		assertThat(process.pipes.awaitStdoutEnd(10_000)).as("stdout read to its end").isTrue();
+		assertThat(process.pipes.nonJsonLines()).as("lines that were not JSON").isZero();
 	}
 
 }

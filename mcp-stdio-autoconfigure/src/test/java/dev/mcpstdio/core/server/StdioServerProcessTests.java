@@ -287,7 +287,7 @@ class StdioServerProcessTests {
 		assertThat(messages).singleElement().asString().contains("again");
 		assertThat(process.isRunning()).isTrue();
 		// counted, which is what the tests that look for cut lines rely on
-		assertThat(process.stdout.nonJsonLines()).isEqualTo(3);
+		assertThat(process.pipes.nonJsonLines()).isEqualTo(3);
 	}
 
 	@Test
@@ -302,8 +302,8 @@ class StdioServerProcessTests {
 		Await.that("a message", () -> !messages.isEmpty());
 		assertThat(messages).containsExactly("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/last\"}");
 		assertThat(process.exit().get(10, TimeUnit.SECONDS).exitCode()).isZero();
-		assertThat(process.stdout.awaitEnd(10_000)).isTrue();
-		assertThat(process.stdout.nonJsonLines()).isZero();
+		assertThat(process.pipes.awaitStdoutEnd(10_000)).isTrue();
+		assertThat(process.pipes.nonJsonLines()).isZero();
 		assertThat(messages).hasSize(1);
 	}
 
@@ -416,7 +416,7 @@ class StdioServerProcessTests {
 		String big = "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"data\":\"" + "x".repeat(256 * 1024)
 				+ "\"}}";
 		CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> process.send(big));
-		Await.that("a write blocked", process.writer::isWriting);
+		Await.that("a write blocked", process.pipes::isWriting);
 		// this one queues behind the blocked write, and gives up at its own send timeout
 		// or fails with the server, whichever comes first; it never waits longer
 		long begin = System.nanoTime();
@@ -531,9 +531,9 @@ class StdioServerProcessTests {
 
 	private static void awaitWriting(StdioServerProcess process) {
 		// the writer blocks once the pipe buffer (64 KiB) is full
-		Await.that("a write blocked", process.writer::isWriting);
+		Await.that("a write blocked", process.pipes::isWriting);
 		Fixtures.sleep(100);
-		assertThat(process.writer.isWriting()).isTrue();
+		assertThat(process.pipes.isWriting()).isTrue();
 	}
 
 }

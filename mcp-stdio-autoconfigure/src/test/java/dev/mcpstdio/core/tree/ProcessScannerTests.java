@@ -205,8 +205,7 @@ class ProcessScannerTests {
 			ProcessScanner scanner = new ProcessScanner(platform, ProcReader.system());
 			this.process = sleeper();
 			Proc seen = scanner.scan().get(this.process.pid());
-			Proc reused = new Proc(seen.pid(), seen.ppid(), seen.pgid(), seen.sid(), seen.state(), seen.startTime() + 1,
-					0, null, Membership.CURRENT_UID);
+			Proc reused = new Proc(seen.ids(), seen.state(), seen.startTime() + 1, 0, null, Membership.CURRENT_UID);
 			assertThat(scanner.signal(reused, true)).isFalse();
 			assertThat(this.process.waitFor(200, TimeUnit.MILLISECONDS)).as("still alive").isFalse();
 			assertThat(scanner.signal(seen, true)).isTrue();
@@ -253,7 +252,7 @@ class ProcessScannerTests {
 	}
 
 	private static ProcReader.Stat stat(long flags) {
-		return new ProcReader.Stat(1, 0, 1, 1, 'S', flags, 1, 1);
+		return new ProcReader.Stat(new ProcessTable.Ids(1, 0, 1, 1), 'S', flags, 1, 1);
 	}
 
 	/** This platform without {@code /proc}: processes are read through ProcessHandle. */

@@ -121,8 +121,8 @@ class ProcessTreeTests {
 		assertThat(ProcessMarkers.parse(instanceAlone, instanceAlone.length)).isNull();
 		ProcessTable table = table(proc(5001, 1, 5001, 5001, 9001, noServer),
 				proc(5002, 1, 5002, 5002, 9002, otherOwner),
-				new Proc(5003, 1, 5003, 5003, 'S', 9003, 4096, ours, Membership.CURRENT_UID + 1),
-				new Proc(5004, 1, 5004, 5004, 'S', 9004, 4096, ours, -1));
+				new Proc(new ProcessTable.Ids(5003, 1, 5003, 5003), 'S', 9003, 4096, ours, Membership.CURRENT_UID + 1),
+				new Proc(new ProcessTable.Ids(5004, 1, 5004, 5004), 'S', 9004, 4096, ours, -1));
 		assertThat(tree.members(table)).isEmpty();
 	}
 

@@ -45,7 +45,7 @@ final class Procs {
 	 * @return the process
 	 */
 	static Proc proc(long pid, long ppid, long pgid, long sid, long start, @Nullable ProcessMarkers markers) {
-		return new Proc(pid, ppid, pgid, sid, 'S', start, 4096, markers, Membership.CURRENT_UID);
+		return new Proc(new ProcessTable.Ids(pid, ppid, pgid, sid), 'S', start, 4096, markers, Membership.CURRENT_UID);
 	}
 
 	static ProcessTable table(Proc... procs) {

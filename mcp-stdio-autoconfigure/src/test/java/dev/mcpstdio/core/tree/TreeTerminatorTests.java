@@ -208,8 +208,8 @@ class TreeTerminatorTests {
 			if (this.unreadScans.getAndDecrement() > 0) {
 				List<Proc> unmarked = new ArrayList<>();
 				for (Proc proc : this.processes.values()) {
-					unmarked.add(new Proc(proc.pid(), proc.ppid(), proc.pgid(), proc.sid(), proc.state(),
-							proc.startTime(), proc.rssBytes(), null, Membership.CURRENT_UID));
+					unmarked.add(new Proc(proc.ids(), proc.state(), proc.startTime(), proc.rssBytes(), null,
+							Membership.CURRENT_UID));
 				}
 				return new ProcessTable(Procs.table(unmarked).processes(), System.nanoTime(), 0, unmarked);
 			}

@@ -25,7 +25,7 @@ import dev.mcpstdio.core.secrets.SecretValues;
  *
  * @author mcp-stdio authors
  */
-public final class StderrPump {
+final class StderrPump {
 
 	private final StderrLog log = StderrLog.withDefaults();
 
@@ -40,7 +40,7 @@ public final class StderrPump {
 	 * @param lines how many of its last lines are kept
 	 * @return its tail
 	 */
-	public StderrTail start(String serverName, SecretValues secrets, InputStream stderr, int lines) {
+	StderrTail start(String serverName, SecretValues secrets, InputStream stderr, int lines) {
 		StderrTail tail = new StderrTail(this.log.open(serverName, secrets), stderr, lines);
 		this.poller.add(tail);
 		return tail;
@@ -50,12 +50,12 @@ public final class StderrPump {
 	 * Stop polling a server's stderr: its process has ended.
 	 * @param tail its tail
 	 */
-	public void stop(StderrTail tail) {
+	void stop(StderrTail tail) {
 		this.poller.remove(tail);
 	}
 
 	/** Log the lines still queued and end the logging thread, bounded. */
-	public void close() {
+	void close() {
 		this.log.shutdown();
 	}
 

@@ -34,7 +34,7 @@ import dev.mcpstdio.core.secrets.SecretSanitizer;
  *
  * @author mcp-stdio authors
  */
-public final class StderrTail implements Runnable {
+final class StderrTail implements Runnable {
 
 	// While the process runs the shared StderrPoller reads what is there, never blocking;
 	// once it has ended, finish() reads the rest on a task thread. Lines are sanitized on
@@ -108,7 +108,7 @@ public final class StderrTail implements Runnable {
 	 * ended, that is all it wrote, even while a child holds the stream open. Its last
 	 * line counts even without a newline.
 	 */
-	public void drain() {
+	void drain() {
 		byte[] buffer = new byte[8192];
 		// bounded: a child that floods it does not hold the exit
 		for (int i = 0; i < 256 && poll(buffer) > 0; i++) {
@@ -126,7 +126,7 @@ public final class StderrTail implements Runnable {
 	 * stream ends once no child holds it open.
 	 * @param tasks where to read
 	 */
-	public void finish(Executor tasks) {
+	void finish(Executor tasks) {
 		try {
 			tasks.execute(this);
 		}
@@ -203,7 +203,7 @@ public final class StderrTail implements Runnable {
 	 * flood of stderr costs the reader no more than splitting it into lines.
 	 * @return the lines, oldest first
 	 */
-	public List<String> lines() {
+	List<String> lines() {
 		List<String> lines;
 		synchronized (this.tail) {
 			lines = new ArrayList<>(this.tail);

@@ -27,11 +27,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -43,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-public final class StdinWriter {
+final class StdinWriter {
 
 	// On the sender's thread when nothing is queued or being written, else through a
 	// bounded queue that a task writes in order, so that a caller can give up on a server
@@ -55,49 +53,33 @@ public final class StdinWriter {
 
 	private final OutputStream stdin;
 
-	private final BlockingQueue<Write> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+	private final BlockingQueue<QueuedWrite> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
 
 	private final Object idle = new Object();
 
 	private final Executor tasks;
 
-	private final ScheduledExecutorService timer;
-
 	/** Whether a task is writing the queue. */
 	final AtomicBoolean draining = new AtomicBoolean();
 
-	/**
-	 * Whether a check of a blocked direct write is scheduled: no thread waits here while
-	 * nothing is written, one timed check on the shared scheduler, armed by a write only
-	 * when none is pending, notices a write blocked longer than the send timeout.
-	 */
-	private final AtomicBoolean watching = new AtomicBoolean();
-
-	/** The check scheduled last, cancelled when stdin is closed. */
-	private volatile @Nullable ScheduledFuture<?> pendingCheck;
+	/** Notices a direct write blocked longer than the send timeout. */
+	private final BlockedWriteCheck blockedCheck;
 
 	private volatile boolean busy;
 
 	private volatile boolean closeRequested;
 
 	/** The write taken from the queue that waits for a direct write to finish. */
-	private volatile @Nullable Write held;
+	private volatile @Nullable QueuedWrite held;
 
 	private volatile boolean closing;
 
 	/** Completed once stdin is closed. */
-	public final CompletableFuture<Void> closed = new CompletableFuture<>();
+	final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private final ReentrantLock writeLock = new ReentrantLock();
 
 	private final long sendTimeoutNanos;
-
-	private final Runnable onBlocked;
-
-	/** When the direct write under way began, 0 when none is. */
-	private volatile long directSince;
-
-	private volatile boolean blockedReported;
 
 	/**
 	 * Create a writer.
@@ -107,13 +89,12 @@ public final class StdinWriter {
 	 * @param tasks runs the task that writes queued lines
 	 * @param timer runs the check of a blocked direct write
 	 */
-	public StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
+	StdinWriter(OutputStream stdin, Duration sendTimeout, Runnable onBlocked, Executor tasks,
 			ScheduledExecutorService timer) {
 		this.stdin = stdin;
 		this.sendTimeoutNanos = sendTimeout.toNanos();
-		this.onBlocked = onBlocked;
 		this.tasks = tasks;
-		this.timer = timer;
+		this.blockedCheck = new BlockedWriteCheck(timer, this.sendTimeoutNanos, onBlocked);
 	}
 
 	/**
@@ -131,14 +112,13 @@ public final class StdinWriter {
 				return false;
 			}
 			this.busy = true;
-			this.directSince = System.nanoTime();
-			watch();
+			this.blockedCheck.writing();
 			this.stdin.write(line);
 			this.stdin.flush();
 			return true;
 		}
 		finally {
-			this.directSince = 0;
+			this.blockedCheck.written();
 			this.busy = false;
 			unlock();
 		}
@@ -148,18 +128,18 @@ public final class StdinWriter {
 	 * Write a line: on the caller's thread when nothing is queued or being written, else
 	 * through the queue, waiting at most the send timeout for it.
 	 * @param line the line, its newline included
-	 * @throws WriteTimeoutException if it was not written in time; its message says
-	 * whether it will still arrive
+	 * @throws ProcessPipes.WriteTimeoutException if it was not written in time; its
+	 * message says whether it will still arrive
 	 * @throws IOException if the write failed
 	 * @throws InterruptedException if interrupted; a queued line is taken back if it can
 	 * be
 	 */
-	public void write(byte[] line) throws IOException, InterruptedException {
+	void write(byte[] line) throws IOException, InterruptedException {
 		if (tryWriteDirect(line)) {
 			return;
 		}
 		long deadline = System.nanoTime() + this.sendTimeoutNanos;
-		Write write = enqueue(line, this.sendTimeoutNanos);
+		QueuedWrite write = enqueue(line, this.sendTimeoutNanos);
 		try {
 			write.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
@@ -168,7 +148,7 @@ public final class StdinWriter {
 			throw ex;
 		}
 		catch (TimeoutException ex) {
-			throw new WriteTimeoutException(write.cancel() ? "the message was not sent"
+			throw new ProcessPipes.WriteTimeoutException(write.cancel() ? "the message was not sent"
 					: "the message is still being written and will arrive late");
 		}
 		catch (ExecutionException ex) {
@@ -183,7 +163,7 @@ public final class StdinWriter {
 		}
 	}
 
-	public static byte[] line(String message) {
+	static byte[] line(String message) {
 		return (message + "\n").getBytes(StandardCharsets.UTF_8);
 	}
 
@@ -194,8 +174,8 @@ public final class StdinWriter {
 	 * @return the write, whose future completes when the line is written
 	 * @throws InterruptedException if interrupted while waiting for room
 	 */
-	Write enqueue(byte[] line, long timeoutNanos) throws InterruptedException {
-		Write write = new Write(line);
+	QueuedWrite enqueue(byte[] line, long timeoutNanos) throws InterruptedException {
+		QueuedWrite write = new QueuedWrite(line);
 		if (this.closeRequested) {
 			write.future.completeExceptionally(new IOException("stdin is closed"));
 			return write;
@@ -203,7 +183,7 @@ public final class StdinWriter {
 		if (!this.queue.offer(write, timeoutNanos, TimeUnit.NANOSECONDS)) {
 			write.cancel();
 			write.future.completeExceptionally(
-					new WriteTimeoutException("the message was not sent: the send queue stayed full"));
+					new ProcessPipes.WriteTimeoutException("the message was not sent: the send queue stayed full"));
 		}
 		else if (this.closeRequested) {
 			// Raced with close(): no task may ever see this write
@@ -233,7 +213,7 @@ public final class StdinWriter {
 	private void drain() {
 		try {
 			while (true) {
-				Write write = this.queue.poll();
+				QueuedWrite write = this.queue.poll();
 				if (write == null) {
 					this.draining.set(false);
 					// A line queued after the poll may have seen this task still running
@@ -252,7 +232,7 @@ public final class StdinWriter {
 		}
 	}
 
-	private void writeQueued(Write write) {
+	private void writeQueued(QueuedWrite write) {
 		this.held = write;
 		// A direct write may hold the lock: it ends, or fails when the process does
 		this.writeLock.lock();
@@ -307,58 +287,15 @@ public final class StdinWriter {
 		}
 	}
 
-	/** Check a direct write once the send timeout has passed, unless a check is due. */
-	private void watch() {
-		if (!this.watching.get() && this.watching.compareAndSet(false, true)) {
-			schedule(this.sendTimeoutNanos);
-		}
-	}
-
-	private void schedule(long delayNanos) {
-		try {
-			this.pendingCheck = this.timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
-			if (this.closeRequested) {
-				// closed meanwhile: see close()
-				cancelCheck();
-			}
-		}
-		catch (RejectedExecutionException ex) {
-			// The application is shutting down: nothing is left to fail
-			this.watching.set(false);
-		}
-	}
-
-	private void check() {
-		long since = this.directSince;
-		if (since != 0) {
-			long overdue = System.nanoTime() - since - this.sendTimeoutNanos;
-			if (overdue < 0) {
-				schedule(-overdue);
-				return;
-			}
-			if (!this.blockedReported) {
-				this.blockedReported = true;
-				this.onBlocked.run();
-			}
-		}
-		this.watching.set(false);
-		// A write that began after the read above may have seen this check still due
-		if (this.directSince != 0 && !this.blockedReported && this.watching.compareAndSet(false, true)) {
-			schedule(this.sendTimeoutNanos);
-		}
-	}
-
 	/**
 	 * Close stdin once the write under way, if any, is done; queued writes fail with the
 	 * given error.
 	 * @param error makes the error of each queued write
 	 */
-	public void close(Function<Write, Exception> error) {
+	void close(Function<QueuedWrite, Exception> error) {
 		this.closeRequested = true;
-		// a check waiting in the timer holds this writer, and so its process, until it
-		// is due (a send timeout away): a process that ended lets go at once
-		cancelCheck();
-		Write taken = this.held;
+		this.blockedCheck.cancel();
+		QueuedWrite taken = this.held;
 		if (taken != null && taken.cancel()) {
 			taken.future.completeExceptionally(error.apply(taken));
 		}
@@ -367,15 +304,8 @@ public final class StdinWriter {
 		closeUnlessWriting(true);
 	}
 
-	private void cancelCheck() {
-		ScheduledFuture<?> check = this.pendingCheck;
-		if (check != null) {
-			check.cancel(false);
-		}
-	}
-
-	private void failQueued(Function<Write, Exception> error) {
-		Write write;
+	private void failQueued(Function<QueuedWrite, Exception> error) {
+		QueuedWrite write;
 		while ((write = this.queue.poll()) != null) {
 			if (write.cancel()) {
 				write.future.completeExceptionally(error.apply(write));
@@ -403,11 +333,11 @@ public final class StdinWriter {
 	 * Return whether stdin is closed or being closed.
 	 * @return whether the server has been or is being sent EOF
 	 */
-	public boolean isClosing() {
+	boolean isClosing() {
 		return this.closing;
 	}
 
-	public boolean isWriting() {
+	boolean isWriting() {
 		return this.busy;
 	}
 
@@ -415,51 +345,9 @@ public final class StdinWriter {
 	 * Wait until nothing is queued or being written.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 */
-	public void awaitIdle(long deadlineNanos) {
+	void awaitIdle(long deadlineNanos) {
 		Threads.awaitOn(this.idle, deadlineNanos, 50,
 				() -> (!this.busy && this.queue.isEmpty()) || this.closed.isDone());
-	}
-
-	/** One line to write. */
-	public static final class Write {
-
-		private static final int QUEUED = 0;
-
-		private static final int WRITING = 1;
-
-		private static final int CANCELLED = 2;
-
-		final byte[] line;
-
-		final CompletableFuture<Void> future = new CompletableFuture<>();
-
-		private final AtomicInteger state = new AtomicInteger(QUEUED);
-
-		Write(byte[] line) {
-			this.line = line;
-		}
-
-		boolean start() {
-			return this.state.compareAndSet(QUEUED, WRITING);
-		}
-
-		/**
-		 * Take the write back if no one has started it.
-		 * @return whether it will never be written
-		 */
-		boolean cancel() {
-			return this.state.compareAndSet(QUEUED, CANCELLED) || this.state.get() == CANCELLED;
-		}
-
-	}
-
-	/** A write that could not be made within the send timeout. */
-	public static final class WriteTimeoutException extends IOException {
-
-		WriteTimeoutException(String message) {
-			super(message);
-		}
-
 	}
 
 }

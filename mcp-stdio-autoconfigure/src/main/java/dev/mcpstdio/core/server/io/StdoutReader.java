@@ -25,12 +25,8 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,15 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author mcp-stdio authors
  */
-public final class StdoutReader implements Runnable {
-
-	private static final Log logger = LogFactory.getLog(StdoutReader.class);
-
-	private static final int FREE_NON_JSON_LOGS = 10;
-
-	private static final long NON_JSON_LOG_INTERVAL_NANOS = 10_000_000_000L;
-
-	private static final int QUOTE_LENGTH = 200;
+final class StdoutReader implements Runnable {
 
 	/** How long a read that has not returned is taken for an empty pipe without /proc. */
 	static final long QUIET_MILLIS = 20;
@@ -57,7 +45,7 @@ public final class StdoutReader implements Runnable {
 
 	private final String serverName;
 
-	private final SecretValues secrets;
+	private final NonJsonLog nonJson;
 
 	private final LineSink sink;
 
@@ -78,9 +66,6 @@ public final class StdoutReader implements Runnable {
 
 	private boolean discarding;
 
-	/** Written by the reading thread only; read by tests that check no line was cut. */
-	private volatile long nonJsonLines;
-
 	/** Whether the reading thread is in a read of the pipe (and not handling a line). */
 	private volatile boolean inRead;
 
@@ -93,10 +78,6 @@ public final class StdoutReader implements Runnable {
 	 */
 	private volatile @Nullable Path threadStat;
 
-	private long nonJsonSuppressed;
-
-	private long lastNonJsonLog;
-
 	/**
 	 * Create a reader of one server's stdout.
 	 * @param serverName the server's name, for messages
@@ -105,12 +86,11 @@ public final class StdoutReader implements Runnable {
 	 * @param stdout the stream
 	 * @param sink where the lines go
 	 */
-	public StdoutReader(String serverName, int maxMessageSize, SecretValues secrets, InputStream stdout,
-			LineSink sink) {
+	StdoutReader(String serverName, int maxMessageSize, SecretValues secrets, InputStream stdout, LineSink sink) {
 		this.stdout = stdout;
 		this.maxMessageSize = maxMessageSize;
 		this.serverName = serverName;
-		this.secrets = secrets;
+		this.nonJson = new NonJsonLog(serverName, secrets);
 		this.sink = sink;
 	}
 
@@ -222,7 +202,7 @@ public final class StdoutReader implements Runnable {
 			this.line = new byte[LINE_SIZE];
 		}
 		if (message == null) {
-			nonJson(text);
+			this.nonJson.skipped(text);
 			return;
 		}
 		this.sink.line(message);
@@ -238,24 +218,8 @@ public final class StdoutReader implements Runnable {
 		return true;
 	}
 
-	private void nonJson(String text) {
-		this.nonJsonLines++;
-		long now = System.nanoTime();
-		if (this.nonJsonLines > FREE_NON_JSON_LOGS && now - this.lastNonJsonLog < NON_JSON_LOG_INTERVAL_NANOS) {
-			this.nonJsonSuppressed++;
-			return;
-		}
-		this.lastNonJsonLog = now;
-		String quote = SecretSanitizer.quote(text, QUOTE_LENGTH, this.secrets);
-		String suppressed = (this.nonJsonSuppressed > 0)
-				? " (" + this.nonJsonSuppressed + " more such lines were not logged)" : "";
-		this.nonJsonSuppressed = 0;
-		logger.warn(McpStdioException.describe(this.serverName)
-				+ " wrote a line to stdout that is not JSON-RPC; skipped it: " + quote + suppressed);
-	}
-
-	public long nonJsonLines() {
-		return this.nonJsonLines;
+	long nonJsonLines() {
+		return this.nonJson.lines();
 	}
 
 	/**
@@ -263,7 +227,7 @@ public final class StdoutReader implements Runnable {
 	 * @param millis the longest wait
 	 * @return whether stdout reached its end
 	 */
-	public boolean awaitEnd(long millis) {
+	boolean awaitEnd(long millis) {
 		return Waits.await(this.done, millis);
 	}
 
@@ -275,7 +239,7 @@ public final class StdoutReader implements Runnable {
 	 * @param millis the longest wait
 	 * @return whether stdout ended or was drained
 	 */
-	public boolean awaitDrained(long millis) {
+	boolean awaitDrained(long millis) {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
 		long seen = -1;
 		long quietSince = System.nanoTime();

@@ -91,8 +91,8 @@ class StdinWriterTests {
 		byte[] big = StdinWriter.line("q".repeat(200));
 		writeDirectInBackground(big);
 		awaitWriting();
-		StdinWriter.Write first = this.writer.enqueue(StdinWriter.line("first"), TimeUnit.SECONDS.toNanos(1));
-		StdinWriter.Write second = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
+		QueuedWrite first = this.writer.enqueue(StdinWriter.line("first"), TimeUnit.SECONDS.toNanos(1));
+		QueuedWrite second = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
 		assertThat(this.writer.draining.get()).isTrue();
 		assertThat(read(big.length + 13)).isEqualTo("q".repeat(200) + "\nfirst\nsecond\n");
 		first.future.get(5, TimeUnit.SECONDS);
@@ -122,7 +122,7 @@ class StdinWriterTests {
 		CompletableFuture<Boolean> direct = writeDirectInBackground(big);
 		awaitWriting();
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("second"))).as("the lock is held").isFalse();
-		StdinWriter.Write queued = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
+		QueuedWrite queued = this.writer.enqueue(StdinWriter.line("second"), TimeUnit.SECONDS.toNanos(1));
 		assertThat(queued.future).isNotDone();
 		assertThat(read(big.length)).isEqualTo("x".repeat(200) + "\n");
 		assertThat(direct.get(5, TimeUnit.SECONDS)).isTrue();
@@ -144,7 +144,7 @@ class StdinWriterTests {
 		byte[] big = StdinWriter.line("z".repeat(200));
 		writeDirectInBackground(big);
 		awaitWriting();
-		StdinWriter.Write queued = this.writer.enqueue(StdinWriter.line("late"), TimeUnit.SECONDS.toNanos(1));
+		QueuedWrite queued = this.writer.enqueue(StdinWriter.line("late"), TimeUnit.SECONDS.toNanos(1));
 		this.writer.close((write) -> new IllegalStateException("stopped"));
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> queued.future.get(5, TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalStateException.class)
@@ -159,7 +159,7 @@ class StdinWriterTests {
 	@Test
 	void aWriteQueuedAfterCloseFailsAtOnce() throws Exception {
 		this.writer.close((write) -> new IOException("closed"));
-		StdinWriter.Write write = this.writer.enqueue(StdinWriter.line("after"), TimeUnit.SECONDS.toNanos(1));
+		QueuedWrite write = this.writer.enqueue(StdinWriter.line("after"), TimeUnit.SECONDS.toNanos(1));
 		assertThat(write.future).isCompletedExceptionally();
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("after"))).isFalse();
 	}
