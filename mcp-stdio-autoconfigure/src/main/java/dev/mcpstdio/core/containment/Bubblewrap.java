@@ -19,20 +19,15 @@ package dev.mcpstdio.core.containment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
@@ -75,14 +70,6 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 	/** The user and group a sandboxed server runs as when the application is root. */
 	static final int UNPRIVILEGED = 65534;
 
-	/** What running programs needs, where it exists (links kept as links). */
-	private static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-			"/etc");
-
-	/** Secrets of /etc that stay hidden whoever the server runs as. */
-	private static final List<String> MASKED = List.of("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
-			"/etc/ssl/private");
-
 	/** The descriptor the seccomp program is read from. */
 	private static final String SECCOMP_FD = "9";
 
@@ -92,17 +79,6 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 
 	/** An absolute path in a line of stderr. */
 	private static final Pattern PATH = Pattern.compile("/[^\\s:'\"`,;()\\[\\]<>]+");
-
-	/**
-	 * Run in the sandbox as {@code sh -c CHECK name stat path dev:ino ... -- command}: a
-	 * listed path swapped between its check and its mount fails the start before the
-	 * server runs.
-	 */
-	private static final String CHECK = "s=$1; shift; while [ \"$1\" != -- ]; do "
-			+ "got=$(\"$s\" -c %d:%i -- \"$1\" 2>/dev/null); [ \"$got\" = \"$2\" ] || { "
-			+ "echo \"mcp-stdio: the sandbox mounted another $1 than the listed path checked before (device:inode "
-			+ "$2, mounted ${got:-none}): it was swapped in between\" >&2; exit 125; }; shift 2; done; shift; "
-			+ "exec \"$@\"";
 
 	Bubblewrap {
 		prefix = List.copyOf(prefix);
@@ -149,7 +125,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 			prefix.add("--unshare-net");
 		}
 		prefix.addAll(List.of("--seccomp", SECCOMP_FD));
-		Map<Path, Mount> mounts = system();
+		SandboxMounts mounts = SandboxMounts.system();
 		// a success is kept; a failure, perhaps a timeout under load, is probed again
 		List<String> probe = new Bubblewrap(start.server(), prefix, Map.of(), List.of()).wrap(mounts, null,
 				List.of("/bin/sh", "-c", ":"));
@@ -167,32 +143,16 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 					+ ". Put back what was listed (a process that swapped it tried to reach what the server was not "
 					+ "given), or restart the application to resolve the path anew" + NEVER);
 		}
-		Path directory = mount(mounts, start, sandbox);
-		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, view(mounts), List.of());
+		Path directory = mounts.add(start, sandbox);
+		Bubblewrap bubblewrap = new Bubblewrap(start.server(), prefix, mounts.view(), List.of());
 		bubblewrap.checkCommand(start);
 		List<String> options = new ArrayList<>(prefix);
-		options.addAll(bubblewrap.options(mounts, directory));
+		options.addAll(mounts.options(directory));
 		// the check of the listed paths runs before the change of user: it reads the
 		// mounts as the application would
-		List<String> inside = new ArrayList<>(mounted(sandbox));
+		List<String> inside = new ArrayList<>(ListedPaths.mounted(sandbox));
 		inside.addAll(user);
 		return new Bubblewrap(start.server(), options, bubblewrap.view(), inside);
-	}
-
-	/** The check of the listed paths after their mount, none without {@code stat}. */
-	static List<String> mounted(SandboxSettings sandbox) {
-		Path stat = Stream.of("/usr/bin/stat", "/bin/stat")
-			.map(Path::of)
-			.filter(Files::isExecutable)
-			.findFirst()
-			.orElse(null);
-		if (stat == null || sandbox.identities().isEmpty()) {
-			return List.of();
-		}
-		List<String> check = new ArrayList<>(List.of("/bin/sh", "-c", CHECK, "mcp-stdio-sandbox", stat.toString()));
-		sandbox.identities().forEach((path, identity) -> check.addAll(List.of(path.toString(), identity)));
-		check.add("--");
-		return check;
 	}
 
 	private static Path locate(Start start, String command, String missing) {
@@ -204,139 +164,13 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		}
 	}
 
-	/** The system's directories, read-only, and the masks over its secrets. */
-	private static Map<Path, Mount> system() {
-		// each mount after those of its ancestors: the most specific path decides
-		Map<Path, Mount> mounts = new TreeMap<>();
-		for (String name : SYSTEM) {
-			Path path = Path.of(name);
-			if (Files.isSymbolicLink(path)) {
-				try {
-					mounts.put(path, new Mount("--symlink", Files.readSymbolicLink(path).toString(), null));
-				}
-				catch (IOException ex) {
-					// gone since: not there
-				}
-			}
-			else if (Files.isDirectory(path)) {
-				mounts.put(path, Mount.READ_ONLY);
-			}
-		}
-		List<Path> masked = new ArrayList<>(MASKED.stream().map(Path::of).toList());
-		try (DirectoryStream<Path> keys = Files.newDirectoryStream(Path.of("/etc/ssh"), "*_key")) {
-			keys.forEach(masked::add);
-		}
-		catch (IOException ex) {
-			// no ssh server here
-		}
-		for (Path path : masked) {
-			if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-				mounts.put(path, Mount.HIDDEN);
-			}
-			else if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-				mounts.put(path, Mount.MASKED);
-			}
-		}
-		return mounts;
-	}
-
-	/**
-	 * Add the mounts of a start: its private {@code /tmp} and empty homes, its command's
-	 * directory, its working directory, its listed paths.
-	 * @return the working directory
-	 */
-	private static Path mount(Map<Path, Mount> mounts, Start start, SandboxSettings sandbox) {
-		Map<Path, Mount> empty = new LinkedHashMap<>();
-		empty.put(Path.of("/"), Mount.HIDDEN);
-		empty.put(Path.of("/tmp"), Mount.SCRATCH);
-		for (String home : new String[] { System.getProperty("user.home"), start.env().get("HOME") }) {
-			if (home != null && Path.of(home).isAbsolute()) {
-				empty.put(real(Path.of(home)), Mount.SCRATCH);
-			}
-		}
-		empty.forEach((path, mount) -> {
-			if (path.getNameCount() > 0) {
-				mounts.put(path, mount);
-			}
-		});
-		// the command's directory, or the command alone where that would show a home
-		Path command = Path.of(start.command().get(0)).toAbsolutePath().normalize();
-		for (Path file : new Path[] { command, real(command) }) {
-			Path parent = file.getParent();
-			Path shown = (parent == null || empty.containsKey(parent)) ? file : parent;
-			if (!visible(view(mounts), shown)) {
-				mounts.put(shown, Mount.READ_ONLY);
-			}
-		}
-		// a path listed both ways is writable
-		Map<Path, Mount> listed = new LinkedHashMap<>();
-		sandbox.readOnly().forEach((path) -> listed.put(path, Mount.READ_ONLY));
-		sandbox.readWrite().forEach((path) -> listed.put(path, Mount.READ_WRITE));
-		// the server's or the application's: visible (writable under a listed path), but
-		// never /tmp or a home directory itself, which stay empty
-		Path directory = real((start.workingDirectory() != null) ? start.workingDirectory()
-				: Path.of(System.getProperty("user.dir")));
-		if (listed.keySet().stream().noneMatch(directory::startsWith) && !empty.containsKey(directory)) {
-			mounts.put(directory, Mount.READ_ONLY);
-		}
-		mounts.putAll(listed);
-		return directory;
-	}
-
-	private List<String> options(Map<Path, Mount> mounts, Path directory) {
-		// every directory on the way to a mount can be entered by the server, whatever
-		// its mode on the host (bwrap would copy /root's 0700)
-		Map<Path, Mount> all = new TreeMap<>(mounts);
-		mounts.keySet().forEach((path) -> {
-			for (Path parent = path.getParent(); parent != null
-					&& parent.getNameCount() > 0; parent = parent.getParent()) {
-				all.putIfAbsent(parent, Mount.PASSAGE);
-			}
-		});
-		List<String> options = new ArrayList<>(List.of("--dev", "/dev", "--proc", "/proc"));
-		all.forEach((path, mount) -> {
-			if (mount.perms() != null) {
-				options.addAll(List.of("--perms", mount.perms()));
-			}
-			options.add(mount.option());
-			if (mount.source() != null) {
-				options.add(mount.source().isEmpty() ? path.toString() : mount.source());
-			}
-			options.add(path.toString());
-		});
-		// the root tmpfs, where bwrap made the mount points, is read-only too
-		options.addAll(List.of("--remount-ro", "/", "--chdir", directory.toString()));
-		return options;
-	}
-
 	/** The command of a start: its sandbox's mounts, the given ones if any. */
-	private List<String> wrap(Map<Path, Mount> mounts, @Nullable Path directory, List<String> command) {
+	private List<String> wrap(SandboxMounts mounts, @Nullable Path directory, List<String> command) {
 		List<String> wrapped = new ArrayList<>(this.prefix);
-		wrapped.addAll(options(mounts, (directory != null) ? directory : Path.of("/")));
+		wrapped.addAll(mounts.options((directory != null) ? directory : Path.of("/")));
 		wrapped.add("--");
 		wrapped.addAll(command);
 		return wrapped;
-	}
-
-	private static Map<Path, Boolean> view(Map<Path, Mount> mounts) {
-		Map<Path, Boolean> view = new TreeMap<>();
-		mounts.forEach((path, mount) -> {
-			if (!mount.option().equals("--symlink")) {
-				view.put(path, mount.shows());
-			}
-		});
-		return view;
-	}
-
-	/** Whether the host's path (its real path) is seen in a sandbox of this view. */
-	private static boolean visible(Map<Path, Boolean> view, Path path) {
-		Path decided = null;
-		for (Path mount : view.keySet()) {
-			if (path.startsWith(mount) && (decided == null || mount.getNameCount() > decided.getNameCount())) {
-				decided = mount;
-			}
-		}
-		return decided != null && view.get(decided);
 	}
 
 	/**
@@ -353,8 +187,8 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		if (!program.isAbsolute()) {
 			return;
 		}
-		if (Files.exists(program) && !visible(this.view, real(program))) {
-			throw hidden(command + "'s interpreter " + program, real(program).getParent());
+		if (Files.exists(program) && !SandboxMounts.visible(this.view, SandboxMounts.real(program))) {
+			throw hidden(command + "'s interpreter " + program, SandboxMounts.real(program).getParent());
 		}
 		// #!/usr/bin/env name: the first of the PATH that the sandbox shows
 		String path = start.env().get("PATH");
@@ -364,7 +198,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 			for (String entry : path.split(":")) {
 				Path candidate = entry.isEmpty() ? null : Path.of(entry).resolve(name);
 				if (candidate != null && candidate.isAbsolute() && Files.isExecutable(candidate)) {
-					if (visible(this.view, real(candidate))) {
+					if (SandboxMounts.visible(this.view, SandboxMounts.real(candidate))) {
 						return;
 					}
 					hidden = (hidden != null) ? hidden : candidate;
@@ -417,8 +251,10 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 			Matcher matcher = PATH.matcher(line);
 			while (matcher.find()) {
 				Path path = Path.of(matcher.group());
-				if (path.normalize().equals(path) && Files.exists(path) && !visible(this.view, real(path))) {
-					Path directory = Files.isDirectory(path) ? real(path) : real(path).getParent();
+				if (path.normalize().equals(path) && Files.exists(path)
+						&& !SandboxMounts.visible(this.view, SandboxMounts.real(path))) {
+					Path directory = Files.isDirectory(path) ? SandboxMounts.real(path)
+							: SandboxMounts.real(path).getParent();
 					return "Hint: the server's stderr names " + path + ", which the sandbox hides: "
 							+ list(directory).replace("list it", "list " + directory);
 				}
@@ -427,22 +263,12 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		return null;
 	}
 
-	private static Path real(Path path) {
-		Path absolute = path.toAbsolutePath().normalize();
-		try {
-			return absolute.toRealPath();
-		}
-		catch (IOException ex) {
-			return absolute;
-		}
-	}
-
 	/**
 	 * Run {@code bwrap} with a sandbox's namespaces once, bounded.
 	 * @return why it cannot sandbox, empty when it can
 	 */
 	private static String probe(List<String> command) {
-		CommandOutput output = ContainerEngine.run(command, null, PROBE_TIMEOUT);
+		CommandOutput output = BoundedCommand.run(command, null, PROBE_TIMEOUT);
 		if (output.ok()) {
 			return "";
 		}
@@ -458,42 +284,6 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		wrapped.addAll(this.mounted);
 		wrapped.addAll(command);
 		return wrapped;
-	}
-
-	/**
-	 * One mount of the sandbox.
-	 *
-	 * @param option its bwrap option
-	 * @param source its source: empty for the path itself, {@code null} for none
-	 * @param perms the mode bwrap gives what it makes, {@code null} for its default
-	 */
-	private record Mount(String option, @Nullable String source, @Nullable String perms) {
-
-		static final Mount READ_ONLY = new Mount("--ro-bind", "", null);
-
-		static final Mount READ_WRITE = new Mount("--bind", "", null);
-
-		/** An empty tmpfs over what is there. */
-		static final Mount HIDDEN = new Mount("--tmpfs", null, null);
-
-		/**
-		 * An empty tmpfs over what is there that the server may write: made by root, it
-		 * would be root's alone.
-		 */
-		static final Mount SCRATCH = new Mount("--tmpfs", null, "1777");
-
-		/**
-		 * An empty directory that the server may enter, made to reach a mount below it.
-		 */
-		static final Mount PASSAGE = new Mount("--dir", null, "0755");
-
-		/** An empty file over what is there. */
-		static final Mount MASKED = new Mount("--ro-bind", "/dev/null", null);
-
-		boolean shows() {
-			return "".equals(this.source);
-		}
-
 	}
 
 }

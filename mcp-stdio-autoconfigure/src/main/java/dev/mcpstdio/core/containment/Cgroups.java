@@ -175,7 +175,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 		}
 		Cgroup probe = new Cgroup("probe", child, false);
 		try {
-			CommandOutput output = ContainerEngine.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
+			CommandOutput output = BoundedCommand.run(probe.wrap(List.of("/bin/sh", "-c", "exit 0")), null,
 					Duration.ofSeconds(5));
 			if (output.timedOut()) {
 				return "joining a group took longer than 5s";

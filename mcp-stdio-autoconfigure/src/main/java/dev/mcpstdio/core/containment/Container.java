@@ -33,7 +33,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.Start;
-import dev.mcpstdio.core.containment.ContainerEngine.Stop;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
@@ -194,15 +193,16 @@ final class Container implements Containment.Part {
 	 * @param terminateTimeout how long to wait after SIGTERM
 	 * @return what was done, or {@code null} when the engine never created a container
 	 */
-	@Nullable Stop stop(Duration terminateTimeout) {
+	@Nullable ContainerStop stop(Duration terminateTimeout) {
 		try {
 			String known = containerId();
-			return (known != null) ? this.engine.stop(List.of(known), List.of(known), terminateTimeout) : null;
+			return (known != null) ? ContainerStop.end(this.engine, List.of(known), List.of(known), terminateTimeout)
+					: null;
 		}
 		catch (ContainerEngine.Failure ex) {
 			// only the listing of the id throws: the stop reports its failures in its
 			// result
-			return new Stop(List.of(), 0, 0, false, Duration.ZERO, ex.getMessage());
+			return new ContainerStop(List.of(), 0, 0, false, Duration.ZERO, ex.getMessage());
 		}
 	}
 
@@ -213,7 +213,7 @@ final class Container implements Containment.Part {
 	 */
 	@Override
 	public void end(Duration terminateTimeout, Runnable inner) {
-		CompletableFuture<@Nullable Stop> stop = null;
+		CompletableFuture<@Nullable ContainerStop> stop = null;
 		if (!this.ended && (knownContainerId() != null || this.cidfile == null)) {
 			stop = CompletableFuture.supplyAsync(() -> stop(terminateTimeout), this.host.tasks());
 		}
@@ -231,7 +231,7 @@ final class Container implements Containment.Part {
 		}
 	}
 
-	private @Nullable Stop await(CompletableFuture<@Nullable Stop> stop, Duration terminateTimeout) {
+	private @Nullable ContainerStop await(CompletableFuture<@Nullable ContainerStop> stop, Duration terminateTimeout) {
 		// kill, wait, rm -f and a check of what is left: each engine call is bounded
 		Duration bound = terminateTimeout.plus(this.engine.timeout().multipliedBy(3)).plusSeconds(1);
 		try {
@@ -248,7 +248,7 @@ final class Container implements Containment.Part {
 		}
 	}
 
-	private void report(@Nullable Stop stop, Duration terminateTimeout) {
+	private void report(@Nullable ContainerStop stop, Duration terminateTimeout) {
 		if (stop == null) {
 			return;
 		}

@@ -16,27 +16,17 @@
 
 package dev.mcpstdio.core.containment;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.core.support.Waits;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A container engine's command-line interface, every call bounded in time and output.
@@ -63,25 +53,8 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	/** The host of that JVM: a pid means nothing on another host. */
 	static final String OWNER_HOST_LABEL = LABEL_PREFIX + "owner-host";
 
-	/** At most this many bytes of each stream of a call are kept. */
-	static final int MAX_OUTPUT = 256 * 1024;
-
-	/** A size as the engines print it: {@code 1.5MiB}, {@code 600kB}, {@code 0B}. */
-	private static final Pattern SIZE = Pattern.compile("([0-9.]+)\\s*(?:([kmgt])(i?)b|b?)");
-
 	/** The longest list of ids passed to one call. */
 	private static final int IDS_PER_CALL = 200;
-
-	private static final String LIST_FORMAT = "{{.Id}}|{{index .Config.Labels \"" + SERVER_LABEL
-			+ "\"}}|{{index .Config.Labels \"" + INSTANCE_LABEL + "\"}}|{{index .Config.Labels \"" + OWNER_LABEL
-			+ "\"}}|{{index .Config.Labels \"" + OWNER_HOST_LABEL + "\"}}|{{.State.Running}}";
-
-	/** Reads the streams of calls; a call has two, and calls are few. */
-	private static final Executor readers = (runnable) -> {
-		Thread thread = new Thread(runnable, "mcp-stdio-engine-output");
-		thread.setDaemon(true);
-		thread.start();
-	};
 
 	ContainerEngine {
 		// made by of(), from an executable and a timeout that the spec checked already
@@ -214,55 +187,20 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	}
 
 	/**
-	 * End containers: SIGTERM to the main process of those running, one wait of up to
-	 * {@code terminateTimeout} for all of them, then {@code rm -f} of all, whatever
-	 * {@code --rm} says. Never {@code stop}, whose wait is fixed and not ours.
-	 * @param running the containers to signal first
-	 * @param ids every container to remove
-	 * @param terminateTimeout how long to wait after SIGTERM
-	 * @return what was done
-	 */
-	Stop stop(List<String> running, List<String> ids, Duration terminateTimeout) {
-		long start = System.nanoTime();
-		List<String> signalled = new ArrayList<>();
-		String error = null;
-		for (String id : running) {
-			try {
-				if (kill(id, "TERM")) {
-					signalled.add(id);
-				}
-			}
-			catch (Failure ex) {
-				// rm -f may still work: an engine that failed once is tried once more
-				error = (error != null) ? error + "; " + ex.getMessage() : ex.getMessage();
-			}
-		}
-		long deadline = System.nanoTime() + terminateTimeout.toNanos();
-		int killed = 0;
-		for (String id : signalled) {
-			if (!awaitExit(id, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
-				killed++;
-			}
-		}
-		boolean removed = remove(ids);
-		return new Stop(ids, signalled.size(), killed, removed, Duration.ofNanos(System.nanoTime() - start), error);
-	}
-
-	/**
 	 * List the containers that carry our owner label, running or not.
 	 * @param filters more {@code ps --filter} expressions, ANDed
 	 * @return the containers
 	 */
-	List<Owned> listOwned(String... filters) {
-		List<Owned> containers = new ArrayList<>();
+	List<OwnedContainer> listOwned(String... filters) {
+		List<OwnedContainer> containers = new ArrayList<>();
 		for (List<String> chunk : chunks(
 				ids(Stream.concat(Stream.of("label=" + OWNER_LABEL), Stream.of(filters)).toArray(String[]::new)))) {
-			List<String> args = new ArrayList<>(List.of("inspect", "--format", LIST_FORMAT));
+			List<String> args = new ArrayList<>(List.of("inspect", "--format", OwnedContainer.LIST_FORMAT));
 			args.addAll(chunk);
 			CommandOutput output = call(args, this.timeout);
 			// a container removed between ps and inspect makes inspect fail, printing the
 			// others
-			output.lines().stream().map(Owned::parse).filter(Objects::nonNull).forEach(containers::add);
+			output.lines().stream().map(OwnedContainer::parse).filter(Objects::nonNull).forEach(containers::add);
 			if (!output.ok() && !output.noSuchContainer()) {
 				throw new Failure("could not inspect containers: " + output.error());
 			}
@@ -294,95 +232,13 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	ProcessTree.Stats stats(String id) {
 		CommandOutput output = call(List.of("stats", "--no-stream", "--format", "{{.PIDs}}|{{.MemUsage}}", id),
 				this.timeout);
-		return output.ok() ? parseStats(output.stdout().strip()) : Containment.NOTHING;
-	}
-
-	/**
-	 * Read {@code stats --format '{{.PIDs}}|{{.MemUsage}}'} output such as
-	 * {@code 3|1.5MiB / 7.6GiB} (docker) or {@code 3|1.5MB / 8.2GB} (podman).
-	 * @param text the output
-	 * @return the figures, zero where unreadable
-	 */
-	static ProcessTree.Stats parseStats(String text) {
-		String[] fields = text.split("\\|", 2);
-		int processes = 0;
-		try {
-			processes = Integer.parseInt(fields[0].strip());
-		}
-		catch (NumberFormatException ex) {
-			// "--" from an engine that does not count
-		}
-		return new ProcessTree.Stats(processes, (fields.length > 1) ? bytes(fields[1].split("/")[0].strip()) : 0);
-	}
-
-	private static long bytes(String size) {
-		Matcher matcher = SIZE.matcher(size.toLowerCase(Locale.ROOT));
-		try {
-			if (!matcher.matches()) {
-				return 0;
-			}
-			int power = (matcher.group(2) != null) ? "kmgt".indexOf(matcher.group(2)) + 1 : 0;
-			int base = (matcher.group(3) != null && !matcher.group(3).isEmpty()) ? 1024 : 1000;
-			return (long) (Double.parseDouble(matcher.group(1)) * Math.pow(base, power));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return output.ok() ? EngineStats.parse(output.stdout().strip()) : Containment.NOTHING;
 	}
 
 	private CommandOutput call(List<String> args, Duration within) {
 		List<String> command = new ArrayList<>(this.prefix);
 		command.addAll(args);
-		return run(command, this.environment, within);
-	}
-
-	/**
-	 * Run a command, bounded: past {@code within} it is killed, and at most
-	 * {@value #MAX_OUTPUT} bytes of each stream are kept.
-	 * @param command the command
-	 * @param environment its whole environment, or {@code null} for the JVM's
-	 * @param within how long it may take
-	 * @return how it ended
-	 */
-	static CommandOutput run(List<String> command, @Nullable Map<String, String> environment, Duration within) {
-		ProcessBuilder builder = new ProcessBuilder(command);
-		if (environment != null) {
-			builder.environment().clear();
-			builder.environment().putAll(environment);
-		}
-		Process process;
-		try {
-			process = builder.start();
-			process.getOutputStream().close();
-		}
-		catch (IOException ex) {
-			return new CommandOutput(-1, "", "could not run " + command.get(0) + ": " + ex.getMessage(), false);
-		}
-		CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), readers);
-		CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()), readers);
-		boolean exited = Waits.await(process, within.toMillis());
-		if (!exited) {
-			// killing it closes its pipes, which ends the reads
-			process.destroyForcibly();
-		}
-		return new CommandOutput(exited ? process.exitValue() : -1, await(stdout), await(stderr), !exited);
-	}
-
-	private static String read(InputStream in) {
-		try (in) {
-			byte[] bytes = in.readNBytes(MAX_OUTPUT);
-			// drain the rest so that the command never blocks on a full pipe
-			in.transferTo(OutputStream.nullOutputStream());
-			return new String(bytes, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			return "";
-		}
-	}
-
-	private static String await(CompletableFuture<String> read) {
-		// a grandchild that keeps the pipe open: give up on the rest
-		return Objects.requireNonNullElse(Waits.awaitOrNull(read, 2000), "");
+		return BoundedCommand.run(command, this.environment, within);
 	}
 
 	private static List<List<String>> chunks(List<String> ids) {
@@ -405,55 +261,6 @@ record ContainerEngine(List<String> prefix, Map<String, String> environment, Dur
 	@Override
 	public String toString() {
 		return String.join(" ", this.prefix);
-	}
-
-	/**
-	 * One container of ours as the engine lists it.
-	 *
-	 * @param id its full id
-	 * @param server the server it runs
-	 * @param instance the start that made it
-	 * @param owner the JVM that started it, {@code null} when its labels are not readable
-	 * @param running whether it is running
-	 */
-	record Owned(String id, String server, String instance, ProcessMarkers.@Nullable Owner owner, boolean running) {
-
-		/**
-		 * Read one line of {@link #LIST_FORMAT} output.
-		 * @param line the line
-		 * @return the container, or {@code null} for a line that is not one
-		 */
-		static @Nullable Owned parse(String line) {
-			String[] fields = line.split("\\|", -1);
-			if (fields.length != 6 || fields[0].isBlank()) {
-				return null;
-			}
-			return new Owned(fields[0].strip(), Objects.requireNonNullElse(value(fields[1]), ""),
-					Objects.requireNonNullElse(value(fields[2]), ""),
-					ProcessMarkers.Owner.parse(value(fields[3]), value(fields[4])), fields[5].strip().equals("true"));
-		}
-
-		/** Go templates print {@code <no value>} for a missing label. */
-		private static @Nullable String value(String field) {
-			String value = field.strip();
-			return (value.isEmpty() || value.equals("<no value>")) ? null : value;
-		}
-
-	}
-
-	/**
-	 * What ending containers did.
-	 *
-	 * @param ids the containers
-	 * @param terminated how many were running and got SIGTERM
-	 * @param killed how many of those still ran after {@code terminate-timeout}, killed
-	 * by {@code rm -f}
-	 * @param removed whether none of them exists at the end
-	 * @param took how long it took
-	 * @param error what the engine said when it could not signal one
-	 */
-	record Stop(List<String> ids, int terminated, int killed, boolean removed, Duration took, @Nullable String error) {
-
 	}
 
 	/**

@@ -33,8 +33,6 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.containment.ContainerEngine.Owned;
-import dev.mcpstdio.core.containment.ContainerEngine.Stop;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.core.tree.Membership;
 import dev.mcpstdio.core.tree.ProcReader;
@@ -288,17 +286,18 @@ public final class Containments {
 	 * @return what was found and done
 	 * @throws ContainerEngine.Failure if the engine cannot list its containers
 	 */
-	static Stop sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
+	static ContainerStop sweepEngine(ContainerEngine engine, Duration terminateTimeout, String... filters) {
 		long start = System.nanoTime();
-		List<Owned> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
+		List<OwnedContainer> orphans = orphans(engine.listOwned(filters), ProcessMarkers.Owner::isAlive);
 		if (orphans.isEmpty()) {
 			if (logger.isDebugEnabled()) {
 				logger.debug("No orphaned MCP server containers found (" + engine + ")");
 			}
-			return new Stop(List.of(), 0, 0, true, Duration.ofNanos(System.nanoTime() - start), null);
+			return new ContainerStop(List.of(), 0, 0, true, Duration.ofNanos(System.nanoTime() - start), null);
 		}
-		List<String> running = orphans.stream().filter(Owned::running).map(Owned::id).toList();
-		Stop stop = engine.stop(running, orphans.stream().map(Owned::id).toList(), terminateTimeout);
+		List<String> running = orphans.stream().filter(OwnedContainer::running).map(OwnedContainer::id).toList();
+		ContainerStop stop = ContainerStop.end(engine, running, orphans.stream().map(OwnedContainer::id).toList(),
+				terminateTimeout);
 		if (stop.error() != null) {
 			// rm -f still ended them
 			if (logger.isDebugEnabled()) {
@@ -325,7 +324,7 @@ public final class Containments {
 	 * @param alive tells whether an owner of this host lives
 	 * @return the orphans
 	 */
-	static List<Owned> orphans(List<Owned> containers, Predicate<ProcessMarkers.Owner> alive) {
+	static List<OwnedContainer> orphans(List<OwnedContainer> containers, Predicate<ProcessMarkers.Owner> alive) {
 		return containers.stream().filter((container) -> {
 			ProcessMarkers.Owner owner = container.owner();
 			return owner != null && owner.isLocal() && !owner.equals(ProcessMarkers.Owner.current())

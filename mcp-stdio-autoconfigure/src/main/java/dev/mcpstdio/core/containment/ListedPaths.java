@@ -44,6 +44,17 @@ final class ListedPaths {
 	 */
 	private static final Map<Path, Resolved> FIRST = new ConcurrentHashMap<>();
 
+	/**
+	 * Run in the sandbox as {@code sh -c CHECK name stat path dev:ino ... -- command}: a
+	 * listed path swapped between its check and its mount fails the start before the
+	 * server runs.
+	 */
+	private static final String CHECK = "s=$1; shift; while [ \"$1\" != -- ]; do "
+			+ "got=$(\"$s\" -c %d:%i -- \"$1\" 2>/dev/null); [ \"$got\" = \"$2\" ] || { "
+			+ "echo \"mcp-stdio: the sandbox mounted another $1 than the listed path checked before (device:inode "
+			+ "$2, mounted ${got:-none}): it was swapped in between\" >&2; exit 125; }; shift 2; done; shift; "
+			+ "exec \"$@\"";
+
 	private ListedPaths() {
 	}
 
@@ -117,6 +128,22 @@ final class ListedPaths {
 					+ "restarts)";
 		}
 		return null;
+	}
+
+	/** The check of the listed paths after their mount, none without {@code stat}. */
+	static List<String> mounted(Containment.SandboxSettings sandbox) {
+		Path stat = Stream.of("/usr/bin/stat", "/bin/stat")
+			.map(Path::of)
+			.filter(Files::isExecutable)
+			.findFirst()
+			.orElse(null);
+		if (stat == null || sandbox.identities().isEmpty()) {
+			return List.of();
+		}
+		List<String> check = new ArrayList<>(List.of("/bin/sh", "-c", CHECK, "mcp-stdio-sandbox", stat.toString()));
+		sandbox.identities().forEach((path, identity) -> check.addAll(List.of(path.toString(), identity)));
+		check.add("--");
+		return check;
 	}
 
 	/** The first resolution of a listed path in this JVM, made now if it exists. */

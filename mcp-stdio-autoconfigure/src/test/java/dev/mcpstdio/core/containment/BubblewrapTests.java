@@ -55,15 +55,15 @@ class BubblewrapTests {
 				new Settings(ContainerSettings.DEFAULTS, settings, Duration.ofSeconds(1)));
 		Bubblewrap sandbox = Bubblewrap.of(start, new HashSet<>(), new SeccompPrograms(() -> null));
 		List<String> command = List.of("/bin/sh", "-c", "echo served");
-		CommandOutput served = ContainerEngine.run(sandbox.wrap(command), null, Duration.ofSeconds(30));
+		CommandOutput served = BoundedCommand.run(sandbox.wrap(command), null, Duration.ofSeconds(30));
 		assertThat(served.stdout().strip()).as(served.stderr()).isEqualTo("served");
 		// what bwrap mounts is not what was checked: as if swapped in between
 		String identity = settings.identities().get(listed);
 		SandboxSettings other = new SandboxSettings(true, Network.NONE, List.of(listed), List.of(),
 				Map.of(listed, "1:2"));
 		Bubblewrap swapped = new Bubblewrap(sandbox.server(), sandbox.prefix(), sandbox.view(),
-				Bubblewrap.mounted(other));
-		CommandOutput refused = ContainerEngine.run(swapped.wrap(command), null, Duration.ofSeconds(30));
+				ListedPaths.mounted(other));
+		CommandOutput refused = BoundedCommand.run(swapped.wrap(command), null, Duration.ofSeconds(30));
 		assertThat(refused.exitCode()).isEqualTo(125);
 		assertThat(refused.stdout()).doesNotContain("served");
 		assertThat(refused.stderr().strip()).isEqualTo("mcp-stdio: the sandbox mounted another " + listed

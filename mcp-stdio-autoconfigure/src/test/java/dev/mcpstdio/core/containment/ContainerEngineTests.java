@@ -84,7 +84,7 @@ class ContainerEngineTests {
 			server.closeStdin();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(1))).isFalse();
 			assertThat(server.launch.engine().isRunning(id)).isTrue();
-			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(1));
+			ContainerStop stop = server.launch.stop(Duration.ofSeconds(1));
 			assertThat(stop).isNotNull();
 			assertThat(stop.ids()).containsExactly(id);
 			assertThat(stop.terminated()).isEqualTo(1);
@@ -107,7 +107,7 @@ class ContainerEngineTests {
 				"podman's --init needs catatonit, which is not installed");
 		try (ContainerServer server = start("/srv/echo.sh", "--rm", "--init")) {
 			assertThat(server.request(1)).contains("\"echo\":\"ping\"");
-			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(20));
+			ContainerStop stop = server.launch.stop(Duration.ofSeconds(20));
 			assertThat(stop).isNotNull();
 			assertThat(stop.terminated()).isEqualTo(1);
 			assertThat(stop.killed()).isZero();
@@ -130,7 +130,7 @@ class ContainerEngineTests {
 			assertThat(engine.isRunning(id)).as("the leak this prevents").isTrue();
 			assertThat(engine.ids("label=" + ContainerEngine.INSTANCE_LABEL + "=" + server.instance))
 				.containsExactly(id);
-			ContainerEngine.Stop stop = engine.stop(List.of(id), List.of(id), Duration.ofMillis(500));
+			ContainerStop stop = ContainerStop.end(engine, List.of(id), List.of(id), Duration.ofMillis(500));
 			assertThat(stop.removed()).isTrue();
 			// without --rm the stopped container is removed too
 			assertThat(engine.ids("id=" + id)).isEmpty();
@@ -147,7 +147,7 @@ class ContainerEngineTests {
 			server.closeStdin();
 			assertThat(server.awaitCliExit(Duration.ofSeconds(20))).isTrue();
 			ContainerEngines.assertNoneLeft(this.fixtures.id(), Duration.ofSeconds(20));
-			ContainerEngine.Stop stop = server.launch.stop(Duration.ofSeconds(30));
+			ContainerStop stop = server.launch.stop(Duration.ofSeconds(30));
 			assertThat(stop).isNotNull();
 			assertThat(stop.terminated()).isZero();
 			assertThat(stop.removed()).isTrue();
@@ -255,7 +255,7 @@ class ContainerEngineTests {
 				ofDead.cli.destroyForcibly();
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
-				ContainerEngine.Stop result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
+				ContainerStop result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				List<String> orphans = List.of(dead, reused);
@@ -273,7 +273,8 @@ class ContainerEngineTests {
 				assertThat(result.killed()).as("SIGTERM-ignoring PIDs 1").isEqualTo(result.terminated());
 				assertThat(ContainerEngines.containers(this.fixtures.id())).containsExactly(alive);
 				assertThat(ofLive.request(2)).contains("ping");
-				assertThat(engine.stop(List.of(alive), List.of(alive), Duration.ofSeconds(1)).removed()).isTrue();
+				assertThat(ContainerStop.end(engine, List.of(alive), List.of(alive), Duration.ofSeconds(1)).removed())
+					.isTrue();
 			}
 		}
 		finally {

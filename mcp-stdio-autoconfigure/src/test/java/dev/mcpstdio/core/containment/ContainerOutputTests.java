@@ -35,17 +35,17 @@ class ContainerOutputTests {
 
 	@Test
 	void statsOfDockerAndPodmanAreRead() {
-		assertThat(ContainerEngine.parseStats("3|1.5MiB / 7.6GiB")).isEqualTo(new ProcessTree.Stats(3, 1572864));
-		assertThat(ContainerEngine.parseStats("2|1.5MB / 8.2GB")).isEqualTo(new ProcessTree.Stats(2, 1500000));
-		assertThat(ContainerEngine.parseStats("1|512KiB / 1GiB")).isEqualTo(new ProcessTree.Stats(1, 524288));
-		assertThat(ContainerEngine.parseStats("1|600kB / 1GB")).isEqualTo(new ProcessTree.Stats(1, 600000));
-		assertThat(ContainerEngine.parseStats("--|0B / 0B")).isEqualTo(new ProcessTree.Stats(0, 0));
-		assertThat(ContainerEngine.parseStats("")).isEqualTo(new ProcessTree.Stats(0, 0));
+		assertThat(EngineStats.parse("3|1.5MiB / 7.6GiB")).isEqualTo(new ProcessTree.Stats(3, 1572864));
+		assertThat(EngineStats.parse("2|1.5MB / 8.2GB")).isEqualTo(new ProcessTree.Stats(2, 1500000));
+		assertThat(EngineStats.parse("1|512KiB / 1GiB")).isEqualTo(new ProcessTree.Stats(1, 524288));
+		assertThat(EngineStats.parse("1|600kB / 1GB")).isEqualTo(new ProcessTree.Stats(1, 600000));
+		assertThat(EngineStats.parse("--|0B / 0B")).isEqualTo(new ProcessTree.Stats(0, 0));
+		assertThat(EngineStats.parse("")).isEqualTo(new ProcessTree.Stats(0, 0));
 	}
 
 	@Test
 	void inspectLinesAreRead() {
-		ContainerEngine.Owned info = ContainerEngine.Owned.parse("abc123|files|42-1|42@777|host-a|true");
+		OwnedContainer info = OwnedContainer.parse("abc123|files|42-1|42@777|host-a|true");
 		assertThat(info).isNotNull();
 		assertThat(info.id()).isEqualTo("abc123");
 		assertThat(info.server()).isEqualTo("files");
@@ -55,11 +55,11 @@ class ContainerOutputTests {
 		assertThat(info.owner().pid()).isEqualTo(42);
 		assertThat(info.owner().start()).isEqualTo("777");
 		assertThat(info.owner().host()).isEqualTo("host-a");
-		ContainerEngine.Owned foreign = ContainerEngine.Owned.parse("def|<no value>|<no value>|junk|<no value>|false");
+		OwnedContainer foreign = OwnedContainer.parse("def|<no value>|<no value>|junk|<no value>|false");
 		assertThat(foreign).isNotNull();
 		assertThat(foreign.owner()).isNull();
 		assertThat(foreign.running()).isFalse();
-		assertThat(ContainerEngine.Owned.parse("Error: no such object")).isNull();
+		assertThat(OwnedContainer.parse("Error: no such object")).isNull();
 	}
 
 	@Test
@@ -68,12 +68,10 @@ class ContainerOutputTests {
 		ProcessMarkers.Owner dead = new ProcessMarkers.Owner(11, "1", me.host());
 		ProcessMarkers.Owner alive = new ProcessMarkers.Owner(12, "1", me.host());
 		ProcessMarkers.Owner remote = new ProcessMarkers.Owner(13, "1", "elsewhere-" + me.host());
-		List<ContainerEngine.Owned> containers = List.of(new ContainerEngine.Owned("a", "s", "i", dead, true),
-				new ContainerEngine.Owned("b", "s", "i", alive, true),
-				new ContainerEngine.Owned("c", "s", "i", remote, false),
-				new ContainerEngine.Owned("d", "s", "i", me, true),
-				new ContainerEngine.Owned("e", "s", "i", null, true));
-		assertThat(Containments.orphans(containers, (owner) -> owner.pid() == 12)).extracting(ContainerEngine.Owned::id)
+		List<OwnedContainer> containers = List.of(new OwnedContainer("a", "s", "i", dead, true),
+				new OwnedContainer("b", "s", "i", alive, true), new OwnedContainer("c", "s", "i", remote, false),
+				new OwnedContainer("d", "s", "i", me, true), new OwnedContainer("e", "s", "i", null, true));
+		assertThat(Containments.orphans(containers, (owner) -> owner.pid() == 12)).extracting(OwnedContainer::id)
 			.containsExactly("a");
 	}
 
