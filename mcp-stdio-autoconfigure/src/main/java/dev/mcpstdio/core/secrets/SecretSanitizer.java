@@ -16,12 +16,8 @@
 
 package dev.mcpstdio.core.secrets;
 
-import java.io.File;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,46 +38,9 @@ public final class SecretSanitizer {
 	/** What a secret is replaced by. */
 	public static final String MASK = "******";
 
-	private static final Set<String> SECRET_WORDS = Set.of("key", "keys", "apikey", "pass", "passwd", "password",
-			"passwords", "passphrase", "pwd", "pw", "secret", "secrets", "token", "auth", "authorization", "bearer",
-			"credential", "credentials", "sig", "signature", "cookie", "jwt", "privatekey", "accesskey", "secretkey");
-
-	private static final List<String> SECRET_PARTS = List.of("password", "passwd", "passphrase", "secret", "credential",
-			"apikey", "accesskey", "privatekey", "authtoken", "accesstoken");
-
-	/** Last words of names that name where or what a secret is, not the secret. */
-	private static final Set<String> NEUTRAL_LAST_WORDS = Set.of("file", "files", "path", "dir", "directory", "id",
-			"ids", "name", "names", "type", "kind", "size", "length", "limit", "count", "env", "var", "url", "uri",
-			"host", "port", "timeout", "ttl", "expiry", "expires", "alg", "algorithm", "format", "mode", "store",
-			"location", "prefix");
-
-	/** Variables every shell sets whose names only look like secrets. */
-	private static final Set<String> WELL_KNOWN_NAMES = Set.of("PWD", "OLDPWD");
-
-	/** First words of names that make them switches: {@code --no-auth}. */
-	private static final Set<String> SWITCH_FIRST_WORDS = Set.of("no", "enable", "disable", "skip", "without");
-
-	/** Words that introduce the credentials of an HTTP authorization. */
-	private static final Set<String> AUTH_SCHEMES = Set.of("bearer", "basic", "digest", "token", "bot", "negotiate");
-
-	private static final int LONG_CLASS_PATH = 160;
-
-	private static final List<String> CLASS_PATH_FLAGS = List.of("-cp", "-classpath", "--class-path");
-
 	/** A name and its separator; the value after it is found by hand. */
 	private static final Pattern NAME_AND_SEPARATOR = Pattern
 		.compile("(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*[A-Za-z0-9])(\"?\\s*[=:]\\s*)");
-
-	/** A whole argument of the form {@code name=value} or {@code name:value}. */
-	private static final Pattern NAMED_ARGUMENT = Pattern.compile("([A-Za-z0-9_.-]*[A-Za-z0-9])(\\s*[=:]\\s*)(.*)",
-			Pattern.DOTALL);
-
-	/**
-	 * Where a name splits into words: punctuation, and a capital after a lower case or a
-	 * digit.
-	 */
-	private static final Pattern WORD_BOUNDARY = Pattern
-		.compile("\\P{javaLetterOrDigit}+|(?<=[\\p{javaLowerCase}\\p{javaDigit}])(?=\\p{javaUpperCase})");
 
 	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
 
@@ -89,7 +48,7 @@ public final class SecretSanitizer {
 	 * A placeholder the user types, such as {@code ${GITHUB_TOKEN}}: it names a secret,
 	 * it is none.
 	 */
-	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_.-]{0,127}}");
+	static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_.-]{0,127}}");
 
 	/**
 	 * The password of a URI's user information runs to the last {@code @} before the
@@ -128,63 +87,7 @@ public final class SecretSanitizer {
 	 * @return the sanitized command line
 	 */
 	public static String commandLine(String command, List<String> args, SecretValues secrets) {
-		List<String> parts = new ArrayList<>(args.size() + 1);
-		parts.add(text(command, secrets));
-		boolean maskNext = false;
-		boolean classPathNext = false;
-		for (String given : args) {
-			String arg = secrets.mask(given);
-			if (classPathNext) {
-				parts.add(abbreviateClassPath(arg));
-				classPathNext = false;
-				continue;
-			}
-			if (maskNext) {
-				if (AUTH_SCHEMES.contains(arg.toLowerCase(Locale.ROOT))) {
-					// Authorization: Bearer <token> as three arguments
-					parts.add(arg);
-					continue;
-				}
-				maskNext = false;
-				if (!isFlag(arg)) {
-					parts.add(MASK);
-					continue;
-				}
-			}
-			if (CLASS_PATH_FLAGS.contains(arg)) {
-				parts.add(arg);
-				classPathNext = true;
-				continue;
-			}
-			maskNext = addArgument(parts, arg);
-		}
-		return String.join(" ", parts);
-	}
-
-	/**
-	 * Add an argument that no earlier one decides, masked where it names a secret.
-	 * @return whether the next argument is the secret it names
-	 */
-	private static boolean addArgument(List<String> parts, String arg) {
-		Matcher named = NAMED_ARGUMENT.matcher(arg);
-		if (named.matches()) {
-			String value = named.group(3);
-			if (isSecretName(named.group(1)) && !PLACEHOLDER.matcher(value).matches()) {
-				parts.add(named.group(1) + named.group(2) + (value.isEmpty() ? "" : maskAfterScheme(value)));
-				// Authorization: <token>, as two arguments
-				return value.isEmpty();
-			}
-			// --header=X-Api-Key: <secret>, --url=https://user:<secret>@host
-			parts.add(text(arg));
-			return false;
-		}
-		if ((arg.startsWith("-") && isSecretName(arg)) || arg.equalsIgnoreCase("bearer")) {
-			// --api-key <secret>, Bearer <secret>
-			parts.add(arg);
-			return true;
-		}
-		parts.add(text(arg));
-		return false;
+		return CommandLineSanitizer.commandLine(command, args, secrets);
 	}
 
 	/**
@@ -311,47 +214,11 @@ public final class SecretSanitizer {
 	 * @return whether its value is to be masked
 	 */
 	public static boolean isSecretName(String name) {
-		if (WELL_KNOWN_NAMES.contains(name)) {
-			return false;
-		}
-		List<String> words = words(name);
-		if (words.isEmpty() || NEUTRAL_LAST_WORDS.contains(words.get(words.size() - 1))
-				|| (words.size() > 1 && SWITCH_FIRST_WORDS.contains(words.get(0)))) {
-			return false;
-		}
-		String joined = String.join("", words);
-		return words.stream().anyMatch(SECRET_WORDS::contains) || SECRET_PARTS.stream().anyMatch(joined::contains)
-				|| joined.endsWith("token");
-	}
-
-	/**
-	 * Split a name into lower-case words at punctuation and camel case:
-	 * {@code X-Api-Key}, {@code apiKey} and {@code API_KEY} all give {@code api},
-	 * {@code key}.
-	 */
-	private static List<String> words(String name) {
-		return Arrays.stream(WORD_BOUNDARY.split(name))
-			.filter((word) -> !word.isEmpty())
-			.map((word) -> word.toLowerCase(Locale.ROOT))
-			.toList();
-	}
-
-	/** A flag, not the value of the flag before it: {@code --verbose}, {@code -y}. */
-	private static boolean isFlag(String arg) {
-		return (arg.length() > 2 && arg.startsWith("--"))
-				|| (arg.length() == 2 && arg.charAt(0) == '-' && Character.isLetter(arg.charAt(1)));
-	}
-
-	private static String abbreviateClassPath(String classPath) {
-		String[] entries = classPath.split(File.pathSeparator);
-		if (classPath.length() <= LONG_CLASS_PATH || entries.length < 2) {
-			return classPath;
-		}
-		return entries[0] + File.pathSeparator + "...(" + entries.length + " entries)";
+		return SecretNames.isSecretName(name);
 	}
 
 	/** Mask a whole value, keeping an authorization scheme before it: Bearer ******. */
-	private static String maskAfterScheme(String value) {
+	static String maskAfterScheme(String value) {
 		Matcher scheme = AUTH_SCHEME.matcher(value);
 		if (scheme.lookingAt() && scheme.end() < value.length()) {
 			return value.substring(0, scheme.end()) + MASK;
@@ -366,7 +233,7 @@ public final class SecretSanitizer {
 		int from = 0;
 		while (from < text.length() && matcher.find(from)) {
 			from = matcher.end();
-			if (!isSecretName(matcher.group(1))) {
+			if (!SecretNames.isSecretName(matcher.group(1))) {
 				continue;
 			}
 			int start = matcher.end();
