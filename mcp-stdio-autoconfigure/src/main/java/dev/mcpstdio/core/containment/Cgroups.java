@@ -56,7 +56,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 	 */
 	static final Object JVM_GROUP_LOCK = new Object();
 
-	private static final String REAPER = OrphanGuard.resource("reap-cgroup.sh");
+	private static final String REAPER = ReaperScripts.resource("reap-cgroup.sh");
 
 	private static final Pattern OCTAL_ESCAPE = Pattern.compile("\\\\([0-7]{3})");
 
@@ -239,7 +239,7 @@ record Cgroups(@Nullable Path base, @Nullable Path jvmGroup, boolean hasKill, St
 	 */
 	static String reaper(Path group, boolean hasKill) {
 		return "# mcp-stdio: ends every process in the cgroup of a JVM that is gone; run by its orphan guard\n" + "g="
-				+ OrphanGuard.quote(group.toString()) + "; kill=" + (hasKill ? 1 : 0) + "\n" + REAPER;
+				+ ReaperScripts.quote(group.toString()) + "; kill=" + (hasKill ? 1 : 0) + "\n" + REAPER;
 	}
 
 	/**

@@ -61,7 +61,7 @@ public final class Containments {
 	private static final List<String> ENGINE_VARIABLE_PREFIXES = List.of("DOCKER_", "CONTAINER_", "CONTAINERS_",
 			"PODMAN_");
 
-	private static final String REAPER = OrphanGuard.resource("reap-containers.sh");
+	private static final String REAPER = ReaperScripts.resource("reap-containers.sh");
 
 	private final OrphanGuard guard;
 
@@ -344,9 +344,9 @@ public final class Containments {
 		StringBuilder script = new StringBuilder("# mcp-stdio: ends the containers of JVM " + owner.id() + " on "
 				+ owner.host() + " once it is gone; run by its orphan guard as: sh THIS graceMillis termMillis\n");
 		script.append("owned() { e=$1; shift; \"$e\" ps -a -q --no-trunc --filter ")
-			.append(OrphanGuard.quote("label=" + ContainerEngine.OWNER_LABEL + "=" + owner.id()))
+			.append(ReaperScripts.quote("label=" + ContainerEngine.OWNER_LABEL + "=" + owner.id()))
 			.append(" --filter ")
-			.append(OrphanGuard.quote("label=" + ContainerEngine.OWNER_HOST_LABEL + "=" + owner.host()))
+			.append(ReaperScripts.quote("label=" + ContainerEngine.OWNER_HOST_LABEL + "=" + owner.host()))
 			.append(" \"$@\" 2>/dev/null; }\n");
 		Map<List<String>, ContainerEngine> distinct = new LinkedHashMap<>();
 		engines.forEach((engine) -> distinct.putIfAbsent(identity(engine), engine));
@@ -355,10 +355,10 @@ public final class Containments {
 			names.add("engine" + (names.size() + 1));
 			// "remove" stands for the engine's kill-and-remove subcommand
 			script.append(names.get(names.size() - 1)).append("() { [ \"$1\" = remove ] && { shift; set --");
-			engine.removeCommand().forEach((word) -> script.append(' ').append(OrphanGuard.quote(word)));
+			engine.removeCommand().forEach((word) -> script.append(' ').append(ReaperScripts.quote(word)));
 			long seconds = Math.max(1, (engine.timeout().toMillis() + 999) / 1000);
 			script.append(" \"$@\"; }; ${bound:+timeout -s KILL ").append(seconds).append("} env -i");
-			identity.forEach((word) -> script.append(' ').append(OrphanGuard.quote(word)));
+			identity.forEach((word) -> script.append(' ').append(ReaperScripts.quote(word)));
 			script.append(" \"$@\"; }\n");
 		});
 		script.append("engines='").append(String.join(" ", names)).append("'\n");

@@ -17,19 +17,10 @@
 package dev.mcpstdio.core.containment;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -37,7 +28,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.core.tree.Platform;
-import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -50,24 +40,6 @@ import org.jspecify.annotations.Nullable;
 public final class OrphanGuard {
 
 	private static final Log logger = LogFactory.getLog(OrphanGuard.class);
-
-	/** The watcher's script, {@code orphan-guard.sh} beside this class. */
-	static final String SCRIPT = resource("orphan-guard.sh");
-
-	/** The variable that hands the script to {@code sh}: its only use, unset at once. */
-	static final String SCRIPT_VARIABLE = "MCP_STDIO_GUARD_SCRIPT";
-
-	/**
-	 * The watcher's whole program on its command line,
-	 * {@code sh -c LOADER mcp-stdio-guard
-	 * <application> <jvm pid> <jvm start time>}: the script reaches {@code sh} through
-	 * the environment, which only this user and root can read, so {@code ps} shows a
-	 * short line, and no file is written where another user could prepare or replace it.
-	 */
-	static final String LOADER = "eval \"$" + SCRIPT_VARIABLE + "\"";
-
-	/** The watcher's {@code $0}, what {@code ps} shows after the loader. */
-	static final String NAME = "mcp-stdio-guard";
 
 	/** How many lines may wait for the watcher before new ones are dropped. */
 	private static final int QUEUE_CAPACITY = 4096;
@@ -88,16 +60,8 @@ public final class OrphanGuard {
 
 	private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
 
-	/**
-	 * One small {@code sh} per host, started with its first server: it learns each
-	 * server's root through its stdin; when that stdin reaches its end (the JVM is gone,
-	 * SIGKILL and {@code Runtime.halt} included), it ends what
-	 * {@link dev.mcpstdio.core.tree.Membership} proves is left of the servers, bounded by
-	 * their shutdown timeouts, and runs the reaper scripts.
-	 */
-	private @Nullable Process watcher;
-
-	private @Nullable OutputStream input;
+	/** The watcher, started with the host's first server. */
+	private @Nullable GuardWatcher watcher;
 
 	private @Nullable Thread writer;
 
@@ -106,11 +70,8 @@ public final class OrphanGuard {
 	/** Whether the host closed: the writer ends once it handed over what is queued. */
 	private volatile boolean closed;
 
-	/** The reaper scripts written so far, by name; guarded by this guard. */
-	private final Map<String, String> written = new HashMap<>();
-
-	/** Where the reaper scripts (and cidfiles) go; guarded by this guard. */
-	private @Nullable Path directory;
+	/** The files of the reaper scripts, and of containers' cidfiles. */
+	private final ReaperScripts scripts = new ReaperScripts();
 
 	/**
 	 * Create a guard.
@@ -122,27 +83,6 @@ public final class OrphanGuard {
 		this.platform = platform;
 		this.enabled = enabled && platform.supportsOrphanGuard();
 		this.application = application;
-	}
-
-	/**
-	 * Return a script beside this class.
-	 * @param name its file name
-	 * @return its text
-	 */
-	static String resource(String name) {
-		try (InputStream in = OrphanGuard.class.getResourceAsStream(name)) {
-			if (in == null) {
-				throw new IllegalStateException(name + " is missing beside " + OrphanGuard.class.getName());
-			}
-			return new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	static String quote(String word) {
-		return "'" + word.replace("'", "'\\''") + "'";
 	}
 
 	/**
@@ -180,7 +120,7 @@ public final class OrphanGuard {
 				// Guarded before the start returns: a new watcher learns every server,
 				// this one included
 				this.lines.clear();
-				this.input = startWatcher();
+				this.watcher = startWatcher();
 			}
 			else {
 				offer(line);
@@ -196,16 +136,14 @@ public final class OrphanGuard {
 	 * @param script its text, or {@code null} for none
 	 */
 	synchronized void reaper(String name, @Nullable String script) {
-		if (!this.enabled || script == null || script.equals(this.written.get(name))) {
+		if (!this.enabled || script == null) {
 			return;
 		}
 		try {
-			Path file = directory().resolve(name + ".sh");
-			Path temporary = file.resolveSibling(name + ".sh.tmp");
-			Files.writeString(temporary, script, StandardCharsets.UTF_8);
-			Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwx------"));
-			announce(Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
-			this.written.put(name, script);
+			Path file = this.scripts.write(name, script);
+			if (file != null) {
+				announce(file);
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.warn("Could not write the script that ends this JVM's MCP server " + name + " if it is killed ("
@@ -218,21 +156,8 @@ public final class OrphanGuard {
 	 * the watcher removes what is left in it once it ran the scripts.
 	 * @return the directory, or {@code null} when the guard is off or it cannot be made
 	 */
-	synchronized @Nullable Path privateDirectory() {
-		try {
-			return this.enabled ? directory() : null;
-		}
-		catch (IOException ex) {
-			return null;
-		}
-	}
-
-	/** A directory of this user's only (created so on POSIX), once per guard. */
-	private Path directory() throws IOException {
-		if (this.directory == null) {
-			this.directory = Files.createTempDirectory("mcp-stdio-guard-");
-		}
-		return this.directory;
+	@Nullable Path privateDirectory() {
+		return this.enabled ? this.scripts.directory() : null;
 	}
 
 	/**
@@ -293,7 +218,7 @@ public final class OrphanGuard {
 			catch (InterruptedException ex) {
 				return;
 			}
-			OutputStream current;
+			GuardWatcher current;
 			synchronized (this.lock) {
 				boolean gone = this.watcher != null && !this.watcher.isAlive();
 				if (this.closed && (line == null || gone)) {
@@ -305,19 +230,17 @@ public final class OrphanGuard {
 							+ ") is gone; starting a new one that learns the " + this.known.size()
 							+ " running servers");
 					this.watcher = null;
-					this.input = null;
 					if (!this.known.isEmpty() && this.enabled) {
 						// it learns every server still known, so this line is not needed
-						this.input = startWatcher();
+						this.watcher = startWatcher();
 						continue;
 					}
 				}
-				current = this.input;
+				current = this.watcher;
 			}
 			if (line != null && !line.isEmpty() && current != null) {
 				try {
-					current.write(line.getBytes(StandardCharsets.US_ASCII));
-					current.flush();
+					current.write(line);
 				}
 				catch (IOException ex) {
 					// The watcher died: the next round starts another that learns every
@@ -329,20 +252,14 @@ public final class OrphanGuard {
 
 	/**
 	 * Start a watcher and write it every known server. Called with the lock held.
-	 * @return its stdin, or {@code null} when it could not start
+	 * @return the watcher, or {@code null} when it could not start
 	 */
-	private @Nullable OutputStream startWatcher() {
-		ProcessBuilder builder = new ProcessBuilder(
-				this.platform.inOwnSession(List.of(this.platform.shell(), "-c", LOADER, NAME, this.application,
-						Long.toString(ProcessMarkers.CURRENT_PID), Long.toString(ProcessMarkers.CURRENT_START))));
-		builder.environment().clear();
-		builder.environment()
-			.putAll(Map.of("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL", "C", SCRIPT_VARIABLE, SCRIPT));
-		builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-		Process process;
+	private @Nullable GuardWatcher startWatcher() {
 		try {
-			process = builder.start();
+			// A watcher killed by someone is replaced at once, not at the next server
+			// start
+			return GuardWatcher.start(this.platform, this.application,
+					String.join("", this.reapers) + String.join("", this.known.values()), () -> this.lines.offer(""));
 		}
 		catch (IOException ex) {
 			logger.warn("Could not start the MCP server orphan guard; servers may outlive a killed JVM: "
@@ -350,23 +267,6 @@ public final class OrphanGuard {
 			this.enabled = false;
 			return null;
 		}
-		this.watcher = process;
-		// A watcher killed by someone is replaced at once, not at the next server start
-		process.onExit().thenRun(() -> this.lines.offer(""));
-		if (logger.isDebugEnabled()) {
-			logger.debug("Started the MCP server orphan guard (pid " + process.pid() + ")");
-		}
-		OutputStream input = process.getOutputStream();
-		try {
-			String all = String.join("", this.reapers) + String.join("", this.known.values());
-			input.write(all.getBytes(StandardCharsets.US_ASCII));
-			input.flush();
-		}
-		catch (IOException ex) {
-			logger.warn(
-					"The MCP server orphan guard (pid " + process.pid() + ") ended at once (" + ex.getMessage() + ")");
-		}
-		return input;
 	}
 
 	/**
@@ -388,26 +288,8 @@ public final class OrphanGuard {
 				offer("Q\n");
 			}
 		}
-		deleteScripts();
+		this.scripts.delete();
 		return true;
-	}
-
-	/**
-	 * Delete the scripts, and their directory unless a container's cidfile is still in
-	 * it.
-	 */
-	private synchronized void deleteScripts() {
-		if (this.directory != null) {
-			try {
-				for (String name : this.written.keySet()) {
-					Files.deleteIfExists(this.directory.resolve(name + ".sh"));
-				}
-				Files.deleteIfExists(this.directory);
-			}
-			catch (IOException ex) {
-				// not empty, or left for the temporary directory's own cleaning
-			}
-		}
 	}
 
 }

@@ -1,5 +1,5 @@
 # mcp-stdio orphan guard: ends the servers of a JVM once it is gone (see OrphanGuard). It
-# reaches sh through the environment (OrphanGuard.LOADER), so that its command line is short.
+# reaches sh through the environment (GuardWatcher.LOADER), so that its command line is short.
 # Arguments: the application, the owner JVM's pid and start time; for tests, a /proc to read
 # and "members" to print the members of the servers once, at the end of the input, instead
 # of guarding, or "proven" to print those that a read of each process and its ancestors

@@ -126,7 +126,7 @@ public final class ContainmentAccess {
 			.filter((child) -> child.info()
 				.arguments()
 				.map(List::of)
-				.filter((args) -> args.contains(OrphanGuard.NAME)
+				.filter((args) -> args.contains(GuardWatcher.NAME)
 						&& (application == null || args.contains(application)))
 				.isPresent())
 			.map(ProcessHandle::pid)

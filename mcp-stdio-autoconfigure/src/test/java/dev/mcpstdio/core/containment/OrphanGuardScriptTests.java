@@ -198,10 +198,10 @@ class OrphanGuardScriptTests {
 	 */
 	private Set<Long> byScript(World world, String mode) throws Exception {
 		Path proc = world.write(this.temp.resolve("script-" + System.nanoTime()));
-		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", OrphanGuard.LOADER, OrphanGuard.NAME, "app",
+		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", GuardWatcher.LOADER, GuardWatcher.NAME, "app",
 				Long.toString(OWNER), Long.toString(OWNER_START), proc.toString(), mode)
 			.redirectError(ProcessBuilder.Redirect.INHERIT);
-		builder.environment().put(OrphanGuard.SCRIPT_VARIABLE, OrphanGuard.SCRIPT);
+		builder.environment().put(GuardWatcher.SCRIPT_VARIABLE, GuardWatcher.SCRIPT);
 		Process script = builder.start();
 		StringBuilder lines = new StringBuilder();
 		for (World.Root root : world.roots) {

@@ -166,7 +166,7 @@ class OrphanGuardTests {
 				Long guard = ContainmentAccess.guardPid(application);
 				assertThat(guard).isNotNull();
 				Path cmdline = Path.of("/proc", Long.toString(guard), "cmdline");
-				String expected = String.join("\0", Platform.current().shell(), "-c", OrphanGuard.LOADER,
+				String expected = String.join("\0", Platform.current().shell(), "-c", GuardWatcher.LOADER,
 						"mcp-stdio-guard", application, Long.toString(ProcessMarkers.CURRENT_PID),
 						Long.toString(ProcessMarkers.CURRENT_START)) + "\0";
 				// setsid first, then sh in its place
