@@ -16,18 +16,7 @@
 
 package dev.mcpstdio.core.tree;
 
-import java.io.IOException;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.mcpstdio.core.tree.ProcessTable.Proc;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,9 +26,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ProcessScanner implements ProcessSource {
 
-	// Through a ProcReader (with the markers of each process that can carry one of this
-	// JVM), else through ProcessHandle; snapshots are shared among callers that ask at
-	// the same time.
+	// Snapshots (read by a SnapshotReader) are shared among callers that ask at the
+	// same time.
 
 	/** The longest a snapshot is reused by {@link #recent()}. */
 	private static final long MAX_AGE_NANOS = 100_000_000L;
@@ -50,38 +38,11 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	private static final long MAX_SHARED_WAIT_NANOS = 2_000_000_000L;
 
-	/** The kernel's thread creator: its children are kernel threads. */
-	private static final long KTHREADD = 2;
+	/** Reads the snapshots. */
+	private final SnapshotReader reader;
 
-	/** The most ancestors a proof reads: more is a loop, not a process tree. */
-	private static final int MAX_LINEAGE = 4096;
-
-	private static final Log logger = LogFactory.getLog(ProcessScanner.class);
-
-	private static final @Nullable Pidfds SYSTEM_PIDFDS = loadPidfds();
-
-	private final Platform platform;
-
-	private final ProcReader proc;
-
-	/**
-	 * Markers of a process never change while it runs one program: they are cached by
-	 * pid, start time and where its environment lies in memory (which an exec changes).
-	 * Only definite answers are cached: an empty or failed read (as during {@code exec}
-	 * or exit) is read again next time.
-	 */
-	private final Map<Long, CachedMarkers> markerCache = new ConcurrentHashMap<>();
-
-	/**
-	 * Only processes started at or after this may carry a marker of this JVM: a process
-	 * gets its markers by inheriting them from one this JVM started.
-	 */
-	private final long markerHorizon;
-
-	private final long pageSize;
-
-	/** How signals reach a process: through pidfds, or {@code null} by pid. */
-	private final @Nullable Pidfds pidfds;
+	/** How signals reach a process, only while it is the process read. */
+	private final ProcessSignals signals;
 
 	private final Object flight = new Object();
 
@@ -110,15 +71,13 @@ public final class ProcessScanner implements ProcessSource {
 	 * {@code false} forces the way without them, for tests
 	 */
 	ProcessScanner(Platform platform, ProcReader proc, boolean pidfds) {
-		this(platform, proc, pidfds ? SYSTEM_PIDFDS : null, Math.max(0, ProcessMarkers.CURRENT_START));
+		this(new SnapshotReader(platform, proc, Math.max(0, ProcessMarkers.CURRENT_START)),
+				ProcessSignals.of(platform, proc, pidfds));
 	}
 
-	private ProcessScanner(Platform platform, ProcReader proc, @Nullable Pidfds pidfds, long markerHorizon) {
-		this.platform = platform;
-		this.proc = proc;
-		this.pidfds = pidfds;
-		this.pageSize = platform.hasProcFileSystem() ? proc.pageSize() : 4096;
-		this.markerHorizon = markerHorizon;
+	private ProcessScanner(SnapshotReader reader, ProcessSignals signals) {
+		this.reader = reader;
+		this.signals = signals;
 	}
 
 	/**
@@ -128,7 +87,7 @@ public final class ProcessScanner implements ProcessSource {
 	 * @return a scanner that shares no snapshot with this one
 	 */
 	public ProcessScanner everyProcess() {
-		return new ProcessScanner(this.platform, this.proc, this.pidfds, 0);
+		return new ProcessScanner(this.reader.withHorizon(0), this.signals);
 	}
 
 	/**
@@ -196,7 +155,7 @@ public final class ProcessScanner implements ProcessSource {
 		}
 		ProcessTable table = null;
 		try {
-			table = read(this.markerHorizon);
+			table = this.reader.read(this.generation);
 			return table;
 		}
 		finally {
@@ -228,124 +187,7 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	@Override
 	public ProcessTable reread(ProcessTable table) {
-		if (table.unread().isEmpty() || !this.platform.hasProcFileSystem()) {
-			return table;
-		}
-		ProcReader.Cursor cursor = this.proc.cursor();
-		Map<Long, @Nullable Proc> reread = new HashMap<>();
-		List<Proc> unread = new ArrayList<>();
-		for (Proc old : table.unread()) {
-			List<Proc> stillUnread = new ArrayList<>(1);
-			Proc now = readProc(old.pid(), cursor, 0, true, stillUnread);
-			boolean same = now != null && now.startTime() == old.startTime();
-			reread.put(old.pid(), same ? now : null);
-			if (same) {
-				unread.addAll(stillUnread);
-			}
-		}
-		return table.with(reread, unread);
-	}
-
-	private ProcessTable read(long horizon) {
-		long gen = this.generation;
-		long takenAt = System.nanoTime();
-		if (!this.platform.hasProcFileSystem()) {
-			return scanWithProcessHandles(gen, takenAt);
-		}
-		Map<Long, Proc> processes = new HashMap<>();
-		List<Proc> unread = new ArrayList<>();
-		ProcReader.Cursor cursor = this.proc.cursor();
-		try {
-			for (long pid : this.proc.pids()) {
-				Proc read = readProc(pid, cursor, horizon, true, unread);
-				if (read != null) {
-					processes.put(pid, read);
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			return scanWithProcessHandles(gen, takenAt);
-		}
-		if (this.markerCache.size() > 4 * processes.size() + 1024) {
-			this.markerCache.keySet().removeIf((pid) -> !processes.containsKey(pid));
-		}
-		return new ProcessTable(processes, takenAt, gen, unread);
-	}
-
-	private ProcessTable scanWithProcessHandles(long gen, long takenAt) {
-		Map<Long, Proc> processes = new HashMap<>();
-		ProcessHandle.allProcesses().forEach((handle) -> processes.put(handle.pid(), procOf(handle)));
-		return new ProcessTable(processes, takenAt, gen, List.of());
-	}
-
-	/**
-	 * Read one process: {@code null} when it is gone or a zombie, else the process, also
-	 * added to {@code unread} when its environment read empty (as during an exec).
-	 */
-	private @Nullable Proc readProc(long pid, ProcReader.Cursor cursor, long horizon, boolean cached,
-			List<Proc> unread) {
-		if (!cursor.readStat(pid)) {
-			return null;
-		}
-		ProcReader.Stat stat = cursor.stat(pid);
-		if (stat.isZombie()) {
-			return null;
-		}
-		long environAt = cursor.environAt();
-		ProcessMarkers markers = null;
-		long uid = -1;
-		boolean empty = false;
-		boolean kernelThread = stat.ppid() == KTHREADD || pid == KTHREADD;
-		// Kernel threads have no environment, and a process older than the horizon no
-		// marker of ours
-		if (!kernelThread && stat.startTime() >= horizon) {
-			CachedMarkers read = markers(pid, stat.startTime(), environAt, cursor, cached);
-			if (read != null) {
-				markers = read.markers();
-				uid = read.uid();
-			}
-			else if (!stat.isExiting()) {
-				// A user process shows no environment while it execs; one that is
-				// exiting shows none either (its memory is gone), but it execs nothing
-				// any more: looking at it again would only delay a stop
-				empty = true;
-			}
-		}
-		Proc proc = new Proc(stat.ids(), stat.state(), stat.startTime(), stat.rssPages() * this.pageSize, markers, uid);
-		if (empty) {
-			unread.add(proc);
-		}
-		return proc;
-	}
-
-	/**
-	 * Return the markers of a process (with its user when it has any), or {@code null}
-	 * when its environment was empty, as while it execs. Only a read that found an
-	 * environment is cached: an empty or failed one is tried again next time. A proof
-	 * ({@code useCache} false) reads afresh and caches nothing: a stranger with the pid,
-	 * start time and environment address of a member would get its markers from a cache.
-	 */
-	private @Nullable CachedMarkers markers(long pid, long startTime, long environAt, ProcReader.Cursor cursor,
-			boolean useCache) {
-		CachedMarkers cached = useCache ? this.markerCache.get(pid) : null;
-		if (cached != null && cached.startTime() == startTime && cached.environAt() == environAt) {
-			return cached;
-		}
-		int length = cursor.readEnviron(pid);
-		if (length < 0) {
-			// Another user's, or gone: it has no markers we could act on
-			return new CachedMarkers(startTime, environAt, null, -1);
-		}
-		if (length == 0) {
-			return null;
-		}
-		ProcessMarkers markers = ProcessMarkers.parse(cursor.buffer(), length);
-		// Only markers are evidence that needs the user: read it only then
-		cached = new CachedMarkers(startTime, environAt, markers, (markers != null) ? this.proc.uid(pid) : -1);
-		if (useCache) {
-			this.markerCache.put(pid, cached);
-		}
-		return cached;
+		return this.reader.reread(table);
 	}
 
 	/**
@@ -356,77 +198,17 @@ public final class ProcessScanner implements ProcessSource {
 	 */
 	@Override
 	public ProcessTable lineage(long pid) {
-		long takenAt = System.nanoTime();
-		Map<Long, Proc> processes = new HashMap<>();
-		List<Proc> unread = new ArrayList<>();
-		if (!this.platform.hasProcFileSystem()) {
-			Optional<ProcessHandle> next = ProcessHandle.of(pid);
-			while (next.isPresent() && !processes.containsKey(next.get().pid()) && processes.size() < MAX_LINEAGE) {
-				processes.put(next.get().pid(), procOf(next.get()));
-				next = next.get().parent();
-			}
-			return new ProcessTable(processes, takenAt, this.generation, unread);
-		}
-		ProcReader.Cursor cursor = this.proc.cursor();
-		long next = pid;
-		while (next > 0 && !processes.containsKey(next) && processes.size() < MAX_LINEAGE) {
-			Proc read = readProc(next, cursor, 0, false, unread);
-			if (read == null) {
-				break;
-			}
-			processes.put(next, read);
-			next = read.ppid();
-		}
-		return new ProcessTable(processes, takenAt, this.generation, unread);
+		return this.reader.lineage(pid, this.generation);
 	}
 
-	/**
-	 * Open a pidfd of the process that has a pid now, where the kernel has them.
-	 * @param pid the process
-	 * @return the pidfd, or {@code null} when the process is gone, pidfds are not used,
-	 * or none could be opened (out of descriptors): then a signal goes by pid
-	 */
 	@Override
 	public Pidfds.@Nullable Pidfd hold(long pid) {
-		Pidfds pidfds = this.pidfds;
-		if (pidfds == null) {
-			return null;
-		}
-		try {
-			return pidfds.open(pid);
-		}
-		catch (RuntimeException ex) {
-			return null;
-		}
+		return this.signals.hold(pid);
 	}
 
-	/**
-	 * Send SIGTERM or SIGKILL to a process, but only while it is the process read: a pid
-	 * reused since is left alone. Start time, parent, group and session are checked after
-	 * the handle is taken, and the JDK refuses to signal a handle whose process has
-	 * changed.
-	 */
 	@Override
 	public boolean signal(Proc proc, boolean kill) {
-		Optional<ProcessHandle> handle = ProcessHandle.of(proc.pid());
-		if (handle.isEmpty() || (proc.startTime() != 0 && !isStill(proc))) {
-			return false;
-		}
-		return kill ? handle.get().destroyForcibly() : handle.get().destroy();
-	}
-
-	/**
-	 * Return whether a pid still shows the process read: its start time, and where
-	 * {@code /proc} tells them its parent, group and session, which a stranger born in
-	 * the same clock tick does not share.
-	 */
-	private boolean isStill(Proc proc) {
-		if (!this.platform.hasProcFileSystem() || proc.pgid() < 0) {
-			return startTimeOf(proc.pid()) == proc.startTime();
-		}
-		ProcReader.Stat stat = this.proc.stat(proc.pid());
-		return stat != null && !stat.isZombie() && stat.startTime() == proc.startTime() && stat.ppid() == proc.ppid()
-				&& stat.pgid() == proc.pgid() && stat.sid() == proc.sid();
+		return this.signals.signal(proc, kill);
 	}
 
 	/**
@@ -436,56 +218,7 @@ public final class ProcessScanner implements ProcessSource {
 	 * @return its start time, 0 when unknown, -1 when it is gone or a zombie
 	 */
 	public long startTimeOf(long pid) {
-		if (this.platform.hasProcFileSystem()) {
-			ProcReader.Stat stat = this.proc.stat(pid);
-			return (stat == null || stat.isZombie()) ? -1 : stat.startTime();
-		}
-		return ProcessHandle.of(pid).map(ProcessScanner::startMillis).orElse(-1L);
-	}
-
-	/**
-	 * A process as {@link ProcessHandle} tells it: no group, session, memory or markers.
-	 */
-	private static Proc procOf(ProcessHandle handle) {
-		return new Proc(new ProcessTable.Ids(handle.pid(), handle.parent().map(ProcessHandle::pid).orElse(0L), -1, -1),
-				'R', startMillis(handle), 0, null, -1);
-	}
-
-	private static long startMillis(ProcessHandle handle) {
-		return handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-	}
-
-	/**
-	 * Return how this JVM signals, decided once with one line that says which way signals
-	 * go: through pidfds, or {@code null} by pid.
-	 */
-	private static @Nullable Pidfds loadPidfds() {
-		String way = "Signals to MCP server processes go by pid, each right after a fresh proof that the process "
-				+ "is the server's";
-		if (!System.getProperty("os.name", "").startsWith("Linux")) {
-			if (logger.isDebugEnabled()) {
-				logger.debug(way + " (no pidfds on " + System.getProperty("os.name") + ")");
-			}
-			return null;
-		}
-		try {
-			Pidfds pidfds = Pidfds.load();
-			if (logger.isDebugEnabled()) {
-				logger.debug("Signals to MCP server processes go through pidfds, each opened while the process was "
-						+ "proven the server's");
-			}
-			return pidfds;
-		}
-		catch (RuntimeException | LinkageError ex) {
-			// JNA absent or unable to load its library, a kernel before 5.3 (ENOSYS),
-			// a seccomp filter (EPERM)
-			logger.info(way + ": pidfds are not available (" + ex + ")");
-			return null;
-		}
-	}
-
-	private record CachedMarkers(long startTime, long environAt, @Nullable ProcessMarkers markers, long uid) {
-
+		return this.signals.startTimeOf(pid);
 	}
 
 }
