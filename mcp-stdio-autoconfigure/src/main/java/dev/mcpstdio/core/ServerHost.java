@@ -25,13 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment;
@@ -82,16 +76,8 @@ public final class ServerHost implements AutoCloseable {
 		Membership membership = Membership.ofCurrentUser();
 		ProcessScanner scanner = new ProcessScanner(this.platform, builder.proc);
 		this.guard = new OrphanGuard(this.platform, builder.orphanGuard, this.application);
-		AtomicInteger threads = new AtomicInteger();
-		this.tasks = new ThreadPoolExecutor(0, MAX_TASK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				(runnable) -> Threads.daemon(runnable, "mcp-stdio-task-" + threads.incrementAndGet()),
-				new ThreadPoolExecutor.CallerRunsPolicy());
-		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-				(runnable) -> Threads.daemon(runnable, "mcp-stdio-timer"));
-		// a cancelled check (an idle stop, a restart) leaves the queue at once, and what
-		// it holds with it: not when it would have been due
-		timer.setRemoveOnCancelPolicy(true);
-		this.scheduler = Executors.unconfigurableScheduledExecutorService(timer);
+		this.tasks = Threads.pool("mcp-stdio-task-", MAX_TASK_THREADS);
+		this.scheduler = Threads.timer("mcp-stdio-timer");
 		this.containments = new Containments(this.guard, this.tasks, scanner, membership, builder.proc,
 				builder.cgroups);
 		this.launcher = new ProcessLauncher(new ProcessLauncher.Machine(this.platform, builder.proc, membership,

@@ -16,13 +16,21 @@
 
 package dev.mcpstdio.core.support;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The daemon threads of mcp-stdio and the one wait on a monitor they share.
+ * The daemon threads of mcp-stdio, their pools, and the one wait on a monitor they share.
  *
  * @author mcp-stdio authors
  */
@@ -41,6 +49,33 @@ public final class Threads {
 		Thread thread = new Thread(runnable, name);
 		thread.setDaemon(true);
 		return thread;
+	}
+
+	/**
+	 * Return a pool of daemon threads for tasks that may block: a thread for each task,
+	 * kept for 30 seconds once idle; past the most threads, the caller runs the task.
+	 * @param prefix the names of its threads, before their number
+	 * @param maxThreads the most threads at once
+	 * @return the pool
+	 */
+	public static ExecutorService pool(String prefix, int maxThreads) {
+		AtomicInteger threads = new AtomicInteger();
+		return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+				(runnable) -> daemon(runnable, prefix + threads.incrementAndGet()),
+				new ThreadPoolExecutor.CallerRunsPolicy());
+	}
+
+	/**
+	 * Return one daemon thread for timed tasks.
+	 * @param name its name
+	 * @return the timer
+	 */
+	public static ScheduledExecutorService timer(String name) {
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, (runnable) -> daemon(runnable, name));
+		// a cancelled check (an idle stop, a restart) leaves the queue at once, and what
+		// it holds with it: not when it would have been due
+		timer.setRemoveOnCancelPolicy(true);
+		return Executors.unconfigurableScheduledExecutorService(timer);
 	}
 
 	/**

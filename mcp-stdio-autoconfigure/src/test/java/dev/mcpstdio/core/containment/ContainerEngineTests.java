@@ -255,7 +255,7 @@ class ContainerEngineTests {
 				ofDead.cli.destroyForcibly();
 				ofReused.cli.destroyForcibly();
 				ContainerEngine engine = ofDead.launch.engine();
-				ContainerStop result = Containments.sweepEngine(engine, Duration.ofSeconds(1),
+				ContainerStop result = Leftovers.sweepEngine(engine, Duration.ofSeconds(1),
 						"label=" + this.fixtures.containerLabel());
 				System.out.println("Sweep of 2 orphaned containers took " + result.took());
 				List<String> orphans = List.of(dead, reused);
@@ -295,7 +295,7 @@ class ContainerEngineTests {
 			assertThat(stubborn.request(1)).contains("ping");
 			assertThat(polite.request(1)).contains("ping");
 			Path script = Files.writeString(directory.resolve("containers.sh"),
-					Containments.reaper(List.of(stubborn.launch.engine(), polite.launch.engine()), owner));
+					ContainerReaper.script(List.of(stubborn.launch.engine(), polite.launch.engine()), owner));
 			assertThat(Files.readString(script)).contains("env -i").doesNotContain("MCP_STDIO_TEST_SECRET");
 			// the JVM "dies": its CLIs' stdin ends, the guard runs the reaper
 			dying.destroyForcibly();

@@ -71,7 +71,7 @@ class ContainerOutputTests {
 		List<OwnedContainer> containers = List.of(new OwnedContainer("a", "s", "i", dead, true),
 				new OwnedContainer("b", "s", "i", alive, true), new OwnedContainer("c", "s", "i", remote, false),
 				new OwnedContainer("d", "s", "i", me, true), new OwnedContainer("e", "s", "i", null, true));
-		assertThat(Containments.orphans(containers, (owner) -> owner.pid() == 12)).extracting(OwnedContainer::id)
+		assertThat(Leftovers.orphans(containers, (owner) -> owner.pid() == 12)).extracting(OwnedContainer::id)
 			.containsExactly("a");
 	}
 
@@ -83,7 +83,7 @@ class ContainerOutputTests {
 				Duration.ofSeconds(5));
 		ContainerEngine podman = new ContainerEngine(List.of("/usr/bin/podman"), Map.of("HOME", "/root"),
 				Duration.ofSeconds(5));
-		String script = Containments.reaper(List.of(docker, podman, docker), owner);
+		String script = ContainerReaper.script(List.of(docker, podman, docker), owner);
 		assertThat(script).contains(
 				"engine1() { [ \"$1\" = remove ] && { shift; set -- 'rm' '-f' \"$@\"; }; ${bound:+timeout -s KILL 5} env -i 'DOCKER_HOST=unix:///d.sock' 'PATH=/usr/bin' '/usr/bin/docker' '--context' 'it'\\''s' \"$@\"; }")
 			.contains(

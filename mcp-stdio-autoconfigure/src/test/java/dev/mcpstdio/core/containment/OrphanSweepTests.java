@@ -121,8 +121,9 @@ class OrphanSweepTests {
 		Path view = Files.createTempDirectory("mcp-stdio-proc");
 		try {
 			ProcessScanner scanner = new ProcessScanner(Platform.current(), procShowing(view, ofAnother));
-			assertThat(Containments.sweepProcesses(scanner, Membership.ofCurrentUser(), null, Duration.ofMillis(500))
-				.pids()).containsExactly(ofAnother);
+			assertThat(
+					Leftovers.sweepProcesses(scanner, Membership.ofCurrentUser(), null, Duration.ofMillis(500)).pids())
+				.containsExactly(ofAnother);
 		}
 		finally {
 			// the links only, never what they lead to
@@ -145,7 +146,7 @@ class OrphanSweepTests {
 				markers, Membership.CURRENT_UID + 1);
 		ProcessTable.Proc ours = new ProcessTable.Proc(new ProcessTable.Ids(pid + 1, 1, pid + 1, pid + 1), 'S', 100,
 				4096, markers, Membership.CURRENT_UID);
-		assertThat(Containments.orphans(
+		assertThat(Leftovers.orphans(
 				new ProcessTable(Map.of(ofAnother.pid(), ofAnother, ours.pid(), ours), System.nanoTime(), 0, List.of()),
 				Membership.ofCurrentUser(), "app"))
 			.containsExactly(ours);
