@@ -17,7 +17,6 @@
 package dev.mcpstdio.core.server.io;
 
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 
 import org.jspecify.annotations.Nullable;
@@ -49,7 +48,7 @@ final class JsonRpcScanner {
 			if (member && key == null) {
 				return false;
 			}
-			whitespace(line);
+			JsonTokens.whitespace(line);
 			if (line.at >= line.end) {
 				return false;
 			}
@@ -66,7 +65,7 @@ final class JsonRpcScanner {
 					return false;
 				}
 				open(line, c, parent, role, key, depth++);
-				if (!is(line, line.at, (c == '{') ? '}' : ']')) {
+				if (!JsonTokens.is(line, line.at, (c == '{') ? '}' : ']')) {
 					continue;
 				}
 				line.at++;
@@ -90,7 +89,7 @@ final class JsonRpcScanner {
 	private static int closed(JsonRpcLine line, int depth) {
 		int open = depth;
 		while (true) {
-			whitespace(line);
+			JsonTokens.whitespace(line);
 			if (open == 0) {
 				return 0;
 			}
@@ -124,7 +123,7 @@ final class JsonRpcScanner {
 		if (object) {
 			opened(line, role);
 		}
-		whitespace(line);
+		JsonTokens.whitespace(line);
 	}
 
 	/** The role of a value: what its container is, and under which key. */
@@ -152,18 +151,18 @@ final class JsonRpcScanner {
 			}
 			line.insertAt = line.at;
 			line.insertInto = role;
-			whitespace(line);
-			line.insertEmpty = is(line, line.at, '}');
+			JsonTokens.whitespace(line);
+			line.insertEmpty = JsonTokens.is(line, line.at, '}');
 		}
 	}
 
 	/** Read a member's name and its colon; remember the names of {@code _meta}. */
 	private static @Nullable String key(JsonRpcLine line, byte role) {
-		whitespace(line);
+		JsonTokens.whitespace(line);
 		// the names of other objects are skipped, not built
-		String key = string(line, role != JsonRpcLine.OTHER);
-		whitespace(line);
-		if (key == null || !is(line, line.at, ':')) {
+		String key = JsonTokens.string(line, role != JsonRpcLine.OTHER);
+		JsonTokens.whitespace(line);
+		if (key == null || !JsonTokens.is(line, line.at, ':')) {
 			return null;
 		}
 		line.at++;
@@ -182,14 +181,15 @@ final class JsonRpcScanner {
 		boolean wanted = key != null && parent != JsonRpcLine.OTHER && parent != JsonRpcLine.META;
 		int start = line.at;
 		if (c == '"') {
-			String value = string(line, wanted);
+			String value = JsonTokens.string(line, wanted);
 			if (value != null && wanted) {
 				take(line, parent, key, value, true, false);
 			}
 			return value != null;
 		}
 		boolean number = c != 't' && c != 'f' && c != 'n';
-		if (!(number ? number(line) : literal(line, (c == 't') ? "true" : (c == 'f') ? "false" : "null"))) {
+		if (!(number ? JsonTokens.number(line)
+				: JsonTokens.literal(line, (c == 't') ? "true" : (c == 'f') ? "false" : "null"))) {
 			return false;
 		}
 		if (wanted) {
@@ -245,140 +245,6 @@ final class JsonRpcScanner {
 
 	private static boolean isInteger(String number) {
 		return number.indexOf('.') < 0 && number.indexOf('e') < 0 && number.indexOf('E') < 0;
-	}
-
-	/**
-	 * Read a string, its quotes included: the text when asked for (the one unescape of
-	 * mcp-stdio), else {@code ""}; {@code null} and no move when it is not valid.
-	 */
-	private static @Nullable String string(JsonRpcLine line, boolean text) {
-		if (!is(line, line.at, '"')) {
-			return null;
-		}
-		int i = line.at + 1;
-		StringBuilder unescaped = null;
-		int plain = i;
-		while (i < line.end) {
-			char c = line.text.charAt(i);
-			if (c == '"') {
-				line.at = i + 1;
-				if (!text) {
-					return "";
-				}
-				return (unescaped == null) ? line.text.substring(plain, i)
-						: unescaped.append(line.text, plain, i).toString();
-			}
-			if (c < 0x20) {
-				return null;
-			}
-			if (c != '\\') {
-				i++;
-				continue;
-			}
-			if (i + 1 >= line.end) {
-				return null;
-			}
-			if (unescaped == null) {
-				unescaped = new StringBuilder();
-			}
-			unescaped.append(line.text, plain, i);
-			i = unescape(line, i, unescaped);
-			if (i < 0) {
-				return null;
-			}
-			plain = i;
-		}
-		return null;
-	}
-
-	/**
-	 * Append what the escape at {@code i}, its backslash, stands for.
-	 * @return where the escape ends, -1 when it is not valid
-	 */
-	private static int unescape(JsonRpcLine line, int i, StringBuilder unescaped) {
-		char escaped = line.text.charAt(i + 1);
-		switch (escaped) {
-			case 'b' -> unescaped.append('\b');
-			case 'f' -> unescaped.append('\f');
-			case 'n' -> unescaped.append('\n');
-			case 'r' -> unescaped.append('\r');
-			case 't' -> unescaped.append('\t');
-			case '"', '\\', '/' -> unescaped.append(escaped);
-			case 'u' -> {
-				if (i + 5 >= line.end || !hex(line, i + 2, i + 6)) {
-					return -1;
-				}
-				unescaped.append((char) Integer.parseInt(line.text, i + 2, i + 6, 16));
-				return i + 6;
-			}
-			default -> {
-				return -1;
-			}
-		}
-		return i + 2;
-	}
-
-	private static boolean hex(JsonRpcLine line, int from, int to) {
-		for (int i = from; i < to; i++) {
-			// ASCII only, as JSON says: Character.digit also takes other scripts' digits
-			if (!HexFormat.isHexDigit(line.text.charAt(i))) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	private static boolean number(JsonRpcLine line) {
-		int start = is(line, line.at, '-') ? line.at + 1 : line.at;
-		int i = digits(line, start);
-		if (i > 0 && line.text.charAt(start) == '0') {
-			// a leading 0 is the whole integer part
-			i = start + 1;
-		}
-		if (i > 0 && is(line, i, '.')) {
-			line.fraction = true;
-			i = digits(line, i + 1);
-		}
-		if (i > 0 && (is(line, i, 'e') || is(line, i, 'E'))) {
-			line.fraction = true;
-			i = digits(line, (is(line, i + 1, '+') || is(line, i + 1, '-')) ? i + 2 : i + 1);
-		}
-		if (i < 0) {
-			return false;
-		}
-		line.at = i;
-		return true;
-	}
-
-	/** The end of the digits at {@code from}, -1 when there is none. */
-	private static int digits(JsonRpcLine line, int from) {
-		int i = from;
-		while (i < line.end && line.text.charAt(i) >= '0' && line.text.charAt(i) <= '9') {
-			i++;
-		}
-		return (i > from) ? i : -1;
-	}
-
-	private static boolean is(JsonRpcLine line, int i, char c) {
-		return i < line.end && line.text.charAt(i) == c;
-	}
-
-	private static boolean literal(JsonRpcLine line, String literal) {
-		if (!line.text.startsWith(literal, line.at)) {
-			return false;
-		}
-		line.at += literal.length();
-		return true;
-	}
-
-	private static void whitespace(JsonRpcLine line) {
-		while (line.at < line.end) {
-			char c = line.text.charAt(line.at);
-			if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-				return;
-			}
-			line.at++;
-		}
 	}
 
 }
