@@ -51,7 +51,7 @@ final class MarkerCache {
 	 * ({@code useCache} false) reads afresh and caches nothing: a stranger with the pid,
 	 * start time and environment address of a member would get its markers from a cache.
 	 */
-	@Nullable Read read(long pid, long startTime, long environAt, ProcReader.Cursor cursor, boolean useCache) {
+	@Nullable Read read(long pid, long startTime, long environAt, ProcCursor cursor, boolean useCache) {
 		Read cached = useCache ? this.cache.get(pid) : null;
 		if (cached != null && cached.startTime() == startTime && cached.environAt() == environAt) {
 			return cached;

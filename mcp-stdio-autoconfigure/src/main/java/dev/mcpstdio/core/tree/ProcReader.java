@@ -16,12 +16,10 @@
 
 package dev.mcpstdio.core.tree;
 
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -78,7 +76,7 @@ public final class ProcReader {
 	 * @return its fields, or {@code null} when it is gone
 	 */
 	public @Nullable Stat stat(long pid) {
-		Cursor cursor = cursor();
+		ProcCursor cursor = cursor();
 		return cursor.readStat(pid) ? cursor.stat(pid) : null;
 	}
 
@@ -88,9 +86,9 @@ public final class ProcReader {
 	 * @return its markers, or {@code null} when it has none or cannot be read
 	 */
 	public @Nullable ProcessMarkers markers(long pid) {
-		Cursor cursor = cursor();
+		ProcCursor cursor = cursor();
 		int length = cursor.readEnviron(pid);
-		return (length > 0) ? ProcessMarkers.parse(cursor.buffer, length) : null;
+		return (length > 0) ? ProcessMarkers.parse(cursor.buffer(), length) : null;
 	}
 
 	/**
@@ -163,8 +161,8 @@ public final class ProcReader {
 	 * Return a cursor that reads many processes into one buffer, for a scan.
 	 * @return a new cursor, for one thread
 	 */
-	Cursor cursor() {
-		return new Cursor();
+	ProcCursor cursor() {
+		return new ProcCursor(this.prefix);
 	}
 
 	/**
@@ -210,141 +208,6 @@ public final class ProcReader {
 		 */
 		public boolean isExiting() {
 			return (this.flags & PF_EXITING) != 0;
-		}
-
-	}
-
-	/**
-	 * Reads the files of many processes into one buffer, and the fields of a {@code stat}
-	 * line without making strings of them: a scan reads hundreds.
-	 */
-	final class Cursor {
-
-		/**
-		 * Fields of {@code stat} after the command name, the state being field 0: up to
-		 * {@code env_end}, which kernels before 3.5 do not show.
-		 */
-		private static final int FIELDS = 49;
-
-		/** Fields every kernel shows: up to the resident set size. */
-		private static final int REQUIRED_FIELDS = 22;
-
-		private byte[] buffer = new byte[1024];
-
-		private final int[] starts = new int[FIELDS];
-
-		private int length;
-
-		private int fields;
-
-		private char state;
-
-		/**
-		 * Read a process's {@code stat}.
-		 * @return whether it could be read and had every field
-		 */
-		boolean readStat(long pid) {
-			this.length = read(ProcReader.this.prefix + pid + "/stat", 4096);
-			// The command name may hold anything, ')' too: the fields follow the last
-			int close = -1;
-			for (int i = this.length - 1; i >= 0; i--) {
-				if (this.buffer[i] == ')') {
-					close = i;
-					break;
-				}
-			}
-			if (close < 0 || close + 2 >= this.length) {
-				return false;
-			}
-			int field = 0;
-			this.starts[field++] = close + 2;
-			for (int i = close + 2; i < this.length && field < FIELDS; i++) {
-				if (this.buffer[i] == ' ') {
-					this.starts[field++] = i + 1;
-				}
-			}
-			if (field < REQUIRED_FIELDS) {
-				return false;
-			}
-			this.fields = field;
-			this.state = (char) this.buffer[close + 2];
-			return true;
-		}
-
-		/** The fields of the stat line read last. */
-		Stat stat(long pid) {
-			return new Stat(new ProcessTable.Ids(pid, field(1), field(2), field(3)), this.state, field(6), field(19),
-					field(21));
-		}
-
-		/**
-		 * Return where the environment of the process read last lies in its memory: an
-		 * exec moves it.
-		 * @return a value that an exec changes, 0 when unknown
-		 */
-		long environAt() {
-			return 31 * field(47) + field(48);
-		}
-
-		/**
-		 * Return the numeric field {@code index} of the stat line read last.
-		 * @return its value, 0 when the line does not have it
-		 */
-		long field(int index) {
-			if (index >= this.fields) {
-				return 0;
-			}
-			long value = 0;
-			boolean negative = false;
-			for (int i = this.starts[index]; i < this.length; i++) {
-				byte b = this.buffer[i];
-				if (b == '-') {
-					negative = true;
-				}
-				else if (b >= '0' && b <= '9') {
-					value = value * 10 + (b - '0');
-				}
-				else {
-					break;
-				}
-			}
-			return negative ? -value : value;
-		}
-
-		/**
-		 * Read a process's environment into the buffer.
-		 * @return its length, -1 when it could not be read
-		 */
-		int readEnviron(long pid) {
-			return read(ProcReader.this.prefix + pid + "/environ", MAX_ENVIRON_BYTES);
-		}
-
-		byte[] buffer() {
-			return this.buffer;
-		}
-
-		/**
-		 * Read a file into the buffer, at most {@code max} bytes.
-		 * @return the bytes read, -1 when the file could not be read
-		 */
-		private int read(String file, int max) {
-			try (FileInputStream in = new FileInputStream(file)) {
-				int total = 0;
-				while (total < max) {
-					if (total == this.buffer.length) {
-						this.buffer = Arrays.copyOf(this.buffer, Math.min(max, total * 2));
-					}
-					int read = in.read(this.buffer, total, Math.min(this.buffer.length, max) - total);
-					if (read < 0) {
-						return total;
-					}
-					total += read;
-				}
-				return total;
-			}
-			catch (IOException | RuntimeException ex) {
-				return -1;
-			}
 		}
 
 	}

@@ -82,7 +82,7 @@ final class SnapshotReader {
 		if (table.unread().isEmpty() || !this.platform.hasProcFileSystem()) {
 			return table;
 		}
-		ProcReader.Cursor cursor = this.proc.cursor();
+		ProcCursor cursor = this.proc.cursor();
 		Map<Long, @Nullable Proc> reread = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
 		for (Proc old : table.unread()) {
@@ -109,7 +109,7 @@ final class SnapshotReader {
 		}
 		Map<Long, Proc> processes = new HashMap<>();
 		List<Proc> unread = new ArrayList<>();
-		ProcReader.Cursor cursor = this.proc.cursor();
+		ProcCursor cursor = this.proc.cursor();
 		try {
 			for (long pid : this.proc.pids()) {
 				Proc read = readProc(pid, cursor, this.markerHorizon, true, unread);
@@ -135,8 +135,7 @@ final class SnapshotReader {
 	 * Read one process: {@code null} when it is gone or a zombie, else the process, also
 	 * added to {@code unread} when its environment read empty (as during an exec).
 	 */
-	private @Nullable Proc readProc(long pid, ProcReader.Cursor cursor, long horizon, boolean cached,
-			List<Proc> unread) {
+	private @Nullable Proc readProc(long pid, ProcCursor cursor, long horizon, boolean cached, List<Proc> unread) {
 		if (!cursor.readStat(pid)) {
 			return null;
 		}
@@ -190,7 +189,7 @@ final class SnapshotReader {
 			}
 			return new ProcessTable(processes, takenAt, gen, unread);
 		}
-		ProcReader.Cursor cursor = this.proc.cursor();
+		ProcCursor cursor = this.proc.cursor();
 		long next = pid;
 		while (next > 0 && !processes.containsKey(next) && processes.size() < MAX_LINEAGE) {
 			Proc read = readProc(next, cursor, 0, false, unread);

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for how a {@link TreeTerminator} signals ({@link TreeTerminator.Signalled}) with
- * real processes: through pidfds where the kernel has them, and the way without them,
- * forced by {@code ProcessScanner}'s package-private switch.
+ * Tests for how a {@link TreeTerminator} signals ({@link Signalled}) with real processes:
+ * through pidfds where the kernel has them, and the way without them, forced by
+ * {@code ProcessScanner}'s package-private switch.
  *
  * @author mcp-stdio authors
  */
