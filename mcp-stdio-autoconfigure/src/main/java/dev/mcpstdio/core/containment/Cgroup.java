@@ -18,15 +18,12 @@ package dev.mcpstdio.core.containment;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.tree.ProcessMarkers;
@@ -143,27 +140,7 @@ final class Cgroup implements Containment.Part {
 	 * @return the pids, empty once the group is empty or gone
 	 */
 	List<Long> pids() {
-		Set<Long> pids = new LinkedHashSet<>();
-		collect(this.path, pids, 0);
-		return new ArrayList<>(pids);
-	}
-
-	private static void collect(Path group, Set<Long> pids, int depth) {
-		try {
-			for (String line : Files.readAllLines(group.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
-				if (!line.isBlank()) {
-					pids.add(Long.parseLong(line.strip()));
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			return;
-		}
-		if (depth <= 32) {
-			for (Path child : children(group)) {
-				collect(child, pids, depth + 1);
-			}
-		}
+		return CgroupTree.pids(this.path);
 	}
 
 	/**
@@ -187,36 +164,6 @@ final class Cgroup implements Containment.Part {
 			}
 		}
 		return pids().isEmpty();
-	}
-
-	private static List<Path> children(Path group) {
-		List<Path> children = new ArrayList<>();
-		// A group without descendants (the usual case) needs no listing: every entry of
-		// its directory would be looked at to tell the groups from the kernel's files
-		if (!hasDescendants(group)) {
-			return children;
-		}
-		try (DirectoryStream<Path> entries = Files.newDirectoryStream(group, Files::isDirectory)) {
-			entries.forEach(children::add);
-		}
-		catch (IOException | RuntimeException ex) {
-			// gone
-		}
-		return children;
-	}
-
-	private static boolean hasDescendants(Path group) {
-		try {
-			for (String line : Files.readAllLines(group.resolve("cgroup.stat"), StandardCharsets.US_ASCII)) {
-				if (line.startsWith("nr_descendants ")) {
-					return Long.parseLong(line.substring("nr_descendants ".length()).strip()) > 0;
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// unknown: look
-		}
-		return true;
 	}
 
 	/**
@@ -307,7 +254,7 @@ final class Cgroup implements Containment.Part {
 	 */
 	boolean awaitEmptyAndRemove() {
 		awaitEmpty(KILL_WAIT);
-		removeTree(this.path);
+		CgroupTree.remove(this.path);
 		return !Files.exists(this.path);
 	}
 
@@ -326,13 +273,6 @@ final class Cgroup implements Containment.Part {
 			}
 		}
 		return removed;
-	}
-
-	private static void removeTree(Path group) {
-		for (Path child : children(group)) {
-			removeTree(child);
-		}
-		Cgroups.removeQuietly(group);
 	}
 
 	@Override
