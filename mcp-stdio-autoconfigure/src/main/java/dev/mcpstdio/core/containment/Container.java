@@ -26,10 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.Containment.Start;
@@ -48,9 +46,6 @@ import org.jspecify.annotations.Nullable;
 final class Container implements Containment.Part {
 
 	private static final Log logger = LogFactory.getLog(Container.class);
-
-	/** How long the engine's figures of a container are reused. */
-	private static final long ENGINE_COUNT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	private final Containments host;
 
@@ -72,20 +67,8 @@ final class Container implements Containment.Part {
 	/** Whether the container is known to be gone: a later end skips the engine. */
 	private volatile boolean ended;
 
-	/**
-	 * Whether the container's processes, with our markers, are in this host's
-	 * {@code /proc}; {@code null} until the engine has told.
-	 */
-	private volatile @Nullable Boolean visibleOnHost;
-
-	/** Counted through the engine whatever the host sees, as for an engine in a VM. */
-	private volatile boolean engineOnly;
-
-	private volatile ProcessTree.Stats engineStats = Containment.NOTHING;
-
-	private volatile long engineCountedAt = System.nanoTime() - ENGINE_COUNT_MAX_AGE_NANOS;
-
-	private final AtomicBoolean counting = new AtomicBoolean();
+	/** Its figures as the engine counts them, where this host cannot see them. */
+	private final EngineCount count;
 
 	/**
 	 * Prepare the container of one start: labels, markers and a cidfile make it ours.
@@ -133,6 +116,8 @@ final class Container implements Containment.Part {
 			additions.add("--init");
 		}
 		this.args = List.copyOf(run.argsWith(additions));
+		this.count = new EngineCount(this.engine, this.server, instance, host, this::knownContainerId,
+				() -> this.ended);
 	}
 
 	@Override
@@ -274,61 +259,10 @@ final class Container implements Containment.Part {
 		}
 	}
 
-	/**
-	 * Return the container's figures as the engine counts them where this host cannot see
-	 * its processes (an engine in a VM); zero where it can, since the census finds them
-	 * by marker. Never waits: the figures (one call takes seconds) are refreshed in the
-	 * background and may be a few seconds old.
-	 */
+	/** The engine's figures of the container, where this host cannot see it. */
 	@Override
 	public ProcessTree.Stats unseen() {
-		boolean onlyEngine = this.engineOnly;
-		if (this.ended || (Boolean.TRUE.equals(this.visibleOnHost) && !onlyEngine)) {
-			return Containment.NOTHING;
-		}
-		if (System.nanoTime() - this.engineCountedAt >= ENGINE_COUNT_MAX_AGE_NANOS
-				&& this.counting.compareAndSet(false, true)) {
-			try {
-				this.host.tasks().execute(this::countThroughEngine);
-			}
-			catch (RejectedExecutionException ex) {
-				this.counting.set(false);
-			}
-		}
-		return (onlyEngine || Boolean.FALSE.equals(this.visibleOnHost)) ? this.engineStats : Containment.NOTHING;
-	}
-
-	private void countThroughEngine() {
-		try {
-			String known = knownContainerId();
-			if (known == null || this.ended) {
-				return;
-			}
-			if (this.visibleOnHost == null && !this.engineOnly) {
-				long pid = this.engine.mainPid(known);
-				if (pid <= 0) {
-					// not running (yet): ask again later
-					return;
-				}
-				// false for an engine in a VM (Docker Desktop, podman machine): its
-				// processes, with their markers, are not in this host's /proc
-				ProcessMarkers markers = this.host.proc().markers(pid);
-				this.visibleOnHost = markers != null && this.instance.equals(markers.instance());
-				if (this.visibleOnHost) {
-					return;
-				}
-			}
-			this.engineStats = this.engine.stats(known);
-		}
-		catch (RuntimeException ex) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("Could not count the container of " + McpStdioException.describe(this.server) + ": " + ex);
-			}
-		}
-		finally {
-			this.engineCountedAt = System.nanoTime();
-			this.counting.set(false);
-		}
+		return this.count.unseen();
 	}
 
 	/**
@@ -336,8 +270,7 @@ final class Container implements Containment.Part {
 	 * for an engine in a VM: for tests of that path on a machine that has none.
 	 */
 	void countThroughEngineOnly() {
-		this.engineOnly = true;
-		this.engineCountedAt = System.nanoTime() - ENGINE_COUNT_MAX_AGE_NANOS;
+		this.count.engineOnly();
 	}
 
 	/**

@@ -58,7 +58,9 @@ final class Leftovers {
 		ProcessScanner everyProcess = scanner.everyProcess();
 		List<Proc> orphans = orphans(everyProcess.scan(), membership, application);
 		if (orphans.isEmpty()) {
-			logger.debug("No orphaned MCP server processes found");
+			if (logger.isDebugEnabled()) {
+				logger.debug("No orphaned MCP server processes found");
+			}
 			return new Swept(0, 0, 0, List.of());
 		}
 		List<Long> pids = orphans.stream().map(Proc::pid).toList();
