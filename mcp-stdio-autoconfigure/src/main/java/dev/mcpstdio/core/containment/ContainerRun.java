@@ -17,12 +17,10 @@
 package dev.mcpstdio.core.containment;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,27 +56,8 @@ public final class ContainerRun {
 
 	private final int runIndex;
 
-	// the options of run that matter to us, read as the engines read them: the last wins
-
-	private boolean interactive;
-
-	private int tty = -1;
-
-	private int detach = -1;
-
-	private boolean init;
-
-	private @Nullable String cidfile;
-
-	private final List<String> attach = new ArrayList<>();
-
-	private int attachIndex = -1;
-
-	private @Nullable String reserved;
-
-	private int reservedIndex = -1;
-
-	private final List<String> hostAccess = new ArrayList<>();
+	/** The options of run that matter to mcp-stdio. */
+	private final RunOptions options = new RunOptions();
 
 	private ContainerRun(List<String> args, int runIndex) {
 		this.args = args;
@@ -104,7 +83,7 @@ public final class ContainerRun {
 		int imageIndex = run.parseRunOptions(runIndex + 1);
 		refuse(imageIndex >= copy.size(),
 				"'" + copy.get(runIndex) + "' has no image to run; name the image after the options", -1);
-		run.check();
+		run.options.check();
 		return run;
 	}
 
@@ -187,7 +166,7 @@ public final class ContainerRun {
 			boolean flag = RUN_SHORT_FLAGS.indexOf(letter) >= 0;
 			String rest = arg.substring(j + 1);
 			if (flag && !rest.startsWith("=")) {
-				flag(longName(letter), true, index);
+				this.options.flag(longName(letter), true, index);
 				continue;
 			}
 			// a flag's value follows '='; a short option with a value takes the rest of
@@ -206,14 +185,15 @@ public final class ContainerRun {
 	 */
 	private int option(String option, @Nullable String inline, boolean flag, int index) {
 		if (flag) {
-			flag(option, (inline != null) ? parseBoolean(inline, this.args.get(index), index) : true, index);
+			this.options.flag(option, (inline != null) ? parseBoolean(inline, this.args.get(index), index) : true,
+					index);
 			return 1;
 		}
 		if (inline != null) {
-			value(option, inline, index);
+			this.options.value(option, inline, index);
 			return 1;
 		}
-		value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
+		this.options.value(option, (index + 1 < this.args.size()) ? this.args.get(index + 1) : "", index);
 		return 2;
 	}
 
@@ -239,105 +219,7 @@ public final class ContainerRun {
 		};
 	}
 
-	private void flag(String option, boolean on, int index) {
-		switch (option) {
-			case "--interactive" -> this.interactive = on;
-			case "--tty" -> this.tty = on ? index : -1;
-			case "--detach" -> this.detach = on ? index : -1;
-			case "--init" -> this.init = on;
-			case "--privileged" -> {
-				if (on) {
-					this.hostAccess.add("--privileged");
-				}
-			}
-			default -> {
-			}
-		}
-	}
-
-	private void value(String option, String value, int index) {
-		switch (option) {
-			case "--cidfile" -> this.cidfile = value;
-			case "--attach" -> {
-				this.attach.add(value.toLowerCase(Locale.ROOT));
-				this.attachIndex = index;
-			}
-			case "--env" -> {
-				String variable = value.split("=", 2)[0];
-				if (List.of(ProcessMarkers.SERVER, ProcessMarkers.OWNER_PID, ProcessMarkers.INSTANCE)
-					.contains(variable)) {
-					reserve("-e " + variable, index);
-				}
-			}
-			case "--pid", "--network", "--net", "--uts", "--ipc", "--userns", "--cgroupns" -> {
-				if (value.equals("host")) {
-					this.hostAccess.add(option + "=host");
-				}
-			}
-			case "--volume", "-v" -> {
-				if (value.equals("/") || value.startsWith("/:")) {
-					this.hostAccess.add(option + " " + value);
-				}
-			}
-			case "--mount" -> {
-				if (mountsHostRoot(value)) {
-					this.hostAccess.add("--mount " + value);
-				}
-			}
-			case "--label" -> {
-				if (value.startsWith(ContainerEngine.LABEL_PREFIX)) {
-					reserve("--label " + value.split("=", 2)[0], index);
-				}
-			}
-			default -> {
-			}
-		}
-	}
-
-	/** A bind mount whose source is the host's {@code /}. */
-	private static boolean mountsHostRoot(String spec) {
-		boolean bind = false;
-		boolean root = false;
-		for (String field : spec.split(",")) {
-			String[] pair = field.split("=", 2);
-			String key = pair[0].strip().toLowerCase(Locale.ROOT);
-			String value = (pair.length > 1) ? pair[1].strip() : "";
-			if (key.equals("type")) {
-				bind = value.equals("bind");
-			}
-			else if (key.equals("source") || key.equals("src")) {
-				root = value.equals("/");
-			}
-		}
-		return bind && root;
-	}
-
-	private void reserve(String what, int index) {
-		if (this.reserved == null) {
-			this.reserved = what;
-			this.reservedIndex = index;
-		}
-	}
-
-	private void check() {
-		refuse(this.tty >= 0,
-				"-t (--tty) cannot carry MCP over stdio: a terminal rewrites the JSON messages (line endings, echo); remove it",
-				this.tty);
-		refuse(this.detach >= 0,
-				"-d (--detach) cuts the container off from the command's stdin and stdout, so the server would never get a message; remove it",
-				this.detach);
-		refuse(!this.interactive,
-				"without -i (--interactive) the container's stdin is not connected and the server reads end-of-file at once; add -i after 'run'",
-				-1);
-		refuse(!this.attach.isEmpty() && !this.attach.contains("stdout"),
-				"-a (--attach) without stdout: the server's answers would never arrive; attach stdout or remove -a",
-				this.attachIndex);
-		refuse(this.reserved != null, this.reserved
-				+ " is set by mcp-stdio for every container it starts (it finds and ends the container by it); remove it",
-				this.reservedIndex);
-	}
-
-	private static void refuse(boolean refused, String problem, int argIndex) {
+	static void refuse(boolean refused, String problem, int argIndex) {
 		if (refused) {
 			throw new InvalidCommandException(problem, argIndex);
 		}
@@ -376,15 +258,15 @@ public final class ContainerRun {
 	 * @return the options, in order, possibly none
 	 */
 	public List<String> hostAccess() {
-		return Collections.unmodifiableList(this.hostAccess);
+		return this.options.hostAccess();
 	}
 
 	@Nullable String cidfile() {
-		return this.cidfile;
+		return this.options.cidfile();
 	}
 
 	boolean init() {
-		return this.init;
+		return this.options.init();
 	}
 
 	/**
