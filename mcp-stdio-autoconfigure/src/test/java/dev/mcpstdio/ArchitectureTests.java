@@ -208,14 +208,17 @@ class ArchitectureTests {
 			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.UsageSupervisor(\\$.*)?")
 			.should()
 			.dependOnClassesThat()
-			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerConnection|McpStdioServer)(\\$.*)?")
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerStarts|StartAttempts|ServerStops|ServerStatus"
+							+ "|ServerConnection|McpStdioServer)(\\$.*)?")
 			.check(productClasses);
 	}
 
 	@Test
 	void theStateMachineNeverReachesItsClientSide() {
 		noClasses().that()
-			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.ServerController(\\$.*)?")
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerStatus|ServerStarts|StartAttempts|ServerStops|StartTally)(\\$.*)?")
 			.should()
 			.dependOnClassesThat()
 			.haveNameMatching(

@@ -23,8 +23,8 @@ import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 
 /**
- * Routes one generation's messages and end to the client side: the end first to the state
- * machine.
+ * The routing of one generation's messages and end to the client side: the end first to
+ * the state machine.
  *
  * @author mcp-stdio authors
  */
