@@ -24,9 +24,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What everyone reads of one server without its lock: its state, its current process and
- * that one's generation, whether it is initialized, why its last start failed. Only
- * {@link ServerController} writes it, under its lock; every value is volatile, so that a
- * send's fast path, the endpoint and the usage supervisor read it as it is now.
+ * that one's generation, whether it is initialized, why its last start failed. Written
+ * under the state machine's lock by it, its starts and its stops; the state by
+ * {@link ServerController} alone. Every value is volatile, so that a send's fast path,
+ * the endpoint and the usage supervisor read it as it is now.
  *
  * @author mcp-stdio authors
  */
@@ -50,6 +51,11 @@ final class ServerStatus {
 		return this.state;
 	}
 
+	/**
+	 * Change the state: for {@link ServerController#setState(ServerState)} only, which
+	 * also wakes the waiting sends and tells the listeners.
+	 * @param state the state
+	 */
 	void state(ServerState state) {
 		this.state = state;
 	}
