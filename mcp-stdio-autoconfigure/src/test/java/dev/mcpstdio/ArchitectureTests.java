@@ -240,19 +240,56 @@ class ArchitectureTests {
 			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.UsageSupervisor(\\$.*)?")
 			.should()
 			.dependOnClassesThat()
-			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerConnection|McpStdioServer)(\\$.*)?")
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerStarts|StartAttempts|ServerStops|ServerStatus"
+							+ "|ServerConnection|McpStdioServer)(\\$.*)?")
 			.check(productClasses);
 	}
 
 	@Test
 	void theStateMachineNeverReachesItsClientSide() {
 		noClasses().that()
-			.haveNameMatching("dev\\.mcpstdio\\.lifecycle\\.ServerController(\\$.*)?")
+			.haveNameMatching(
+					"dev\\.mcpstdio\\.lifecycle\\.(ServerController|ServerStatus|ServerStarts|StartAttempts|ServerStops|StartTally)(\\$.*)?")
 			.should()
 			.dependOnClassesThat()
 			.haveNameMatching(
 					"dev\\.mcpstdio\\.lifecycle\\.(ServerConnection|McpStdioServer|UserInstances|RequestObserver)(\\$.*)?")
 			.check(productClasses);
+	}
+
+	@Test
+	void onlyTheStateMachineChangesTheState() {
+		// every change of a server's state goes through ServerController.setState(),
+		// under
+		// its lock: the sends waiting for a settled state look again, and the usage
+		// supervisor and the listeners are told; a write elsewhere would skip them
+		noClasses().that()
+			.doNotHaveFullyQualifiedName("dev.mcpstdio.lifecycle.ServerController")
+			.should()
+			.callMethod("dev.mcpstdio.lifecycle.ServerStatus", "state", "dev.mcpstdio.lifecycle.ServerState")
+			.check(productClasses);
+	}
+
+	@Test
+	void theStateMachineHoldsFewFieldsAndOneMutable() {
+		// issue 46 found 25 fields, 18 of them mutable, in ServerController; its starts,
+		// stops, status and client terms are classes of their own now, and what it keeps
+		// is its collaborators and whether the server should run
+		JavaClass controller = productClasses.get("dev.mcpstdio.lifecycle.ServerController");
+		Set<String> fields = controller.getFields()
+			.stream()
+			.filter((field) -> !field.getModifiers().contains(JavaModifier.STATIC))
+			.map((field) -> field.getName())
+			.collect(Collectors.toCollection(TreeSet::new));
+		Set<String> mutable = controller.getFields()
+			.stream()
+			.filter((field) -> !field.getModifiers().contains(JavaModifier.STATIC))
+			.filter((field) -> !field.getModifiers().contains(JavaModifier.FINAL))
+			.map((field) -> field.getName())
+			.collect(Collectors.toCollection(TreeSet::new));
+		assertThat(fields).hasSizeLessThanOrEqualTo(13);
+		assertThat(mutable).containsExactly("wantRunning");
 	}
 
 }

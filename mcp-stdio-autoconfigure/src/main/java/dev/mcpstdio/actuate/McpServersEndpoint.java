@@ -27,8 +27,6 @@ import java.util.Objects;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import dev.mcpstdio.McpServerExitedException;
-import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.core.server.StdioServerSpec;
@@ -59,7 +57,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 @Endpoint(id = "mcpservers", defaultAccess = Access.READ_ONLY)
 public class McpServersEndpoint {
 
-	private final McpStdioServers servers;
+	private final ServerDescriptions descriptions;
+
+	private final ServerActions actions;
 
 	/**
 	 * When arguments and stderr tails are shown, sanitized; environment values never are.
@@ -67,7 +67,8 @@ public class McpServersEndpoint {
 	private final Show showValues;
 
 	public McpServersEndpoint(McpStdioServers servers, Show showValues) {
-		this.servers = servers;
+		this.descriptions = new ServerDescriptions(servers);
+		this.actions = new ServerActions(servers, this.descriptions);
 		this.showValues = showValues;
 	}
 
@@ -75,12 +76,12 @@ public class McpServersEndpoint {
 	// values, as Boot does for JMX
 	@ReadOperation
 	public McpServersDescriptor servers() {
-		return serversDescriptor(this.showValues.isShown(true));
+		return this.descriptions.servers(this.showValues.isShown(true));
 	}
 
 	@ReadOperation
 	public @Nullable McpServerDescriptor server(@Selector String name) {
-		return serverDescriptor(name, this.showValues.isShown(true));
+		return this.descriptions.server(name, this.showValues.isShown(true));
 	}
 
 	/**
@@ -92,7 +93,7 @@ public class McpServersEndpoint {
 	 */
 	@WriteOperation
 	public McpServerDescriptor act(@Selector String name, String action) {
-		ActionResult result = perform(name, action, this.showValues.isShown(true));
+		ActionResult result = this.actions.perform(name, action, this.showValues.isShown(true));
 		return switch (result.outcome()) {
 			case DONE -> Objects.requireNonNull(result.server());
 			case UNKNOWN_SERVER, UNKNOWN_ACTION ->
@@ -108,161 +109,27 @@ public class McpServersEndpoint {
 	 */
 	@WriteOperation
 	public McpServersDescriptor reload(String action) {
-		ActionResult result = reloadResult(action);
+		ActionResult result = this.actions.reload(action);
 		if (result.outcome() != ActionOutcome.DONE) {
 			throw new InvalidEndpointRequestException(result.message(), result.message());
 		}
-		return serversDescriptor(this.showValues.isShown(true));
+		return this.descriptions.servers(this.showValues.isShown(true));
 	}
 
 	/**
-	 * Reload the server set.
-	 * @param action must be {@code reload}
-	 * @return what came of it: {@code UNKNOWN_ACTION}, {@code CONFLICT} when the
-	 * application is stopping, else {@code DONE} (the reload's own outcome is in the
-	 * servers' descriptor)
+	 * Return what the endpoint shows of the servers, for its web extension too.
+	 * @return the descriptions
 	 */
-	ActionResult reloadResult(String action) {
-		if (!"reload".equalsIgnoreCase(action.trim())) {
-			return new ActionResult(ActionOutcome.UNKNOWN_ACTION, "Unknown action '" + SecretSanitizer.quote(action, 40)
-					+ "'; the servers as a whole take reload, one server restart, stop or start", null);
-		}
-		if (this.servers.reload() == null) {
-			return new ActionResult(ActionOutcome.CONFLICT,
-					"The servers were not reloaded: the application is stopping or another reload is under way", null);
-		}
-		return new ActionResult(ActionOutcome.DONE, null, null);
+	ServerDescriptions descriptions() {
+		return this.descriptions;
 	}
 
 	/**
-	 * Describe every server.
-	 * @param showValues whether arguments and stderr tails are shown (sanitized)
-	 * @return the servers
+	 * Return the endpoint's actions, for its web extension too.
+	 * @return the actions
 	 */
-	McpServersDescriptor serversDescriptor(boolean showValues) {
-		Map<String, McpServerDescriptor> descriptors = new LinkedHashMap<>();
-		int liveProcesses = 0;
-		for (McpStdioServer server : this.servers.list()) {
-			McpServerDescriptor descriptor = describe(server, showValues);
-			descriptors.put(server.name(), descriptor);
-			liveProcesses += descriptor.process().liveProcesses();
-		}
-		return new McpServersDescriptor(descriptors, liveProcesses, ReloadDescriptor.of(this.servers.lastReload()));
-	}
-
-	/**
-	 * Describe one server.
-	 * @param name the server
-	 * @param showValues whether arguments and stderr tails are shown (sanitized)
-	 * @return the server, or {@code null} when there is none of that name
-	 */
-	@Nullable McpServerDescriptor serverDescriptor(String name, boolean showValues) {
-		McpStdioServer server = this.servers.find(name);
-		return (server != null) ? describe(server, showValues) : null;
-	}
-
-	/**
-	 * Act on one server.
-	 * @param name the server
-	 * @param action {@code restart}, {@code stop} or {@code start}
-	 * @param showValues whether arguments and stderr tails are shown (sanitized)
-	 * @return what came of it
-	 */
-	ActionResult perform(String name, String action, boolean showValues) {
-		McpStdioServer server = this.servers.find(name);
-		if (server == null) {
-			return new ActionResult(ActionOutcome.UNKNOWN_SERVER, "No MCP server '" + name + "'", null);
-		}
-		String parsed = action.trim().toLowerCase(Locale.ROOT);
-		Runnable act = switch (parsed) {
-			case "restart" -> server::restartServer;
-			case "stop" -> server::stopServer;
-			case "start" -> server::startServer;
-			default -> null;
-		};
-		if (act == null) {
-			return new ActionResult(ActionOutcome.UNKNOWN_ACTION,
-					"Unknown action '" + SecretSanitizer.quote(action, 40) + "'; use restart, stop or start", null);
-		}
-		if (!"stop".equals(parsed) && server.state() == ServerState.DISABLED) {
-			return new ActionResult(ActionOutcome.CONFLICT, "MCP server '" + name + "' is disabled",
-					describe(server, showValues));
-		}
-		try {
-			act.run();
-		}
-		catch (McpStdioException ex) {
-			return new ActionResult(ActionOutcome.FAILED, failureMessage(server, parsed, ex, showValues),
-					describe(server, showValues));
-		}
-		return new ActionResult(ActionOutcome.DONE, null, describe(server, showValues));
-	}
-
-	private McpServerDescriptor describe(McpStdioServer server, boolean showValues) {
-		// One census per server and read: every figure comes from the same snapshot
-		ProcessTree.Stats stats = server.treeStats();
-		StdioServerSpec spec = server.definition().spec();
-		// Unless shown, the executable and a mask for its arguments: they may hold
-		// secrets
-		String command = showValues ? spec.commandLine()
-				: spec.sanitize(spec.command()) + (spec.args().isEmpty() ? "" : " " + SecretSanitizer.MASK);
-		ExitInfo exit = server.lastExit();
-		SandboxSettings sandbox = spec.sandbox();
-		return new McpServerDescriptor(server.state(), server.isInitialized(),
-				new ProcessDescriptor(server.pid(), stats.liveProcesses(), stats.memoryBytes(), command,
-						server.startedAt(), sandbox.enabled() ? SandboxDescriptor.of(sandbox, spec) : null,
-						InstancesDescriptor.of(server)),
-				server.restarts(), server.pendingRequests(),
-				(exit != null) ? LastExitDescriptor.of(exit, showValues) : null);
-	}
-
-	private static String failureMessage(McpStdioServer server, String action, McpStdioException ex,
-			boolean showValues) {
-		if (showValues) {
-			return server.definition().spec().sanitize(String.valueOf(ex.getMessage()));
-		}
-		// The message may quote the command line or stderr
-		String exitCode = (ex instanceof McpServerExitedException exited) ? ", exit code " + exited.exitCode() : "";
-		return "Could not " + action + " MCP server '" + server.name() + "' (" + ex.getClass().getSimpleName()
-				+ exitCode + "); its message is withheld, as arguments and stderr are"
-				+ " (management.endpoint.mcpservers.show-values)";
-	}
-
-	/**
-	 * What came of an action, for each technology to express in its own way.
-	 */
-	enum ActionOutcome {
-
-		/** The action was done. */
-		DONE,
-
-		/** No server has that name. */
-		UNKNOWN_SERVER,
-
-		/** The action is none of restart, stop and start. */
-		UNKNOWN_ACTION,
-
-		/** The server is in no state for the action (a start of a disabled server). */
-		CONFLICT,
-
-		/** The action failed (the server could not start). */
-		FAILED
-
-	}
-
-	/**
-	 * What came of an action.
-	 *
-	 * @param outcome what came of it
-	 * @param message why it was not done, {@code null} when it was
-	 * @param server the server as it is now, when there is one (always when done)
-	 */
-	record ActionResult(ActionOutcome outcome, @Nullable String message, @Nullable McpServerDescriptor server) {
-
-		ActionFailure failure() {
-			return new ActionFailure(this.message, this.server);
-		}
-
+	ServerActions actions() {
+		return this.actions;
 	}
 
 	/**

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.mcpstdio.actuate.McpServersEndpoint.ActionFailure;
-import dev.mcpstdio.actuate.McpServersEndpoint.ActionResult;
 import dev.mcpstdio.actuate.McpServersEndpoint.McpServerDescriptor;
 import dev.mcpstdio.actuate.McpServersEndpoint.McpServersDescriptor;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +65,7 @@ public class McpServersEndpointWebExtension {
 	// when roles are configured
 	@ReadOperation
 	public McpServersDescriptor servers(SecurityContext securityContext) {
-		return this.delegate.serversDescriptor(this.showValues.isShown(securityContext, this.roles));
+		return this.delegate.descriptions().servers(this.showValues.isShown(securityContext, this.roles));
 	}
 
 	@ReadOperation
@@ -75,8 +74,8 @@ public class McpServersEndpointWebExtension {
 		if (notNamedByPath != null) {
 			return badRequest(notNamedByPath);
 		}
-		McpServerDescriptor server = this.delegate.serverDescriptor(name,
-				this.showValues.isShown(securityContext, this.roles));
+		McpServerDescriptor server = this.delegate.descriptions()
+			.server(name, this.showValues.isShown(securityContext, this.roles));
 		return (server != null) ? new WebEndpointResponse<>(server)
 				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}
@@ -96,7 +95,8 @@ public class McpServersEndpointWebExtension {
 		if (notNamedByPath != null) {
 			return badRequest(notNamedByPath);
 		}
-		ActionResult result = this.delegate.perform(name, action, this.showValues.isShown(securityContext, this.roles));
+		ActionResult result = this.delegate.actions()
+			.perform(name, action, this.showValues.isShown(securityContext, this.roles));
 		return switch (result.outcome()) {
 			case DONE -> new WebEndpointResponse<>(result.server());
 			case UNKNOWN_SERVER -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
@@ -118,9 +118,9 @@ public class McpServersEndpointWebExtension {
 	@WriteOperation
 	public WebEndpointResponse<Object> reload(SecurityContext securityContext, String action) {
 		boolean shown = this.showValues.isShown(securityContext, this.roles);
-		ActionResult result = this.delegate.reloadResult(action);
+		ActionResult result = this.delegate.actions().reload(action);
 		return switch (result.outcome()) {
-			case DONE -> new WebEndpointResponse<>(this.delegate.serversDescriptor(shown));
+			case DONE -> new WebEndpointResponse<>(this.delegate.descriptions().servers(shown));
 			case CONFLICT -> new WebEndpointResponse<>(result.failure(), STATUS_CONFLICT);
 			default -> new WebEndpointResponse<>(result.failure(), WebEndpointResponse.STATUS_BAD_REQUEST);
 		};

@@ -21,6 +21,7 @@ import java.util.List;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerUsers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -151,7 +152,7 @@ public class McpStdioAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpStdioServer.Users mcpStdioServerUsers(McpStdioUsers users, ObjectProvider<SecurityUsers.Tokens> tokens) {
+		ServerUsers mcpStdioServerUsers(McpStdioUsers users, ObjectProvider<SecurityUsers.Tokens> tokens) {
 			return new SecurityUsers(users, tokens.getIfAvailable());
 		}
 

@@ -25,6 +25,7 @@ import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.ServerUsers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -89,7 +90,7 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 		for (McpStdioServerDefinition definition : configured.definitions) {
 			registry.registerBean(beanName(definition.name()), McpStdioServer.class,
 					(spec) -> spec.supplier((context) -> server(definition, context.bean(ServerHost.class),
-							context.beanProvider(McpStdioServer.Users.class).getIfAvailable())));
+							context.beanProvider(ServerUsers.class).getIfAvailable())));
 		}
 		if (configured.definitions.stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
@@ -128,8 +129,7 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 	 * @param users who calls, where the application can tell
 	 * @return the server
 	 */
-	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host,
-			McpStdioServer.@Nullable Users users) {
+	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerUsers users) {
 		return new McpStdioServer(definition, host, (definition.demand().perUser() != null) ? users : null);
 	}
 

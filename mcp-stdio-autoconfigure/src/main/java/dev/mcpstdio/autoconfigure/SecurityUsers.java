@@ -20,7 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.lifecycle.McpStdioServer;
+import dev.mcpstdio.lifecycle.ServerUser;
+import dev.mcpstdio.lifecycle.ServerUsers;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
@@ -34,7 +35,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
  *
  * @author mcp-stdio authors
  */
-final class SecurityUsers implements McpStdioServer.Users {
+final class SecurityUsers implements ServerUsers {
 
 	private static final String OAUTH2 = "oauth2:";
 
@@ -48,7 +49,7 @@ final class SecurityUsers implements McpStdioServer.Users {
 	}
 
 	@Override
-	public McpStdioServer.@Nullable User current() {
+	public @Nullable ServerUser current() {
 		Authentication user = SecurityContextHolder.getContext().getAuthentication();
 		if (user == null || !user.isAuthenticated() || user instanceof AnonymousAuthenticationToken) {
 			return null;
@@ -81,7 +82,7 @@ final class SecurityUsers implements McpStdioServer.Users {
 	 * client
 	 */
 	private record User(String key, Authentication authentication, McpStdioUsers users,
-			@Nullable Tokens tokens) implements McpStdioServer.User {
+			@Nullable Tokens tokens) implements ServerUser {
 
 		@Override
 		public Map<String, String> env(String server, Map<String, String> userEnv) {

@@ -43,6 +43,7 @@ import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
 import dev.mcpstdio.lifecycle.McpStdioServers;
+import dev.mcpstdio.lifecycle.ServerUsers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -228,9 +229,8 @@ final class ServerReloads implements SmartLifecycle {
 		String beanName = McpStdioServersRegistrar.beanName(definition.name());
 		// post-processed as the context's own servers are: their request observations
 		// are attached there
-		McpStdioServer server = (McpStdioServer) this.beanFactory
-			.initializeBean(McpStdioServersRegistrar.server(definition, this.host,
-					this.beanFactory.getBeanProvider(McpStdioServer.Users.class).getIfAvailable()), beanName);
+		McpStdioServer server = (McpStdioServer) this.beanFactory.initializeBean(McpStdioServersRegistrar.server(
+				definition, this.host, this.beanFactory.getBeanProvider(ServerUsers.class).getIfAvailable()), beanName);
 		this.beanFactory.registerSingleton(beanName, server);
 		// destroyed with the context, like the servers it defined
 		this.beanFactory.registerDisposableBean(beanName, server);

@@ -20,9 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitCause;
@@ -31,13 +29,10 @@ import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.ProcessTree;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.log.LogMessage;
 import org.springframework.util.Assert;
 
 /**
@@ -54,8 +49,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 */
 	public static final int PHASE = Integer.MAX_VALUE - 3072;
 
-	private static final Log logger = LogFactory.getLog(McpStdioServer.class);
-
 	private final McpStdioServerDefinition definition;
 
 	private final ServerHost host;
@@ -64,13 +57,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	private final ServerController controller;
 
-	private volatile boolean lifecycleRunning;
-
-	/** Set once the server is stopped for good, its listeners told. */
-	private final AtomicBoolean closed = new AtomicBoolean();
-
 	/** The instances of a per-user server, else {@code null}. */
 	private final @Nullable UserInstances instances;
+
+	private final ServerLifecycle lifecycle;
 
 	/**
 	 * Create a server.
@@ -87,7 +77,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @param host what it shares with the other servers: processes, threads, the guard
 	 * @param users who calls, for a per-user server
 	 */
-	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users) {
+	public McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerUsers users) {
 		this(definition, host, users, null);
 	}
 
@@ -95,25 +85,26 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * A server, or an instance of the per-user server {@code template} (for
 	 * {@link UserInstances}).
 	 */
-	McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable Users users,
+	McpStdioServer(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerUsers users,
 			@Nullable McpStdioServer template) {
 		this.definition = definition;
 		this.host = host;
 		this.connection = new ServerConnection(definition, host, (template != null) ? template.connection : null);
 		this.controller = this.connection.controller();
 		this.instances = (definition.demand().perUser() != null) ? new UserInstances(this, host, users) : null;
+		this.lifecycle = new ServerLifecycle(this, this.controller, this.instances);
 	}
 
 	/** The current processes: a per-user server's are those of its instances. */
 	List<StdioServerProcess> processes() {
-		return (this.instances != null) ? this.instances.processes() : this.controller.processes();
+		return (this.instances != null) ? this.instances.processes() : this.controller.status().processes();
 	}
 
 	/**
 	 * Return the server the calling user's messages go to: this one, unless it runs one
 	 * instance per user; then the instance of the user authenticated on this thread,
 	 * created on their first call. The instance is not held: a caller that sends to it
-	 * holds it with {@link #lease(User)}.
+	 * holds it with {@link #lease(ServerUser)}.
 	 * @return the server or the user's instance
 	 * @throws McpStdioException if it runs one instance per user and no user is
 	 * authenticated, or it has {@code max-instances} instances in use for longer than
@@ -136,7 +127,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * {@code instance-wait})
 	 * @throws McpServerNotRunningException if the server was stopped
 	 */
-	public ServerLease lease(User user) {
+	public ServerLease lease(ServerUser user) {
 		return (this.instances != null) ? this.instances.lease(user) : new ServerLease(this, null);
 	}
 
@@ -155,7 +146,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * per user and there is one.
 	 * @return the user or {@code null}
 	 */
-	public @Nullable User user() {
+	public @Nullable ServerUser user() {
 		return (this.instances != null) ? this.instances.user() : null;
 	}
 
@@ -202,7 +193,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return whether it is closed
 	 */
 	public boolean isClosed() {
-		return this.closed.get();
+		return this.lifecycle.isClosed();
 	}
 
 	/**
@@ -220,7 +211,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return whether the server is initialized
 	 */
 	public boolean isInitialized() {
-		return this.controller.isInitialized();
+		return this.controller.status().isInitialized();
 	}
 
 	/**
@@ -250,7 +241,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the failure or {@code null}
 	 */
 	public @Nullable String lastFailure() {
-		return this.controller.lastFailure();
+		return this.controller.status().lastFailure();
 	}
 
 	public int pendingRequests() {
@@ -305,10 +296,10 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	public void startServer() {
 		if (this.instances != null && this.definition.enabled()) {
 			// IDLE again: its instances start on their users' demand
-			this.controller.startInBackground();
+			this.controller.starts().startInBackground();
 			return;
 		}
-		this.controller.startServer();
+		this.controller.starts().startServer();
 	}
 
 	/**
@@ -317,7 +308,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return the start under way
 	 */
 	CompletableFuture<Void> startInBackground() {
-		return this.controller.startInBackground();
+		return this.controller.starts().startInBackground();
 	}
 
 	/**
@@ -325,7 +316,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	 * @return how the stop went, or {@code null} when nothing was running
 	 */
 	public @Nullable StopResult stopServer() {
-		StopResult result = this.controller.stopServer();
+		StopResult result = this.controller.stops().stopServer();
 		if (this.instances != null) {
 			this.instances.stopAll();
 		}
@@ -348,41 +339,12 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void start() {
-		if (!this.definition.enabled()) {
-			return;
-		}
-		this.lifecycleRunning = true;
-		try {
-			this.controller.awaitLifecycleStart();
-		}
-		catch (RuntimeException ex) {
-			if (this.definition.required()) {
-				throw McpServerStartupException.required(name(), ex.getMessage(), ex);
-			}
-			logger.error(LogMessage.format(
-					"%s could not start and is FAILED (it is not required, so the application goes on): %s",
-					McpStdioException.describe(name()), ex.getMessage()));
-		}
+		this.lifecycle.start();
 	}
 
 	@Override
 	public void stop() {
-		ServerState before = state();
-		try {
-			StopResult result = stopServer();
-			if ((result == null || !result.wasRunning()) && this.lifecycleRunning && before != ServerState.STOPPED
-					&& before != ServerState.DISABLED && before != ServerState.IDLE) {
-				// One line per server at shutdown, also for one that had ended before
-				ExitInfo exit = lastExit();
-				logger.info(LogMessage.format("%s had already ended (%s)%s", McpStdioException.describe(name()), before,
-						(exit != null)
-								? ": " + exit.cause() + ", exit code " + exit.describeExitCode() + " at " + exit.at()
-								: ""));
-			}
-		}
-		finally {
-			this.lifecycleRunning = false;
-		}
+		this.lifecycle.stop();
 	}
 
 	@Override
@@ -401,7 +363,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public boolean isRunning() {
-		return this.lifecycleRunning;
+		return this.lifecycle.isRunning();
 	}
 
 	@Override
@@ -416,15 +378,7 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void destroy() {
-		// Also reached when start-up aborts before the lifecycle ran: nothing is left,
-		// and nothing starts it again (nor any of its instances)
-		this.controller.close();
-		if (this.instances != null) {
-			this.instances.stopAll();
-		}
-		if (this.closed.compareAndSet(false, true)) {
-			this.controller.events().closed();
-		}
+		this.lifecycle.destroy();
 	}
 
 	/**
@@ -449,44 +403,6 @@ public class McpStdioServer implements SmartLifecycle, DisposableBean {
 	@Override
 	public String toString() {
 		return "McpStdioServer[" + name() + ", " + state() + "]";
-	}
-
-	/**
-	 * Tells who calls a per-user server: a bean the application may replace.
-	 */
-	public interface Users {
-
-		/**
-		 * Return the user authenticated on the calling thread.
-		 * @return the user, or {@code null} when there is none (or an anonymous one)
-		 */
-		@Nullable User current();
-
-	}
-
-	/**
-	 * One user of per-user servers.
-	 */
-	public interface User {
-
-		/**
-		 * Return the key of the user's instances: opaque and stable, never their name or
-		 * a token.
-		 * @return the key
-		 */
-		String key();
-
-		/**
-		 * Resolve a server's {@code user-env} for this user, when their instance starts.
-		 * @param server the server's name
-		 * @param userEnv the variables and what they refer to, such as
-		 * {@code oauth2:github}
-		 * @return the variables and their values, all of them secret
-		 * @throws McpStdioException naming the server and the variable when one cannot be
-		 * resolved
-		 */
-		Map<String, String> env(String server, Map<String, String> userEnv);
-
 	}
 
 }

@@ -170,7 +170,7 @@ final class ServerConnection implements ClientConnection {
 			throw new McpServerNotRunningException(name(), McpStdioException.describe(name()) + " is "
 					+ state.name().toLowerCase(Locale.ROOT) + "; start it first");
 		}
-		String failure = this.controller.lastFailure();
+		String failure = this.controller.status().lastFailure();
 		ExitInfo exit = (current != null) ? current.exitInfo() : null;
 		boolean exitSaysWhy = exit != null && exit.cause().isFailure();
 		if (current == null || (state == ServerState.FAILED && failure != null && !exitSaysWhy)) {
@@ -189,7 +189,7 @@ final class ServerConnection implements ClientConnection {
 
 	@Override
 	public void setSelfInitialize(boolean selfInitialize) {
-		this.controller.setSelfInitialize(selfInitialize);
+		this.controller.terms().setSelfInitialize(selfInitialize);
 	}
 
 	@Override
@@ -211,12 +211,12 @@ final class ServerConnection implements ClientConnection {
 
 	@Override
 	public void setClientRequestTimeout(Duration timeout) {
-		this.controller.setClientRequestTimeout(timeout);
+		this.controller.terms().setClientRequestTimeout(timeout, this.controller.status());
 	}
 
 	@Override
 	public @Nullable Duration clientRequestTimeout() {
-		return this.controller.clientRequestTimeout();
+		return this.controller.terms().clientRequestTimeout();
 	}
 
 	@Override
@@ -236,7 +236,7 @@ final class ServerConnection implements ClientConnection {
 
 	@Override
 	public void joinStart() {
-		this.controller.joinStart();
+		this.controller.starts().joinStart();
 	}
 
 	@Override
@@ -246,12 +246,12 @@ final class ServerConnection implements ClientConnection {
 
 	@Override
 	public void giveUp(String reason) {
-		this.controller.giveUp(reason);
+		this.controller.stops().giveUp(reason);
 	}
 
 	@Override
 	public long generation() {
-		return this.controller.generation();
+		return this.controller.status().generation();
 	}
 
 	/**

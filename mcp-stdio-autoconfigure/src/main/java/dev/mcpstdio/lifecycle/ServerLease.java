@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.lifecycle;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * go (once).
  *
  * @author mcp-stdio authors
- * @see McpStdioServer#lease(McpStdioServer.User)
+ * @see McpStdioServer#lease(ServerUser)
  */
 public final class ServerLease implements AutoCloseable {
 
@@ -54,6 +55,27 @@ public final class ServerLease implements AutoCloseable {
 		if (this.release != null && this.closed.compareAndSet(false, true)) {
 			this.release.run();
 		}
+	}
+
+	/**
+	 * Send a request to the instance held, and let it go once the request is answered (or
+	 * could not be sent): an instance with a request under way is never stopped to make
+	 * room.
+	 * @param id the request id
+	 * @param message the request
+	 * @return the response future
+	 */
+	CompletableFuture<String> request(Object id, String message) {
+		CompletableFuture<String> answer;
+		try {
+			answer = this.instance.request(id, message);
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
+		}
+		answer.whenComplete((line, ex) -> close());
+		return answer;
 	}
 
 }

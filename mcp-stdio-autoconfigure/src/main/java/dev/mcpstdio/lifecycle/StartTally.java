@@ -18,21 +18,28 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.StdioServerProcess;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The starts of one server that its sends wait through: how many began and ended, the
- * deadline of the restart scheduled last, and the exit of a crash loop. Guarded by the
- * state machine's lock, the one it waits on; called with it held.
+ * deadline of the restart scheduled last, the exit of a crash loop, and the wait of a
+ * send for a settled state. Guarded by the state machine's lock, the one it waits on;
+ * called with it held.
  *
  * @author mcp-stdio authors
  */
 final class StartTally {
 
 	private final Object lock;
+
+	private final ServerStatus status;
+
+	private final ClientTerms terms;
+
+	private final ServerEvents events;
 
 	/** The starts begun and ended, running or failed: a send waits through one. */
 	private long begun;
@@ -49,8 +56,18 @@ final class StartTally {
 	 */
 	private volatile @Nullable ExitInfo crashLoopExit;
 
-	StartTally(Object lock) {
+	/**
+	 * Create the tally of a server's starts.
+	 * @param lock the state machine's lock
+	 * @param status what the state machine changes
+	 * @param terms who performs the handshake
+	 * @param events the exits the state machine was told of
+	 */
+	StartTally(Object lock, ServerStatus status, ClientTerms terms, ServerEvents events) {
 		this.lock = lock;
+		this.status = status;
+		this.terms = terms;
+		this.events = events;
 	}
 
 	/** A start begins: the one before it is over. */
@@ -83,8 +100,53 @@ final class StartTally {
 		this.crashLoopExit = exit;
 	}
 
-	@Nullable ExitInfo crashLoopExit() {
-		return this.crashLoopExit;
+	/**
+	 * Wait while the server is between processes, at most through one start: the one
+	 * under way, or the one a pending restart begins, not the ones after it. Bounded by
+	 * {@code startup-timeout}, or by the restart's backoff plus {@code startup-timeout}.
+	 * Takes the lock.
+	 * @param startupTimeout the server's {@code startup-timeout}
+	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
+	 * another restart is pending: the caller learns of that exit instead of waiting for
+	 * the next start
+	 */
+	void awaitSettled(Duration startupTimeout) {
+		if (!isSettling()) {
+			// a send's usual case, without the lock: running, and initialized when it
+			// performs the handshake itself
+			return;
+		}
+		synchronized (this.lock) {
+			if (!isSettling()) {
+				return;
+			}
+			ExitInfo looping = this.crashLoopExit;
+			boolean restarting = this.status.state() == ServerState.RESTARTING;
+			if (restarting && looping != null) {
+				// the restart before this one ended as its process started: the caller
+				// learns of that exit now, not after the next backoff
+				throw looping.toException();
+			}
+			if (!await(restarting, startupTimeout)) {
+				return;
+			}
+			StdioServerProcess current = this.status.process();
+			// The exit the controller was told of, which the process may not tell yet
+			ExitInfo exit = this.events.lastExit();
+			if (this.status.state() == ServerState.RESTARTING && current != null && exit != null
+					&& exit.pid() == current.pid()) {
+				throw exit.toException();
+			}
+		}
+	}
+
+	/**
+	 * Also read without the lock, on a send's fast path: every value read is volatile.
+	 */
+	private boolean isSettling() {
+		ServerState current = this.status.state();
+		return current == ServerState.RESTARTING || current == ServerState.STARTING
+				|| (current == ServerState.RUNNING && this.terms.selfInitialize() && !this.status.initialized());
 	}
 
 	/**
@@ -93,14 +155,13 @@ final class StartTally {
 	 * restart's backoff plus {@code startup-timeout}.
 	 * @param restartPending whether a restart is pending
 	 * @param startupTimeout the server's {@code startup-timeout}
-	 * @param settling whether the server still settles
 	 * @return {@code false} if the wait was interrupted (the thread's flag set again)
 	 */
-	boolean await(boolean restartPending, Duration startupTimeout, BooleanSupplier settling) {
+	private boolean await(boolean restartPending, Duration startupTimeout) {
 		long awaited = restartPending ? this.begun + 1 : this.begun;
 		long deadline = restartPending ? this.restartDeadlineNanos : System.nanoTime() + startupTimeout.toNanos();
 		long remaining = deadline - System.nanoTime();
-		while (settling.getAsBoolean() && this.ended < awaited && remaining > 0) {
+		while (isSettling() && this.ended < awaited && remaining > 0) {
 			try {
 				TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
 			}

@@ -24,16 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess;
-import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.secrets.SecretValues;
-import dev.mcpstdio.core.support.Waits;
-import dev.mcpstdio.lifecycle.McpStdioServer.User;
-import dev.mcpstdio.lifecycle.McpStdioServer.Users;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.PerUser;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -62,12 +55,13 @@ final class UserInstances {
 
 	private final ServerHost host;
 
-	private final @Nullable Users users;
-
 	private final PerUser perUser;
 
+	/** Who calls, and their values. */
+	private final PerUserCallers callers;
+
 	/** By the users' keys, least recently used first; guarded by {@code this}. */
-	private final Map<String, Slot> byKey = new LinkedHashMap<>(16, 0.75f, true);
+	private final Map<String, InstanceSlot> byKey = new LinkedHashMap<>(16, 0.75f, true);
 
 	/**
 	 * The users whose values are being resolved, each with the lock their calls wait on:
@@ -75,50 +69,25 @@ final class UserInstances {
 	 */
 	private final Map<String, Object> resolving = new ConcurrentHashMap<>();
 
-	UserInstances(McpStdioServer server, ServerHost host, @Nullable Users users) {
+	UserInstances(McpStdioServer server, ServerHost host, @Nullable ServerUsers users) {
 		this.server = server;
 		this.host = host;
-		this.users = users;
 		PerUser perUser = server.definition().demand().perUser();
 		Assert.state(perUser != null, "Not a per-user server");
 		this.perUser = perUser;
+		this.callers = new PerUserCallers(server.definition(), perUser, users);
 	}
 
 	private String name() {
 		return this.server.name();
 	}
 
-	private McpStdioServerDefinition definition() {
-		return this.server.definition();
-	}
-
-	private ServerState state() {
-		return this.server.state();
-	}
-
-	@Nullable User user() {
-		return (this.users != null) ? this.users.current() : null;
-	}
-
-	/**
-	 * Return the user authenticated on this thread.
-	 * @throws McpStdioException when there is none: never a shared or another user's
-	 * instance in their place
-	 */
-	User current() {
-		User user = user();
-		if (user == null) {
-			throw noUserRefusal();
-		}
-		return user;
+	@Nullable ServerUser user() {
+		return this.callers.user();
 	}
 
 	McpStdioException noUserRefusal() {
-		return new McpStdioException(name(),
-				McpStdioException.describe(name()) + " runs one instance per user "
-						+ "(instances: per-user) and this call has no authenticated user ("
-						+ ((this.users != null) ? "none, or an anonymous one" : "no Spring Security to tell one")
-						+ "): it is refused, never sent to a shared or another user's instance");
+		return this.callers.noUserRefusal();
 	}
 
 	/**
@@ -128,7 +97,7 @@ final class UserInstances {
 	 * is neither starting nor answering is stopped first; when there is none, the call
 	 * waits for one up to {@code instance-wait}, then is refused.
 	 */
-	ServerLease lease(User user) {
+	ServerLease lease(ServerUser user) {
 		String key = user.key();
 		long deadline = System.nanoTime() + this.perUser.instanceWait().toNanos();
 		ServerLease found = held(key);
@@ -143,7 +112,7 @@ final class UserInstances {
 				if (found != null) {
 					return found;
 				}
-				env = env(user);
+				env = this.callers.env(user);
 			}
 			finally {
 				this.resolving.remove(key, resolving);
@@ -157,7 +126,7 @@ final class UserInstances {
 	 * @return the instance
 	 */
 	McpStdioServer instance() {
-		try (ServerLease lease = lease(current())) {
+		try (ServerLease lease = lease(this.callers.current())) {
 			return lease.instance();
 		}
 	}
@@ -168,7 +137,7 @@ final class UserInstances {
 	 * @param requestId its id when it is a request, else {@code null}
 	 */
 	void send(String message, @Nullable Object requestId) {
-		try (ServerLease lease = lease(current())) {
+		try (ServerLease lease = lease(this.callers.current())) {
 			lease.instance().send(message, requestId);
 		}
 	}
@@ -181,42 +150,12 @@ final class UserInstances {
 	 * @return the response future
 	 */
 	CompletableFuture<String> request(Object id, String message) {
-		ServerLease lease = lease(current());
-		CompletableFuture<String> answer;
-		try {
-			answer = lease.instance().request(id, message);
-		}
-		catch (RuntimeException ex) {
-			lease.close();
-			throw ex;
-		}
-		answer.whenComplete((line, ex) -> lease.close());
-		return answer;
-	}
-
-	/** Resolve a user's values: whatever the source throws says which server. */
-	private Map<String, String> env(User user) {
-		try {
-			return user.env(name(), this.perUser.userEnv());
-		}
-		catch (McpStdioException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			// the source's own message may hold what it resolves (a token, a vault
-			// session): only the kind of failure is told, and the exception not kept
-			throw new McpStdioException(name(),
-					McpStdioException.describe(name())
-							+ " cannot start an instance for the calling user: their user-env "
-							+ "values could not be resolved (the source of the values, the McpStdioUsers bean or "
-							+ "the OAuth2 client manager, threw " + ex.getClass().getName()
-							+ "; its message is left out, as it may hold a secret)");
-		}
+		return lease(this.callers.current()).request(id, message);
 	}
 
 	private synchronized @Nullable ServerLease held(String key) {
-		Slot slot = this.byKey.get(key);
-		return (slot != null && usable(slot.instance)) ? slot.hold() : null;
+		InstanceSlot slot = this.byKey.get(key);
+		return (slot != null && slot.usable()) ? slot.hold() : null;
 	}
 
 	private ServerLease create(String key, Map<String, String> env, long deadline) {
@@ -226,56 +165,52 @@ final class UserInstances {
 			synchronized (this) {
 				while (true) {
 					// the per-user server's own state: IDLE while it serves its users
-					if (state() != ServerState.IDLE) {
-						throw new McpServerNotRunningException(name(),
-								McpStdioException.describe(name()) + " is " + state() + ": it starts no instance");
+					if (this.server.state() != ServerState.IDLE) {
+						throw this.callers.notServing(this.server.state());
 					}
-					Slot found = this.byKey.get(key);
-					if (found != null && usable(found.instance)) {
+					InstanceSlot found = this.byKey.get(key);
+					if (found != null && found.usable()) {
 						return found.hold();
 					}
 					if (found != null) {
 						// gone (failed, stopped): replaced, and stopped for good even
 						// while a caller holds it (its call fails as it is)
 						this.byKey.remove(key);
-						ended.add(found.instance);
+						ended.add(found.instance());
 					}
 					if (this.byKey.size() < this.perUser.maxInstances()) {
 						break;
 					}
-					Slot free = this.byKey.values().stream().filter(Slot::free).findFirst().orElse(null);
+					InstanceSlot free = this.byKey.values()
+						.stream()
+						.filter(InstanceSlot::free)
+						.findFirst()
+						.orElse(null);
 					if (free != null) {
 						logger.info(LogMessage.format(
 								"Stopping the least recently used instance of %s for another "
 										+ "user's (max-instances %d)",
 								McpStdioException.describe(name()), this.perUser.maxInstances()));
 						this.byKey.values().remove(free);
-						ended.add(free.instance);
+						ended.add(free.instance());
 						break;
 					}
 					long remaining = deadline - System.nanoTime();
 					if (remaining <= 0) {
-						throw new McpStdioException(name(),
-								McpStdioException.describe(name()) + " has " + this.byKey.size()
-										+ " instances (max-instances " + this.perUser.maxInstances()
-										+ "), all in use, and none was free within " + "instance-wait ("
-										+ Waits.format(this.perUser.instanceWait())
-										+ "): the call is refused (raise mcp.stdio.servers." + name()
-										+ ".max-instances, or .instance-wait)");
+						throw this.callers.allInUse(this.byKey.size());
 					}
 					// woken when a lease is let go or an instance leaves; looked at
 					// again soon anyway: a request given up on ends just after
 					TimeUnit.NANOSECONDS.timedWait(this, Math.min(remaining, RECHECK_NANOS));
 				}
-				Slot slot = new Slot(key, newInstance(env));
+				InstanceSlot slot = new InstanceSlot(key, newInstance(env), this);
 				this.byKey.put(key, slot);
 				lease = slot.hold();
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(),
-					McpStdioException.describe(name()) + ": the wait for an instance was interrupted", ex);
+			throw this.callers.interrupted(ex);
 		}
 		finally {
 			ended.forEach(this::destroyLater);
@@ -285,61 +220,45 @@ final class UserInstances {
 
 	/** Stop an instance that is gone from the map, not on the caller's thread. */
 	private void destroyLater(McpStdioServer instance) {
+		later(instance::destroy);
+	}
+
+	/** Run a task among the tasks, else, the application shutting down, here. */
+	private void later(Runnable task) {
 		try {
-			this.host.tasks().execute(instance::destroy);
+			this.host.tasks().execute(task);
 		}
 		catch (RuntimeException ex) {
-			// the application is shutting down: stop it here
-			instance.destroy();
+			task.run();
 		}
 	}
 
 	/** A new instance of the per-user server, with a user's values added. */
 	private McpStdioServer newInstance(Map<String, String> userEnv) {
-		StdioServerSpec spec = definition().spec();
-		StdioServerSpec own = spec.withEnv(userEnv)
-			.toBuilder()
-			.secrets(spec.secrets().and(SecretValues.of(userEnv.values())))
-			.build();
-		Demand demand = new Demand(StartMode.LAZY, definition().demand().idleTimeout());
-		return new McpStdioServer(
-				new McpStdioServerDefinition(own, true, false, definition().restart(), demand, definition().limits()),
-				this.host, null, this.server);
+		return new McpStdioServer(this.callers.definitionFor(userEnv), this.host, null, this.server);
 	}
 
 	/**
 	 * An instance changed state: one that is gone (stopped for being idle, failed,
 	 * stopped) leaves the map once nobody holds it.
 	 */
-	private void changed(Slot slot) {
-		if (usable(slot.instance)) {
+	void changed(InstanceSlot slot) {
+		if (slot.usable()) {
 			return;
 		}
 		// told under the instance's lock: removed elsewhere
-		try {
-			this.host.tasks().execute(() -> removeIfGone(slot));
-		}
-		catch (RuntimeException ex) {
-			removeIfGone(slot);
-		}
+		later(() -> removeIfGone(slot));
 	}
 
-	private void removeIfGone(Slot slot) {
+	void removeIfGone(InstanceSlot slot) {
 		synchronized (this) {
-			if (slot.leases > 0 || usable(slot.instance) || this.byKey.get(slot.key) != slot) {
+			if (slot.leases() > 0 || slot.usable() || this.byKey.get(slot.key()) != slot) {
 				return;
 			}
-			this.byKey.remove(slot.key);
+			this.byKey.remove(slot.key());
 			notifyAll();
 		}
-		slot.instance.destroy();
-	}
-
-	/** Whether an instance serves its user's calls; else a new one replaces it. */
-	private static boolean usable(McpStdioServer instance) {
-		ServerState state = instance.state();
-		return state != ServerState.FAILED && state != ServerState.STOPPED && state != ServerState.STOPPING
-				&& (state != ServerState.IDLE || instance.process() == null);
+		slot.instance().destroy();
 	}
 
 	/**
@@ -349,7 +268,7 @@ final class UserInstances {
 	void stopAll() {
 		List<McpStdioServer> all;
 		synchronized (this) {
-			all = this.byKey.values().stream().map((slot) -> slot.instance).toList();
+			all = this.byKey.values().stream().map((slot) -> slot.instance()).toList();
 			this.byKey.clear();
 			notifyAll();
 		}
@@ -362,63 +281,12 @@ final class UserInstances {
 
 	synchronized Map<String, McpStdioServer> snapshot() {
 		Map<String, McpStdioServer> snapshot = new LinkedHashMap<>();
-		this.byKey.forEach((key, slot) -> snapshot.put(key, slot.instance));
+		this.byKey.forEach((key, slot) -> snapshot.put(key, slot.instance()));
 		return snapshot;
 	}
 
 	synchronized List<StdioServerProcess> processes() {
-		return this.byKey.values().stream().flatMap((slot) -> slot.instance.processes().stream()).toList();
-	}
-
-	/** One user's instance and how many callers hold it; guarded by the map. */
-	private final class Slot implements ServerListener {
-
-		private final String key;
-
-		private final McpStdioServer instance;
-
-		private int leases;
-
-		Slot(String key, McpStdioServer instance) {
-			this.key = key;
-			this.instance = instance;
-			instance.addListener(this);
-		}
-
-		/** Called holding the map's lock. */
-		ServerLease hold() {
-			this.leases++;
-			return new ServerLease(this.instance, this::release);
-		}
-
-		private void release() {
-			boolean gone;
-			synchronized (UserInstances.this) {
-				this.leases--;
-				UserInstances.this.notifyAll();
-				gone = this.leases == 0 && !usable(this.instance);
-			}
-			if (gone) {
-				removeIfGone(this);
-			}
-		}
-
-		/**
-		 * Called holding the map's lock: whether it may be stopped to make room: nobody
-		 * holds it (a caller holds it through its requests, the gathering through its
-		 * listing), and it is neither starting nor restarting. A request its caller gave
-		 * up on does not hold it: the stop's drain does not wait for it either.
-		 */
-		boolean free() {
-			ServerState state = this.instance.state();
-			return this.leases == 0 && state != ServerState.STARTING && state != ServerState.RESTARTING;
-		}
-
-		@Override
-		public void stateChanged(McpStdioServer server, ServerState state) {
-			changed(this);
-		}
-
+		return this.byKey.values().stream().flatMap((slot) -> slot.instance().processes().stream()).toList();
 	}
 
 }

@@ -46,6 +46,7 @@ import dev.mcpstdio.test.LogCapture;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.OAuth2Clients;
 import dev.mcpstdio.test.Sandboxes;
+import dev.mcpstdio.lifecycle.ServerUsers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -330,7 +331,7 @@ class PerUserInstancesTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("'mcp.stdio.servers.gh.instances': per-user needs Spring Security"));
 		this.shared.withClassLoader(noSecurity).run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(McpStdioServer.Users.class);
+			assertThat(context).hasNotFailed().doesNotHaveBean(ServerUsers.class);
 			assertThat(whoami(context.getBean(McpStdioServers.class).get("gh"), "s1")).contains("\"token\":\"\"");
 		});
 	}
