@@ -24,7 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -69,6 +71,70 @@ public final class Markers {
 			throw new IllegalStateException(ex);
 		}
 		return pids;
+	}
+
+	/**
+	 * Return the live processes that carry this marker now, each with its start time: a
+	 * shutdown's processes, which {@link #awaitGone(Map, long)} then watches by pid
+	 * alone.
+	 * @return start times by pid
+	 */
+	public Map<Long, String> started() {
+		Map<Long, String> started = new HashMap<>();
+		for (long pid : alive()) {
+			String startTime = startTime(pid);
+			if (startTime != null) {
+				started.put(pid, startTime);
+			}
+		}
+		return started;
+	}
+
+	/**
+	 * Wait, bounded, until every process of {@code started} is gone (or a zombie, or its
+	 * pid another's), reading only their own {@code stat}: a look at every process of the
+	 * machine costs time that grows with the machine's processes, which the figure would
+	 * count.
+	 * @param started start times by pid, from {@link #started()}
+	 * @param timeoutMillis the bound
+	 * @return nanoseconds from the call until none was left, or -1 when some were left
+	 */
+	public long awaitGone(Map<Long, String> started, long timeoutMillis) throws InterruptedException {
+		long start = System.nanoTime();
+		long deadline = start + timeoutMillis * 1_000_000;
+		List<Long> left = new ArrayList<>(started.keySet());
+		while (System.nanoTime() < deadline) {
+			left.removeIf((pid) -> !started.get(pid).equals(startTime(pid)));
+			if (left.isEmpty()) {
+				return System.nanoTime() - start;
+			}
+			Thread.sleep(1);
+		}
+		return -1;
+	}
+
+	/**
+	 * Return how many processes of {@code started} are alive now.
+	 * @param started start times by pid, from {@link #started()}
+	 * @return how many are alive
+	 */
+	public int aliveOf(Map<Long, String> started) {
+		return (int) started.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().equals(startTime(entry.getKey())))
+			.count();
+	}
+
+	/** The start time of a live process, or {@code null} when it is gone or a zombie. */
+	private static String startTime(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			return (fields[0].equals("Z") || fields[0].equals("X")) ? null : fields[19];
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -19,37 +19,29 @@ package dev.mcpstdio.bench.transport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
 import dev.mcpstdio.bench.transport.PairedRounds.Ratios;
 import dev.mcpstdio.bench.transport.PairedRounds.Round;
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * mcp-stdio's transport against the MCP SDK's stdio transport, same server, same client.
@@ -62,23 +54,15 @@ public class TransportBenchmark {
 
 	private static final int MIB = 1024 * 1024;
 
-	private static final int SERVERS = Knobs.integer("bench.transport.servers", 20);
-
-	/** Processes the harness had to kill by pid after a scenario. */
-	private static final AtomicLong leftovers = new AtomicLong();
-
 	private static final ExecutorService RAW_WRITER = Executors.newSingleThreadExecutor(Results::daemon);
 
 	private final Results results = new Results();
 
-	private final String node = Connection.executable("node");
-
-	private final String echoScript;
+	private final EchoServers servers = new EchoServers();
 
 	private final String exitNowScript;
 
 	TransportBenchmark() throws Exception {
-		this.echoScript = Path.of(TransportBenchmark.class.getResource("/echo-server.js").toURI()).toString();
 		this.exitNowScript = Path.of(TransportBenchmark.class.getResource("/exit-now-server.sh").toURI()).toString();
 	}
 
@@ -98,9 +82,9 @@ public class TransportBenchmark {
 			switch (scenario.trim()) {
 				case "roundtrip" -> benchmark.roundTrip();
 				case "throughput" -> benchmark.throughput();
-				case "shutdown" -> benchmark.shutdown();
-				case "startup" -> benchmark.startup();
-				case "rest" -> benchmark.costAtRest();
+				case "shutdown" -> new ShutdownScenario(benchmark.results, benchmark.servers).run();
+				case "startup" -> new StartupScenario(benchmark.results, benchmark.servers).run();
+				case "rest" -> new RestScenario(benchmark.results, benchmark.servers).run();
 				case "soak" -> benchmark.soak();
 				case "observations" -> benchmark.observations();
 				default -> throw new IllegalArgumentException("unknown scenario " + scenario);
@@ -108,7 +92,7 @@ public class TransportBenchmark {
 		}
 		benchmark.results.counts("all scenarios",
 				"processes left 5 s after a scenario ended, killed by pid by the harness (both sides together)",
-				Long.toString(leftovers.get()), "-");
+				Long.toString(Leftovers.total()), "-");
 		String table = benchmark.results.table();
 		System.out.println();
 		System.out.println(table);
@@ -118,10 +102,6 @@ public class TransportBenchmark {
 		System.out.println("Written to " + out.toAbsolutePath());
 		// daemon threads of hung workers, if any, must not keep the JVM
 		System.exit(0);
-	}
-
-	private List<String> echo(String mode) {
-		return List.of(this.node, this.echoScript, mode);
 	}
 
 	// 1. round trip
@@ -141,7 +121,7 @@ public class TransportBenchmark {
 		int parallelRounds = Knobs.integer("bench.rt.parallelRounds", 10);
 		String text = "x".repeat(100);
 		Markers markers = new Markers();
-		try (ClientContext application = ClientContext.start(echo("mcp"), markers, true, true)) {
+		try (ClientContext application = ClientContext.start(this.servers.command("mcp"), markers, true, true)) {
 			McpSyncClient ours = application.client(ClientContext.OURS);
 			McpSyncClient theirs = application.client(ClientContext.SDK);
 			Runnable[] sides = { () -> echoCall(ours, text), () -> echoCall(theirs, text) };
@@ -158,7 +138,7 @@ public class TransportBenchmark {
 			this.results.counts(group, "tools/call observed in mcp_client_operation_duration_seconds (ours)",
 					"%.0f".formatted(application.observedCalls("echo")), "-");
 		}
-		afterScenario(markers, "round trip");
+		Leftovers.after(markers, "round trip");
 	}
 
 	/**
@@ -255,8 +235,8 @@ public class TransportBenchmark {
 		int rounds = Knobs.integer("bench.rt.rounds", 40);
 		String text = "x".repeat(100);
 		Markers markers = new Markers();
-		try (ClientContext on = ClientContext.start(echo("mcp"), markers, false, true);
-				ClientContext off = ClientContext.start(echo("mcp"), markers, false, false)) {
+		try (ClientContext on = ClientContext.start(this.servers.command("mcp"), markers, false, true);
+				ClientContext off = ClientContext.start(this.servers.command("mcp"), markers, false, false)) {
 			McpSyncClient observed = on.client(ClientContext.OURS);
 			McpSyncClient plain = off.client(ClientContext.OURS);
 			Runnable[] sides = { () -> echoCall(observed, text), () -> echoCall(plain, text) };
@@ -270,7 +250,7 @@ public class TransportBenchmark {
 			this.results.counts(group, "tools/call in mcp_client_operation_duration_seconds",
 					"%.0f".formatted(on.observedCalls("echo")), "%.0f".formatted(off.observedCalls("echo")));
 		}
-		afterScenario(markers, "observations");
+		Leftovers.after(markers, "observations");
 	}
 
 	private static void echoCall(McpSyncClient client, String text) {
@@ -291,7 +271,7 @@ public class TransportBenchmark {
 		String text = "y".repeat(MIB);
 		Markers markers = new Markers();
 		PairedRounds paired;
-		try (ClientContext application = ClientContext.start(echo("mcp"), markers, true, true)) {
+		try (ClientContext application = ClientContext.start(this.servers.command("mcp"), markers, true, true)) {
 			McpSyncClient ours = application.client(ClientContext.OURS);
 			McpSyncClient theirs = application.client(ClientContext.SDK);
 			Runnable[] sides = { () -> echoCall(ours, text), () -> echoCall(theirs, text) };
@@ -303,19 +283,19 @@ public class TransportBenchmark {
 			// one echo is 1 MiB of payload: calls/s is MiB/s
 			paired = PairedRounds.sequential(rounds, iterations / rounds, sides);
 		}
-		afterScenario(markers, "throughput");
+		Leftovers.after(markers, "throughput");
 		double ours = paired.pooledRate(0);
 		double theirs = paired.pooledRate(1);
 		Ratios ratios = paired.ratios(Round::rate);
 		System.out.printf(Locale.ROOT, "ours %.1f MiB/s, theirs %.1f MiB/s, paired ratio %s%n", ours, theirs, ratios);
 		String payload = "y".repeat(MIB);
-		double nodeFloor = rawFloor(echo("raw"), payload, warmup, iterations);
+		double nodeFloor = rawFloor(this.servers.command("raw"), payload, warmup, iterations);
 		double catFloor = rawFloor(List.of(Connection.executable("cat")), payload, warmup, iterations);
 		// the same tools/call line the clients send, answered by the same MCP server;
 		// this side only writes and reads bytes: the floor of the server's MCP JSON
 		String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
 				+ "\"arguments\":{\"text\":\"" + payload + "\"}}}";
-		double mcpFloor = rawFloor(echo("mcp"), call, warmup, iterations);
+		double mcpFloor = rawFloor(this.servers.command("mcp"), call, warmup, iterations);
 		System.out.printf(Locale.ROOT, "raw floor: node echo %.1f MiB/s, cat %.1f MiB/s, node MCP server %.1f MiB/s%n",
 				nodeFloor, catFloor, mcpFloor);
 		String group = "2. throughput, 1 MiB echo";
@@ -352,7 +332,7 @@ public class TransportBenchmark {
 		if (!process.waitFor(10, TimeUnit.SECONDS)) {
 			process.destroyForcibly();
 		}
-		afterScenario(markers, "raw floor " + command.get(command.size() - 1));
+		Leftovers.after(markers, "raw floor " + command.get(command.size() - 1));
 		return rate;
 	}
 
@@ -383,289 +363,6 @@ public class TransportBenchmark {
 		}
 	}
 
-	// 3. shutdown
-
-	private void shutdown() throws Exception {
-		int rounds = Knobs.integer("bench.shutdown.rounds", 5);
-		for (String mode : List.of("mcp", "ignore-eof")) {
-			String group = "3. shutdown, " + SERVERS
-					+ (mode.equals("mcp") ? " servers exiting on stdin EOF" : " servers ignoring stdin EOF");
-			List<Double> oursMillis = new ArrayList<>();
-			List<Double> theirsMillis = new ArrayList<>();
-			int[] left = new int[2];
-			int[] killed = new int[2];
-			for (int round = 0; round < rounds; round++) {
-				// Each side goes first in every other round: the first shutdown of a JVM
-				// runs colder code than the second
-				boolean oursFirst = round % 2 == 0;
-				for (int turn = 0; turn < 2; turn++) {
-					boolean ours = (turn == 0) == oursFirst;
-					ShutdownRun run = ours ? shutdownOurs(mode) : shutdownTheirs(mode);
-					(ours ? oursMillis : theirsMillis).add(run.millis());
-					left[ours ? 0 : 1] += run.left();
-					killed[ours ? 0 : 1] += run.killed();
-				}
-			}
-			double ours = median(oursMillis);
-			double theirs = median(theirsMillis);
-			System.out.printf(Locale.ROOT,
-					"%s: ours median %.0f ms %s (left when close returned %d, killed after 20 s %d); SDK median %.0f ms %s (left %d, killed %d)%n",
-					mode, ours, millis(oursMillis), left[0], killed[0], theirs, millis(theirsMillis), left[1],
-					killed[1]);
-			String target = mode.equals("mcp") ? "ours < 300 ms" : "ours < 2 s + 2 s + 300 ms";
-			this.results.time(group, "wall time from close to the last process gone, median of " + rounds + " rounds",
-					ours, theirs, "ms", target);
-			this.results.counts(group,
-					"processes alive when close returned / killed by the harness after 20 s, all rounds",
-					left[0] + " / " + killed[0], left[1] + " / " + killed[1]);
-		}
-	}
-
-	/** Ours: a Spring context with the starter, servers configured by properties. */
-	private ShutdownRun shutdownOurs(String mode) throws Exception {
-		Markers markers = new Markers();
-		ConfigurableApplicationContext context = context(mode, markers);
-		awaitAlive(markers, SERVERS);
-		long begin = System.nanoTime();
-		context.close();
-		long closed = System.nanoTime() - begin;
-		int left = markers.alive().size();
-		long gone = markers.awaitNone(20_000);
-		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
-		return new ShutdownRun(millis, left, afterScenario(markers, "ours shutdown " + mode));
-	}
-
-	/** Theirs: 20 SDK clients, closeGracefully() on each, in parallel. */
-	private ShutdownRun shutdownTheirs(String mode) throws Exception {
-		Markers markers = new Markers();
-		List<Connection> connections = openInitialized(Side.THEIRS, mode, markers);
-		awaitAlive(markers, SERVERS);
-		long begin = System.nanoTime();
-		ExecutorService executor = Executors.newFixedThreadPool(SERVERS, Results::daemon);
-		try {
-			List<Callable<Void>> closes = new ArrayList<>();
-			for (Connection connection : connections) {
-				closes.add(() -> {
-					connection.client().closeGracefully();
-					return null;
-				});
-			}
-			executor.invokeAll(closes, 30, TimeUnit.SECONDS);
-		}
-		finally {
-			executor.shutdownNow();
-		}
-		long closed = System.nanoTime() - begin;
-		int left = markers.alive().size();
-		long gone = markers.awaitNone(20_000);
-		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
-		return new ShutdownRun(millis, left, afterScenario(markers, "SDK shutdown " + mode));
-	}
-
-	/** The median, a run whose processes never went (-1) counting as the slowest. */
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>();
-		for (double value : values) {
-			sorted.add((value < 0) ? Double.POSITIVE_INFINITY : value);
-		}
-		sorted.sort(null);
-		return sorted.get(sorted.size() / 2);
-	}
-
-	private static String millis(List<Double> values) {
-		List<String> formatted = new ArrayList<>();
-		for (double value : values) {
-			formatted.add(String.format(Locale.ROOT, "%.0f", value));
-		}
-		return "(" + String.join(", ", formatted) + ")";
-	}
-
-	/** One shutdown: its wall time, and what was left. */
-	private record ShutdownRun(double millis, int left, int killed) {
-
-	}
-
-	private ConfigurableApplicationContext context(String mode, Markers markers) {
-		Map<String, Object> properties = new HashMap<>();
-		properties.put("logging.level.dev.mcpstdio", "ERROR");
-		properties.put("spring.main.banner-mode", "off");
-		properties.put("spring.main.log-startup-info", "false");
-		for (int i = 0; i < SERVERS; i++) {
-			String prefix = "mcp.stdio.servers.echo-%02d.".formatted(i);
-			properties.put(prefix + "command", this.node);
-			properties.put(prefix + "args[0]", this.echoScript);
-			properties.put(prefix + "args[1]", mode);
-			properties.put(prefix + "env." + Markers.VARIABLE, markers.value());
-		}
-		SpringApplication application = new SpringApplication(TransportBenchmark.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setDefaultProperties(properties);
-		return application.run();
-	}
-
-	private List<Connection> openInitialized(Side side, String mode, Markers markers) throws Exception {
-		List<Connection> connections = new ArrayList<>();
-		ExecutorService executor = Executors.newFixedThreadPool(SERVERS, Results::daemon);
-		try {
-			List<Future<Connection>> futures = new ArrayList<>();
-			for (int i = 0; i < SERVERS; i++) {
-				String name = "echo-%02d".formatted(i);
-				futures.add(executor.submit(() -> {
-					Connection connection = Connection.open(side, name, echo(mode), markers);
-					connection.client().initialize();
-					return connection;
-				}));
-			}
-			for (Future<Connection> future : futures) {
-				connections.add(future.get(60, TimeUnit.SECONDS));
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
-		return connections;
-	}
-
-	private static void awaitAlive(Markers markers, int expected) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (markers.alive().size() < expected) {
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException(
-						"only " + markers.alive().size() + " of " + expected + " servers alive");
-			}
-			Thread.sleep(10);
-		}
-	}
-
-	// 4. start-up
-
-	private void startup() throws Exception {
-		// class loading and JIT of both paths first, so that neither pays it in the
-		// figure
-		Markers warm = new Markers();
-		context("mcp", warm).close();
-		try (Connection connection = Connection.open(Side.THEIRS, "warm", echo("mcp"), warm)) {
-			connection.client().initialize();
-		}
-		afterScenario(warm, "start-up warm-up");
-		Markers ours = new Markers();
-		long begin = System.nanoTime();
-		double oursMillis;
-		try (ConfigurableApplicationContext context = context("mcp", ours)) {
-			oursMillis = (System.nanoTime() - begin) / 1e6;
-			long initialized = context.getBeansOfType(McpStdioServer.class)
-				.values()
-				.stream()
-				.filter(McpStdioServer::isInitialized)
-				.count();
-			if (initialized != SERVERS) {
-				throw new IllegalStateException(initialized + " of " + SERVERS + " servers initialized");
-			}
-		}
-		afterScenario(ours, "ours start-up");
-		Markers theirs = new Markers();
-		begin = System.nanoTime();
-		List<Connection> parallel = openInitialized(Side.THEIRS, "mcp", theirs);
-		double theirsMillis = (System.nanoTime() - begin) / 1e6;
-		closeAll(parallel);
-		afterScenario(theirs, "SDK start-up, parallel");
-		Markers sequential = new Markers();
-		List<Connection> one = new ArrayList<>();
-		begin = System.nanoTime();
-		for (int i = 0; i < SERVERS; i++) {
-			Connection connection = Connection.open(Side.THEIRS, "echo-%02d".formatted(i), echo("mcp"), sequential);
-			one.add(connection);
-			connection.client().initialize();
-		}
-		double sequentialMillis = (System.nanoTime() - begin) / 1e6;
-		closeAll(one);
-		afterScenario(sequential, "SDK start-up, sequential");
-		System.out.printf(Locale.ROOT,
-				"ours %.0f ms (whole Spring context); SDK %.0f ms parallel, %.0f ms one by one%n", oursMillis,
-				theirsMillis, sequentialMillis);
-		String group = "4. start-up, " + SERVERS + " servers to all initialized";
-		this.results.time(group, "ours: Spring context run() with the starter; SDK: 20 initialize() in parallel",
-				oursMillis, theirsMillis, "ms", "info");
-		this.results.time(group, "ours as above; SDK: 20 initialize() one by one (as Spring AI does)", oursMillis,
-				sequentialMillis, "ms", "info");
-	}
-
-	private static void closeAll(List<Connection> connections) {
-		connections.parallelStream().forEach(Connection::close);
-	}
-
-	// 6. cost at rest
-
-	private void costAtRest() throws Exception {
-		Map<Side, double[]> figures = new HashMap<>();
-		for (Side side : Side.values()) {
-			Markers markers = new Markers();
-			settled();
-			// What one more idle server costs: the first 20 pay what is paid once
-			// (pools, caches, classes); then two more batches of 20 are measured and the
-			// larger cost is kept, since garbage from earlier scenarios that a cache lets
-			// go meanwhile can only make a batch look cheaper
-			List<Connection> connections = new ArrayList<>(openInitialized(side, "mcp", markers));
-			double[] cost = { 0, Double.NEGATIVE_INFINITY };
-			for (int batch = 0; batch < 2; batch++) {
-				Thread.sleep(1000);
-				double[] before = threadsAndHeap();
-				connections.addAll(openInitialized(side, "mcp", markers));
-				Thread.sleep(1000);
-				double[] after = threadsAndHeap();
-				cost[0] = Math.max(cost[0], (after[0] - before[0]) / SERVERS);
-				cost[1] = Math.max(cost[1], (after[1] - before[1]) / SERVERS);
-			}
-			figures.put(side, cost);
-			closeAll(connections);
-			afterScenario(markers, side + " cost at rest");
-			System.out.printf(Locale.ROOT, "%s: %.2f threads and %.0f KiB heap per idle server%n", side.label(),
-					figures.get(side)[0], figures.get(side)[1] / 1024);
-		}
-		String group = "6. cost at rest, idle initialized clients";
-		this.results.time(group,
-				"JVM threads per idle server (the JDK's process reaper, one per child on both sides, not counted)",
-				figures.get(Side.OURS)[0], figures.get(Side.THEIRS)[0], "threads", "< 3");
-		this.results.time(group, "heap per idle server, after GC", figures.get(Side.OURS)[1] / 1024,
-				figures.get(Side.THEIRS)[1] / 1024, "KiB", "<= 76 KiB");
-	}
-
-	/**
-	 * Threads and heap once what earlier scenarios left has gone: idle pool threads end
-	 * after their keep-alive (30 s for mcp-stdio's tasks), and what they held with them.
-	 */
-	private static double[] settled() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
-		double[] last = threadsAndHeap();
-		int steady = 0;
-		while (steady < 3 && System.nanoTime() < deadline) {
-			Thread.sleep(1000);
-			double[] now = threadsAndHeap();
-			boolean same = now[0] == last[0] && Math.abs(now[1] - last[1]) < 64 * 1024;
-			steady = same ? steady + 1 : 0;
-			last = now;
-		}
-		return last;
-	}
-
-	private static double[] threadsAndHeap() throws InterruptedException {
-		for (int i = 0; i < 3; i++) {
-			System.gc();
-			Thread.sleep(200);
-		}
-		long threads = Thread.getAllStackTraces().keySet().stream().filter((thread) -> !isReaper(thread)).count();
-		return new double[] { threads, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() };
-	}
-
-	/**
-	 * Whether a thread is one of the JDK's process reapers: one waits for each live child
-	 * process, whichever client started it, and an idle one is reused for the next child
-	 * for a minute, so that counting them counts what earlier scenarios left.
-	 */
-	private static boolean isReaper(Thread thread) {
-		return thread.getName().startsWith("process reaper");
-	}
-
 	// 5. field soak
 
 	private void soak() throws Exception {
@@ -677,7 +374,7 @@ public class TransportBenchmark {
 			Soak.Outcome outcome = new Soak(side, List.of(Connection.executable("sh"), this.exitNowScript), markers,
 					workers, seconds)
 				.run();
-			int killed = afterScenario(markers, side + " soak");
+			int killed = Leftovers.after(markers, side + " soak");
 			outcomes.put(side, outcome);
 			System.out.println(side.label() + ": " + outcome + ", leftovers killed " + killed);
 		}
@@ -690,21 +387,6 @@ public class TransportBenchmark {
 		this.results.counts(group, "errors that do not name the exit / all errors",
 				ours.hidingErrors() + " / " + ours.errors(), theirs.hidingErrors() + " / " + theirs.errors());
 		this.results.counts(group, "example error", ours.example(), theirs.example());
-	}
-
-	/**
-	 * Assert that the scenario left no process behind: wait a little for exits in
-	 * progress, then kill by pid what is left and report it.
-	 * @return how many processes had to be killed
-	 */
-	private static int afterScenario(Markers markers, String scenario) throws InterruptedException {
-		if (markers.awaitNone(5_000) >= 0) {
-			return 0;
-		}
-		int killed = markers.killLeftovers();
-		leftovers.addAndGet(killed);
-		System.out.println("LEFTOVERS after " + scenario + ": killed " + killed + " processes");
-		return killed;
 	}
 
 }

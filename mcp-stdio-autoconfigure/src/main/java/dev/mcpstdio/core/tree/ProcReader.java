@@ -20,8 +20,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -112,12 +112,36 @@ public final class ProcReader {
 	 * @throws IOException if the file system cannot be listed
 	 */
 	public List<Long> pids() throws IOException {
-		try (Stream<Path> dirs = Files.list(this.root)) {
-			return dirs.map((dir) -> dir.getFileName().toString())
-				.filter((name) -> name.matches("[0-9]{1,18}"))
-				.map(Long::valueOf)
-				.toList();
+		// every scan lists every process of the machine: names only, no pattern
+		String[] names = this.root.toFile().list();
+		if (names == null) {
+			throw new IOException("cannot list " + this.root);
 		}
+		List<Long> pids = new ArrayList<>(names.length);
+		for (String name : names) {
+			long pid = pid(name);
+			if (pid >= 0) {
+				pids.add(pid);
+			}
+		}
+		return pids;
+	}
+
+	/** The pid a name of /proc's root stands for, -1 when it names no process. */
+	private static long pid(String name) {
+		int length = name.length();
+		if (length == 0 || length > 18) {
+			return -1;
+		}
+		long pid = 0;
+		for (int i = 0; i < length; i++) {
+			char c = name.charAt(i);
+			if (c < '0' || c > '9') {
+				return -1;
+			}
+			pid = pid * 10 + (c - '0');
+		}
+		return pid;
 	}
 
 	/**

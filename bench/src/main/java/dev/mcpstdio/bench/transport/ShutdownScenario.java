@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026 the mcp-stdio authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.mcpstdio.bench.transport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import dev.mcpstdio.bench.Knobs;
+import dev.mcpstdio.bench.transport.Connection.Side;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The transport benchmark's shutdown scenario: 20 servers, closed by a Spring context
+ * with the starter, or by 20 SDK clients at once, timed until their last process is gone.
+ *
+ * @author mcp-stdio authors
+ */
+final class ShutdownScenario {
+
+	private final Results results;
+
+	private final EchoServers servers;
+
+	ShutdownScenario(Results results, EchoServers servers) {
+		this.results = results;
+		this.servers = servers;
+	}
+
+	/**
+	 * Run it: each mode, rounds of ours and of the SDK's, each side first in every other
+	 * round.
+	 * @throws Exception if a round could not run
+	 */
+	void run() throws Exception {
+		int rounds = Knobs.integer("bench.shutdown.rounds", 5);
+		// the stop reads every process of the machine once: its cost grows with them
+		int bystanders = Knobs.integer("bench.shutdown.bystanders", 0);
+		try (Bystanders standing = new Bystanders(bystanders)) {
+			shutdown(rounds, (bystanders > 0) ? ", " + bystanders + " other processes sleeping" : "");
+		}
+	}
+
+	private void shutdown(int rounds, String beside) throws Exception {
+		for (String mode : List.of("mcp", "ignore-eof")) {
+			String group = "3. shutdown, " + EchoServers.COUNT
+					+ (mode.equals("mcp") ? " servers exiting on stdin EOF" : " servers ignoring stdin EOF") + beside;
+			List<Double> oursMillis = new ArrayList<>();
+			List<Double> theirsMillis = new ArrayList<>();
+			int[] left = new int[2];
+			int[] killed = new int[2];
+			for (int round = 0; round < rounds; round++) {
+				// Each side goes first in every other round: the first shutdown of a JVM
+				// runs colder code than the second
+				boolean oursFirst = round % 2 == 0;
+				for (int turn = 0; turn < 2; turn++) {
+					boolean ours = (turn == 0) == oursFirst;
+					ShutdownRun run = ours ? shutdownOurs(mode) : shutdownTheirs(mode);
+					(ours ? oursMillis : theirsMillis).add(run.millis());
+					left[ours ? 0 : 1] += run.left();
+					killed[ours ? 0 : 1] += run.killed();
+				}
+			}
+			double ours = median(oursMillis);
+			double theirs = median(theirsMillis);
+			System.out.printf(Locale.ROOT,
+					"%s: ours median %.0f ms %s (left when close returned %d, killed after 20 s %d); SDK median %.0f ms %s (left %d, killed %d)%n",
+					mode, ours, millis(oursMillis), left[0], killed[0], theirs, millis(theirsMillis), left[1],
+					killed[1]);
+			String target = mode.equals("mcp") ? "ours < 300 ms" : "ours < 2 s + 2 s + 300 ms";
+			this.results.time(group, "wall time from close to the last process gone, median of " + rounds + " rounds",
+					ours, theirs, "ms", target);
+			this.results.counts(group,
+					"processes alive when close returned / killed by the harness after 20 s, all rounds",
+					left[0] + " / " + killed[0], left[1] + " / " + killed[1]);
+		}
+	}
+
+	/** Ours: a Spring context with the starter, servers configured by properties. */
+	private ShutdownRun shutdownOurs(String mode) throws Exception {
+		Markers markers = new Markers();
+		ConfigurableApplicationContext context = this.servers.context(mode, markers);
+		EchoServers.awaitAlive(markers, EchoServers.COUNT);
+		Map<Long, String> started = markers.started();
+		long begin = System.nanoTime();
+		context.close();
+		long closed = System.nanoTime() - begin;
+		int leftAtClose = markers.aliveOf(started);
+		long gone = markers.awaitGone(started, 20_000);
+		// a process forked during the stop is not among those watched: a look at all
+		int left = Math.max(leftAtClose, markers.alive().size());
+		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
+		return new ShutdownRun(millis, left, Leftovers.after(markers, "ours shutdown " + mode));
+	}
+
+	/** Theirs: 20 SDK clients, closeGracefully() on each, in parallel. */
+	private ShutdownRun shutdownTheirs(String mode) throws Exception {
+		Markers markers = new Markers();
+		List<Connection> connections = this.servers.openInitialized(Side.THEIRS, mode, markers);
+		EchoServers.awaitAlive(markers, EchoServers.COUNT);
+		Map<Long, String> started = markers.started();
+		long begin = System.nanoTime();
+		ExecutorService executor = Executors.newFixedThreadPool(EchoServers.COUNT, Results::daemon);
+		try {
+			List<Callable<Void>> closes = new ArrayList<>();
+			for (Connection connection : connections) {
+				closes.add(() -> {
+					connection.client().closeGracefully();
+					return null;
+				});
+			}
+			executor.invokeAll(closes, 30, TimeUnit.SECONDS);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		long closed = System.nanoTime() - begin;
+		int leftAtClose = markers.aliveOf(started);
+		long gone = markers.awaitGone(started, 20_000);
+		// a process forked during the stop is not among those watched: a look at all
+		int left = Math.max(leftAtClose, markers.alive().size());
+		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
+		return new ShutdownRun(millis, left, Leftovers.after(markers, "SDK shutdown " + mode));
+	}
+
+	/** The median, a run whose processes never went (-1) counting as the slowest. */
+	private static double median(List<Double> values) {
+		List<Double> sorted = new ArrayList<>();
+		for (double value : values) {
+			sorted.add((value < 0) ? Double.POSITIVE_INFINITY : value);
+		}
+		sorted.sort(null);
+		return sorted.get(sorted.size() / 2);
+	}
+
+	private static String millis(List<Double> values) {
+		List<String> formatted = new ArrayList<>();
+		for (double value : values) {
+			formatted.add(String.format(Locale.ROOT, "%.0f", value));
+		}
+		return "(" + String.join(", ", formatted) + ")";
+	}
+
+	/** One shutdown: its wall time, and what was left. */
+	private record ShutdownRun(double millis, int left, int killed) {
+
+	}
+
+}
