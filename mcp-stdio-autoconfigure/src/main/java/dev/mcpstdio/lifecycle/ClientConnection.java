@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.util.function.LongPredicate;
 
 import dev.mcpstdio.core.server.MessageListener;
 import org.jspecify.annotations.Nullable;
@@ -100,6 +101,18 @@ public interface ClientConnection {
 	 * @throws dev.mcpstdio.McpStdioException if the start the lifecycle began failed
 	 */
 	void joinStart();
+
+	/**
+	 * Send a message of a client's session over the one path of a send: the server
+	 * started on demand, then one wait for a settled state (no lock while settled), then
+	 * {@code settled} told the generation of the process the message goes to, before the
+	 * message is written: a client resumes its session on a new process there.
+	 * @param message one JSON-RPC message
+	 * @param requestId its id when it is a request, else {@code null}
+	 * @param settled runs once settled; {@code false} sends nothing; or {@code null}
+	 * @throws dev.mcpstdio.McpStdioException as {@link McpStdioServer#send} does
+	 */
+	void send(String message, @Nullable Object requestId, @Nullable LongPredicate settled);
 
 	/**
 	 * Wait while the server is between processes (a start, or a restart pending or under

@@ -26,6 +26,7 @@ import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.InFlightRequest;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.ServerHost;
@@ -722,9 +723,14 @@ final class ServerController implements UsageSupervisor.Supervised {
 		}
 
 		@Override
-		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+		public void onMessage(JsonRpcLine message, @Nullable InFlightRequest answered) {
+			ServerController.this.client.onMessage(message, answered);
+		}
+
+		@Override
+		public void onExit(ExitInfo exit, List<InFlightRequest> unanswered) {
 			exited(this.number, exit);
-			ServerController.this.client.onExit(exit, unansweredRequestIds);
+			ServerController.this.client.onExit(exit, unanswered);
 		}
 
 	}
