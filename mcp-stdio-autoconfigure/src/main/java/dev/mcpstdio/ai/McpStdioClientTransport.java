@@ -16,6 +16,7 @@
 package dev.mcpstdio.ai;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -172,8 +173,15 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	private void sendToServer(JSONRPCMessage message) {
-		// Bounded like the server's own start
-		Waits.await(this.connected, spec().startupTimeout().plusSeconds(10), this.server.name(), "start");
+		CompletableFuture<Void> connecting = this.connected;
+		if (!connecting.isDone()) {
+			// Bounded like the server's own start
+			Waits.await(connecting, spec().startupTimeout().plusSeconds(10), this.server.name(), "start");
+		}
+		else if (connecting.isCompletedExceptionally()) {
+			// the connect failed: the send fails with its failure, as the wait would
+			Waits.await(connecting, Duration.ZERO, this.server.name(), "start");
+		}
 		if (message instanceof JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
 			this.replay.initialize(request);
 			return;

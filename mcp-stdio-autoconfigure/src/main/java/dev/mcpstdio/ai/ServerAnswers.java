@@ -77,8 +77,25 @@ final class ServerAnswers {
 			return false;
 		}
 		String text = line.text();
-		return text.indexOf('\\') < 0 && SecretSanitizer.printable(text).equals(text)
+		return plain(text)
 				&& (this.secrets == SecretValues.NONE || (this.secrets.mask(text).equals(text) && !line.hasFraction()));
+	}
+
+	/**
+	 * Whether a text reads as it is written: no escape and no hidden character. One pass
+	 * over the usual answer, printable ASCII; another text is asked of the sanitizer.
+	 */
+	private static boolean plain(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\\') {
+				return false;
+			}
+			if (c < 0x20 || c >= 0x7F) {
+				return text.indexOf('\\', i) < 0 && SecretSanitizer.printable(text).equals(text);
+			}
+		}
+		return true;
 	}
 
 	/**

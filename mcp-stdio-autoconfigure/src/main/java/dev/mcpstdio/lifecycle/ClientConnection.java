@@ -117,8 +117,9 @@ public interface ClientConnection {
 	/**
 	 * Wait while the server is between processes (a start, or a restart pending or under
 	 * way) for that one start, bounded by the restart's backoff plus
-	 * {@code startup-timeout}. Every send does this; a client calls it first to resume
-	 * its session on the new process before its message.
+	 * {@code startup-timeout}. Every send does this once; a client that resumes its
+	 * session on a new process before its message does it in the hook of
+	 * {@link #send(String, Object, java.util.function.LongPredicate)}.
 	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
 	 * another restart is pending: the caller is told of that exit instead of waiting for
 	 * the next start; and at once, without waiting, when the server crash-loops (the

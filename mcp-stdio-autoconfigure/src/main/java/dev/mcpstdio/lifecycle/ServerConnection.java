@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongPredicate;
 
@@ -81,11 +82,7 @@ final class ServerConnection implements ClientConnection {
 		return this.usage.lastUsed();
 	}
 
-	/**
-	 * Send a message to the current process.
-	 * @param message one JSON-RPC message
-	 * @param requestId its id when it is a request, else {@code null}
-	 */
+	/** Send a message to the current process, as {@link McpStdioServer#send} does. */
 	void send(String message, @Nullable Object requestId) {
 		send(message, requestId, null);
 	}
@@ -103,8 +100,12 @@ final class ServerConnection implements ClientConnection {
 		try {
 			this.usage.beginSend();
 			try {
-				settle();
+				// the one wait for a settled state of a send: no lock while settled
+				this.controller.awaitSettled();
 				if (settled != null && !settled.test(this.controller.generation())) {
+					if (request != null) {
+						request.failed(new CancellationException("Withdrawn by the client"));
+					}
 					return;
 				}
 				StdioServerProcess current = current();
@@ -141,19 +142,18 @@ final class ServerConnection implements ClientConnection {
 		try {
 			this.usage.beginSend();
 			try {
-				settle();
+				this.controller.awaitSettled();
 				response = current().sendAwaited(request);
 			}
 			finally {
 				this.usage.endSend();
 			}
 		}
-		catch (McpStdioException ex) {
-			request.failed(ex);
-			return CompletableFuture.failedFuture(ex);
-		}
 		catch (RuntimeException ex) {
 			request.failed(ex);
+			if (ex instanceof McpStdioException) {
+				return CompletableFuture.failedFuture(ex);
+			}
 			throw ex;
 		}
 		response.whenComplete((answer, ex) -> this.usage.touch());
@@ -174,14 +174,6 @@ final class ServerConnection implements ClientConnection {
 			throw new IllegalArgumentException("A request with id " + request.id() + " is already pending");
 		}
 		this.requests.sending(request);
-	}
-
-	/**
-	 * Wait while the server is past a start or restart: the one wait for a settled state
-	 * of a send, which takes no lock while the server is settled.
-	 */
-	private void settle() {
-		this.controller.awaitSettled();
 	}
 
 	/**
@@ -295,7 +287,6 @@ final class ServerConnection implements ClientConnection {
 		@Override
 		public void onMessage(JsonRpcLine message, @Nullable InFlightRequest answered) {
 			ServerConnection.this.usage.touch();
-			// with the entry of the request it answers, its observation ended
 			ServerConnection.this.session.onMessage(message, answered);
 		}
 
