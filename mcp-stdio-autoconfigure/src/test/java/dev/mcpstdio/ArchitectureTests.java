@@ -16,10 +16,13 @@
 
 package dev.mcpstdio;
 
+import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaConstructor;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -36,6 +39,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -78,24 +82,25 @@ class ArchitectureTests {
 			.collect(Collectors.toCollection(TreeSet::new));
 		assertThat(publicTypes).containsExactlyInAnyOrder("dev.mcpstdio.core.ServerHost",
 				"dev.mcpstdio.core.server.ExitCause", "dev.mcpstdio.core.server.ExitInfo",
-				"dev.mcpstdio.core.server.MessageListener", "dev.mcpstdio.core.server.ProcessLauncher",
-				"dev.mcpstdio.core.server.ShutdownTimeouts", "dev.mcpstdio.core.server.StdioServerProcess",
-				"dev.mcpstdio.core.server.StdioServerSpec", "dev.mcpstdio.core.server.io.JsonRpcLine",
-				"dev.mcpstdio.core.server.io.LineSink", "dev.mcpstdio.core.server.io.ProcessPipes",
-				"dev.mcpstdio.core.server.io.ServerPipes", "dev.mcpstdio.core.containment.ContainerRun",
-				"dev.mcpstdio.core.containment.ContainerSettings", "dev.mcpstdio.core.containment.Containment",
-				"dev.mcpstdio.core.containment.Containments", "dev.mcpstdio.core.containment.OrphanGuard",
-				"dev.mcpstdio.core.secrets.SecretSanitizer", "dev.mcpstdio.core.secrets.SecretValues",
-				"dev.mcpstdio.core.tree.CommandLocator", "dev.mcpstdio.core.tree.Membership",
-				"dev.mcpstdio.core.tree.Platform", "dev.mcpstdio.core.tree.ProcReader",
-				"dev.mcpstdio.core.tree.ProcessMarkers", "dev.mcpstdio.core.tree.ProcessScanner",
-				"dev.mcpstdio.core.tree.ProcessTable", "dev.mcpstdio.core.tree.ProcessTree",
-				"dev.mcpstdio.core.tree.TreeTerminator", "dev.mcpstdio.core.support.Threads",
-				"dev.mcpstdio.core.support.Waits");
+				"dev.mcpstdio.core.server.InFlightRequest", "dev.mcpstdio.core.server.MessageListener",
+				"dev.mcpstdio.core.server.ProcessLauncher", "dev.mcpstdio.core.server.ShutdownTimeouts",
+				"dev.mcpstdio.core.server.StdioServerProcess", "dev.mcpstdio.core.server.StdioServerSpec",
+				"dev.mcpstdio.core.server.io.JsonRpcLine", "dev.mcpstdio.core.server.io.LineSink",
+				"dev.mcpstdio.core.server.io.ProcessPipes", "dev.mcpstdio.core.server.io.ServerPipes",
+				"dev.mcpstdio.core.containment.ContainerRun", "dev.mcpstdio.core.containment.ContainerSettings",
+				"dev.mcpstdio.core.containment.Containment", "dev.mcpstdio.core.containment.Containments",
+				"dev.mcpstdio.core.containment.OrphanGuard", "dev.mcpstdio.core.secrets.SecretSanitizer",
+				"dev.mcpstdio.core.secrets.SecretValues", "dev.mcpstdio.core.tree.CommandLocator",
+				"dev.mcpstdio.core.tree.Membership", "dev.mcpstdio.core.tree.Platform",
+				"dev.mcpstdio.core.tree.ProcReader", "dev.mcpstdio.core.tree.ProcessMarkers",
+				"dev.mcpstdio.core.tree.ProcessScanner", "dev.mcpstdio.core.tree.ProcessTable",
+				"dev.mcpstdio.core.tree.ProcessTree", "dev.mcpstdio.core.tree.TreeTerminator",
+				"dev.mcpstdio.core.support.Threads", "dev.mcpstdio.core.support.Waits");
 		// 25 before issue 46 split the core: what crosses from core.server to its
 		// pipes (core.server.io: the host's pipes and one process's, their sink), the
-		// launcher the host hands its parts, and Threads
-		assertThat(publicTypes).hasSizeLessThanOrEqualTo(30);
+		// launcher the host hands its parts, Threads, and the ledger's entry that the
+		// observation and the client read
+		assertThat(publicTypes).hasSizeLessThanOrEqualTo(31);
 	}
 
 	@Test
@@ -231,6 +236,33 @@ class ArchitectureTests {
 			.beAssignableTo(McpStdioException.class)
 			.andShould()
 			.resideInAPackage("dev.mcpstdio")
+			.check(productClasses);
+	}
+
+	@Test
+	void aRequestInFlightIsKeptOnlyInItsProcesssLedger() {
+		// One request in flight is one entry of core.server's RequestLedger, handed with
+		// its response or its end to the observation and the client. Above the core, a
+		// class that reads the server's lines or requests' entries has them handed to
+		// it: a map or collection it keeps could only be a second index of the requests
+		// in flight (there were three: the observations', the transport's and the
+		// ledger)
+		DescribedPredicate<JavaClass> readsRequests = DescribedPredicate.describe(
+				"read the server's lines or requests' entries",
+				(type) -> type.getDirectDependenciesFromSelf()
+					.stream()
+					.anyMatch((dependency) -> dependency.getTargetClass()
+						.getName()
+						.matches("dev\\.mcpstdio\\.core\\.server\\.(io\\.JsonRpcLine|InFlightRequest)(\\$.*)?")));
+		noFields().that()
+			.areNotStatic()
+			.and()
+			.areDeclaredInClassesThat(
+					JavaClass.Predicates.resideOutsideOfPackage("dev.mcpstdio.core..").and(readsRequests))
+			.should()
+			.haveRawType(JavaClass.Predicates.assignableTo(Map.class))
+			.orShould()
+			.haveRawType(JavaClass.Predicates.assignableTo(Collection.class))
 			.check(productClasses);
 	}
 

@@ -13,37 +13,21 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package dev.mcpstdio.ai;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
+import java.util.function.LongPredicate;
 
 import dev.mcpstdio.McpStdioException;
-import dev.mcpstdio.core.server.ExitInfo;
-import dev.mcpstdio.core.server.io.JsonRpcLine;
-import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.secrets.SecretSanitizer;
-import dev.mcpstdio.core.secrets.SecretValues;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.ServerListener;
-import dev.mcpstdio.lifecycle.ServerState;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -54,7 +38,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -62,6 +45,8 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * An MCP client transport, for the MCP SDK's clients, over a server mcp-stdio manages.
@@ -72,15 +57,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private static final Log logger = LogFactory.getLog(McpStdioClientTransport.class);
 
-	/** Set while a thread delivers a server's message to the client. */
-	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
-
-	private static final AtomicLong replayIds = new AtomicLong();
-
 	/**
 	 * The key of the server's name in the data of the JSON-RPC errors mcp-stdio makes.
 	 */
-	private static final String OWN_ERROR_SERVER = "server";
+	static final String OWN_ERROR_SERVER = "server";
+
+	/** Set while a thread delivers a server's message to the client. */
+	private static final ThreadLocal<Boolean> delivering = new ThreadLocal<>();
 
 	private final McpStdioServer server;
 
@@ -90,33 +73,25 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private final Scheduler scheduler;
 
-	/**
-	 * Whether the application serves: a server that misses its start is then given up.
-	 */
-	private final BooleanSupplier serving;
-
-	/** Drops a response to an id the client never sent, and sanitizes the others. */
+	/** Sanitizes the answers the client gets. */
 	private final ServerAnswers answers;
 
-	private final Session session = new Session();
+	private final ServerLines lines;
 
-	private final Object replayLock = new Object();
+	private final SessionReplay replay;
+
+	private final ClientSession session;
+
+	/** Once settled, before a message: the session resumed on a new process. */
+	private final LongPredicate settledForMessage;
+
+	/** Once settled, before {@code notifications/initialized}. */
+	private final LongPredicate settledForInitialized;
 
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
-	private volatile boolean closed;
-
 	/** The last connect: the client sends its first message before it completes. */
 	private volatile CompletableFuture<Void> connected = CompletableFuture.completedFuture(null);
-
-	/** The client's initialize, replayed to a process that has not seen it. */
-	private volatile @Nullable JSONRPCRequest initialize;
-
-	/** The process generation the client's initialize went to. */
-	private volatile long initializeSentTo;
-
-	/** The process generation that answered the client's initialize, 0 for none. */
-	private volatile long initializedBy;
 
 	/**
 	 * Create a transport over a server.
@@ -134,7 +109,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * @param scheduler where sends that must not block their thread, and deliveries, run
 	 * @param serving whether the application serves: only then does a missed
 	 * {@code startup-timeout} give the server up here (see
-	 * {@link McpStdioAiAutoConfiguration.StartupClientInitializer})
+	 * {@link StartupClientInitializer})
 	 */
 	McpStdioClientTransport(McpStdioServer server, McpJsonMapper jsonMapper, Scheduler scheduler,
 			BooleanSupplier serving) {
@@ -142,8 +117,13 @@ public class McpStdioClientTransport implements McpClientTransport {
 		this.connection = server.clientConnection();
 		this.jsonMapper = jsonMapper;
 		this.scheduler = scheduler;
-		this.serving = serving;
-		this.answers = new ServerAnswers(server.name(), spec().secrets(), System::nanoTime);
+		this.answers = new ServerAnswers(spec().secrets());
+		this.lines = new ServerLines(server.name(), jsonMapper, spec().secrets(), this.answers);
+		this.replay = new SessionReplay(this, server, scheduler, serving);
+		this.settledForMessage = (generation) -> this.replay.settled(generation, false);
+		this.settledForInitialized = (generation) -> this.replay.settled(generation, true);
+		this.session = new ClientSession(this, server, this.lines, this.answers,
+				new DroppedResponses(server.name(), spec().secrets(), System::nanoTime));
 		server.addListener(this.session);
 	}
 
@@ -156,7 +136,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		this.handler = handler;
 		return Mono.<Void>fromRunnable(() -> {
 			try {
-				this.closed = false;
+				this.replay.closed(false);
 				// The server's lifecycle owns the process: a client attaches to it
 				this.connection.attach(this.session);
 				// Joins the start begun for all servers: a reconnect (after a failed
@@ -184,98 +164,26 @@ public class McpStdioClientTransport implements McpClientTransport {
 	}
 
 	private void sendToServer(JSONRPCMessage message) {
-		// Bounded like the server's own start
-		Waits.await(this.connected, spec().startupTimeout().plusSeconds(10), this.server.name(), "start");
-		// While the server restarts, wait for the new process, so that the session is
-		// resumed on it before this message
-		this.connection.awaitSettled();
+		CompletableFuture<Void> connecting = this.connected;
+		if (!connecting.isDone()) {
+			// Bounded like the server's own start
+			Waits.await(connecting, spec().startupTimeout().plusSeconds(10), this.server.name(), "start");
+		}
+		else if (connecting.isCompletedExceptionally()) {
+			// the connect failed: the send fails with its failure, as the wait would
+			Waits.await(connecting, Duration.ZERO, this.server.name(), "start");
+		}
+		if (message instanceof JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+			this.replay.initialize(request);
+			return;
+		}
 		boolean initialized = message instanceof JSONRPCNotification notification
 				&& McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method());
-		if (initialized && this.initializeSentTo != this.connection.generation()) {
-			// The process that answered initialize is gone (stopped for being idle, or
-			// restarted): the replay to the next one sends its own
-			return;
-		}
-		// An idle server starts now, so that its new process gets the handshake first
-		this.connection.startOnDemand();
-		if (message instanceof JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
-			// A new session: it is what a restarted process gets replayed
-			this.initialize = request;
-			this.initializeSentTo = this.connection.generation();
-			initialize(request);
-			return;
-		}
-		if (!initialized) {
-			resume();
-		}
-		if (!(message instanceof JSONRPCRequest request)) {
-			this.server.send(write(message), null);
-			return;
-		}
-		this.answers.sent(request.id(), request.method());
-		try {
-			this.server.send(write(message), request.id());
-		}
-		catch (RuntimeException ex) {
-			// Nothing answers in the server's place: the send fails, naming why
-			this.answers.answered(request.id());
-			throw ex;
-		}
-	}
-
-	/**
-	 * Send the client's {@code initialize}, its answer bounded by the server's
-	 * {@code startup-timeout} rather than by the client's own timeouts (Spring AI's are
-	 * 20 s): the answer, or the failure, reaches the client from another thread.
-	 */
-	private void initialize(JSONRPCRequest request) {
-		Duration timeout = spec().startupTimeout();
-		CompletableFuture<String> answer = this.server.request(request.id(), write(request));
-		try {
-			answer.getNow(null);
-		}
-		catch (CompletionException ex) {
-			// Not sent (the server does not run): the send fails, naming why
-			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
-		}
-		// A request given up on does not hold the drain of a stop
-		answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-			.whenComplete((line, failure) -> this.scheduler
-				.schedule(() -> initializeAnswered(request, line, failure, timeout)));
-	}
-
-	private void initializeAnswered(JSONRPCRequest request, @Nullable String line, @Nullable Throwable failure,
-			Duration timeout) {
-		if (line != null && read(line, true) instanceof JSONRPCResponse response) {
-			if (response.error() == null) {
-				this.connection.markInitialized();
-				this.initializedBy = this.initializeSentTo;
-			}
-			deliver(this.answers.sanitized(response, McpSchema.METHOD_INITIALIZE));
-			return;
-		}
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
-		String message;
-		if (line != null) {
-			message = spec().sanitize(
-					"MCP server '" + this.server.name() + "' answered initialize with a message that is not JSON-RPC");
-		}
-		else if (cause instanceof TimeoutException) {
-			message = "MCP server '" + this.server.name() + "' did not answer initialize within its startup-timeout ("
-					+ Waits.format(timeout) + "); raise mcp.stdio.servers." + this.server.name()
-					+ ".startup-timeout if it is just slow to start";
-			if (this.serving.getAsBoolean()) {
-				// While the application serves, the server is stopped and FAILED (at
-				// start-up, the initializer decides)
-				giveUpInBackground(this.server, message);
-			}
-		}
-		else {
-			message = spec().sanitize(String.valueOf((cause != null) ? cause.getMessage() : null));
-		}
-		deliver(JSONRPCResponse.error(request.id(), new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message,
-				Map.of(OWN_ERROR_SERVER, this.server.name()))));
+		// The send waits once for a settled state (an idle server started, a restart
+		// done), then the session is resumed on a new process before this message; a
+		// failed send fails, naming why: nothing answers in the server's place
+		this.connection.send(write(message), (message instanceof JSONRPCRequest request) ? request.id() : null,
+				initialized ? this.settledForInitialized : this.settledForMessage);
 	}
 
 	/**
@@ -315,159 +223,33 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return this.server.definition().spec();
 	}
 
-	/**
-	 * Resume the client's session on a process that has not seen its {@code initialize}
-	 * (a restart, a start after an idle stop), once per process, so that the client goes
-	 * on without being rebuilt: the handshake is replayed, then the client is told that
-	 * its tools may have changed (Spring AI lists them again). Nothing else is resent:
-	 * requests of the old process have failed.
-	 */
-	private void resume() {
-		if (this.closed || replayFor(this.connection.generation()) == null) {
-			return;
-		}
-		boolean offersTools;
-		synchronized (this.replayLock) {
-			long generation = this.connection.generation();
-			JSONRPCRequest request = replayFor(generation);
-			if (this.closed || request == null || this.server.state() != ServerState.RUNNING) {
-				return;
-			}
-			JSONRPCMessage answer = replay(request);
-			this.initializedBy = generation;
-			offersTools = answer instanceof JSONRPCResponse response && response.result() instanceof Map<?, ?> result
-					&& result.get("capabilities") instanceof Map<?, ?> capabilities
-					&& capabilities.get("tools") != null;
-			logger.info("Resumed the MCP session with server '" + this.server.name() + "' on its new process (pid "
-					+ this.server.pid() + "): replayed initialize"
-					+ (offersTools ? "; told the client that its tools may have changed" : ""));
-		}
-		if (offersTools) {
-			// Outside the lock: the client lists the tools at once
-			deliver(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED));
-		}
+	ServerAnswers answers() {
+		return this.answers;
 	}
 
-	/**
-	 * The client's initialize when the process of that generation has not answered it.
-	 */
-	private @Nullable JSONRPCRequest replayFor(long generation) {
-		long answeredBy = this.initializedBy;
-		return (answeredBy == 0 || answeredBy == generation) ? null : this.initialize;
+	SessionReplay replay() {
+		return this.replay;
 	}
 
-	/**
-	 * Replay the client's initialize to the current process under an id of its own, its
-	 * answer bounded by the server's {@code startup-timeout}, then send
-	 * {@code notifications/initialized}.
-	 * @return the process's answer ({@code null} when it was not JSON-RPC)
-	 * @throws McpStdioException when the process refused it or did not answer in time
-	 */
-	private @Nullable JSONRPCMessage replay(JSONRPCRequest initialize) {
-		String id = "mcp-stdio-replay-" + replayIds.incrementAndGet();
-		CompletableFuture<String> answered = this.server.request(id, write(
-				new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_INITIALIZE, id, initialize.params())));
-		String line;
-		try {
-			line = Waits.await(answered, spec().startupTimeout(), this.server.name(), "answer the replayed initialize");
-		}
-		finally {
-			// Given up on: it must not hold the drain of a stop
-			answered.cancel(false);
-		}
-		JSONRPCMessage answer = read(line, true);
-		if (answer instanceof JSONRPCResponse response && response.error() != null) {
-			throw new McpStdioException(this.server.name(),
-					"MCP server '" + this.server.name() + "' refused the replayed initialize: " + SecretSanitizer
-						.quote(String.valueOf(response.error().message()), ServerAnswers.MAX_TEXT, spec().secrets()));
-		}
-		this.server.send(write(new JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED)), null);
-		this.connection.markInitialized();
-		return answer;
+	Scheduler scheduler() {
+		return this.scheduler;
 	}
 
-	private String write(JSONRPCMessage message) {
+	ServerLines lines() {
+		return this.lines;
+	}
+
+	String write(JSONRPCMessage message) {
 		try {
 			return this.jsonMapper.writeValueAsString(message);
 		}
 		catch (IOException ex) {
-			throw new McpStdioException(this.server.name(),
-					"Could not serialize a message for MCP server '" + this.server.name() + "': " + ex.getMessage(),
-					ex);
+			throw new McpStdioException(this.server.name(), "Could not serialize a message for "
+					+ McpStdioException.describe(this.server.name()) + ": " + ex.getMessage(), ex);
 		}
 	}
 
-	/**
-	 * Read an answer to {@code tools/call} at once into the client's type.
-	 * @return the answer, or {@code null} when the type does not take it
-	 */
-	private @Nullable JSONRPCMessage readToolAnswer(String line) {
-		try {
-			ToolAnswer answer = this.jsonMapper.readValue(line, ToolAnswer.class);
-			return new JSONRPCResponse(answer.jsonrpc(), answer.id(), answer.result(), answer.error());
-		}
-		catch (Exception ex) {
-			// a result the client's type does not take fails where the client reads it
-			return null;
-		}
-	}
-
-	/** Read a line of the server's, skipping one that is not JSON-RPC with a WARN. */
-	private @Nullable JSONRPCMessage read(String line, boolean response) {
-		try {
-			return readOrThrow(line, response);
-		}
-		catch (Exception ex) {
-			skipped(line, ex);
-			return null;
-		}
-	}
-
-	private JSONRPCMessage readOrThrow(String line, boolean response) throws IOException {
-		// A response, the most frequent, in one pass: the SDK reads a map, then
-		// converts it
-		return response ? this.jsonMapper.readValue(line, JSONRPCResponse.class)
-				: McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
-	}
-
-	private void skipped(String line, Exception ex) {
-		// Invalid JSON, a message of no known kind, a response with a null id
-		logger.warn("Skipping a message from MCP server '" + this.server.name() + "' that is not JSON-RPC ("
-				+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 200, spec().secrets()) + "): "
-				+ SecretSanitizer.quote(line, 200, spec().secrets()));
-	}
-
-	/**
-	 * Read a line of the server's: one that answers a request the client waits for but
-	 * cannot be read (a number too long, a result of no known shape) fails that request
-	 * at once, rather than leaving it to the client's timeout.
-	 */
-	private @Nullable JSONRPCMessage readLine(JsonRpcLine line) {
-		if (this.answers.passesAsWritten(line)) {
-			JSONRPCMessage answer = readToolAnswer(line.text());
-			if (answer != null) {
-				return answer;
-			}
-		}
-		try {
-			return readOrThrow(line.text(), line.isResponse());
-		}
-		catch (Exception ex) {
-			String id = line.isResponse() ? line.id() : null;
-			if (id == null || this.answers.answered(id) == null) {
-				skipped(line.text(), ex);
-				return null;
-			}
-			String message = "MCP server '" + this.server.name() + "' sent an answer that could not be read: "
-					+ SecretSanitizer.quote(String.valueOf(ex.getMessage()), 300, spec().secrets());
-			logger.warn(message);
-			deliver(JSONRPCResponse.error(id, new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message,
-					Map.of(OWN_ERROR_SERVER, this.server.name()))));
-			return null;
-		}
-	}
-
-	private void deliver(JSONRPCMessage message) {
+	void deliver(JSONRPCMessage message) {
 		Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> current = this.handler;
 		if (current == null) {
 			return;
@@ -475,8 +257,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 		delivering.set(Boolean.TRUE);
 		try {
 			current.apply(Mono.just(message)).subscribe((ignored) -> {
-			}, (ex) -> logger.warn("The MCP client of server '" + this.server.name() + "' failed on a message: "
-					+ spec().sanitize(String.valueOf(ex.getMessage()))));
+			}, (ex) -> logger.warn(LogMessage.format("The MCP client of server '%s' failed on a message: %s",
+					this.server.name(), spec().sanitize(String.valueOf(ex.getMessage())))));
 		}
 		finally {
 			delivering.remove();
@@ -487,7 +269,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	public Mono<Void> closeGracefully() {
 		return Mono.fromRunnable(() -> {
 			// The server's lifecycle owns the process: closing the client only detaches
-			this.closed = true;
+			this.replay.closed(true);
 			this.connection.detach(this.session);
 		});
 	}
@@ -506,312 +288,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 		return "McpStdioClientTransport[" + this.server.name() + "]";
 	}
 
-	/** The client's session on the server: its messages, its exits, its new processes. */
-	private final class Session implements MessageListener, ServerListener {
-
-		@Override
-		public void onMessage(JsonRpcLine line) {
-			JSONRPCMessage message = readLine(line);
-			if (message instanceof JSONRPCResponse response) {
-				String method = McpStdioClientTransport.this.answers.accept(response.id());
-				if (method == null) {
-					// never sent or already answered: the client would warn for each
-					return;
-				}
-				message = McpStdioClientTransport.this.answers.sanitized(response, method);
-			}
-			if (message != null) {
-				deliver(message);
-			}
-		}
-
-		@Override
-		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			if (unansweredRequestIds.isEmpty()) {
-				return;
-			}
-			ServerState state = McpStdioClientTransport.this.server.state();
-			boolean stopped = state == ServerState.STOPPING || state == ServerState.STOPPED;
-			String message = stopped ? "MCP server '" + exit.serverName() + "' was stopped before it answered"
-					: exit.message();
-			Map<String, Object> data = Map.of(OWN_ERROR_SERVER, exit.serverName(), "exitCode", exit.exitCode(),
-					"stderrTail", exit.stderrTail());
-			for (Object id : unansweredRequestIds) {
-				if (McpStdioClientTransport.this.answers.answered(id) == null) {
-					// not the client's, or the client gave up on it long ago
-					continue;
-				}
-				// The server's exit, never an answer in its place
-				deliver(JSONRPCResponse.error(id,
-						new JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, message, data)));
-			}
-		}
-
-		@Override
-		public void stateChanged(McpStdioServer changed, ServerState state) {
-			// Called under the server's lock: act elsewhere
-			if (state == ServerState.RUNNING) {
-				McpStdioClientTransport.this.scheduler.schedule(() -> {
-					try {
-						resume();
-					}
-					catch (RuntimeException ex) {
-						logger.warn("Could not resume the MCP session with server '" + changed.name() + "': "
-								+ ex.getMessage());
-					}
-				});
-			}
-		}
-
-	}
-
 	/** A response to {@code tools/call}, its result of the client's type. */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	record ToolAnswer(String jsonrpc, Object id, @Nullable CallToolResult result, @Nullable JSONRPCError error) {
-	}
-
-	/**
-	 * One server's answers to its client: matched to the requests sent, then sanitized.
-	 */
-	static final class ServerAnswers {
-
-		/**
-		 * The most requests remembered: beyond that the oldest is forgotten (its client
-		 * gave up on it long ago, at its request timeout), and its late answer is dropped
-		 * like any other.
-		 */
-		static final int CAPACITY = 4096;
-
-		/** Warnings logged at once before the rate applies. */
-		static final int FREE_WARNINGS = 10;
-
-		/** At most one more warning per this long, counting the drops not logged. */
-		static final long WARNING_INTERVAL_NANOS = 10_000_000_000L;
-
-		/**
-		 * The longest text of an error, or of an {@code initialize} result, passed on.
-		 */
-		static final int MAX_TEXT = 8192;
-
-		/** The most values of an error's data walked; the rest is left out. */
-		private static final int MAX_VALUES = 1024;
-
-		/** Data nested deeper is masked whole rather than walked. */
-		private static final int MAX_DEPTH = 16;
-
-		private static final int ID_QUOTE_LENGTH = 60;
-
-		/**
-		 * The results whose texts are masked: what Spring AI logs (a tool's error result
-		 * among them) or hands on.
-		 */
-		private static final Set<String> MASKED_RESULTS = Set.of(McpSchema.METHOD_INITIALIZE,
-				McpSchema.METHOD_TOOLS_LIST, McpSchema.METHOD_PROMPT_LIST, McpSchema.METHOD_RESOURCES_LIST,
-				McpSchema.METHOD_RESOURCES_TEMPLATES_LIST, McpSchema.METHOD_TOOLS_CALL);
-
-		private final String serverName;
-
-		private final SecretValues secrets;
-
-		private final LongSupplier nanoTime;
-
-		/**
-		 * The methods of the requests sent and not answered yet, by id, oldest first: a
-		 * response to an id never sent (or already answered) is dropped here with a
-		 * warning at a bounded rate, instead of reaching the client, whose session logs a
-		 * warning for each one.
-		 */
-		private final Map<String, String> pending = new LinkedHashMap<>(16, 0.75f, false) {
-
-			@Override
-			protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-				return size() > CAPACITY;
-			}
-
-		};
-
-		private long warnings;
-
-		private long notLogged;
-
-		private long lastWarning;
-
-		ServerAnswers(String serverName, SecretValues secrets, LongSupplier nanoTime) {
-			this.serverName = serverName;
-			this.secrets = secrets;
-			this.nanoTime = nanoTime;
-		}
-
-		/**
-		 * Remember a request the client sends.
-		 * @param id its id
-		 * @param method its method
-		 */
-		synchronized void sent(Object id, String method) {
-			// "7" and 7 are one id, as the server's own bookkeeping has it
-			this.pending.put(id.toString(), method);
-		}
-
-		/**
-		 * Whether a line answers {@code tools/call} with nothing the sanitizing would
-		 * change: no escape, no hidden character, no secret value, and, where values are
-		 * secret, no number whose Java text could differ from the line's.
-		 * @param line the server's line
-		 * @return whether it may be read as it is written
-		 */
-		boolean passesAsWritten(JsonRpcLine line) {
-			String text = line.text();
-			synchronized (this) {
-				if (!line.isResponse() || !McpSchema.METHOD_TOOLS_CALL.equals(this.pending.get(line.id()))) {
-					return false;
-				}
-			}
-			return text.indexOf('\\') < 0 && SecretSanitizer.printable(text).equals(text)
-					&& (this.secrets == SecretValues.NONE
-							|| (this.secrets.mask(text).equals(text) && !line.hasFraction()));
-		}
-
-		/**
-		 * Take the request a response (or an error for the server's exit) answers.
-		 * @param id the response's id
-		 * @return the request's method, or {@code null} when no request with that id
-		 * waits
-		 */
-		synchronized @Nullable String answered(@Nullable Object id) {
-			return (id != null) ? this.pending.remove(id.toString()) : null;
-		}
-
-		/**
-		 * Take a response from the server: the request it answers; if none waits for it,
-		 * it is to be dropped, and a warning says so (at a bounded rate).
-		 * @param id the response's id
-		 * @return the method of the request it answers, or {@code null} when the client
-		 * does not get it
-		 */
-		@Nullable String accept(@Nullable Object id) {
-			long suppressed;
-			synchronized (this) {
-				String method = answered(id);
-				if (method != null) {
-					return method;
-				}
-				long now = this.nanoTime.getAsLong();
-				if (this.warnings >= FREE_WARNINGS && now - this.lastWarning < WARNING_INTERVAL_NANOS) {
-					this.notLogged++;
-					return null;
-				}
-				this.warnings++;
-				this.lastWarning = now;
-				suppressed = this.notLogged;
-				this.notLogged = 0;
-			}
-			logger.warn("Dropped a response of MCP server '" + this.serverName + "' to id "
-					+ SecretSanitizer.quote(String.valueOf(id), ID_QUOTE_LENGTH, this.secrets)
-					+ ", which was never sent or already answered" + ((suppressed > 0)
-							? " (" + suppressed + " more such responses were dropped without a log line)" : ""));
-			return null;
-		}
-
-		/**
-		 * Return a response fit to pass on, and so for Spring AI and its log. An error's
-		 * message and every text and key of its data get the server's secret values and
-		 * what looks like a secret masked, numbers that are a secret value too, each
-		 * bounded in length ({@code Invalid API key: ****** (token=******)}). The results
-		 * of {@code initialize}, of the lists (server info, instructions, tool names and
-		 * descriptions) and of tool calls get the server's secret values masked. Control
-		 * characters are escaped in both.
-		 * @param response the server's response
-		 * @param method the method of the request it answers
-		 * @return the response to give the client
-		 */
-		JSONRPCResponse sanitized(JSONRPCResponse response, String method) {
-			JSONRPCError error = response.error();
-			if (error != null) {
-				JSONRPCError sanitized = new JSONRPCError(error.code(),
-						SecretSanitizer.quote(String.valueOf(error.message()), MAX_TEXT, this.secrets),
-						new Walk(true, true, MAX_VALUES).value(error.data(), 0));
-				return new JSONRPCResponse(response.jsonrpc(), response.id(), null, sanitized);
-			}
-			if (!MASKED_RESULTS.contains(method) || response.result() == null
-					|| response.result() instanceof CallToolResult) {
-				return response;
-			}
-			// initialize's texts are logged by the MCP SDK: bounded; a list's go to the
-			// model
-			Walk walk = new Walk(false, McpSchema.METHOD_INITIALIZE.equals(method), Integer.MAX_VALUE);
-			return new JSONRPCResponse(response.jsonrpc(), response.id(), walk.value(response.result(), 0), null);
-		}
-
-		/**
-		 * One walk over a value, masking the secrets in its texts and keys, within a
-		 * budget.
-		 */
-		private final class Walk {
-
-			/** Whether what looks like a secret is masked too, as in an error. */
-			private final boolean shapes;
-
-			private final boolean bounded;
-
-			private int budget;
-
-			Walk(boolean shapes, boolean bounded, int budget) {
-				this.shapes = shapes;
-				this.bounded = bounded;
-				this.budget = budget;
-			}
-
-			@Nullable Object value(@Nullable Object data, int depth) {
-				if (--this.budget < 0) {
-					return null;
-				}
-				if (data instanceof String text) {
-					return text(text);
-				}
-				if (data instanceof Number number) {
-					return ServerAnswers.this.secrets.mask(number.toString()).equals(number.toString()) ? number
-							: SecretSanitizer.MASK;
-				}
-				if ((data instanceof Map || data instanceof List) && depth >= MAX_DEPTH) {
-					return SecretSanitizer.MASK;
-				}
-				if (data instanceof Map<?, ?> map) {
-					Map<Object, @Nullable Object> sanitized = new LinkedHashMap<>();
-					for (Map.Entry<?, ?> entry : map.entrySet()) {
-						if (this.budget <= 0) {
-							break;
-						}
-						String key = String.valueOf(entry.getKey());
-						boolean secret = this.shapes && entry.getValue() instanceof String
-								&& SecretSanitizer.isSecretName(key);
-						sanitized.put(text(key), secret ? SecretSanitizer.MASK : value(entry.getValue(), depth + 1));
-					}
-					return sanitized;
-				}
-				if (data instanceof List<?> list) {
-					List<@Nullable Object> sanitized = new ArrayList<>(Math.min(list.size(), 1024));
-					for (Object value : list) {
-						if (this.budget <= 0) {
-							break;
-						}
-						sanitized.add(value(value, depth + 1));
-					}
-					return sanitized;
-				}
-				// booleans, null
-				return data;
-			}
-
-			private String text(String text) {
-				if (this.shapes) {
-					return SecretSanitizer.quote(text, MAX_TEXT, ServerAnswers.this.secrets);
-				}
-				String masked = SecretSanitizer.printable(ServerAnswers.this.secrets.mask(text));
-				return (this.bounded && masked.length() > MAX_TEXT) ? masked.substring(0, MAX_TEXT) + "..." : masked;
-			}
-
-		}
-
 	}
 
 }

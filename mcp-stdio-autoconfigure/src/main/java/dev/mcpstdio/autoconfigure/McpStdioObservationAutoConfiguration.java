@@ -47,7 +47,7 @@ public final class McpStdioObservationAutoConfiguration {
 	// post-processor (Boot's, which gives it its handlers) is there
 	@Bean
 	static BeanPostProcessor mcpStdioRequestObservationsPostProcessor(ObjectProvider<ObservationRegistry> registry,
-			ObjectProvider<McpOperationObservationConvention> convention, ObjectProvider<ServerHost> host) {
+			ObjectProvider<McpOperationObservationConvention> convention) {
 		return new BeanPostProcessor() {
 
 			// as it is initialized: a client (Spring AI's, whose beans need the servers)
@@ -57,9 +57,7 @@ public final class McpStdioObservationAutoConfiguration {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof McpStdioServer server) {
-					new RequestObservations(server, registry.getObject(), convention.getIfUnique(),
-							host.getObject().scheduler())
-						.attach();
+					new RequestObservations(server, registry.getObject(), convention.getIfUnique()).attach();
 				}
 				return bean;
 			}

@@ -17,6 +17,7 @@
 package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
+import java.util.function.LongPredicate;
 
 import dev.mcpstdio.core.server.MessageListener;
 import org.jspecify.annotations.Nullable;
@@ -102,10 +103,23 @@ public interface ClientConnection {
 	void joinStart();
 
 	/**
+	 * Send a message of a client's session over the one path of a send: the server
+	 * started on demand, then one wait for a settled state (no lock while settled), then
+	 * {@code settled} told the generation of the process the message goes to, before the
+	 * message is written: a client resumes its session on a new process there.
+	 * @param message one JSON-RPC message
+	 * @param requestId its id when it is a request, else {@code null}
+	 * @param settled runs once settled; {@code false} sends nothing; or {@code null}
+	 * @throws dev.mcpstdio.McpStdioException as {@link McpStdioServer#send} does
+	 */
+	void send(String message, @Nullable Object requestId, @Nullable LongPredicate settled);
+
+	/**
 	 * Wait while the server is between processes (a start, or a restart pending or under
 	 * way) for that one start, bounded by the restart's backoff plus
-	 * {@code startup-timeout}. Every send does this; a client calls it first to resume
-	 * its session on the new process before its message.
+	 * {@code startup-timeout}. Every send does this once; a client that resumes its
+	 * session on a new process before its message does it in the hook of
+	 * {@link #send(String, Object, java.util.function.LongPredicate)}.
 	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
 	 * another restart is pending: the caller is told of that exit instead of waiting for
 	 * the next start; and at once, without waiting, when the server crash-loops (the

@@ -19,8 +19,10 @@ package dev.mcpstdio.lifecycle;
 import java.util.List;
 
 import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.InFlightRequest;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The routing of one generation's messages and end to the client side: the end first to
@@ -54,9 +56,14 @@ final class GenerationRouting implements MessageListener {
 	}
 
 	@Override
-	public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+	public void onMessage(JsonRpcLine message, @Nullable InFlightRequest answered) {
+		this.client.onMessage(message, answered);
+	}
+
+	@Override
+	public void onExit(ExitInfo exit, List<InFlightRequest> unanswered) {
 		this.controller.exited(this.number, exit);
-		this.client.onExit(exit, unansweredRequestIds);
+		this.client.onExit(exit, unanswered);
 	}
 
 }

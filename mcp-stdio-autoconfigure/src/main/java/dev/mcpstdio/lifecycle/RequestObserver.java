@@ -16,11 +16,7 @@
 
 package dev.mcpstdio.lifecycle;
 
-import java.util.List;
-
-import dev.mcpstdio.core.server.ExitInfo;
-import dev.mcpstdio.core.server.io.JsonRpcLine;
-import org.jspecify.annotations.Nullable;
+import dev.mcpstdio.core.server.InFlightRequest;
 
 /**
  * Learns of every JSON-RPC request sent to one server and of how each ended.
@@ -30,68 +26,22 @@ import org.jspecify.annotations.Nullable;
  */
 public interface RequestObserver {
 
-	// McpStdioServer's send and request are the one way requests reach a server, and its
-	// messages and its process's end come back through the server too. Calls come from
-	// the sending threads and the thread that reads the server's stdout: they must return
-	// quickly and never block.
+	// McpStdioServer's send and request are the one way requests reach a server. The
+	// observer attaches to each request's entry in the process's ledger, which tells it
+	// once how the request ended (answered, failed, cancelled, no answer within the
+	// client's timeout, cut short by the exit): calls come from the sending threads, the
+	// thread that reads the server's stdout and the scheduler, and must return quickly
+	// and never block.
 
 	/** An observer that observes nothing. */
-	RequestObserver NONE = (id, message) -> null;
+	RequestObserver NONE = (request) -> {
+	};
 
 	/**
-	 * A request is about to be sent.
-	 * @param id its id
-	 * @param message the request
-	 * @return the request under observation, or {@code null} when it is not observed
+	 * A request is about to be sent: attach what observes it with
+	 * {@link InFlightRequest#observe}, or nothing when it is not observed.
+	 * @param request the request's entry
 	 */
-	@Nullable ObservedRequest sending(Object id, JsonRpcLine message);
-
-	/**
-	 * A message that is not a request is about to be sent: a notification (such as
-	 * {@code notifications/cancelled}) or a response to a request of the server.
-	 * @param message the message
-	 */
-	default void notifying(JsonRpcLine message) {
-	}
-
-	/**
-	 * The server sent a message that was not the answer to a
-	 * {@link McpStdioServer#request(Object, String)}.
-	 * @param message the message
-	 */
-	default void received(JsonRpcLine message) {
-	}
-
-	/**
-	 * The server's process ended.
-	 * @param exit how it ended
-	 * @param unansweredRequestIds the requests sent with
-	 * {@link McpStdioServer#send(String, Object)} that got no response
-	 */
-	default void exited(ExitInfo exit, List<Object> unansweredRequestIds) {
-	}
-
-	/**
-	 * One request under observation, as its sender sees it.
-	 */
-	interface ObservedRequest {
-
-		/**
-		 * Return the line to write: the request, with trace context added where a tracer
-		 * asked for it.
-		 * @return the line
-		 */
-		JsonRpcLine message();
-
-		/**
-		 * The request could not be sent (it never reached the server), or the future of a
-		 * {@link McpStdioServer#request(Object, String)} completed.
-		 * @param response the response, or {@code null} when it failed
-		 * @param failure why it failed (its send, the process ended, the caller cancelled
-		 * it), or {@code null}
-		 */
-		void completed(@Nullable JsonRpcLine response, @Nullable Throwable failure);
-
-	}
+	void sending(InFlightRequest request);
 
 }

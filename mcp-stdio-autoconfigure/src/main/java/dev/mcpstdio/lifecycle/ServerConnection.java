@@ -18,19 +18,20 @@ package dev.mcpstdio.lifecycle;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongPredicate;
 
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitInfo;
+import dev.mcpstdio.core.server.InFlightRequest;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess;
-import dev.mcpstdio.lifecycle.RequestObserver.ObservedRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,30 +82,49 @@ final class ServerConnection implements ClientConnection {
 		return this.usage.lastUsed();
 	}
 
-	/**
-	 * Send a message to the current process.
-	 * @param message one JSON-RPC message
-	 * @param requestId its id when it is a request, else {@code null}
-	 */
+	/** Send a message to the current process, as {@link McpStdioServer#send} does. */
 	void send(String message, @Nullable Object requestId) {
+		send(message, requestId, null);
+	}
+
+	@Override
+	public void send(String message, @Nullable Object requestId, @Nullable LongPredicate settled) {
 		JsonRpcLine line = JsonRpcLine.of(message);
-		RequestObserver observer = this.requests;
-		ObservedRequest observed = (requestId != null) ? observer.sending(requestId, line) : null;
-		if (requestId == null) {
-			observer.notifying(line);
+		InFlightRequest request = null;
+		if (requestId != null) {
+			// the one record of the request: the observer and the client read it
+			MessageListener client = this.session;
+			request = InFlightRequest.of(requestId, line, (client != MessageListener.NONE) ? client : null);
+			observe(request);
 		}
-		JsonRpcLine sent = (observed != null) ? observed.message() : line;
 		try {
 			this.usage.beginSend();
 			try {
-				currentForSend().send(sent, requestId);
+				// the one wait for a settled state of a send: no lock while settled
+				this.controller.awaitSettled();
+				if (settled != null && !settled.test(this.controller.status().generation())) {
+					if (request != null) {
+						request.failed(new CancellationException("Withdrawn by the client"));
+					}
+					return;
+				}
+				StdioServerProcess current = current();
+				if (request != null) {
+					current.send(request);
+				}
+				else {
+					current.send(line, null);
+				}
 			}
 			finally {
 				this.usage.endSend();
 			}
 		}
 		catch (RuntimeException ex) {
-			failed(observed, ex);
+			if (request != null) {
+				// a failed send ends the request's observation
+				request.failed(ex);
+			}
 			throw ex;
 		}
 	}
@@ -116,53 +136,52 @@ final class ServerConnection implements ClientConnection {
 	 * @return the response future
 	 */
 	CompletableFuture<String> request(Object id, String message) {
-		ObservedRequest observed = this.requests.sending(id, JsonRpcLine.of(message));
-		String line = (observed != null) ? observed.message().text() : message;
+		InFlightRequest request = InFlightRequest.awaited(id, JsonRpcLine.of(message));
+		observe(request);
 		CompletableFuture<JsonRpcLine> response;
 		try {
 			this.usage.beginSend();
 			try {
-				response = currentForSend().requestLine(id, line);
+				this.controller.awaitSettled();
+				response = current().sendAwaited(request);
 			}
 			finally {
 				this.usage.endSend();
 			}
 		}
-		catch (McpStdioException ex) {
-			failed(observed, ex);
-			return CompletableFuture.failedFuture(ex);
-		}
 		catch (RuntimeException ex) {
-			failed(observed, ex);
+			request.failed(ex);
+			if (ex instanceof McpStdioException) {
+				return CompletableFuture.failedFuture(ex);
+			}
 			throw ex;
 		}
-		response.whenComplete((answer, ex) -> {
-			this.usage.touch();
-			if (observed != null) {
-				observed.completed(answer, ex);
-			}
-		});
+		response.whenComplete((answer, ex) -> this.usage.touch());
 		CompletableFuture<String> text = response.thenApply(JsonRpcLine::text);
 		// a caller that gives up (cancels) lets the request go
 		text.whenComplete((answer, ex) -> response.cancel(false));
 		return text;
 	}
 
-	/** A failed send ends the request's observation. */
-	private static void failed(@Nullable ObservedRequest observed, RuntimeException ex) {
-		if (observed != null) {
-			observed.completed(null, ex);
+	/**
+	 * Observe a request from now, its send included (the start of a lazy or idle server,
+	 * the wait for a restart): not a second one under an id in flight, which its process
+	 * refuses.
+	 */
+	private void observe(InFlightRequest request) {
+		StdioServerProcess current = this.controller.process();
+		if (current != null && current.isPending(request.id())) {
+			throw new IllegalArgumentException("A request with id " + request.id() + " is already pending");
 		}
+		this.requests.sending(request);
 	}
 
 	/**
-	 * Return the process a message goes to, once the server is past a start or restart:
-	 * the one wait for a settled state of a send.
+	 * Return the process a message goes to, once the server has settled.
 	 * @return the current process, which fails the send naming its exit if it ended
 	 * @throws McpServerNotRunningException if the server is stopping, stopped or disabled
 	 */
-	private StdioServerProcess currentForSend() {
-		this.controller.awaitSettled();
+	private StdioServerProcess current() {
 		StdioServerProcess current = this.controller.process();
 		ServerState state = this.controller.state();
 		if (state == ServerState.STOPPED || state == ServerState.STOPPING || state == ServerState.DISABLED
@@ -255,23 +274,24 @@ final class ServerConnection implements ClientConnection {
 	}
 
 	/**
-	 * Takes the processes' messages and ends from the state machine to the request
-	 * observer and the client session attached now.
+	 * Takes the processes' messages and ends from the state machine to the client session
+	 * attached now.
 	 */
 	private final class Routing implements MessageListener {
 
 		@Override
 		public void onMessage(JsonRpcLine message) {
-			ServerConnection.this.usage.touch();
-			// before the session, which may send the next request at once
-			ServerConnection.this.requests.received(message);
-			ServerConnection.this.session.onMessage(message);
+			onMessage(message, null);
 		}
 
 		@Override
-		public void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
-			List<Object> unanswered = new ArrayList<>(unansweredRequestIds);
-			ServerConnection.this.requests.exited(exit, unanswered);
+		public void onMessage(JsonRpcLine message, @Nullable InFlightRequest answered) {
+			ServerConnection.this.usage.touch();
+			ServerConnection.this.session.onMessage(message, answered);
+		}
+
+		@Override
+		public void onExit(ExitInfo exit, List<InFlightRequest> unanswered) {
 			ServerConnection.this.session.onExit(exit, unanswered);
 		}
 

@@ -74,15 +74,18 @@ final class ExitSequence {
 			.after(this.server.uptime(), this.server.classifier.startupHint(tail, this.server.containment::hint));
 		boolean expected = this.server.classifier.stopRequested && !exitInfo.cause().isFailure();
 		RequestLedger.Ended requests = this.server.ledger.closeAll();
+		List<InFlightRequest> unanswered = requests.unanswered();
 		if (!this.server.classifier.stopRequested) {
 			logger.warn(
 					exitInfo.withoutHint() + " (pid " + this.server.pid() + ", after " + this.server.uptime().toMillis()
 							+ " ms)" + ((exitInfo.hint() != null) ? "\n" + exitInfo.hint() : ""));
 		}
+		// the observations of the requests the listener awaited end before it learns
+		requests.failUnanswered(exitInfo::toException);
 		// The listener (the server's state, its counts, the client) learns first, so that
 		// whoever sees the exit sees it counted
 		try {
-			this.server.listener.onExit(exitInfo, requests.unanswered());
+			this.server.listener.onExit(exitInfo, unanswered);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Listener of " + McpStdioException.describe(this.server.name()) + " failed on its exit", ex);
@@ -90,7 +93,7 @@ final class ExitSequence {
 		this.server.exit.complete(exitInfo);
 		this.server.pipes.closeStdin(() -> expected ? this.server.notRunning("was stopped before the message was sent")
 				: exitInfo.toException());
-		requests.fail((id) -> expected ? this.server.notRunning("was stopped before it answered request " + id)
+		requests.failAwaited((id) -> expected ? this.server.notRunning("was stopped before it answered request " + id)
 				: exitInfo.toException());
 		if (!this.server.classifier.stopRequested) {
 			// The leader is gone; whatever it left behind goes with it

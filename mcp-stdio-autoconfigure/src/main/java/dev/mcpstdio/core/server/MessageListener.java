@@ -19,6 +19,7 @@ package dev.mcpstdio.core.server;
 import java.util.List;
 
 import dev.mcpstdio.core.server.io.JsonRpcLine;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Receives what an MCP server process sends and learns when it ends.
@@ -36,12 +37,25 @@ public interface MessageListener {
 	void onMessage(JsonRpcLine message);
 
 	/**
+	 * Called on the process's stdout thread for every JSON-RPC message that is not a
+	 * response to a request made through {@link StdioServerProcess#request}, with the
+	 * entry of the request it answers, closed. Must return quickly.
+	 * @param message the message, scanned once as it was read
+	 * @param answered the request it answers, or {@code null} when it answers none in
+	 * flight (not a response, an id never sent, or one already answered)
+	 */
+	default void onMessage(JsonRpcLine message, @Nullable InFlightRequest answered) {
+		onMessage(message);
+	}
+
+	/**
 	 * Called once when the process has ended, after every message it wrote was delivered.
 	 * @param exit how it ended
-	 * @param unansweredRequestIds the ids of requests sent with
-	 * {@link StdioServerProcess#send(JsonRpcLine, Object)} that got no response
+	 * @param unanswered the requests sent with
+	 * {@link StdioServerProcess#send(InFlightRequest)} that got no response, failed by
+	 * the exit
 	 */
-	default void onExit(ExitInfo exit, List<Object> unansweredRequestIds) {
+	default void onExit(ExitInfo exit, List<InFlightRequest> unanswered) {
 	}
 
 	/** A listener that ignores everything. */

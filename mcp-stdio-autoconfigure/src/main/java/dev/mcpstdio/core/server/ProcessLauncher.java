@@ -88,8 +88,8 @@ public final class ProcessLauncher implements AutoCloseable {
 		ProcessTrees trees = new ProcessTrees(machine.scanner(),
 				new TreeTerminator(machine.scanner(), ShutdownTimeouts.KILL_WAIT),
 				new ProcessCensus(machine.scanner(), machine.membership()));
-		this.parts = new ProcessParts(tasks, new ExitWatcher(tasks), new StopCohort(), trees,
-				new ServerPipes(tasks, scheduler), machine.guard());
+		this.parts = new ProcessParts(new ProcessThreads(tasks, scheduler), new ExitWatcher(tasks), new StopCohort(),
+				trees, new ServerPipes(tasks, scheduler), machine.guard());
 	}
 
 	/**

@@ -15,8 +15,6 @@
  */
 package dev.mcpstdio.core.server;
 
-import java.util.concurrent.Executor;
-
 import dev.mcpstdio.core.containment.OrphanGuard;
 import dev.mcpstdio.core.server.io.ServerPipes;
 
@@ -24,7 +22,7 @@ import dev.mcpstdio.core.server.io.ServerPipes;
  * What each server process is handed, shared by the processes of one host: a process
  * reads these and never its host.
  *
- * @param tasks the threads that run exits, stops and other tasks that may block
+ * @param threads the threads that run what may block, and the timer
  * @param exits the watcher of exits
  * @param cohort the stops under way
  * @param trees the machine's process trees: snapshots, the terminator, the census
@@ -32,7 +30,7 @@ import dev.mcpstdio.core.server.io.ServerPipes;
  * @param guard the orphan guard, which forgets an ended root
  * @author mcp-stdio authors
  */
-record ProcessParts(Executor tasks, ExitWatcher exits, StopCohort cohort, ProcessTrees trees, ServerPipes pipes,
+record ProcessParts(ProcessThreads threads, ExitWatcher exits, StopCohort cohort, ProcessTrees trees, ServerPipes pipes,
 		OrphanGuard guard) {
 
 }

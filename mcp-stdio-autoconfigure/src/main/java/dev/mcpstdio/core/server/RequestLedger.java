@@ -17,28 +17,45 @@
 package dev.mcpstdio.core.server;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.support.Threads;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The ledger of one process's requests in flight: each sent and not yet answered, by id,
- * so that they can be counted, drained, cancelled and failed when the process ends.
+ * The ledger of one process's requests in flight: the one map of them, by id, where each
+ * is opened when sent and closed by its response, its client's cancellation, a failed
+ * write or the process's end, so that they can be counted, drained and failed.
  *
  * @author mcp-stdio authors
  */
 final class RequestLedger {
 
-	private final Map<String, Entry> byId = new ConcurrentHashMap<>();
+	/**
+	 * The most requests in flight: past it, the ones their clients gave up on are
+	 * forgotten (a late answer is then one to an id never sent), and, when none was given
+	 * up, a new request is refused.
+	 */
+	static final int CAPACITY = 10_000;
+
+	private final Map<String, InFlightRequest> byId = new ConcurrentHashMap<>();
 
 	private final Object changed = new Object();
+
+	/** How long the client waits for a response, in nanoseconds. */
+	private final LongSupplier clientTimeoutNanos;
+
+	/** Ends the observations of the requests the client stopped waiting for. */
+	private final @Nullable RequestTimeouts timeouts;
 
 	/**
 	 * Set by the exit before it closes every entry: a request opened since is its
@@ -46,18 +63,31 @@ final class RequestLedger {
 	 */
 	private volatile boolean ended;
 
+	/** Set while a drain waits: only then does a closed entry wake it. */
+	private volatile boolean drainWaits;
+
+	/**
+	 * Create a ledger.
+	 * @param clientTimeoutNanos how long the client waits for a response
+	 * @param timeouts ends the observations of requests older than that, or {@code null}
+	 */
+	RequestLedger(LongSupplier clientTimeoutNanos, @Nullable RequestTimeouts timeouts) {
+		this.clientTimeoutNanos = clientTimeoutNanos;
+		this.timeouts = timeouts;
+	}
+
 	/**
 	 * Enter a request about to be written.
-	 * @param id its id as given
-	 * @param request the request, or {@code null} when only its text is known
-	 * @param future its future, or {@code null} when the listener gets the response
-	 * @return whether it was entered: not when a request with that id is in flight, nor
-	 * once the process has ended
+	 * @param request its entry
+	 * @return whether it was entered: not when a request with its id is in flight, nor
+	 * once the process has ended, nor when the ledger is full
 	 */
-	Opened open(Object id, @Nullable JsonRpcLine request, @Nullable CompletableFuture<JsonRpcLine> future) {
-		// "7" and 7 are one id
-		String key = id.toString();
-		if (this.byId.putIfAbsent(key, new Entry(id, request, future, System.nanoTime())) != null) {
+	Opened open(InFlightRequest request) {
+		String key = request.key();
+		if (this.byId.size() >= CAPACITY && !forgetGivenUp()) {
+			return Opened.FULL;
+		}
+		if (this.byId.putIfAbsent(key, request) != null) {
 			return Opened.DUPLICATE;
 		}
 		// the exit marks, then closes all: it found this entry, or this sees its mark;
@@ -65,6 +95,9 @@ final class RequestLedger {
 		if (this.ended && this.byId.remove(key) != null) {
 			signal();
 			return Opened.AFTER_EXIT;
+		}
+		if (this.timeouts != null && request.observer() != null) {
+			this.timeouts.watch(this);
 		}
 		return Opened.OPEN;
 	}
@@ -74,9 +107,9 @@ final class RequestLedger {
 	 * @param id the id
 	 * @return the entry, or {@code null} when no request with that id is in flight
 	 */
-	@Nullable Entry close(String id) {
-		Entry entry = this.byId.remove(id);
-		if (entry != null) {
+	@Nullable InFlightRequest close(String id) {
+		InFlightRequest entry = this.byId.remove(id);
+		if (entry != null && this.drainWaits) {
 			signal();
 		}
 		return entry;
@@ -85,18 +118,32 @@ final class RequestLedger {
 	/**
 	 * Take a message the client sends that is not a request: a
 	 * {@code notifications/cancelled} closes the request it names, which then holds no
-	 * stop's drain.
+	 * stop's drain, and ends its observation.
 	 * @param message the message
 	 */
 	void notifying(JsonRpcLine message) {
 		String cancelled = message.cancelledId();
-		if (cancelled != null) {
-			close(cancelled);
+		InFlightRequest entry = (cancelled != null) ? close(cancelled) : null;
+		if (entry != null) {
+			entry.ended(null, new CancellationException("Cancelled by the client"));
 		}
+	}
+
+	boolean contains(String id) {
+		return this.byId.containsKey(id);
 	}
 
 	int size() {
 		return this.byId.size();
+	}
+
+	/** The requests in flight now, for the sweep of those too old. */
+	Collection<InFlightRequest> entries() {
+		return this.byId.values();
+	}
+
+	long clientTimeoutNanos() {
+		return this.clientTimeoutNanos.getAsLong();
 	}
 
 	/**
@@ -105,7 +152,7 @@ final class RequestLedger {
 	 */
 	Ended closeAll() {
 		this.ended = true;
-		List<Entry> all = new ArrayList<>(this.byId.keySet()).stream()
+		List<InFlightRequest> all = new ArrayList<>(this.byId.keySet()).stream()
 			.map(this.byId::remove)
 			.filter(Objects::nonNull)
 			.toList();
@@ -119,9 +166,24 @@ final class RequestLedger {
 	 * not hold the wait.
 	 */
 	boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
+		this.drainWaits = true;
 		// read again every few ms: a request turns too old without a signal
 		return Threads.awaitOn(this.changed, deadlineNanos, 10,
 				() -> this.byId.values().stream().noneMatch((entry) -> entry.awaited(clientTimeoutNanos)));
+	}
+
+	/**
+	 * Forget the requests whose clients gave up on them, for room.
+	 * @return whether there is room now
+	 */
+	private boolean forgetGivenUp() {
+		long timeout = this.clientTimeoutNanos.getAsLong();
+		for (InFlightRequest entry : this.byId.values()) {
+			if (!entry.awaited(timeout) && this.byId.remove(entry.key(), entry)) {
+				entry.ended(null, RequestTimeouts.timedOut(timeout));
+			}
+		}
+		return this.byId.size() < CAPACITY;
 	}
 
 	void signal() {
@@ -140,58 +202,49 @@ final class RequestLedger {
 		DUPLICATE,
 
 		/** Not entered: the process ended, and its exit failed the requests in flight. */
-		AFTER_EXIT
+		AFTER_EXIT,
+
+		/** Not entered: {@link #CAPACITY} requests are in flight, all awaited. */
+		FULL
 
 	}
 
 	/**
-	 * One request in flight.
-	 *
-	 * @param id its id as given
-	 * @param request the request, or {@code null} when only its text was given
-	 * @param future its future, or {@code null} when the listener gets the response
-	 * @param sentAt its {@link System#nanoTime()} when sent
-	 */
-	record Entry(Object id, @Nullable JsonRpcLine request, @Nullable CompletableFuture<JsonRpcLine> future,
-			long sentAt) {
-
-		/** Whether its client still waits for it: not given up, nor too old. */
-		boolean awaited(long clientTimeoutNanos) {
-			boolean givenUp = this.future != null && this.future.isDone();
-			return !givenUp && System.nanoTime() - this.sentAt < clientTimeoutNanos;
-		}
-
-		/**
-		 * Return its method, as the request says.
-		 * @return the method, or {@code null} when unknown
-		 */
-		@Nullable String method() {
-			return (this.request != null) ? this.request.method() : null;
-		}
-
-	}
-
-	/**
-	 * The requests in flight when the process ended: the ids the listener is told, then
-	 * the futures failed.
+	 * The requests in flight when the process ended: the ones the listener is told of,
+	 * then all failed.
 	 *
 	 * @param entries the entries
 	 */
-	record Ended(List<Entry> entries) {
+	record Ended(List<InFlightRequest> entries) {
 
-		/** The ids of the requests whose responses the listener would have got. */
-		List<Object> unanswered() {
-			return this.entries.stream().filter((entry) -> entry.future() == null).map(Entry::id).toList();
+		/** The requests whose responses the listener would have got. */
+		List<InFlightRequest> unanswered() {
+			return this.entries.stream().filter((entry) -> entry.future() == null).toList();
+		}
+
+		/**
+		 * Fail the requests the listener awaited, all with the exit's one failure.
+		 * @param exit the failure
+		 */
+		void failUnanswered(Supplier<? extends Throwable> exit) {
+			List<InFlightRequest> unanswered = unanswered();
+			if (unanswered.isEmpty()) {
+				return;
+			}
+			Throwable failure = exit.get();
+			for (InFlightRequest entry : unanswered) {
+				entry.failed(failure);
+			}
 		}
 
 		/**
 		 * Fail the futures of the requests sent with one.
 		 * @param failure the failure of a request, by its id
 		 */
-		void fail(Function<Object, ? extends Throwable> failure) {
-			for (Entry entry : this.entries) {
+		void failAwaited(Function<Object, ? extends Throwable> failure) {
+			for (InFlightRequest entry : this.entries) {
 				if (entry.future() != null) {
-					entry.future().completeExceptionally(failure.apply(entry.id()));
+					entry.failed(failure.apply(entry.id()));
 				}
 			}
 		}

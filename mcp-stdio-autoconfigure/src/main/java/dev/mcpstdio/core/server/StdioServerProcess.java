@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,7 +75,7 @@ public final class StdioServerProcess {
 
 	final ProcessPipes pipes;
 
-	final RequestLedger ledger = new RequestLedger();
+	final RequestLedger ledger;
 
 	final ExitClassifier classifier;
 
@@ -102,6 +103,7 @@ public final class StdioServerProcess {
 		this.containment = launched.containment();
 		this.listener = listener;
 		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
+		this.ledger = new RequestLedger(() -> this.clientTimeoutNanos, new RequestTimeouts(parts.threads().timer()));
 		this.pipes = parts.pipes()
 			.open(this.process,
 					new ServerPipes.Server(spec.name(), spec.secrets(), spec.sendTimeout(), spec.maxMessageSize(),
@@ -171,6 +173,10 @@ public final class StdioServerProcess {
 		return this.ledger.size();
 	}
 
+	public boolean isPending(Object requestId) {
+		return this.ledger.contains(requestId.toString());
+	}
+
 	/**
 	 * Count the live processes of this start of the server and their memory.
 	 * @return the figures
@@ -206,29 +212,45 @@ public final class StdioServerProcess {
 	 * @throws McpStdioException if the message cannot be written within the send timeout
 	 */
 	public void send(JsonRpcLine message, @Nullable Object requestId) {
+		if (requestId != null) {
+			send(InFlightRequest.of(requestId, message, null));
+			return;
+		}
 		checkSendable();
-		if (requestId == null) {
-			// a cancellation the client sends closes its request: it holds no drain
-			this.ledger.notifying(message);
+		// a cancellation the client sends closes its request: it holds no drain
+		this.ledger.notifying(message);
+		write(message.text());
+	}
+
+	/**
+	 * Send a request: its entry is in the ledger until its response arrives (handed to
+	 * the listener with the entry, or completing the entry's future), it fails or the
+	 * process ends.
+	 * @param request the request's entry, not sent before
+	 * @throws IllegalArgumentException if a request with its id is in flight
+	 * @throws McpServerExitedException if the process has ended or ends during the send
+	 * @throws McpServerNotRunningException if the server is stopping or stopped
+	 * @throws McpStdioException if the message cannot be written within the send timeout
+	 */
+	public void send(InFlightRequest request) {
+		checkSendable();
+		write(request, open(request));
+	}
+
+	private JsonRpcLine open(InFlightRequest request) {
+		RequestLedger.Opened opened = this.ledger.open(request);
+		if (opened == RequestLedger.Opened.DUPLICATE) {
+			throw new IllegalArgumentException("A request with id " + request.id() + " is already pending");
 		}
-		else {
-			RequestLedger.Opened opened = this.ledger.open(requestId, message, null);
-			if (opened == RequestLedger.Opened.DUPLICATE) {
-				throw new IllegalArgumentException("A request with id " + requestId + " is already pending");
-			}
-			if (opened == RequestLedger.Opened.AFTER_EXIT) {
-				throw awaitExitException(null);
-			}
+		if (opened == RequestLedger.Opened.AFTER_EXIT) {
+			// the exit failed the requests it found before this one came
+			throw awaitExitException(null);
 		}
-		try {
-			write(message.text());
+		if (opened == RequestLedger.Opened.FULL) {
+			throw new McpStdioException(name(), McpStdioException.describe(name()) + " has " + RequestLedger.CAPACITY
+					+ " requests in flight unanswered: none more is sent until some are answered or given up");
 		}
-		catch (RuntimeException ex) {
-			if (requestId != null) {
-				this.ledger.close(requestId.toString());
-			}
-			throw ex;
-		}
+		return request.opened();
 	}
 
 	/**
@@ -239,7 +261,7 @@ public final class StdioServerProcess {
 	 * {@link McpServerExitedException} when the process has ended or ends first
 	 */
 	public CompletableFuture<String> request(Object id, String message) {
-		CompletableFuture<JsonRpcLine> response = requestLine(id, message);
+		CompletableFuture<JsonRpcLine> response = sendAwaited(InFlightRequest.awaited(id, JsonRpcLine.of(message)));
 		CompletableFuture<String> text = response.thenApply(JsonRpcLine::text);
 		// a caller that gives up (cancels) lets the request go, as it would the line
 		text.whenComplete((line, ex) -> response.cancel(false));
@@ -247,38 +269,39 @@ public final class StdioServerProcess {
 	}
 
 	/**
-	 * Send a request and get its response as the reader read it.
-	 * @param id the request's id
-	 * @param message the request, without newlines
-	 * @return a future completed with the response, or exceptionally as
-	 * {@link #request(Object, String)}
+	 * Send a request whose sender awaits its response in the entry's future.
+	 * @param request the request's entry, made with {@link InFlightRequest#awaited}
+	 * @return the entry's future, failed when the request could not be sent
+	 * @throws IllegalArgumentException if a request with its id is in flight
 	 */
-	public CompletableFuture<JsonRpcLine> requestLine(Object id, String message) {
-		CompletableFuture<JsonRpcLine> response = new CompletableFuture<>();
+	public CompletableFuture<JsonRpcLine> sendAwaited(InFlightRequest request) {
+		CompletableFuture<JsonRpcLine> response = Objects.requireNonNull(request.future(), "a future");
+		JsonRpcLine line;
 		try {
 			checkSendable();
+			line = open(request);
 		}
 		catch (McpStdioException ex) {
-			response.completeExceptionally(ex);
-			return response;
-		}
-		RequestLedger.Opened opened = this.ledger.open(id, null, response);
-		if (opened == RequestLedger.Opened.DUPLICATE) {
-			throw new IllegalArgumentException("A request with id " + id + " is already pending");
-		}
-		if (opened == RequestLedger.Opened.AFTER_EXIT) {
-			// the exit failed the requests it found before this one came
-			response.completeExceptionally(awaitExitException(null));
+			request.failed(ex);
 			return response;
 		}
 		try {
-			write(message);
+			write(request, line);
 		}
 		catch (RuntimeException ex) {
-			this.ledger.close(id.toString());
-			response.completeExceptionally(ex);
+			request.failed(ex);
 		}
 		return response;
+	}
+
+	private void write(InFlightRequest request, JsonRpcLine line) {
+		try {
+			write(line.text());
+		}
+		catch (RuntimeException ex) {
+			this.ledger.close(request.key());
+			throw ex;
+		}
 	}
 
 	/**
@@ -288,10 +311,10 @@ public final class StdioServerProcess {
 	 */
 	public void handshake(Duration timeout) {
 		String id = "mcp-stdio-initialize-" + handshakes.incrementAndGet();
-		CompletableFuture<JsonRpcLine> answer = requestLine(id,
-				"{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
+		CompletableFuture<JsonRpcLine> answer = sendAwaited(InFlightRequest.awaited(id,
+				JsonRpcLine.of("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
 						+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
-						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}");
+						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}")));
 		JsonRpcLine response;
 		try {
 			response = Waits.await(answer, timeout, name(), "answer initialize",
@@ -441,7 +464,7 @@ public final class StdioServerProcess {
 		this.classifier.failure = reason;
 		logger.warn(McpStdioException.describe(name()) + " (pid " + pid() + ") failed: " + reason
 				+ "; terminating its process tree");
-		this.parts.tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
+		this.parts.threads().tasks().execute(() -> terminateTree("failed: " + reason, System.nanoTime()));
 	}
 
 	ExitCause classify(int code) {

@@ -56,15 +56,18 @@ final class StdoutSink implements LineSink {
 	@Override
 	public void line(JsonRpcLine line) {
 		this.server.classifier.spoke = true;
-		if (line.isResponse()) {
-			RequestLedger.Entry request = this.server.ledger.close(line.id());
-			if (request != null && request.future() != null) {
-				request.future().complete(line);
-				return;
-			}
+		InFlightRequest request = line.isResponse() ? this.server.ledger.close(line.id()) : null;
+		if (request != null && request.future() != null) {
+			request.future().complete(line);
+			return;
+		}
+		if (request != null) {
+			// its observation ends before the listener, which may send the next request
+			request.ended(line, null);
 		}
 		try {
-			this.server.listener.onMessage(line);
+			// handed on with its closed entry: nobody looks its id up again
+			this.server.listener.onMessage(line, request);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Listener of " + McpStdioException.describe(this.server.name()) + " failed on a message", ex);

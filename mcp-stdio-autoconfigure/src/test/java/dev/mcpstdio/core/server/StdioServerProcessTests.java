@@ -23,9 +23,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -39,6 +41,7 @@ import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -346,6 +349,42 @@ class StdioServerProcessTests {
 	}
 
 	@Test
+	void theLedgersEntryIsWhatTheResponseAndTheExitHandOn() throws Exception {
+		// one record per request: the listener (the observation, the client) gets the
+		// entry that was sent, never an id to look up in a map of its own
+		BlockingQueue<InFlightRequest> answered = new LinkedBlockingQueue<>();
+		AtomicReference<List<InFlightRequest>> unanswered = new AtomicReference<>();
+		MessageListener listener = new MessageListener() {
+			@Override
+			public void onMessage(JsonRpcLine message) {
+			}
+
+			@Override
+			public void onMessage(JsonRpcLine message, @Nullable InFlightRequest request) {
+				if (request != null) {
+					answered.add(request);
+				}
+			}
+
+			@Override
+			public void onExit(ExitInfo exit, List<InFlightRequest> requests) {
+				unanswered.set(requests);
+			}
+		};
+		StdioServerProcess process = start(this.fixtures.spec("entries", "echo.sh"), listener);
+		InFlightRequest ping = InFlightRequest.of("e-1", JsonRpcLine.of(request("e-1", "ping")), listener);
+		process.send(ping);
+		assertThat(answered.poll(10, TimeUnit.SECONDS)).isSameAs(ping);
+		InFlightRequest hanging = InFlightRequest.of("e-2", JsonRpcLine.of(request("e-2", "hang")), listener);
+		process.send(hanging);
+		process.send(request(3, "crash"));
+		Await.that("the exit with the unanswered requests", () -> unanswered.get() != null);
+		assertThat(unanswered.get()).singleElement().isSameAs(hanging);
+		assertThat(hanging.client()).isSameAs(listener);
+		assertThat(hanging.method()).isEqualTo("hang");
+	}
+
+	@Test
 	void crashWithPendingRequestsFailsEveryOneAtOnce() throws Exception {
 		AtomicReference<List<Object>> unanswered = new AtomicReference<>();
 		MessageListener listener = new MessageListener() {
@@ -354,8 +393,8 @@ class StdioServerProcessTests {
 			}
 
 			@Override
-			public void onExit(ExitInfo exit, List<Object> ids) {
-				unanswered.set(ids);
+			public void onExit(ExitInfo exit, List<InFlightRequest> requests) {
+				unanswered.set(requests.stream().map(InFlightRequest::id).toList());
 			}
 		};
 		StdioServerProcess process = start(this.fixtures.spec("crashy", "echo.sh"), listener);

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.core.server.InFlightRequest;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -244,15 +245,16 @@ class RequestObservationsTests {
 	@Test
 	void nothingIsObservedWithoutAHandlerOrOnceDetached() throws Exception {
 		McpStdioServer server = server("obs-noop");
-		RequestObservations observations = new RequestObservations(server, ObservationRegistry.NOOP, null,
-				TestHost.shared().scheduler());
+		RequestObservations observations = new RequestObservations(server, ObservationRegistry.NOOP, null);
 		observations.attach();
 		server.startServer();
 		assertThat(server.request("n-1", toolCall("n-1", "echo")).get(10, TimeUnit.SECONDS)).contains("called echo");
 		// the registry observes nothing: no request is taken under observation
-		assertThat(observations.sending("n-x", JsonRpcLine.of(toolCall("n-x", "echo")))).isNull();
+		InFlightRequest unobserved = InFlightRequest.of("n-x", JsonRpcLine.of(toolCall("n-x", "echo")), null);
+		observations.sending(unobserved);
+		assertThat(unobserved.observer()).isNull();
 
-		RequestObservations real = new RequestObservations(server, this.registry, null, TestHost.shared().scheduler());
+		RequestObservations real = new RequestObservations(server, this.registry, null);
 		real.attach();
 		server.clientConnection().observeRequests(RequestObserver.NONE);
 		server.request("n-2", toolCall("n-2", "echo")).get(10, TimeUnit.SECONDS);
@@ -276,7 +278,7 @@ class RequestObservationsTests {
 
 	private McpStdioServer observed(String name) {
 		McpStdioServer server = server(name);
-		new RequestObservations(server, this.registry, null, TestHost.shared().scheduler()).attach();
+		new RequestObservations(server, this.registry, null).attach();
 		server.clientConnection().setSelfInitialize(false);
 		server.startServer();
 		return server;
