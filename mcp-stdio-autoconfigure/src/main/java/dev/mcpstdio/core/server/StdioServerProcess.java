@@ -16,15 +16,12 @@
 
 package dev.mcpstdio.core.server;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.McpServerExitedException;
@@ -52,11 +49,6 @@ public final class StdioServerProcess {
 	/** The version of MCP the handshake mcp-stdio performs itself asks for. */
 	static final String PROTOCOL_VERSION = "2025-06-18";
 
-	/** How long a send that hit a broken pipe waits for the exit to be observed. */
-	private static final long EXIT_OBSERVATION_MILLIS = 2000;
-
-	private static final AtomicLong handshakes = new AtomicLong();
-
 	final StdioServerSpec spec;
 
 	final ProcessParts parts;
@@ -78,6 +70,8 @@ public final class StdioServerProcess {
 	final RequestLedger ledger;
 
 	final ExitClassifier classifier;
+
+	private final ProcessSends sends = new ProcessSends(this);
 
 	final CompletableFuture<ExitInfo> exit = new CompletableFuture<>();
 
@@ -199,7 +193,7 @@ public final class StdioServerProcess {
 	 * @param message one JSON-RPC message, without newlines
 	 */
 	public void send(String message) {
-		send(JsonRpcLine.of(message), null);
+		this.sends.send(JsonRpcLine.of(message), null);
 	}
 
 	/**
@@ -212,14 +206,7 @@ public final class StdioServerProcess {
 	 * @throws McpStdioException if the message cannot be written within the send timeout
 	 */
 	public void send(JsonRpcLine message, @Nullable Object requestId) {
-		if (requestId != null) {
-			send(InFlightRequest.of(requestId, message, null));
-			return;
-		}
-		checkSendable();
-		// a cancellation the client sends closes its request: it holds no drain
-		this.ledger.notifying(message);
-		write(message.text());
+		this.sends.send(message, requestId);
 	}
 
 	/**
@@ -233,24 +220,7 @@ public final class StdioServerProcess {
 	 * @throws McpStdioException if the message cannot be written within the send timeout
 	 */
 	public void send(InFlightRequest request) {
-		checkSendable();
-		write(request, open(request));
-	}
-
-	private JsonRpcLine open(InFlightRequest request) {
-		RequestLedger.Opened opened = this.ledger.open(request);
-		if (opened == RequestLedger.Opened.DUPLICATE) {
-			throw new IllegalArgumentException("A request with id " + request.id() + " is already pending");
-		}
-		if (opened == RequestLedger.Opened.AFTER_EXIT) {
-			// the exit failed the requests it found before this one came
-			throw awaitExitException(null);
-		}
-		if (opened == RequestLedger.Opened.FULL) {
-			throw new McpStdioException(name(), McpStdioException.describe(name()) + " has " + RequestLedger.CAPACITY
-					+ " requests in flight unanswered: none more is sent until some are answered or given up");
-		}
-		return request.opened();
+		this.sends.send(request);
 	}
 
 	/**
@@ -275,33 +245,7 @@ public final class StdioServerProcess {
 	 * @throws IllegalArgumentException if a request with its id is in flight
 	 */
 	public CompletableFuture<JsonRpcLine> sendAwaited(InFlightRequest request) {
-		CompletableFuture<JsonRpcLine> response = Objects.requireNonNull(request.future(), "a future");
-		JsonRpcLine line;
-		try {
-			checkSendable();
-			line = open(request);
-		}
-		catch (McpStdioException ex) {
-			request.failed(ex);
-			return response;
-		}
-		try {
-			write(request, line);
-		}
-		catch (RuntimeException ex) {
-			request.failed(ex);
-		}
-		return response;
-	}
-
-	private void write(InFlightRequest request, JsonRpcLine line) {
-		try {
-			write(line.text());
-		}
-		catch (RuntimeException ex) {
-			this.ledger.close(request.key());
-			throw ex;
-		}
+		return this.sends.sendAwaited(request);
 	}
 
 	/**
@@ -310,83 +254,7 @@ public final class StdioServerProcess {
 	 * @throws McpStdioException if it was refused or not answered in time
 	 */
 	public void handshake(Duration timeout) {
-		String id = "mcp-stdio-initialize-" + handshakes.incrementAndGet();
-		CompletableFuture<JsonRpcLine> answer = sendAwaited(InFlightRequest.awaited(id,
-				JsonRpcLine.of("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"initialize\",\"params\":"
-						+ "{\"protocolVersion\":\"" + PROTOCOL_VERSION + "\",\"capabilities\":{},"
-						+ "\"clientInfo\":{\"name\":\"mcp-stdio\",\"version\":\"1.0\"}}}")));
-		JsonRpcLine response;
-		try {
-			response = Waits.await(answer, timeout, name(), "answer initialize",
-					"; raise mcp.stdio.servers." + name() + ".startup-timeout if it is just slow to start");
-		}
-		finally {
-			answer.cancel(false);
-		}
-		if (response.isError()) {
-			throw new McpStdioException(name(), McpStdioException.describe(name()) + " refused initialize: "
-					+ this.spec.sanitize(String.valueOf(response.errorMessage())));
-		}
-		send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-	}
-
-	private void checkSendable() {
-		if (this.classifier.stopRequested) {
-			throw notRunning("is stopping or stopped");
-		}
-		ExitInfo exitInfo = this.exit.getNow(null);
-		if (exitInfo != null) {
-			throw exitInfo.toException();
-		}
-		if (this.classifier.failure != null) {
-			throw awaitExitException(null);
-		}
-	}
-
-	private void write(String message) {
-		if (message.indexOf('\n') >= 0 || message.indexOf('\r') >= 0) {
-			throw new IllegalArgumentException("A JSON-RPC message sent over stdio must be one line");
-		}
-		try {
-			this.pipes.write(message);
-		}
-		catch (ProcessPipes.WriteTimeoutException ex) {
-			throw new McpStdioException(name(),
-					McpStdioException.describe(name()) + " did not read its stdin within "
-							+ Waits.format(this.spec.sendTimeout()) + "; " + ex.getMessage()
-							+ ". Raise mcp.stdio.servers." + name() + ".send-timeout if the server is just slow");
-		}
-		catch (IOException ex) {
-			throw awaitExitException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new McpStdioException(name(), "Interrupted while sending to " + McpStdioException.describe(name()),
-					ex);
-		}
-	}
-
-	/**
-	 * A write failed or the server is failing: wait, bounded, for the exit to be
-	 * observed, so that the caller learns why instead of seeing a bare I/O error.
-	 */
-	private RuntimeException awaitExitException(@Nullable Throwable cause) {
-		ExitInfo exitInfo = awaitExit(EXIT_OBSERVATION_MILLIS + this.spec.shutdown().terminate().toMillis());
-		if (exitInfo == null && !this.process.isAlive()) {
-			// It has ended: its exit is told once its last output was read, which a busy
-			// machine may take longer for
-			exitInfo = awaitExit(ShutdownTimeouts.FINAL_EXIT_WAIT.toMillis());
-		}
-		if (this.classifier.stopRequested && (exitInfo == null || !exitInfo.cause().isFailure())) {
-			return notRunning("was stopped while the message was being written");
-		}
-		if (exitInfo != null) {
-			return exitInfo.toException();
-		}
-		String reason = (cause != null) ? cause.getMessage() : this.classifier.failure;
-		fail("its stdin broke (" + reason + ") while the process kept running");
-		return new McpStdioException(name(), "Could not write to " + McpStdioException.describe(name()) + ": " + reason
-				+ "; the process is still running and is being terminated", cause);
+		this.sends.handshake(timeout);
 	}
 
 	McpServerNotRunningException notRunning(String what) {
