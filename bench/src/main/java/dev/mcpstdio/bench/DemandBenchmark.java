@@ -58,6 +58,20 @@ public class DemandBenchmark {
 	private static final List<String> SCENARIOS = List
 		.of(Knobs.string("bench.demand.scenarios", "startup,cap,users,servers,churn,throughput").split(","));
 
+	static final int SERVERS = Knobs.integer("bench.demand.servers", 20);
+
+	static final String IDLE_TIMEOUT = Knobs.string("bench.demand.idle-timeout", "15s");
+
+	static final long SETTLE_MILLIS = Knobs.longValue("bench.demand.settle", 3000);
+
+	static final int USERS = Knobs.integer("bench.demand.users", 500);
+
+	static final int CHURN_USERS = Knobs.integer("bench.demand.churn-users", 20000);
+
+	static final int CHURN_STEP = Knobs.integer("bench.demand.churn-step", 2000);
+
+	static final int THROUGHPUT_SECONDS = Knobs.integer("bench.demand.throughput-seconds", 30);
+
 	static final int LAZY_SERVERS = Knobs.integer("bench.demand.lazy-servers", 1000);
 
 	private DemandBenchmark() {

@@ -33,6 +33,8 @@ import dev.mcpstdio.lifecycle.ServerListener;
 import dev.mcpstdio.lifecycle.ServerState;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import static dev.mcpstdio.bench.DemandBenchmark.IDLE_TIMEOUT;
+import static dev.mcpstdio.bench.DemandBenchmark.SERVERS;
 import static dev.mcpstdio.bench.DemandSupport.MB;
 import static dev.mcpstdio.bench.DemandSupport.await;
 import static dev.mcpstdio.bench.DemandSupport.call;
@@ -57,10 +59,6 @@ final class DemandRuns {
 
 	private DemandRuns() {
 	}
-
-	static final int SERVERS = Knobs.integer("bench.demand.servers", 20);
-
-	static final String IDLE_TIMEOUT = Knobs.string("bench.demand.idle-timeout", "15s");
 
 	static void startup(boolean lazy) throws Exception {
 		Markers markers = new Markers();

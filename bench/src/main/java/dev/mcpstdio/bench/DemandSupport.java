@@ -35,6 +35,8 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import static dev.mcpstdio.bench.DemandBenchmark.SETTLE_MILLIS;
+
 /**
  * What the demand benchmark's runs share: their application, servers and calls, and the
  * figures and checks they print.
@@ -45,8 +47,6 @@ final class DemandSupport {
 
 	private DemandSupport() {
 	}
-
-	static final long SETTLE_MILLIS = Knobs.longValue("bench.demand.settle", 3000);
 
 	static final long MB = 1024 * 1024;
 

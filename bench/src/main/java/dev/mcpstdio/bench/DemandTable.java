@@ -21,12 +21,12 @@ import java.util.Locale;
 import java.util.Map;
 
 import static dev.mcpstdio.bench.DemandBenchmark.LAZY_SERVERS;
-import static dev.mcpstdio.bench.DemandRuns.IDLE_TIMEOUT;
-import static dev.mcpstdio.bench.DemandRuns.SERVERS;
+import static dev.mcpstdio.bench.DemandBenchmark.IDLE_TIMEOUT;
+import static dev.mcpstdio.bench.DemandBenchmark.SERVERS;
 import static dev.mcpstdio.bench.DemandSupport.MB;
-import static dev.mcpstdio.bench.PerUserRuns.CHURN_STEP;
-import static dev.mcpstdio.bench.PerUserRuns.CHURN_USERS;
-import static dev.mcpstdio.bench.PerUserRuns.USERS;
+import static dev.mcpstdio.bench.DemandBenchmark.CHURN_STEP;
+import static dev.mcpstdio.bench.DemandBenchmark.CHURN_USERS;
+import static dev.mcpstdio.bench.DemandBenchmark.USERS;
 
 /**
  * The demand benchmark's table: the figures its runs printed, medians and spreads by

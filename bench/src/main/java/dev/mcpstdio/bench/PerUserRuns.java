@@ -49,6 +49,10 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextImpl;
 
+import static dev.mcpstdio.bench.DemandBenchmark.THROUGHPUT_SECONDS;
+import static dev.mcpstdio.bench.DemandBenchmark.CHURN_STEP;
+import static dev.mcpstdio.bench.DemandBenchmark.CHURN_USERS;
+import static dev.mcpstdio.bench.DemandBenchmark.USERS;
 import static dev.mcpstdio.bench.DemandRuns.shellServer;
 import static dev.mcpstdio.bench.DemandSupport.MB;
 import static dev.mcpstdio.bench.DemandSupport.figure;
@@ -67,14 +71,6 @@ final class PerUserRuns {
 
 	private PerUserRuns() {
 	}
-
-	static final int USERS = Knobs.integer("bench.demand.users", 500);
-
-	static final int CHURN_USERS = Knobs.integer("bench.demand.churn-users", 20000);
-
-	static final int CHURN_STEP = Knobs.integer("bench.demand.churn-step", 2000);
-
-	static final int THROUGHPUT_SECONDS = Knobs.integer("bench.demand.throughput-seconds", 30);
 
 	/**
 	 * One per-user server, every user calling it once: threads, heap and memory per

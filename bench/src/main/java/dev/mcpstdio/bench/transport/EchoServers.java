@@ -26,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
 
 import org.springframework.boot.SpringApplication;
@@ -42,14 +41,23 @@ import org.springframework.context.ConfigurableApplicationContext;
 final class EchoServers {
 
 	/** Servers of the shutdown, start-up and cost-at-rest scenarios. */
-	static final int COUNT = Knobs.integer("bench.transport.servers", 20);
+	private final int count;
 
 	private final String node = Connection.executable("node");
 
 	private final String echoScript;
 
-	EchoServers() throws Exception {
+	EchoServers(int count) throws Exception {
+		this.count = count;
 		this.echoScript = Path.of(EchoServers.class.getResource("/echo-server.js").toURI()).toString();
+	}
+
+	/**
+	 * Return how many servers a scenario starts.
+	 * @return the count
+	 */
+	int count() {
+		return this.count;
 	}
 
 	/**
@@ -62,7 +70,7 @@ final class EchoServers {
 	}
 
 	/**
-	 * Start a Spring context with the starter and {@link #COUNT} servers.
+	 * Start a Spring context with the starter and {@link #count()} servers.
 	 * @param mode the server's mode
 	 * @param markers what each server's processes carry
 	 * @return the running context
@@ -72,7 +80,7 @@ final class EchoServers {
 		properties.put("logging.level.dev.mcpstdio", "ERROR");
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("spring.main.log-startup-info", "false");
-		for (int i = 0; i < COUNT; i++) {
+		for (int i = 0; i < this.count; i++) {
 			String prefix = "mcp.stdio.servers.echo-%02d.".formatted(i);
 			properties.put(prefix + "command", this.node);
 			properties.put(prefix + "args[0]", this.echoScript);
@@ -86,7 +94,7 @@ final class EchoServers {
 	}
 
 	/**
-	 * Open and initialize {@link #COUNT} clients of one side at once.
+	 * Open and initialize {@link #count()} clients of one side at once.
 	 * @param side whose transport
 	 * @param mode the server's mode
 	 * @param markers what each server's processes carry
@@ -95,10 +103,10 @@ final class EchoServers {
 	 */
 	List<Connection> openInitialized(Side side, String mode, Markers markers) throws Exception {
 		List<Connection> connections = new ArrayList<>();
-		ExecutorService executor = Executors.newFixedThreadPool(COUNT, Results::daemon);
+		ExecutorService executor = Executors.newFixedThreadPool(this.count, Results::daemon);
 		try {
 			List<Future<Connection>> futures = new ArrayList<>();
-			for (int i = 0; i < COUNT; i++) {
+			for (int i = 0; i < this.count; i++) {
 				String name = "echo-%02d".formatted(i);
 				futures.add(executor.submit(() -> {
 					Connection connection = Connection.open(side, name, command(mode), markers);

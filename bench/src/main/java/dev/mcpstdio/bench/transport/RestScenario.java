@@ -64,8 +64,8 @@ final class RestScenario {
 				connections.addAll(this.servers.openInitialized(side, "mcp", markers));
 				Thread.sleep(1000);
 				double[] after = threadsAndHeap();
-				cost[0] = Math.max(cost[0], (after[0] - before[0]) / EchoServers.COUNT);
-				cost[1] = Math.max(cost[1], (after[1] - before[1]) / EchoServers.COUNT);
+				cost[0] = Math.max(cost[0], (after[0] - before[0]) / this.servers.count());
+				cost[1] = Math.max(cost[1], (after[1] - before[1]) / this.servers.count());
 			}
 			figures.put(side, cost);
 			EchoServers.closeAll(connections);

@@ -25,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.bench.Knobs;
 import dev.mcpstdio.bench.transport.Connection.Side;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -42,9 +41,23 @@ final class ShutdownScenario {
 
 	private final EchoServers servers;
 
-	ShutdownScenario(Results results, EchoServers servers) {
+	private final int rounds;
+
+	private final int bystanders;
+
+	/**
+	 * Create the scenario.
+	 * @param results where its rows go
+	 * @param servers the servers it starts
+	 * @param rounds rounds per side, each side first in every other one
+	 * @param bystanders sleeping processes started beside it: the stop reads every
+	 * process of the machine once, so its cost grows with them
+	 */
+	ShutdownScenario(Results results, EchoServers servers, int rounds, int bystanders) {
 		this.results = results;
 		this.servers = servers;
+		this.rounds = rounds;
+		this.bystanders = bystanders;
 	}
 
 	/**
@@ -53,17 +66,14 @@ final class ShutdownScenario {
 	 * @throws Exception if a round could not run
 	 */
 	void run() throws Exception {
-		int rounds = Knobs.integer("bench.shutdown.rounds", 5);
-		// the stop reads every process of the machine once: its cost grows with them
-		int bystanders = Knobs.integer("bench.shutdown.bystanders", 0);
-		try (Bystanders standing = new Bystanders(bystanders)) {
-			shutdown(rounds, (bystanders > 0) ? ", " + bystanders + " other processes sleeping" : "");
+		try (Bystanders standing = new Bystanders(this.bystanders)) {
+			shutdown(this.rounds, (this.bystanders > 0) ? ", " + this.bystanders + " other processes sleeping" : "");
 		}
 	}
 
 	private void shutdown(int rounds, String beside) throws Exception {
 		for (String mode : List.of("mcp", "ignore-eof")) {
-			String group = "3. shutdown, " + EchoServers.COUNT
+			String group = "3. shutdown, " + this.servers.count()
 					+ (mode.equals("mcp") ? " servers exiting on stdin EOF" : " servers ignoring stdin EOF") + beside;
 			List<Double> oursMillis = new ArrayList<>();
 			List<Double> theirsMillis = new ArrayList<>();
@@ -100,7 +110,7 @@ final class ShutdownScenario {
 	private ShutdownRun shutdownOurs(String mode) throws Exception {
 		Markers markers = new Markers();
 		ConfigurableApplicationContext context = this.servers.context(mode, markers);
-		EchoServers.awaitAlive(markers, EchoServers.COUNT);
+		EchoServers.awaitAlive(markers, this.servers.count());
 		Map<Long, String> started = markers.started();
 		long begin = System.nanoTime();
 		context.close();
@@ -117,10 +127,10 @@ final class ShutdownScenario {
 	private ShutdownRun shutdownTheirs(String mode) throws Exception {
 		Markers markers = new Markers();
 		List<Connection> connections = this.servers.openInitialized(Side.THEIRS, mode, markers);
-		EchoServers.awaitAlive(markers, EchoServers.COUNT);
+		EchoServers.awaitAlive(markers, this.servers.count());
 		Map<Long, String> started = markers.started();
 		long begin = System.nanoTime();
-		ExecutorService executor = Executors.newFixedThreadPool(EchoServers.COUNT, Results::daemon);
+		ExecutorService executor = Executors.newFixedThreadPool(this.servers.count(), Results::daemon);
 		try {
 			List<Callable<Void>> closes = new ArrayList<>();
 			for (Connection connection : connections) {

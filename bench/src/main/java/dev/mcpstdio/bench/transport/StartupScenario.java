@@ -65,8 +65,8 @@ final class StartupScenario {
 				.stream()
 				.filter(McpStdioServer::isInitialized)
 				.count();
-			if (initialized != EchoServers.COUNT) {
-				throw new IllegalStateException(initialized + " of " + EchoServers.COUNT + " servers initialized");
+			if (initialized != this.servers.count()) {
+				throw new IllegalStateException(initialized + " of " + this.servers.count() + " servers initialized");
 			}
 		}
 		Leftovers.after(ours, "ours start-up");
@@ -79,7 +79,7 @@ final class StartupScenario {
 		Markers sequential = new Markers();
 		List<Connection> one = new ArrayList<>();
 		begin = System.nanoTime();
-		for (int i = 0; i < EchoServers.COUNT; i++) {
+		for (int i = 0; i < this.servers.count(); i++) {
 			Connection connection = Connection.open(Side.THEIRS, "echo-%02d".formatted(i), this.servers.command("mcp"),
 					sequential);
 			one.add(connection);
@@ -91,7 +91,7 @@ final class StartupScenario {
 		System.out.printf(Locale.ROOT,
 				"ours %.0f ms (whole Spring context); SDK %.0f ms parallel, %.0f ms one by one%n", oursMillis,
 				theirsMillis, sequentialMillis);
-		String group = "4. start-up, " + EchoServers.COUNT + " servers to all initialized";
+		String group = "4. start-up, " + this.servers.count() + " servers to all initialized";
 		this.results.time(group, "ours: Spring context run() with the starter; SDK: 20 initialize() in parallel",
 				oursMillis, theirsMillis, "ms", "info");
 		this.results.time(group, "ours as above; SDK: 20 initialize() one by one (as Spring AI does)", oursMillis,

@@ -58,7 +58,7 @@ public class TransportBenchmark {
 
 	private final Results results = new Results();
 
-	private final EchoServers servers = new EchoServers();
+	private final EchoServers servers = new EchoServers(Knobs.integer("bench.transport.servers", 20));
 
 	private final String exitNowScript;
 
@@ -82,7 +82,9 @@ public class TransportBenchmark {
 			switch (scenario.trim()) {
 				case "roundtrip" -> benchmark.roundTrip();
 				case "throughput" -> benchmark.throughput();
-				case "shutdown" -> new ShutdownScenario(benchmark.results, benchmark.servers).run();
+				case "shutdown" -> new ShutdownScenario(benchmark.results, benchmark.servers,
+						Knobs.integer("bench.shutdown.rounds", 5), Knobs.integer("bench.shutdown.bystanders", 0))
+					.run();
 				case "startup" -> new StartupScenario(benchmark.results, benchmark.servers).run();
 				case "rest" -> new RestScenario(benchmark.results, benchmark.servers).run();
 				case "soak" -> benchmark.soak();
