@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -75,22 +76,68 @@ class ArchitectureTests {
 				"dev.mcpstdio.core.server.ExitCause", "dev.mcpstdio.core.server.ExitInfo",
 				"dev.mcpstdio.core.server.MessageListener", "dev.mcpstdio.core.server.ProcessLauncher",
 				"dev.mcpstdio.core.server.ShutdownTimeouts", "dev.mcpstdio.core.server.StdioServerProcess",
-				"dev.mcpstdio.core.server.StdioServerSpec", "dev.mcpstdio.core.server.io.JsonRpcLine",
-				"dev.mcpstdio.core.server.io.LineSink", "dev.mcpstdio.core.server.io.StderrPump",
-				"dev.mcpstdio.core.server.io.StderrTail", "dev.mcpstdio.core.server.io.StdinWriter",
-				"dev.mcpstdio.core.server.io.StdoutReader", "dev.mcpstdio.core.containment.ContainerRun",
-				"dev.mcpstdio.core.containment.ContainerSettings", "dev.mcpstdio.core.containment.Containment",
-				"dev.mcpstdio.core.containment.Containments", "dev.mcpstdio.core.containment.OrphanGuard",
-				"dev.mcpstdio.core.secrets.SecretSanitizer", "dev.mcpstdio.core.secrets.SecretValues",
-				"dev.mcpstdio.core.tree.CommandLocator", "dev.mcpstdio.core.tree.Membership",
-				"dev.mcpstdio.core.tree.Platform", "dev.mcpstdio.core.tree.ProcReader",
-				"dev.mcpstdio.core.tree.ProcessMarkers", "dev.mcpstdio.core.tree.ProcessScanner",
-				"dev.mcpstdio.core.tree.ProcessTable", "dev.mcpstdio.core.tree.ProcessTree",
-				"dev.mcpstdio.core.tree.TreeTerminator", "dev.mcpstdio.core.support.Threads",
-				"dev.mcpstdio.core.support.Waits");
+				"dev.mcpstdio.core.server.StdioServerSpec", "dev.mcpstdio.core.server.StdioServerSpecBuilder",
+				"dev.mcpstdio.core.server.io.JsonRpcLine", "dev.mcpstdio.core.server.io.LineSink",
+				"dev.mcpstdio.core.server.io.StderrPump", "dev.mcpstdio.core.server.io.StderrTail",
+				"dev.mcpstdio.core.server.io.StdinWriter", "dev.mcpstdio.core.server.io.StdoutReader",
+				"dev.mcpstdio.core.containment.ContainerRun", "dev.mcpstdio.core.containment.ContainerSettings",
+				"dev.mcpstdio.core.containment.Containment", "dev.mcpstdio.core.containment.Containments",
+				"dev.mcpstdio.core.containment.OrphanGuard", "dev.mcpstdio.core.secrets.SecretSanitizer",
+				"dev.mcpstdio.core.secrets.SecretValues", "dev.mcpstdio.core.tree.CommandLocator",
+				"dev.mcpstdio.core.tree.Membership", "dev.mcpstdio.core.tree.Platform",
+				"dev.mcpstdio.core.tree.ProcReader", "dev.mcpstdio.core.tree.ProcessMarkers",
+				"dev.mcpstdio.core.tree.ProcessScanner", "dev.mcpstdio.core.tree.ProcessTable",
+				"dev.mcpstdio.core.tree.ProcessTree", "dev.mcpstdio.core.tree.TreeTerminator",
+				"dev.mcpstdio.core.support.Threads", "dev.mcpstdio.core.support.Waits");
 		// 25 before issue 46 split the core: what crosses from core.server to its
-		// pipes (core.server.io), the launcher the host hands its parts, and Threads
-		assertThat(publicTypes).hasSizeLessThanOrEqualTo(32);
+		// pipes (core.server.io), the launcher the host hands its parts, Threads, and
+		// the spec's builder (its own class: it requires every value, the spec holds
+		// them)
+		assertThat(publicTypes).hasSizeLessThanOrEqualTo(33);
+	}
+
+	@Test
+	void theConfigurationIsOnePipelineAndItsReloadsSitAboveIt() {
+		// the steps of the pipeline in their package, the reloads in theirs
+		for (String step : new String[] { "ServersBinder", "ServerSources", "ServerChecks", "ServerDefinitions",
+				"ServersFile", "ScopedBinders", "Problems", "ConfiguredServers", "McpStdioProperties" }) {
+			assertThat(productClasses.contain("dev.mcpstdio.autoconfigure.config." + step)).as(step).isTrue();
+		}
+		assertThat(productClasses.contain("dev.mcpstdio.autoconfigure.reload.ServerReloads")).isTrue();
+		// the pipeline never reaches up to the reloads or the auto-configurations
+		noClasses().that()
+			.resideInAPackage("dev.mcpstdio.autoconfigure.config..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.mcpstdio.autoconfigure", "dev.mcpstdio.autoconfigure.reload..")
+			.check(productClasses);
+		noClasses().that()
+			.resideInAPackage("dev.mcpstdio.autoconfigure.reload..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.mcpstdio.autoconfigure")
+			.check(productClasses);
+		// and nothing below the auto-configuration reaches either
+		noClasses().that()
+			.resideOutsideOfPackage("dev.mcpstdio.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.mcpstdio.autoconfigure.config..", "dev.mcpstdio.autoconfigure.reload..")
+			.check(productClasses);
+	}
+
+	@Test
+	void theCoreHasNoDefaultsOfItsOwn() {
+		// a setting's default is on its property's field; the core's builders require
+		// every value
+		noFields().that()
+			.areDeclaredInClassesThat()
+			.resideInAPackage("dev.mcpstdio.core..")
+			.and()
+			.areStatic()
+			.should()
+			.haveNameMatching("DEFAULTS?(_.*)?")
+			.check(productClasses);
 	}
 
 	@Test

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,7 +172,7 @@ class ContainerConfigurationTests {
 					.isEqualTo(new ContainerSettings(true, this.docker.toString(), false, Duration.ofSeconds(20)));
 				assertThat(servers.get("b").definition().spec().container())
 					.isEqualTo(new ContainerSettings(true, null, true, Duration.ofSeconds(20)));
-				assertThat(ContainerSettings.DEFAULTS)
+				assertThat(SpecDefaults.container())
 					.isEqualTo(new ContainerSettings(true, null, false, Duration.ofSeconds(10)));
 			});
 	}

@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,7 +189,7 @@ class McpStdioConfigurationTests {
 				assertThat(definition.spec().workingDirectory()).isNull();
 				assertThat(definition.spec().maxMessageSize()).isEqualTo(16 * 1024 * 1024);
 				assertThat(definition.spec().stderrTailLines()).isEqualTo(50);
-				assertThat(definition.spec().shutdown()).isEqualTo(ShutdownTimeouts.DEFAULTS);
+				assertThat(definition.spec().shutdown()).isEqualTo(SpecDefaults.shutdown());
 				assertThat(definition.spec().shutdown()).isEqualTo(
 						new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(2)));
 				assertThat(definition.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.NEVER, 5,

@@ -15,6 +15,8 @@
  */
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.Connection;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -72,8 +74,7 @@ class McpStdioRuntimeHintsTests {
 				RuntimeHintsPredicates.reflection().onMethodInvocation(McpStdioProperties.Sandbox.class, "setEnabled"))
 			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onConstructorInvocation(ConfiguredServers.Connection.class.getDeclaredConstructors()[0]))
-			.accepts(this.hints);
+			.onConstructorInvocation(Connection.class.getDeclaredConstructors()[0])).accepts(this.hints);
 	}
 
 	@Test

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.ServersFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -306,7 +307,7 @@ class PerUserInstancesTests {
 	void aPerUserServerAddedByAReloadServesUsersAndSaysWhatItsExecutorsLack(CapturedOutput output) {
 		// at start a shared server only: no decorator for the application's executors
 		this.shared.withUserConfiguration(Tokens.class).run((context) -> {
-			assertThat(context).doesNotHaveBean(McpStdioServersRegistrar.USER_TASK_DECORATOR);
+			assertThat(context).doesNotHaveBean(ServerBeans.USER_TASK_DECORATOR);
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
 			context.getEnvironment()
 				.getPropertySources()

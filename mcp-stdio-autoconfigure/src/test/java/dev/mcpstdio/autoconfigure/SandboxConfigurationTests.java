@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ class SandboxConfigurationTests {
 					.isEqualTo(new SandboxSettings(true, Network.NONE, List.of(), List.of(config)));
 				assertThat(servers.get("c").definition().spec().sandbox().enabled()).isFalse();
 				assertThat(servers.get("c").state()).isEqualTo(ServerState.RUNNING);
-				assertThat(SandboxSettings.DEFAULTS)
+				assertThat(SpecDefaults.sandbox())
 					.isEqualTo(new SandboxSettings(false, Network.NONE, List.of(), List.of()));
 			});
 	}

@@ -16,6 +16,8 @@
 
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.reload.ServerReloads;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,8 +102,8 @@ class ServerReloadTests {
 			assertThat(Fixtures.isLive(changedPid)).isFalse();
 			// removed: stopped by the ordered shutdown and forgotten, its bean too
 			assertThat(Fixtures.isLive(removedPid)).isFalse();
-			assertThat(context.containsBean(McpStdioServersRegistrar.beanName("removed"))).isFalse();
-			assertThat(context.getBean(McpStdioServersRegistrar.beanName("added"))).isSameAs(servers.get("added"));
+			assertThat(context.containsBean(ServerBeans.beanName("removed"))).isFalse();
+			assertThat(context.getBean(ServerBeans.beanName("added"))).isSameAs(servers.get("added"));
 		});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}

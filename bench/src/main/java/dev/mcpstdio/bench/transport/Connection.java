@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.bench.transport;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ public final class Connection implements AutoCloseable {
 	 * the auto-configuration builds it for Spring AI), no observations.
 	 */
 	private static McpStdioServer server(String name, List<String> command, Map<String, String> env) {
-		StdioServerSpec spec = StdioServerSpec
+		StdioServerSpec spec = SpecDefaults
 			.of(name, command.get(0), command.subList(1, command.size()).toArray(String[]::new))
 			.withEnv(env);
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false, RestartPolicy.NEVER),

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.containment;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.Map;
 
@@ -48,7 +49,7 @@ public final class AttackedJvmApp {
 		ServerHost host = ServerHost.builder().application("attacked-" + args[0]).build();
 		StringBuilder ready = new StringBuilder("READY");
 		for (int i = 0; i < Integer.parseInt(args[1]); i++) {
-			StdioServerSpec spec = StdioServerSpec
+			StdioServerSpec spec = SpecDefaults
 				.of("victim-" + i, "sh", Fixtures.script("exits-on-file.sh"), args[2], "0", "detach")
 				.withEnv(Map.of(Fixtures.MARKER, args[0]))
 				.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(1), TIMEOUT, TIMEOUT));

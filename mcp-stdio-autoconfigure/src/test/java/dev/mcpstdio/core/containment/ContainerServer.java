@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.containment;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -79,7 +80,7 @@ final class ContainerServer implements AutoCloseable {
 		command.addAll(args);
 		Container launch = new Container(ContainmentAccess.host(),
 				new Containment.Start(name, command, null, System.getenv(), new Containment.Settings(
-						ContainerSettings.DEFAULTS, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1))),
+						SpecDefaults.container(), SpecDefaults.sandbox(), Duration.ofSeconds(1))),
 				run, instance, owner);
 		ProcessBuilder builder = new ProcessBuilder(launch.wrap(command));
 		builder.environment().put(Fixtures.MARKER, fixtures.id());

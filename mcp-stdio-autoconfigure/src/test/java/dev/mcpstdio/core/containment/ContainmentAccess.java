@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.containment;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -147,7 +148,7 @@ public final class ContainmentAccess {
 		List<String> line = new ArrayList<>(List.of(command));
 		line.addAll(List.of(args));
 		return new Containment.Start(server, line, workingDirectory, Map.of(),
-				new Containment.Settings(settings, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1)));
+				new Containment.Settings(settings, SpecDefaults.sandbox(), Duration.ofSeconds(1)));
 	}
 
 }

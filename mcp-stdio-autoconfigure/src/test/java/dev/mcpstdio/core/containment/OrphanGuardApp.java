@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.containment;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,7 @@ public final class OrphanGuardApp {
 	public static void main(String[] args) throws Exception {
 		ShutdownTimeouts timeouts = new ShutdownTimeouts(Duration.ofSeconds(1),
 				Duration.ofMillis(Long.parseLong(args[1])), Duration.ofMillis(Long.parseLong(args[2])));
-		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
+		StdioServerSpec spec = SpecDefaults.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
 		ServerHost host = ServerHost.builder().build();

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,7 +62,7 @@ class ConcurrentSendTests {
 
 	private StdioServerSpec catServer(String name) {
 		// cat echoes every line back: each message comes back as it was written
-		return StdioServerSpec.of(name, "cat")
+		return SpecDefaults.of(name, "cat")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(Fixtures.FAST);
 	}

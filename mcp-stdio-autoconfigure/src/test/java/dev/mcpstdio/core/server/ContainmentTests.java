@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +73,7 @@ class ContainmentTests {
 		// the core refuses it too, for users without the auto-configuration's check
 		Path docker = Files.writeString(temp.resolve("docker"), "#!/bin/sh\nexit 3\n");
 		Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwx------"));
-		StdioServerSpec spec = StdioServerSpec.of("tty", docker.toString(), "run", "-it", "image")
+		StdioServerSpec spec = SpecDefaults.of("tty", docker.toString(), "run", "-it", "image")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()));
 		assertThatExceptionOfType(McpStdioException.class)
 			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
@@ -82,7 +83,7 @@ class ContainmentTests {
 	@Test
 	void aContainerThisHostCannotSeeIsCountedThroughTheEngine() {
 		String engine = ContainerEngines.require();
-		StdioServerSpec spec = StdioServerSpec
+		StdioServerSpec spec = SpecDefaults
 			.of("vm-like", engine, "run", "-i", "--rm", "--label", this.fixtures.containerLabel(), "-e",
 					Fixtures.MARKER + "=" + this.fixtures.id(), ContainerEngines.IMAGE, "sh", "/srv/family.sh")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +119,7 @@ class FailurePathTests {
 		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_SETTING", "setting-value", "HOME", "/tmp");
 		ServerHost host = ServerHost.builder().environment(jvm).build();
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
-		StdioServerSpec inherit = StdioServerSpec.builder("inherit", allowList.command())
+		StdioServerSpec inherit = SpecDefaults.builder("inherit", allowList.command())
 			.args(allowList.args())
 			.env(allowList.env())
 			.inheritEnv(true)

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class StartSendStopRace {
 						throw new IllegalStateException("the race did not start");
 					}
 					for (int round = 0; round < rounds; round++) {
-						StdioServerSpec spec = StdioServerSpec.of("race", "sh", Fixtures.script("instant-exit.sh"))
+						StdioServerSpec spec = SpecDefaults.of("race", "sh", Fixtures.script("instant-exit.sh"))
 							.withEnv(Map.of(Fixtures.MARKER, fixtures.id()))
 							.withShutdown(Fixtures.FAST);
 						StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);

@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -316,7 +317,7 @@ class StdioServerProcessTests {
 		StdioServerSpec marked = this.fixtures.spec("relative", "echo.sh");
 		// not found from the JVM's directory: only the working directory has it
 		assertThat(Path.of("bin/server.sh")).doesNotExist();
-		StdioServerSpec spec = StdioServerSpec.builder("relative", "bin/server.sh")
+		StdioServerSpec spec = SpecDefaults.builder("relative", "bin/server.sh")
 			.env(marked.env())
 			.workingDirectory(workingDirectory)
 			.build();
@@ -341,7 +342,7 @@ class StdioServerProcessTests {
 			return !lines.isEmpty() && lines.get(lines.size() - 1).equals("flood done");
 		});
 		List<String> tail = process.stderrTail();
-		assertThat(tail).hasSize(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
+		assertThat(tail).hasSize(SpecDefaults.of("defaults", "true").stderrTailLines());
 		assertThat(tail.get(tail.size() - 1)).isEqualTo("flood done");
 	}
 
@@ -491,7 +492,7 @@ class StdioServerProcessTests {
 
 	@Test
 	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
-		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
+		StdioServerSpec spec = SpecDefaults.of("missing", "no-such-command-mcp-stdio");
 		assertThatExceptionOfType(McpStdioException.class)
 			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");

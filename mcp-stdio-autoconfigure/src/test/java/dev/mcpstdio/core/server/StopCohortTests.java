@@ -16,6 +16,7 @@
 
 package dev.mcpstdio.core.server;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,7 +195,7 @@ class StopCohortTests {
 	}
 
 	private StdioServerProcess start(String name, String delay, String child, Duration stdinClose) {
-		StdioServerSpec spec = StdioServerSpec.of(name, "sh", Fixtures.script("exits-after-eof.sh"), delay, child)
+		StdioServerSpec spec = SpecDefaults.of(name, "sh", Fixtures.script("exits-after-eof.sh"), delay, child)
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(5), stdinClose, Duration.ofSeconds(2)));
 		StdioServerProcess process = this.host.start(spec, MessageListener.NONE);
