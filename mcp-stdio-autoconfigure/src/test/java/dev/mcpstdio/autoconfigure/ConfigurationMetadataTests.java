@@ -16,8 +16,6 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
-import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,14 +33,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.autoconfigure.actuate.McpServersProperties;
-import dev.mcpstdio.core.server.ShutdownTimeouts;
-import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
-import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.junit.jupiter.api.BeforeAll;

@@ -16,13 +16,13 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.reload.ServerReloads;
-import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
-import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.reload.ServerReloads;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;

@@ -16,8 +16,6 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
-import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,11 +24,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.ServerState;

@@ -15,9 +15,10 @@
  */
 package dev.mcpstdio.autoconfigure;
 
+import java.util.List;
+
 import dev.mcpstdio.autoconfigure.config.Connection;
 import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 

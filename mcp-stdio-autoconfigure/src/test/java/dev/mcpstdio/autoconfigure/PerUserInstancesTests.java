@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,6 +35,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
 import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.actuate.McpStdioMetrics;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;

@@ -16,13 +16,13 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.lifecycle.McpStdioServer;

@@ -16,8 +16,6 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import dev.mcpstdio.autoconfigure.reload.ServerReloads;
-import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +28,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
+import dev.mcpstdio.autoconfigure.reload.ServerReloads;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.lifecycle;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;

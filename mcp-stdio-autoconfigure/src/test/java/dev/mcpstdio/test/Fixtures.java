@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.test;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -37,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.tree.ProcessMarkers;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.bench.transport;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.ai.McpStdioClientTransport;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;

@@ -16,27 +16,21 @@
 
 package dev.mcpstdio.autoconfigure.config;
 
-import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.McpStdioConfigurationException.Problem;
 import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
 import dev.mcpstdio.autoconfigure.config.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanUtils;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;

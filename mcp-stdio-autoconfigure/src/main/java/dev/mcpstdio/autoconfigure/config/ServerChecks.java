@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
 import dev.mcpstdio.core.containment.ContainerRun;
 import dev.mcpstdio.core.tree.CommandLocator.CommandNotFoundException;
 import dev.mcpstdio.core.tree.CommandLocator;

@@ -78,9 +78,10 @@ public class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 	 * @return whether they are adopted
 	 */
 	public static boolean isAdopted(Environment environment, @Nullable ClassLoader classLoader) {
+		// unset, the default on the property's field
 		return isActive(environment, classLoader) && Binder.get(environment)
 			.bind(McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio", Boolean.class)
-			.orElse(true);
+			.orElseGet(() -> new McpStdioProperties().isAdoptSpringAiStdio());
 	}
 
 	/**

@@ -29,9 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.McpStdioConfigurationException;
-import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
-import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;

@@ -42,19 +42,11 @@ public final class StdioServerSpec {
 	private final SecretValues secrets;
 
 	/**
-	 * Create a spec of the settings of a builder, each given.
+	 * Create a spec of the settings of a builder, each given and within its bounds.
 	 * @param spec a copy of the builder: the builder stays the caller's to change
 	 */
 	StdioServerSpec(StdioServerSpecBuilder spec) {
 		this.settings = spec;
-		if (maxMessageSize() <= 0) {
-			throw new IllegalArgumentException("maxMessageSize must be positive");
-		}
-		if (stderrTailLines() < 0) {
-			throw new IllegalArgumentException("stderrTailLines must not be negative");
-		}
-		ShutdownTimeouts.requirePositive(sendTimeout(), "sendTimeout");
-		ShutdownTimeouts.requirePositive(startupTimeout(), "startupTimeout");
 		// whoever built the spec, the values of its secret-looking variables are masked
 		this.secrets = spec.secrets.and(SecretValues.ofSecretNamed(spec.env));
 	}

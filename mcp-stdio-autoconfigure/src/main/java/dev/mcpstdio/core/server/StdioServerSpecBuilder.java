@@ -167,6 +167,14 @@ public final class StdioServerSpecBuilder implements Cloneable {
 							+ ": the core has no defaults, give each one (the configuration gives the defaults of "
 							+ "mcp.stdio.defaults)");
 		}
+		if (this.maxMessageSize <= 0) {
+			throw new IllegalArgumentException("maxMessageSize must be positive");
+		}
+		if (this.stderrTailLines < 0) {
+			throw new IllegalArgumentException("stderrTailLines must not be negative");
+		}
+		ShutdownTimeouts.requirePositive(this.sendTimeout, "sendTimeout");
+		ShutdownTimeouts.requirePositive(this.startupTimeout, "startupTimeout");
 		return new StdioServerSpec(copy());
 	}
 

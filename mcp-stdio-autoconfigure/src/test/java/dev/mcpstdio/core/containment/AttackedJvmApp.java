@@ -16,12 +16,12 @@
 
 package dev.mcpstdio.core.containment;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.mcpstdio.core.server.MessageListener;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;

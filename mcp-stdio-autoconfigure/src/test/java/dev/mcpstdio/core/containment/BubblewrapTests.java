@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.containment;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +24,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Settings;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.test.Sandboxes;

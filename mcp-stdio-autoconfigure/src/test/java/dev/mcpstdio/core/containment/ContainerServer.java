@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.containment;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -28,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;

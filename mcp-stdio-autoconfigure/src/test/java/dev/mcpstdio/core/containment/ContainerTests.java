@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.containment;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.containment;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.tree.Membership;
 import dev.mcpstdio.core.tree.Platform;
 import dev.mcpstdio.core.tree.ProcReader;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,8 +29,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,10 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.ContainmentAccess;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;

@@ -16,14 +16,14 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.Platform;
 import dev.mcpstdio.core.tree.ProcReader;

@@ -16,12 +16,10 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.TestHost;
 

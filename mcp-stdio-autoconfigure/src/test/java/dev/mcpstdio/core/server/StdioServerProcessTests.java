@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +29,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.mcpstdio.core.server.io.JsonRpcLine;
-import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;

@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.test.Await;
