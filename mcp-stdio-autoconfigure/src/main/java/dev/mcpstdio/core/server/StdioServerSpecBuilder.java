@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretValues;
@@ -162,10 +163,9 @@ public final class StdioServerSpecBuilder implements Cloneable {
 			}
 		}
 		if (!missing.isEmpty()) {
-			throw new IllegalStateException(
-					"The spec of MCP server '" + this.name + "' has no " + String.join(", ", missing)
-							+ ": the core has no defaults, give each one (the configuration gives the defaults of "
-							+ "mcp.stdio.defaults)");
+			throw new IllegalStateException("The spec of " + McpStdioException.describe(this.name) + " has no "
+					+ String.join(", ", missing) + ": the core has no defaults, give each one (the configuration "
+					+ "gives the defaults of mcp.stdio.defaults)");
 		}
 		if (this.maxMessageSize <= 0) {
 			throw new IllegalArgumentException("maxMessageSize must be positive");
