@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.reload;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,8 +28,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
 import dev.mcpstdio.autoconfigure.config.ServerBeans;
-import dev.mcpstdio.autoconfigure.reload.ServerReloads;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
