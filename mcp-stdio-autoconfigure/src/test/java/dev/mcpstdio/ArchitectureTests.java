@@ -38,6 +38,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,22 +86,24 @@ class ArchitectureTests {
 				"dev.mcpstdio.core.server.InFlightRequest", "dev.mcpstdio.core.server.MessageListener",
 				"dev.mcpstdio.core.server.ProcessLauncher", "dev.mcpstdio.core.server.ShutdownTimeouts",
 				"dev.mcpstdio.core.server.StdioServerProcess", "dev.mcpstdio.core.server.StdioServerSpec",
-				"dev.mcpstdio.core.server.io.JsonRpcLine", "dev.mcpstdio.core.server.io.LineSink",
-				"dev.mcpstdio.core.server.io.ProcessPipes", "dev.mcpstdio.core.server.io.ServerPipes",
-				"dev.mcpstdio.core.containment.ContainerRun", "dev.mcpstdio.core.containment.ContainerSettings",
-				"dev.mcpstdio.core.containment.Containment", "dev.mcpstdio.core.containment.Containments",
-				"dev.mcpstdio.core.containment.OrphanGuard", "dev.mcpstdio.core.secrets.SecretSanitizer",
-				"dev.mcpstdio.core.secrets.SecretValues", "dev.mcpstdio.core.tree.CommandLocator",
-				"dev.mcpstdio.core.tree.Membership", "dev.mcpstdio.core.tree.Platform",
-				"dev.mcpstdio.core.tree.ProcReader", "dev.mcpstdio.core.tree.ProcessMarkers",
-				"dev.mcpstdio.core.tree.ProcessScanner", "dev.mcpstdio.core.tree.ProcessTable",
-				"dev.mcpstdio.core.tree.ProcessTree", "dev.mcpstdio.core.tree.TreeTerminator",
-				"dev.mcpstdio.core.support.Threads", "dev.mcpstdio.core.support.Waits");
+				"dev.mcpstdio.core.server.StdioServerSpecBuilder", "dev.mcpstdio.core.server.io.JsonRpcLine",
+				"dev.mcpstdio.core.server.io.LineSink", "dev.mcpstdio.core.server.io.ProcessPipes",
+				"dev.mcpstdio.core.server.io.ServerPipes", "dev.mcpstdio.core.containment.ContainerRun",
+				"dev.mcpstdio.core.containment.ContainerSettings", "dev.mcpstdio.core.containment.Containment",
+				"dev.mcpstdio.core.containment.Containments", "dev.mcpstdio.core.containment.OrphanGuard",
+				"dev.mcpstdio.core.secrets.SecretSanitizer", "dev.mcpstdio.core.secrets.SecretValues",
+				"dev.mcpstdio.core.tree.CommandLocator", "dev.mcpstdio.core.tree.Membership",
+				"dev.mcpstdio.core.tree.Platform", "dev.mcpstdio.core.tree.ProcReader",
+				"dev.mcpstdio.core.tree.ProcessMarkers", "dev.mcpstdio.core.tree.ProcessScanner",
+				"dev.mcpstdio.core.tree.ProcessTable", "dev.mcpstdio.core.tree.ProcessTree",
+				"dev.mcpstdio.core.tree.TreeTerminator", "dev.mcpstdio.core.support.Threads",
+				"dev.mcpstdio.core.support.Waits");
 		// 25 before issue 46 split the core: what crosses from core.server to its
 		// pipes (core.server.io: the host's pipes and one process's, their sink), the
-		// launcher the host hands its parts, Threads, and the ledger's entry that the
-		// observation and the client read
-		assertThat(publicTypes).hasSizeLessThanOrEqualTo(31);
+		// launcher the host hands its parts, Threads, the ledger's entry that the
+		// observation and the client read, and the spec's builder (its own class: it
+		// requires every value, the spec holds them)
+		assertThat(publicTypes).hasSizeLessThanOrEqualTo(32);
 	}
 
 	@Test
@@ -128,6 +131,50 @@ class ArchitectureTests {
 			}
 
 		};
+	}
+
+	@Test
+	void theConfigurationIsOnePipelineAndItsReloadsSitAboveIt() {
+		// the steps of the pipeline in their package, the reloads in theirs
+		for (String step : new String[] { "ServersBinder", "ServerSources", "ServerChecks", "ServerDefinitions",
+				"ServersFile", "ScopedBinders", "Problems", "ConfiguredServers", "McpStdioProperties" }) {
+			assertThat(productClasses.contain("dev.mcpstdio.autoconfigure.config." + step)).as(step).isTrue();
+		}
+		assertThat(productClasses.contain("dev.mcpstdio.autoconfigure.reload.ServerReloads")).isTrue();
+		// the pipeline never reaches up to the reloads or the auto-configurations
+		noClasses().that()
+			.resideInAPackage("dev.mcpstdio.autoconfigure.config..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.mcpstdio.autoconfigure", "dev.mcpstdio.autoconfigure.reload..")
+			.check(productClasses);
+		noClasses().that()
+			.resideInAPackage("dev.mcpstdio.autoconfigure.reload..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.mcpstdio.autoconfigure")
+			.check(productClasses);
+		// and nothing below the auto-configuration reaches either
+		noClasses().that()
+			.resideOutsideOfPackage("dev.mcpstdio.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.mcpstdio.autoconfigure.config..", "dev.mcpstdio.autoconfigure.reload..")
+			.check(productClasses);
+	}
+
+	@Test
+	void theCoreHasNoDefaultsOfItsOwn() {
+		// a setting's default is on its property's field; the core's builders require
+		// every value
+		noFields().that()
+			.areDeclaredInClassesThat()
+			.resideInAPackage("dev.mcpstdio.core..")
+			.and()
+			.areStatic()
+			.should()
+			.haveNameMatching("DEFAULTS?(_.*)?")
+			.check(productClasses);
 	}
 
 	@Test

@@ -18,6 +18,9 @@ package dev.mcpstdio.autoconfigure;
 
 import java.util.List;
 
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.reload.ServerReloads;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -42,6 +45,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.core.log.LogMessage;
 import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
@@ -63,15 +67,16 @@ public class McpStdioAutoConfiguration {
 	// the servers of the application context share it, and it is closed after them
 	@Bean
 	@ConditionalOnMissingBean
-	ServerHost mcpStdioServerHost(ConfiguredServers configured, Environment environment) {
+	ServerHost mcpStdioServerHost(McpStdioProperties properties, Environment environment) {
 		ServerHost host = ServerHost.builder()
-			.orphanGuard(configured.properties.getOrphanGuard().isEnabled())
-			.cgroups(configured.properties.getCgroup().isEnabled())
+			.orphanGuard(properties.getOrphanGuard().isEnabled())
+			.cgroups(properties.getCgroup().isEnabled())
 			.application(environment.getProperty("spring.application.name", ""))
 			.build();
 		List<String> missing = host.platform().missingProtections();
 		if (!missing.isEmpty()) {
-			logger.warn("MCP server processes are less protected on this platform: " + String.join("; ", missing));
+			logger.warn(LogMessage.format("MCP server processes are less protected on this platform: %s",
+					String.join("; ", missing)));
 		}
 		return host;
 	}

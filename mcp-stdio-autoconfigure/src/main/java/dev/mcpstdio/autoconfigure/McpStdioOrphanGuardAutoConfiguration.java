@@ -16,15 +16,14 @@
 
 package dev.mcpstdio.autoconfigure;
 
-import java.time.Duration;
 import java.util.List;
 
-import dev.mcpstdio.autoconfigure.McpStdioProperties.OrphanGuard.SweepScope;
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.OrphanGuard.SweepScope;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
-
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -45,22 +44,28 @@ public class McpStdioOrphanGuardAutoConfiguration {
 	// the host, so the sweep ends the containers, cgroups and marked processes of dead
 	// JVMs before any server starts, even one a client starts while it is being created
 	@Bean
-	static BeanPostProcessor mcpStdioStartupSweep(ObjectProvider<ConfiguredServers> configured) {
+	static BeanPostProcessor mcpStdioStartupSweep(ObjectProvider<McpStdioProperties> properties,
+			ObjectProvider<ConfiguredServers> configured) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof ServerHost host) {
 					ConfiguredServers servers = configured.getIfAvailable();
-					McpStdioProperties properties = (servers != null) ? servers.properties : new McpStdioProperties();
-					if (properties.getOrphanGuard().isEnabled()) {
-						// the enabled servers, for the engines of their containers
-						List<StdioServerSpec> specs = (servers != null) ? servers.definitions.stream()
+					McpStdioProperties bound = properties.getIfAvailable(McpStdioProperties::new);
+					List<McpStdioServerDefinition> definitions = (servers != null) ? servers.definitions() : List.of();
+					if (bound.getOrphanGuard().isEnabled()) {
+						// the enabled servers, for the engines of their containers;
+						// SIGTERM's
+						// wait the longest terminate-timeout, so that a leftover of any
+						// of them
+						// gets at least its own server's time to end
+						List<StdioServerSpec> specs = definitions.stream()
 							.filter(McpStdioServerDefinition::enabled)
 							.map(McpStdioServerDefinition::spec)
-							.toList() : List.of();
-						host.sweepLeftovers(specs, sweepTerminateTimeout(servers, properties),
-								properties.getOrphanGuard().getSweepScope() == SweepScope.USER);
+							.toList();
+						host.sweepLeftovers(specs, ConfiguredServers.longestTerminateTimeout(bound, definitions),
+								bound.getOrphanGuard().getSweepScope() == SweepScope.USER);
 					}
 					host.describeContainment();
 				}
@@ -68,21 +73,6 @@ public class McpStdioOrphanGuardAutoConfiguration {
 			}
 
 		};
-	}
-
-	/**
-	 * Return how long the sweep waits after SIGTERM: the longest
-	 * {@code terminate-timeout} of the configured servers and of {@code defaults}, so
-	 * that a leftover of any of them gets at least its own server's time to end.
-	 */
-	private static Duration sweepTerminateTimeout(@Nullable ConfiguredServers servers, McpStdioProperties properties) {
-		Duration longest = properties.getDefaults().getShutdown().getTerminateTimeout();
-		for (McpStdioServerDefinition definition : (servers != null) ? servers.definitions
-				: List.<McpStdioServerDefinition>of()) {
-			Duration terminate = definition.spec().shutdown().terminate();
-			longest = (terminate.compareTo(longest) > 0) ? terminate : longest;
-		}
-		return longest;
 	}
 
 }

@@ -15,6 +15,8 @@
  */
 package dev.mcpstdio.autoconfigure;
 
+import dev.mcpstdio.autoconfigure.config.Connection;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.RuntimeHints;
@@ -25,8 +27,8 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 /**
  * Runtime hints for what mcp-stdio reads by reflection or as a resource: the binding of
  * {@code mcp.stdio} and of Spring AI's stdio connections (bound when the application
- * starts, not as a configuration properties bean), the scripts of the orphan guard and
- * the reapers, and the native C library reached through JNA.
+ * starts, then registered as an instance), the scripts of the orphan guard and the
+ * reapers, and the native C library reached through JNA.
  *
  * @author mcp-stdio authors
  */
@@ -41,7 +43,7 @@ class McpStdioRuntimeHints implements RuntimeHintsRegistrar {
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(SCRIPTS);
-		BindableRuntimeHintsRegistrar.forTypes(McpStdioProperties.class, ConfiguredServers.Connection.class)
+		BindableRuntimeHintsRegistrar.forTypes(McpStdioProperties.class, Connection.class)
 			.registerHints(hints, classLoader);
 		hints.proxies().registerJdkProxy(TypeReference.of(LIBC));
 	}

@@ -20,6 +20,10 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
+import dev.mcpstdio.autoconfigure.config.SpringAiStdio;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.containment.ContainerRun;
@@ -32,6 +36,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.io.ApplicationResourceLoader;
 import org.springframework.context.aot.AbstractAotProcessor;
@@ -55,11 +60,15 @@ import org.springframework.util.ClassUtils;
  */
 class McpStdioServersRegistrar implements BeanRegistrar {
 
-	/** The decorator that hands the calling user to the application's executors. */
-	static final String USER_TASK_DECORATOR = "mcpStdioUserTaskDecorator";
-
 	/** The bean of the configuration read at start-up. */
 	static final String CONFIGURED_SERVERS = "mcpStdioConfiguredServers";
+
+	/**
+	 * The bean of the properties, named as Boot names a configuration properties bean.
+	 */
+	static final String PROPERTIES = McpStdioProperties.PREFIX + "-" + McpStdioProperties.class.getName();
+
+	private static final String PROPERTIES_REGISTRATION = "mcpStdioPropertiesRegistration";
 
 	private static final String TRANSPORT_REMOVER = "mcpStdioSpringAiStdioTransportRemover";
 
@@ -71,35 +80,42 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 		ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
 		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
 			// built ahead of time: the removal is part of the generated bean definitions
-			if (ConfiguredServers.adopting(environment, classLoader)) {
+			if (SpringAiStdio.isAdopted(environment, classLoader)) {
 				registry.registerBean(TRANSPORT_REMOVER, SpringAiStdio.class,
 						(spec) -> spec.infrastructure().supplier((context) -> new SpringAiStdio()));
 			}
 			return;
 		}
-		ConfiguredServers configured = new ConfiguredServers(environment, resourceLoader(classLoader), classLoader,
+		ConfiguredServers configured = ConfiguredServers.read(environment, resourceLoader(classLoader), classLoader,
 				logger);
-		// read once per start-up: the host and the orphan guard take it from here
+		// read once per start-up: the host, the orphan guard and the reloads take it from
+		// here
 		registry.registerBean(CONFIGURED_SERVERS, ConfiguredServers.class,
 				(spec) -> spec.supplier((context) -> configured));
-		if (configured.adopting) {
+		// the properties that reading bound, as a bean: a registered instance, which
+		// Boot's binding post-processor never binds a second time (it binds only the
+		// beans the context creates)
+		registry.registerBean(PROPERTIES_REGISTRATION, BeanFactoryPostProcessor.class, (spec) -> spec.infrastructure()
+			.supplier(
+					(context) -> (beanFactory) -> beanFactory.registerSingleton(PROPERTIES, configured.properties())));
+		if (configured.adopting()) {
 			// before any bean exists: Spring AI's transports must not even be created
 			registry.registerBean(TRANSPORT_REMOVER, SpringAiStdio.class,
 					(spec) -> spec.infrastructure().supplier((context) -> new SpringAiStdio()));
 		}
-		for (McpStdioServerDefinition definition : configured.definitions) {
-			registry.registerBean(beanName(definition.name()), McpStdioServer.class,
-					(spec) -> spec.supplier((context) -> server(definition, context.bean(ServerHost.class),
+		for (McpStdioServerDefinition definition : configured.definitions()) {
+			registry.registerBean(ServerBeans.beanName(definition.name()), McpStdioServer.class,
+					(spec) -> spec.supplier((context) -> ServerBeans.server(definition, context.bean(ServerHost.class),
 							context.beanProvider(ServerUsers.class).getIfAvailable())));
 		}
-		if (configured.definitions.stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
+		if (configured.definitions().stream().anyMatch((definition) -> definition.demand().perUser() != null)) {
 			// the calling user reaches the threads of the application's executors
 			// (@Async, MVC's async requests): a call made there goes to that user's
 			// instance
-			registry.registerBean(USER_TASK_DECORATOR, TaskDecorator.class,
+			registry.registerBean(ServerBeans.USER_TASK_DECORATOR, TaskDecorator.class,
 					(spec) -> spec.supplier((context) -> SecurityUsers.taskDecorator()));
 		}
-		warn(environment, configured.definitions);
+		warn(environment, configured.definitions());
 	}
 
 	/**
@@ -108,29 +124,6 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 	 */
 	private static ResourceLoader resourceLoader(@Nullable ClassLoader classLoader) {
 		return ApplicationResourceLoader.get(new DefaultResourceLoader(classLoader));
-	}
-
-	/**
-	 * Return the name of a server's bean.
-	 * @param serverName the server's name
-	 * @return its bean's name
-	 */
-	static String beanName(String serverName) {
-		return "mcpStdioServer." + serverName;
-	}
-
-	/**
-	 * Create a server: a per-user one with the bean that tells its users. The host is
-	 * recorded as a dependency of the server's bean where it is initialized (see
-	 * {@link McpStdioAutoConfiguration}), so that the host is closed only after the
-	 * server was destroyed.
-	 * @param definition the server
-	 * @param host its host
-	 * @param users who calls, where the application can tell
-	 * @return the server
-	 */
-	static McpStdioServer server(McpStdioServerDefinition definition, ServerHost host, @Nullable ServerUsers users) {
-		return new McpStdioServer(definition, host, (definition.demand().perUser() != null) ? users : null);
 	}
 
 	/**

@@ -33,14 +33,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.autoconfigure.actuate.McpServersProperties;
-import dev.mcpstdio.core.server.ShutdownTimeouts;
-import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
-import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,7 +99,7 @@ class ConfigurationMetadataTests {
 		}
 		assertThat(properties).containsKey("mcp.stdio.defaults.working-directory");
 		assertThat(properties.get("mcp.stdio.servers").get("type").asString())
-			.isEqualTo("java.util.Map<java.lang.String,dev.mcpstdio.autoconfigure.McpStdioProperties$Server>");
+			.isEqualTo("java.util.Map<java.lang.String,dev.mcpstdio.autoconfigure.config.McpStdioProperties$Server>");
 		assertThat(properties.get("mcp.stdio.defaults.shutdown.drain-timeout").get("type").asString())
 			.isEqualTo("java.time.Duration");
 		assertThat(properties.get("mcp.stdio.defaults.max-message-size").get("type").asString())
@@ -146,26 +144,28 @@ class ConfigurationMetadataTests {
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)
 			.isEqualTo(value));
-		// what mcp-stdio falls back to is what ShutdownTimeouts and RestartPolicy use
-		assertThat(builtIn).containsEntry("shutdown.drain-timeout", ShutdownTimeouts.DEFAULTS.drain())
+		// what a spec of the defaults gets, and what RestartPolicy uses, value by value
+		StdioServerSpec spec = SpecDefaults.of("defaults", "true");
+		assertThat(builtIn).containsEntry("shutdown.drain-timeout", SpecDefaults.shutdown().drain())
 			.containsEntry("restart.policy", RestartPolicy.NEVER.mode())
-			.containsEntry("startup-timeout", StdioServerSpec.DEFAULT_STARTUP_TIMEOUT);
-		// and what the core's own defaults are, value by value
-		assertThat(builtIn).containsEntry("shutdown.stdin-close-timeout", ShutdownTimeouts.DEFAULTS.stdinClose())
-			.containsEntry("shutdown.terminate-timeout", ShutdownTimeouts.DEFAULTS.terminate())
+			.containsEntry("startup-timeout", spec.startupTimeout())
+			.containsEntry("inherit-env", spec.inheritEnv())
+			.containsEntry("shutdown.stdin-close-timeout", SpecDefaults.shutdown().stdinClose())
+			.containsEntry("shutdown.terminate-timeout", SpecDefaults.shutdown().terminate())
 			.containsEntry("restart.max-restarts", RestartPolicy.NEVER.maxRestarts())
 			.containsEntry("restart.window", RestartPolicy.NEVER.window())
 			.containsEntry("restart.initial-backoff", RestartPolicy.NEVER.initialBackoff())
 			.containsEntry("restart.max-backoff", RestartPolicy.NEVER.maxBackoff())
-			.containsEntry("max-message-size", DataSize.ofBytes(StdioServerSpec.DEFAULT_MAX_MESSAGE_SIZE))
-			.containsEntry("stderr-tail-lines", StdioServerSpec.DEFAULT_STDERR_TAIL_LINES)
-			.containsEntry("send-timeout", StdioServerSpec.DEFAULT_SEND_TIMEOUT)
-			.containsEntry("container.enabled", ContainerSettings.DEFAULTS.enabled())
-			.containsEntry("container.init", ContainerSettings.DEFAULTS.init())
-			.containsEntry("container.engine-timeout", ContainerSettings.DEFAULTS.engineTimeout())
-			.containsEntry("sandbox.enabled", SandboxSettings.DEFAULTS.enabled())
-			.containsEntry("sandbox.network", SandboxSettings.DEFAULTS.network())
-			.containsEntry("sandbox.read-write", SandboxSettings.DEFAULTS.readWrite())
+			.containsEntry("max-message-size", DataSize.ofBytes(spec.maxMessageSize()))
+			.containsEntry("stderr-tail-lines", spec.stderrTailLines())
+			.containsEntry("send-timeout", spec.sendTimeout())
+			.containsEntry("container.enabled", SpecDefaults.container().enabled())
+			.containsEntry("container.init", SpecDefaults.container().init())
+			.containsEntry("container.engine-timeout", SpecDefaults.container().engineTimeout())
+			.containsEntry("sandbox.enabled", SpecDefaults.sandbox().enabled())
+			.containsEntry("sandbox.network", SpecDefaults.sandbox().network())
+			.containsEntry("sandbox.read-write", SpecDefaults.sandbox().readWrite())
+			.containsEntry("sandbox.read-only", SpecDefaults.sandbox().readOnly())
 			.containsEntry("start", Demand.EAGER.start())
 			.containsEntry("instances", McpStdioProperties.Instances.SHARED);
 		assertThat(fresh.getResourceCheckInterval()).isEqualTo(Limits.DEFAULT_CHECK_INTERVAL);

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.test.Fixtures;
@@ -171,7 +172,7 @@ class ContainerConfigurationTests {
 					.isEqualTo(new ContainerSettings(true, this.docker.toString(), false, Duration.ofSeconds(20)));
 				assertThat(servers.get("b").definition().spec().container())
 					.isEqualTo(new ContainerSettings(true, null, true, Duration.ofSeconds(20)));
-				assertThat(ContainerSettings.DEFAULTS)
+				assertThat(SpecDefaults.container())
 					.isEqualTo(new ContainerSettings(true, null, false, Duration.ofSeconds(10)));
 			});
 	}

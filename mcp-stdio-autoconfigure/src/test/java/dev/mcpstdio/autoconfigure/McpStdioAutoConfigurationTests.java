@@ -20,6 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.reload.ServerReloads;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +73,10 @@ class McpStdioAutoConfigurationTests {
 
 	@Test
 	void theConfigurationIsBoundOnceForTheServersTheHostAndTheOrphanGuard() {
-		this.runner.withConfiguration(AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class))
+		// with Boot's binding of configuration properties beans, as in an application
+		this.runner
+			.withConfiguration(AutoConfigurations.of(McpStdioOrphanGuardAutoConfiguration.class,
+					ConfigurationPropertiesAutoConfiguration.class))
 			.withPropertyValues("mcp.stdio.servers.echo.command=sh",
 					"mcp.stdio.servers.echo.args=" + Fixtures.script("echo.sh"),
 					"mcp.stdio.servers.echo.env." + Fixtures.MARKER + "=" + this.fixtures.id(),
@@ -77,13 +84,19 @@ class McpStdioAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ConfiguredServers.class);
 				ConfiguredServers configured = context.getBean(ConfiguredServers.class);
-				assertThat(configured.properties.getOrphanGuard().isEnabled()).isFalse();
+				assertThat(configured.properties().getOrphanGuard().isEnabled()).isFalse();
 				assertThat(context.getBean(ServerHost.class).orphanGuard().isEnabled()).isFalse();
 				// the server bean's definition is the one resolved, over defaults
 				assertThat(context.getBean(McpStdioServers.class).get("echo").definition())
-					.isSameAs(configured.definitions.get(0));
-				assertThat(configured.properties.getServers().get("echo").getStartupTimeout())
+					.isSameAs(configured.definitions().get(0));
+				assertThat(configured.properties().getServers().get("echo").getStartupTimeout())
 					.isEqualTo(Duration.ofSeconds(20));
+				// the properties are a bean: the instance that reading bound, never bound
+				// again by Boot (which would give the server no defaults)
+				assertThat(context).hasSingleBean(McpStdioProperties.class);
+				McpStdioProperties properties = context.getBean(McpStdioProperties.class);
+				assertThat(properties).isSameAs(configured.properties());
+				assertThat(properties.getServers().get("echo").getStartupTimeout()).isEqualTo(Duration.ofSeconds(20));
 			});
 	}
 

@@ -24,11 +24,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioConfigurationException;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.ServerState;
@@ -187,7 +189,7 @@ class McpStdioConfigurationTests {
 				assertThat(definition.spec().workingDirectory()).isNull();
 				assertThat(definition.spec().maxMessageSize()).isEqualTo(16 * 1024 * 1024);
 				assertThat(definition.spec().stderrTailLines()).isEqualTo(50);
-				assertThat(definition.spec().shutdown()).isEqualTo(ShutdownTimeouts.DEFAULTS);
+				assertThat(definition.spec().shutdown()).isEqualTo(SpecDefaults.shutdown());
 				assertThat(definition.spec().shutdown()).isEqualTo(
 						new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(2)));
 				assertThat(definition.restart()).isEqualTo(new RestartPolicy(RestartPolicy.Mode.NEVER, 5,

@@ -17,6 +17,9 @@ package dev.mcpstdio.autoconfigure;
 
 import java.util.List;
 
+import dev.mcpstdio.autoconfigure.config.Connection;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aot.hint.RuntimeHints;
@@ -72,8 +75,7 @@ class McpStdioRuntimeHintsTests {
 				RuntimeHintsPredicates.reflection().onMethodInvocation(McpStdioProperties.Sandbox.class, "setEnabled"))
 			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onConstructorInvocation(ConfiguredServers.Connection.class.getDeclaredConstructors()[0]))
-			.accepts(this.hints);
+			.onConstructorInvocation(Connection.class.getDeclaredConstructors()[0])).accepts(this.hints);
 	}
 
 	@Test

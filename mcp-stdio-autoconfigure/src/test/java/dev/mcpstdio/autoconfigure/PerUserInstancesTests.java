@@ -35,6 +35,7 @@ import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.actuate.McpServersEndpoint;
 import dev.mcpstdio.actuate.McpServersHealthIndicator;
 import dev.mcpstdio.actuate.McpStdioMetrics;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -307,7 +308,7 @@ class PerUserInstancesTests {
 	void aPerUserServerAddedByAReloadServesUsersAndSaysWhatItsExecutorsLack(CapturedOutput output) {
 		// at start a shared server only: no decorator for the application's executors
 		this.shared.withUserConfiguration(Tokens.class).run((context) -> {
-			assertThat(context).doesNotHaveBean(McpStdioServersRegistrar.USER_TASK_DECORATOR);
+			assertThat(context).doesNotHaveBean(ServerBeans.USER_TASK_DECORATOR);
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
 			context.getEnvironment()
 				.getPropertySources()

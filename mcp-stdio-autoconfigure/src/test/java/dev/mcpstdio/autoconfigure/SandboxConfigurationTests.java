@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -85,7 +86,7 @@ class SandboxConfigurationTests {
 					.isEqualTo(new SandboxSettings(true, Network.NONE, List.of(), List.of(config)));
 				assertThat(servers.get("c").definition().spec().sandbox().enabled()).isFalse();
 				assertThat(servers.get("c").state()).isEqualTo(ServerState.RUNNING);
-				assertThat(SandboxSettings.DEFAULTS)
+				assertThat(SpecDefaults.sandbox())
 					.isEqualTo(new SandboxSettings(false, Network.NONE, List.of(), List.of()));
 			});
 	}

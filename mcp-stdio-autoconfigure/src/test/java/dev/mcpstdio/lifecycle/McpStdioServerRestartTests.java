@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;
@@ -179,7 +180,7 @@ class McpStdioServerRestartTests {
 	void aStopThatComesWhileARestartEndsThePreviousProcessWins() throws Exception {
 		// Each process leaves a child deaf to SIGTERM: ending it takes the terminate
 		// timeout, during which the restart waits for it, outside the server's lock
-		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("exits-leaving-stubborn-child.sh"))
+		StdioServerSpec spec = SpecDefaults.of("stubborn", "sh", Fixtures.script("exits-leaving-stubborn-child.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(new dev.mcpstdio.core.server.ShutdownTimeouts(Duration.ofMillis(500), Duration.ofMillis(500),
 					Duration.ofSeconds(2)));
@@ -263,7 +264,7 @@ class McpStdioServerRestartTests {
 		List<String> command = new ArrayList<>();
 		command.add(Fixtures.script("exits-after-init.sh"));
 		command.addAll(List.of(args));
-		return StdioServerSpec.of(name, "sh", command.toArray(String[]::new))
+		return SpecDefaults.of(name, "sh", command.toArray(String[]::new))
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(Fixtures.FAST);
 	}

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.tree.ProcessMarkers;
@@ -190,7 +191,7 @@ public final class Fixtures {
 	 * @return the spec
 	 */
 	public StdioServerSpec spec(String name, String script) {
-		return StdioServerSpec.of(name, "sh", script(script)).withEnv(Map.of(MARKER, this.id)).withShutdown(FAST);
+		return SpecDefaults.of(name, "sh", script(script)).withEnv(Map.of(MARKER, this.id)).withShutdown(FAST);
 	}
 
 	/**
@@ -205,7 +206,7 @@ public final class Fixtures {
 		List<String> command = new ArrayList<>();
 		command.add(script(script));
 		command.addAll(List.of(args));
-		return StdioServerSpec.of(name, "sh", command.toArray(String[]::new))
+		return SpecDefaults.of(name, "sh", command.toArray(String[]::new))
 			.withEnv(Map.of(MARKER, this.id))
 			.withShutdown(FAST);
 	}

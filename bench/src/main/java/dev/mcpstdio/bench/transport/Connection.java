@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.mcpstdio.ai.McpStdioClientTransport;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
@@ -81,7 +82,7 @@ public final class Connection implements AutoCloseable {
 	 * the auto-configuration builds it for Spring AI), no observations.
 	 */
 	private static McpStdioServer server(String name, List<String> command, Map<String, String> env) {
-		StdioServerSpec spec = StdioServerSpec
+		StdioServerSpec spec = SpecDefaults
 			.of(name, command.get(0), command.subList(1, command.size()).toArray(String[]::new))
 			.withEnv(env);
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false, RestartPolicy.NEVER),

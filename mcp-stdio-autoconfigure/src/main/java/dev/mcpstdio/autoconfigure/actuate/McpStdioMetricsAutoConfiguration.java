@@ -21,7 +21,7 @@ import java.util.List;
 
 import dev.mcpstdio.actuate.McpStdioMetrics;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.autoconfigure.McpStdioProperties;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import dev.mcpstdio.lifecycle.observation.McpOperationMeterHandler;
 import io.micrometer.core.instrument.Meter;

@@ -28,14 +28,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record ContainerSettings(boolean enabled, @Nullable String engineCommand, boolean init, Duration engineTimeout) {
 
-	/** Default for {@link #engineTimeout()}. */
-	public static final Duration DEFAULT_ENGINE_TIMEOUT = Duration.ofSeconds(10);
-
-	/**
-	 * The defaults: recognised, without {@code --init}: the container runs as written.
-	 */
-	public static final ContainerSettings DEFAULTS = new ContainerSettings(true, null, false, DEFAULT_ENGINE_TIMEOUT);
-
 	/**
 	 * Create the settings.
 	 * @param enabled whether a {@code docker run} or {@code podman run} command is

@@ -235,9 +235,6 @@ public final class Containment {
 	public record SandboxSettings(boolean enabled, Network network, List<Path> readWrite, List<Path> readOnly,
 			Map<Path, String> identities) {
 
-		/** The defaults: no sandbox. */
-		public static final SandboxSettings DEFAULTS = new SandboxSettings(false, Network.NONE, List.of(), List.of());
-
 		public SandboxSettings {
 			Objects.requireNonNull(network, "network");
 			readWrite = List.copyOf(readWrite);

@@ -25,10 +25,6 @@ import java.time.Duration;
  */
 public record ShutdownTimeouts(Duration drain, Duration stdinClose, Duration terminate) {
 
-	/** The contract's defaults: 5s, 2s and 2s. */
-	public static final ShutdownTimeouts DEFAULTS = new ShutdownTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2),
-			Duration.ofSeconds(2));
-
 	/** How long SIGKILLed processes may take to vanish before a stop stops waiting. */
 	public static final Duration KILL_WAIT = Duration.ofSeconds(2);
 

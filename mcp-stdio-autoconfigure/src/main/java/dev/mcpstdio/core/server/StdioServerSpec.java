@@ -37,66 +37,36 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StdioServerSpec {
 
-	/** Default for {@link #maxMessageSize()}: 16 MiB. */
-	public static final int DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
-
-	/** Default for {@link #stderrTailLines()}. */
-	public static final int DEFAULT_STDERR_TAIL_LINES = 50;
-
-	/** Default for {@link #sendTimeout()}. */
-	public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(30);
-
-	/** Default for {@link #startupTimeout()}. */
-	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
-
-	private final Builder settings;
+	private final StdioServerSpecBuilder settings;
 
 	private final SecretValues secrets;
 
-	private StdioServerSpec(Builder builder) {
-		// a copy: the builder stays the caller's to change
-		this.settings = builder.copy();
-		Builder spec = this.settings;
-		Objects.requireNonNull(spec.name, "name");
-		Objects.requireNonNull(spec.command, "command");
-		if (spec.maxMessageSize <= 0) {
-			throw new IllegalArgumentException("maxMessageSize must be positive");
-		}
-		if (spec.stderrTailLines < 0) {
-			throw new IllegalArgumentException("stderrTailLines must not be negative");
-		}
-		ShutdownTimeouts.requirePositive(spec.sendTimeout, "sendTimeout");
-		ShutdownTimeouts.requirePositive(spec.startupTimeout, "startupTimeout");
+	/**
+	 * Create a spec of the settings of a builder, each given and within its bounds.
+	 * @param spec a copy of the builder: the builder stays the caller's to change
+	 */
+	StdioServerSpec(StdioServerSpecBuilder spec) {
+		this.settings = spec;
 		// whoever built the spec, the values of its secret-looking variables are masked
 		this.secrets = spec.secrets.and(SecretValues.ofSecretNamed(spec.env));
 	}
 
 	/**
-	 * Start a spec with defaults for everything but the name and the command.
+	 * Start a spec: every setting a property configures must be given, the core has no
+	 * defaults.
 	 * @param name the server's name, used in markers, logs and errors
 	 * @param command the executable, resolved against {@code PATH} when it has no slash
 	 * @return a builder
 	 */
-	public static Builder builder(String name, String command) {
-		return new Builder(name, command);
-	}
-
-	/**
-	 * Create a spec with defaults for everything but the name and the command line.
-	 * @param name the server name
-	 * @param command the executable
-	 * @param args the arguments
-	 * @return a new spec
-	 */
-	public static StdioServerSpec of(String name, String command, String... args) {
-		return builder(name, command).args(List.of(args)).build();
+	public static StdioServerSpecBuilder builder(String name, String command) {
+		return new StdioServerSpecBuilder(name, command);
 	}
 
 	/**
 	 * Return a builder holding this spec's settings, to build a changed copy.
 	 * @return a new builder
 	 */
-	public Builder toBuilder() {
+	public StdioServerSpecBuilder toBuilder() {
 		return this.settings.copy();
 	}
 
@@ -141,7 +111,7 @@ public final class StdioServerSpec {
 	 * @return whether it inherits the environment
 	 */
 	public boolean inheritEnv() {
-		return this.settings.inheritEnv;
+		return Objects.requireNonNull(this.settings.inheritEnv);
 	}
 
 	/**
@@ -157,11 +127,11 @@ public final class StdioServerSpec {
 	 * @return the size in bytes
 	 */
 	public int maxMessageSize() {
-		return this.settings.maxMessageSize;
+		return Objects.requireNonNull(this.settings.maxMessageSize);
 	}
 
 	public int stderrTailLines() {
-		return this.settings.stderrTailLines;
+		return Objects.requireNonNull(this.settings.stderrTailLines);
 	}
 
 	/**
@@ -169,7 +139,7 @@ public final class StdioServerSpec {
 	 * @return the timeout
 	 */
 	public Duration sendTimeout() {
-		return this.settings.sendTimeout;
+		return Objects.requireNonNull(this.settings.sendTimeout);
 	}
 
 	/**
@@ -177,11 +147,11 @@ public final class StdioServerSpec {
 	 * @return the timeout
 	 */
 	public Duration startupTimeout() {
-		return this.settings.startupTimeout;
+		return Objects.requireNonNull(this.settings.startupTimeout);
 	}
 
 	public ShutdownTimeouts shutdown() {
-		return this.settings.shutdown;
+		return Objects.requireNonNull(this.settings.shutdown);
 	}
 
 	/**
@@ -189,7 +159,7 @@ public final class StdioServerSpec {
 	 * @return the container settings
 	 */
 	public ContainerSettings container() {
-		return this.settings.container;
+		return Objects.requireNonNull(this.settings.container);
 	}
 
 	/**
@@ -197,7 +167,7 @@ public final class StdioServerSpec {
 	 * @return the sandbox settings
 	 */
 	public SandboxSettings sandbox() {
-		return this.settings.sandbox;
+		return Objects.requireNonNull(this.settings.sandbox);
 	}
 
 	/**
@@ -251,143 +221,6 @@ public final class StdioServerSpec {
 		// the names of its variables only: their values may be secrets
 		return "StdioServerSpec[name=" + name() + ", command=" + commandLine() + ", env=" + env().keySet()
 				+ ", inheritEnv=" + inheritEnv() + ", origin=" + origin() + "]";
-	}
-
-	/** Builds a {@link StdioServerSpec}; each setting starts at its default. */
-	public static final class Builder implements Cloneable {
-
-		private final String name;
-
-		private final String command;
-
-		private List<String> args = List.of();
-
-		private Map<String, String> env = Map.of();
-
-		private boolean inheritEnv;
-
-		private @Nullable Path workingDirectory;
-
-		private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
-
-		private int stderrTailLines = DEFAULT_STDERR_TAIL_LINES;
-
-		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
-
-		private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
-
-		private ShutdownTimeouts shutdown = ShutdownTimeouts.DEFAULTS;
-
-		private ContainerSettings container = ContainerSettings.DEFAULTS;
-
-		private SandboxSettings sandbox = SandboxSettings.DEFAULTS;
-
-		private SecretValues secrets = SecretValues.NONE;
-
-		private StdioServerSpec.Origin origin;
-
-		private Builder(String name, String command) {
-			this.name = name;
-			this.command = command;
-			this.origin = StdioServerSpec.Origin.of(name);
-		}
-
-		public Builder args(List<String> args) {
-			this.args = List.copyOf(args);
-			return this;
-		}
-
-		public Builder env(Map<String, String> env) {
-			this.env = Map.copyOf(env);
-			return this;
-		}
-
-		public Builder inheritEnv(boolean inheritEnv) {
-			this.inheritEnv = inheritEnv;
-			return this;
-		}
-
-		public Builder workingDirectory(@Nullable Path workingDirectory) {
-			this.workingDirectory = workingDirectory;
-			return this;
-		}
-
-		public Builder maxMessageSize(int maxMessageSize) {
-			this.maxMessageSize = maxMessageSize;
-			return this;
-		}
-
-		public Builder stderrTailLines(int stderrTailLines) {
-			this.stderrTailLines = stderrTailLines;
-			return this;
-		}
-
-		public Builder sendTimeout(Duration sendTimeout) {
-			this.sendTimeout = Objects.requireNonNull(sendTimeout, "sendTimeout");
-			return this;
-		}
-
-		public Builder startupTimeout(Duration startupTimeout) {
-			this.startupTimeout = Objects.requireNonNull(startupTimeout, "startupTimeout");
-			return this;
-		}
-
-		public Builder shutdown(ShutdownTimeouts shutdown) {
-			this.shutdown = Objects.requireNonNull(shutdown, "shutdown");
-			return this;
-		}
-
-		public Builder container(ContainerSettings container) {
-			this.container = Objects.requireNonNull(container, "container");
-			return this;
-		}
-
-		public Builder sandbox(SandboxSettings sandbox) {
-			this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
-			return this;
-		}
-
-		/**
-		 * Add values to mask wherever the server's output goes, beyond its secret-looking
-		 * {@code env} entries.
-		 * @param secrets the values
-		 * @return this builder
-		 */
-		public Builder secrets(SecretValues secrets) {
-			this.secrets = Objects.requireNonNull(secrets, "secrets");
-			return this;
-		}
-
-		public Builder origin(StdioServerSpec.Origin origin) {
-			this.origin = Objects.requireNonNull(origin, "origin");
-			return this;
-		}
-
-		/**
-		 * Return the spec.
-		 * @return a new spec
-		 * @throws IllegalArgumentException if a setting is out of its bounds
-		 */
-		public StdioServerSpec build() {
-			return new StdioServerSpec(this);
-		}
-
-		private Builder copy() {
-			try {
-				// a shallow copy: every value it holds is immutable
-				return (Builder) clone();
-			}
-			catch (CloneNotSupportedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		}
-
-		private Object[] values() {
-			return new Object[] { this.name, this.command, this.args, this.env, this.inheritEnv,
-					String.valueOf(this.workingDirectory), this.maxMessageSize, this.stderrTailLines, this.sendTimeout,
-					this.startupTimeout, this.shutdown, this.container, this.sandbox, this.secrets, this.origin };
-		}
-
 	}
 
 	/**

@@ -19,8 +19,9 @@ package dev.mcpstdio.core.containment;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.mcpstdio.core.server.MessageListener;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;
@@ -48,7 +49,7 @@ public final class AttackedJvmApp {
 		ServerHost host = ServerHost.builder().application("attacked-" + args[0]).build();
 		StringBuilder ready = new StringBuilder("READY");
 		for (int i = 0; i < Integer.parseInt(args[1]); i++) {
-			StdioServerSpec spec = StdioServerSpec
+			StdioServerSpec spec = SpecDefaults
 				.of("victim-" + i, "sh", Fixtures.script("exits-on-file.sh"), args[2], "0", "detach")
 				.withEnv(Map.of(Fixtures.MARKER, args[0]))
 				.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(1), TIMEOUT, TIMEOUT));

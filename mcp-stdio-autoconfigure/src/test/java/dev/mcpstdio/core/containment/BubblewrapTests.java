@@ -24,8 +24,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.containment.Containment.SandboxSettings;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
+import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.containment.Containment.Settings;
 import dev.mcpstdio.core.containment.Containment.Start;
 import dev.mcpstdio.test.Sandboxes;
@@ -52,7 +53,7 @@ class BubblewrapTests {
 		Path listed = Sandboxes.writable(Files.createDirectories(Sandboxes.readable(this.temp).resolve("listed")));
 		SandboxSettings settings = new SandboxSettings(true, Network.NONE, List.of(listed), List.of());
 		Start start = new Start("checked", List.of("/bin/sh"), null, Map.of("PATH", System.getenv("PATH")),
-				new Settings(ContainerSettings.DEFAULTS, settings, Duration.ofSeconds(1)));
+				new Settings(SpecDefaults.container(), settings, Duration.ofSeconds(1)));
 		Bubblewrap sandbox = Bubblewrap.of(start, new HashSet<>(), new SeccompPrograms(() -> null));
 		List<String> command = List.of("/bin/sh", "-c", "echo served");
 		CommandOutput served = BoundedCommand.run(sandbox.wrap(command), null, Duration.ofSeconds(30));

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.test.ContainerEngines;
 import dev.mcpstdio.test.Fixtures;
@@ -79,7 +80,7 @@ final class ContainerServer implements AutoCloseable {
 		command.addAll(args);
 		Container launch = new Container(ContainmentAccess.host(),
 				new Containment.Start(name, command, null, System.getenv(), new Containment.Settings(
-						ContainerSettings.DEFAULTS, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1))),
+						SpecDefaults.container(), SpecDefaults.sandbox(), Duration.ofSeconds(1))),
 				run, instance, owner);
 		ProcessBuilder builder = new ProcessBuilder(launch.wrap(command));
 		builder.environment().put(Fixtures.MARKER, fixtures.id());

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +55,7 @@ class ContainerTests {
 	@Test
 	void labelsMarkersAndACidfileInAPrivateDirectoryGoRightAfterRun() throws Exception {
 		ProcessMarkers.Owner owner = ProcessMarkers.Owner.current();
-		Container container = container("42-7", ContainerSettings.DEFAULTS, null, "--context", "x", "run", "-i", "--rm",
+		Container container = container("42-7", SpecDefaults.container(), null, "--context", "x", "run", "-i", "--rm",
 				"img", "a");
 		List<String> args = args(container);
 		int cidfile = args.indexOf("--cidfile");
@@ -79,14 +80,14 @@ class ContainerTests {
 
 	@Test
 	void theUsersCidfileIsUsedInsteadOfOurs() {
-		Container container = container("42-8", ContainerSettings.DEFAULTS, Path.of("/srv/files"), "run", "-i",
+		Container container = container("42-8", SpecDefaults.container(), Path.of("/srv/files"), "run", "-i",
 				"--cidfile", "my.cid", "img");
 		assertThat(args(container)).containsOnlyOnce("--cidfile").contains("my.cid");
 	}
 
 	@Test
 	void initIsAddedWhenAskedForAndNotGivenAlready() {
-		ContainerSettings init = new ContainerSettings(true, null, true, ContainerSettings.DEFAULT_ENGINE_TIMEOUT);
+		ContainerSettings init = new ContainerSettings(true, null, true, SpecDefaults.container().engineTimeout());
 		Container asked = container("1-1", init, null, "run", "-i", "img");
 		assertThat(args(asked)).containsOnlyOnce("--init");
 		assertThat(args(asked).indexOf("--init")).isLessThan(args(asked).indexOf("img"));
@@ -94,15 +95,15 @@ class ContainerTests {
 		Container given = container("1-2", init, null, "run", "-i", "--init", "img");
 		assertThat(args(given)).containsOnlyOnce("--init");
 		given.release();
-		Container plain = container("1-3", ContainerSettings.DEFAULTS, null, "run", "-i", "img");
+		Container plain = container("1-3", SpecDefaults.container(), null, "run", "-i", "img");
 		assertThat(args(plain)).doesNotContain("--init");
 		plain.release();
 	}
 
 	@Test
 	void theDisplayedCommandStaysTheUsers() {
-		StdioServerSpec spec = StdioServerSpec.of("files", "docker", "run", "-i", "--rm", "img");
-		Container container = container("1-4", ContainerSettings.DEFAULTS, null, spec.args().toArray(String[]::new));
+		StdioServerSpec spec = SpecDefaults.of("files", "docker", "run", "-i", "--rm", "img");
+		Container container = container("1-4", SpecDefaults.container(), null, spec.args().toArray(String[]::new));
 		assertThat(args(container)).hasSizeGreaterThan(spec.args().size());
 		assertThat(spec.commandLine()).isEqualTo("docker run -i --rm img");
 		container.release();
@@ -114,12 +115,12 @@ class ContainerTests {
 		assertThat(run).isNotNull();
 		ContainerEngine engine = ContainerEngine.of(run, "/usr/bin/docker", Map.of("PATH", "/usr/bin",
 				ProcessMarkers.SERVER, "s", ProcessMarkers.OWNER_PID, "1", ProcessMarkers.INSTANCE, "1-1"),
-				ContainerSettings.DEFAULTS);
+				SpecDefaults.container());
 		assertThat(engine.prefix()).containsExactly("/usr/bin/docker", "-H", "unix:///x.sock");
 		assertThat(engine.environment()).containsOnlyKeys("PATH");
 		assertThat(ContainerEngine
 			.of(run, "/usr/bin/docker", Map.of(),
-					new ContainerSettings(true, "/opt/docker", false, ContainerSettings.DEFAULT_ENGINE_TIMEOUT))
+					new ContainerSettings(true, "/opt/docker", false, SpecDefaults.container().engineTimeout()))
 			.prefix()).containsExactly("/opt/docker", "-H", "unix:///x.sock");
 	}
 

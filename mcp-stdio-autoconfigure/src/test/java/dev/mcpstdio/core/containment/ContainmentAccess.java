@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.tree.Membership;
 import dev.mcpstdio.core.tree.Platform;
 import dev.mcpstdio.core.tree.ProcReader;
@@ -147,7 +148,7 @@ public final class ContainmentAccess {
 		List<String> line = new ArrayList<>(List.of(command));
 		line.addAll(List.of(args));
 		return new Containment.Start(server, line, workingDirectory, Map.of(),
-				new Containment.Settings(settings, Containment.SandboxSettings.DEFAULTS, Duration.ofSeconds(1)));
+				new Containment.Settings(settings, SpecDefaults.sandbox(), Duration.ofSeconds(1)));
 	}
 
 }

@@ -22,12 +22,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.mcpstdio.core.server.MessageListener;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.test.Fixtures;
 
 /**
@@ -51,7 +52,7 @@ public final class OrphanGuardApp {
 	public static void main(String[] args) throws Exception {
 		ShutdownTimeouts timeouts = new ShutdownTimeouts(Duration.ofSeconds(1),
 				Duration.ofMillis(Long.parseLong(args[1])), Duration.ofMillis(Long.parseLong(args[2])));
-		StdioServerSpec spec = StdioServerSpec.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
+		StdioServerSpec spec = SpecDefaults.of("stubborn", "sh", Fixtures.script("stubborn-family.sh"))
 			.withEnv(Map.of(Fixtures.MARKER, args[0]))
 			.withShutdown(timeouts);
 		ServerHost host = ServerHost.builder().build();

@@ -29,8 +29,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
@@ -61,7 +62,7 @@ class ConcurrentSendTests {
 
 	private StdioServerSpec catServer(String name) {
 		// cat echoes every line back: each message comes back as it was written
-		return StdioServerSpec.of(name, "cat")
+		return SpecDefaults.of(name, "cat")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(Fixtures.FAST);
 	}

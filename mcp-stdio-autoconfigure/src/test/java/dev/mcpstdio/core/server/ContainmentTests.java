@@ -26,10 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment;
 import dev.mcpstdio.core.containment.ContainmentAccess;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.ProcessTree;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.ContainerEngines;
@@ -72,7 +73,7 @@ class ContainmentTests {
 		// the core refuses it too, for users without the auto-configuration's check
 		Path docker = Files.writeString(temp.resolve("docker"), "#!/bin/sh\nexit 3\n");
 		Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwx------"));
-		StdioServerSpec spec = StdioServerSpec.of("tty", docker.toString(), "run", "-it", "image")
+		StdioServerSpec spec = SpecDefaults.of("tty", docker.toString(), "run", "-it", "image")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()));
 		assertThatExceptionOfType(McpStdioException.class)
 			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
@@ -82,7 +83,7 @@ class ContainmentTests {
 	@Test
 	void aContainerThisHostCannotSeeIsCountedThroughTheEngine() {
 		String engine = ContainerEngines.require();
-		StdioServerSpec spec = StdioServerSpec
+		StdioServerSpec spec = SpecDefaults
 			.of("vm-like", engine, "run", "-i", "--rm", "--label", this.fixtures.containerLabel(), "-e",
 					Fixtures.MARKER + "=" + this.fixtures.id(), ContainerEngines.IMAGE, "sh", "/srv/family.sh")
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))

@@ -21,8 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.tree.Platform;
 import dev.mcpstdio.core.tree.ProcReader;
@@ -118,7 +119,7 @@ class FailurePathTests {
 		Map<String, String> jvm = Map.of("PATH", System.getenv("PATH"), "MY_SETTING", "setting-value", "HOME", "/tmp");
 		ServerHost host = ServerHost.builder().environment(jvm).build();
 		StdioServerSpec allowList = this.fixtures.spec("allow", "print-env.sh");
-		StdioServerSpec inherit = StdioServerSpec.builder("inherit", allowList.command())
+		StdioServerSpec inherit = SpecDefaults.builder("inherit", allowList.command())
 			.args(allowList.args())
 			.env(allowList.env())
 			.inheritEnv(true)

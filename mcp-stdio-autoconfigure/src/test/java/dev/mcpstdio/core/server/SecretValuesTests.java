@@ -16,11 +16,10 @@
 
 package dev.mcpstdio.core.server;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.core.containment.ContainerSettings;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import dev.mcpstdio.core.secrets.SecretValues;
 import org.junit.jupiter.api.Test;
@@ -61,7 +60,7 @@ class SecretValuesTests {
 	void neverShowsAValue() {
 		SecretValues secrets = SecretValues.of(List.of("upstream-7d3f9a21c4"));
 		assertThat(secrets).hasToString("SecretValues[1 values]");
-		StdioServerSpec spec = StdioServerSpec.of("files", "srv", "--key-value", "upstream-7d3f9a21c4")
+		StdioServerSpec spec = SpecDefaults.of("files", "srv", "--key-value", "upstream-7d3f9a21c4")
 			.withEnv(Map.of("UPSTREAM_API_KEY", "upstream-7d3f9a21c4"));
 		assertThat(spec.toString()).doesNotContain("upstream-7d3f9a21c4").contains("UPSTREAM_API_KEY");
 		assertThat(spec.commandLine()).isEqualTo("srv --key-value ******");
@@ -81,11 +80,9 @@ class SecretValuesTests {
 
 	@Test
 	void aSpecRegistersItsSecretLookingVariablesWhoeverBuiltIt() {
-		StdioServerSpec spec = StdioServerSpec.builder("files", "srv")
-			.env(Map.of("DB_PASSWORD", "hunter2-long"))
-			.build();
+		StdioServerSpec spec = SpecDefaults.builder("files", "srv").env(Map.of("DB_PASSWORD", "hunter2-long")).build();
 		assertThat(spec.sanitize("connecting with hunter2-long")).isEqualTo("connecting with ******");
-		assertThat(spec.withShutdown(ShutdownTimeouts.DEFAULTS).secrets()).isEqualTo(spec.secrets());
+		assertThat(spec.withShutdown(SpecDefaults.shutdown()).secrets()).isEqualTo(spec.secrets());
 		assertThat(spec.origin()).isEqualTo(StdioServerSpec.Origin.of("files"));
 	}
 

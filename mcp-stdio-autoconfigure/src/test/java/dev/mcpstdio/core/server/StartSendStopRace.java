@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.TestHost;
 
@@ -70,7 +71,7 @@ public final class StartSendStopRace {
 						throw new IllegalStateException("the race did not start");
 					}
 					for (int round = 0; round < rounds; round++) {
-						StdioServerSpec spec = StdioServerSpec.of("race", "sh", Fixtures.script("instant-exit.sh"))
+						StdioServerSpec spec = SpecDefaults.of("race", "sh", Fixtures.script("instant-exit.sh"))
 							.withEnv(Map.of(Fixtures.MARKER, fixtures.id()))
 							.withShutdown(Fixtures.FAST);
 						StdioServerProcess process = TestHost.shared().start(spec, MessageListener.NONE);

@@ -31,12 +31,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.mcpstdio.core.server.io.JsonRpcLine;
-import dev.mcpstdio.core.ServerHost;
-import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
+import dev.mcpstdio.core.ServerHost;
+import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
+import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -319,7 +320,7 @@ class StdioServerProcessTests {
 		StdioServerSpec marked = this.fixtures.spec("relative", "echo.sh");
 		// not found from the JVM's directory: only the working directory has it
 		assertThat(Path.of("bin/server.sh")).doesNotExist();
-		StdioServerSpec spec = StdioServerSpec.builder("relative", "bin/server.sh")
+		StdioServerSpec spec = SpecDefaults.builder("relative", "bin/server.sh")
 			.env(marked.env())
 			.workingDirectory(workingDirectory)
 			.build();
@@ -344,7 +345,7 @@ class StdioServerProcessTests {
 			return !lines.isEmpty() && lines.get(lines.size() - 1).equals("flood done");
 		});
 		List<String> tail = process.stderrTail();
-		assertThat(tail).hasSize(StdioServerSpec.DEFAULT_STDERR_TAIL_LINES);
+		assertThat(tail).hasSize(SpecDefaults.of("defaults", "true").stderrTailLines());
 		assertThat(tail.get(tail.size() - 1)).isEqualTo("flood done");
 	}
 
@@ -530,7 +531,7 @@ class StdioServerProcessTests {
 
 	@Test
 	void commandThatCannotBeFoundFailsBeforeAnythingStarts() {
-		StdioServerSpec spec = StdioServerSpec.of("missing", "no-such-command-mcp-stdio");
+		StdioServerSpec spec = SpecDefaults.of("missing", "no-such-command-mcp-stdio");
 		assertThatExceptionOfType(McpStdioException.class)
 			.isThrownBy(() -> TestHost.shared().start(spec, MessageListener.NONE))
 			.withMessageContaining("Command 'no-such-command-mcp-stdio' cannot be run: not found in PATH");

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.test.Await;
@@ -194,7 +195,7 @@ class StopCohortTests {
 	}
 
 	private StdioServerProcess start(String name, String delay, String child, Duration stdinClose) {
-		StdioServerSpec spec = StdioServerSpec.of(name, "sh", Fixtures.script("exits-after-eof.sh"), delay, child)
+		StdioServerSpec spec = SpecDefaults.of(name, "sh", Fixtures.script("exits-after-eof.sh"), delay, child)
 			.withEnv(Map.of(Fixtures.MARKER, this.fixtures.id()))
 			.withShutdown(new ShutdownTimeouts(Duration.ofSeconds(5), stdinClose, Duration.ofSeconds(2)));
 		StdioServerProcess process = this.host.start(spec, MessageListener.NONE);

@@ -14,23 +14,13 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,23 +33,20 @@ import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.core.io.FileSystemResource;
-import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.util.ResourceUtils;
 
 /**
  * A servers file in the common {@code mcpServers} JSON format, and its placeholders.
  *
  * @author mcp-stdio authors
  */
-final class ServersFile {
+public final class ServersFile {
 
 	/** A larger file is not a servers configuration. */
-	static final int MAX_SIZE = 4 * 1024 * 1024;
+	public static final int MAX_SIZE = 4 * 1024 * 1024;
 
 	/** How long finding and reading the file may take: a few kilobytes, even remote. */
-	static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+	public static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final String FORMAT = "the format is {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\":"
 			+ " [...], \"env\": {...}, \"cwd\": \"...\"}}}";
@@ -85,7 +72,7 @@ final class ServersFile {
 	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
 		JsonNode root;
 		try {
-			root = MAPPER.readTree(load(resource(location, resourceLoader), READ_TIMEOUT));
+			root = MAPPER.readTree(ServersFileLoader.load(location, resourceLoader));
 		}
 		catch (StreamConstraintsException ex) {
 			throw InvalidFileException.unusable(null, constraint(ex));
@@ -102,28 +89,6 @@ final class ServersFile {
 		servers.properties()
 			.forEach((server) -> result.put(server.getKey(), entry(server.getKey(), server.getValue())));
 		return result;
-	}
-
-	/**
-	 * Return where a servers file is on the file system, so that a change can be watched.
-	 * @param location the file's location, as {@link #read} takes it
-	 * @param resourceLoader the application's resource loader
-	 * @return the file, or {@code null} when it is not one on the file system
-	 */
-	static @Nullable Path path(String location, ResourceLoader resourceLoader) {
-		try {
-			Resource resource = resource(location, resourceLoader);
-			return resource.isFile() ? resource.getFile().toPath().toAbsolutePath() : null;
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
-	}
-
-	private static Resource resource(String location, ResourceLoader resourceLoader) {
-		FileSystemResource file = new FileSystemResource(location);
-		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
-		return (plain && file.exists()) ? file : resourceLoader.getResource(location);
 	}
 
 	/**
@@ -154,94 +119,6 @@ final class ServersFile {
 			}
 			return Matcher.quoteReplacement(found);
 		});
-	}
-
-	/**
-	 * Read the bytes of a file on a thread of its own, so that a source that is stuck (a
-	 * network file system, a URL that never answers) costs start-up {@code timeout}, not
-	 * forever. That thread is a daemon, interrupted at the timeout; a read that ignores
-	 * interrupts ends when its source does.
-	 */
-	private static byte[] load(Resource resource, Duration timeout) {
-		FutureTask<byte[]> task = new FutureTask<>(() -> loadNow(resource));
-		Thread reader = new Thread(task, "mcp-stdio-servers-file");
-		reader.setDaemon(true);
-		reader.start();
-		try {
-			return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException ex) {
-			reader.interrupt();
-			throw InvalidFileException.unreadable("it could not be read within " + timeout.toSeconds()
-					+ "s (a stuck source: a network file system or a URL that does not answer)");
-		}
-		catch (InterruptedException ex) {
-			reader.interrupt();
-			Thread.currentThread().interrupt();
-			throw InvalidFileException.unreadable("start-up was interrupted while it was read");
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof InvalidFileException invalid) {
-				throw invalid;
-			}
-			throw InvalidFileException
-				.unreadable("reading it failed (" + ex.getCause().getClass().getSimpleName() + ")");
-		}
-	}
-
-	private static byte[] loadNow(Resource resource) throws IOException {
-		if (resource.isFile()) {
-			checkRegularFile(resource.getFile().toPath());
-		}
-		else if (!resource.exists()) {
-			throw InvalidFileException.missing();
-		}
-		else if (!resource.isReadable()) {
-			throw InvalidFileException.unreadable("");
-		}
-		try (InputStream in = resource.getInputStream()) {
-			byte[] bytes = in.readNBytes(MAX_SIZE + 1);
-			if (bytes.length > MAX_SIZE) {
-				throw InvalidFileException.unusable(null, "it is larger than 4 MB (" + MAX_SIZE + " bytes)");
-			}
-			return bytes;
-		}
-	}
-
-	/**
-	 * Refuse what is not a regular file before it is opened: opening a FIFO for reading
-	 * blocks until something writes to it. The attributes come from {@code stat}, which
-	 * follows a symbolic link (a mounted configuration often is one) but opens nothing.
-	 */
-	private static void checkRegularFile(Path path) throws IOException {
-		BasicFileAttributes attributes;
-		try {
-			attributes = Files.readAttributes(path, BasicFileAttributes.class);
-		}
-		catch (NoSuchFileException ex) {
-			throw InvalidFileException.missing();
-		}
-		if (!attributes.isRegularFile()) {
-			throw InvalidFileException.unreadable(
-					"it is " + (attributes.isDirectory() ? "a directory" : special(path)) + ", not a regular file");
-		}
-	}
-
-	private static String special(Path path) {
-		try {
-			int type = ((Integer) Files.getAttribute(path, "unix:mode")) & 0170000;
-			return switch (type) {
-				case 0010000 -> "a FIFO (named pipe)";
-				case 0020000 -> "a character device";
-				case 0060000 -> "a block device";
-				case 0140000 -> "a socket";
-				default -> "a special file";
-			};
-		}
-		catch (IOException | RuntimeException ex) {
-			// no unix view of the attributes on this platform
-			return "a special file";
-		}
 	}
 
 	private static String describe(JacksonException ex) {

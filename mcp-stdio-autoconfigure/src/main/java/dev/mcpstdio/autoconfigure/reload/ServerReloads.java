@@ -14,12 +14,8 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.reload;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.mcpstdio.McpStdioConfigurationException;
-import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.ConfiguredServers;
 import dev.mcpstdio.core.ServerHost;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
@@ -56,7 +52,7 @@ import org.springframework.core.log.LogMessage;
  *
  * @author mcp-stdio authors
  */
-final class ServerReloads implements SmartLifecycle {
+public final class ServerReloads implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(ServerReloads.class);
 
@@ -78,13 +74,11 @@ final class ServerReloads implements SmartLifecycle {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/**
-	 * What each watched file looked like, by file (its keys are the files watched): a
-	 * change is applied once two looks agree.
-	 */
-	private final Map<Path, String> seen = new LinkedHashMap<>();
+	/** The servers' beans a reload changes. */
+	private final ReloadedServers beans;
 
-	private final Map<Path, String> changed = new LinkedHashMap<>();
+	/** The watch of the servers files, used under the lock. */
+	private final FileWatch files;
 
 	private final boolean watch;
 
@@ -94,15 +88,23 @@ final class ServerReloads implements SmartLifecycle {
 
 	private volatile boolean closing;
 
-	ServerReloads(McpStdioServers servers, ServerHost host, DefaultListableBeanFactory beanFactory,
+	/**
+	 * Create the reloads of a server set.
+	 * @param servers the servers
+	 * @param host their host
+	 * @param beanFactory the context's bean factory, which holds the servers' beans
+	 * @param startup the configuration read at start-up
+	 */
+	public ServerReloads(McpStdioServers servers, ServerHost host, DefaultListableBeanFactory beanFactory,
 			ConfiguredServers startup) {
 		this.servers = servers;
 		this.host = host;
 		this.beanFactory = beanFactory;
 		this.startup = startup;
-		this.watch = startup.properties.getReload().isEnabled();
+		this.beans = new ReloadedServers(servers, host, beanFactory);
+		this.watch = startup.properties().getReload().isEnabled();
 		// what the files were when read: a write from now on is a change
-		startup.files.forEach((file) -> this.seen.put(file, stamp(file)));
+		this.files = new FileWatch(startup.files());
 		servers.setReloader(() -> reload("the endpoint"));
 	}
 
@@ -110,7 +112,7 @@ final class ServerReloads implements SmartLifecycle {
 	 * Reload in the background, for a change an event announced.
 	 * @param trigger what asked for it, for the log
 	 */
-	void reloadLater(String trigger) {
+	public void reloadLater(String trigger) {
 		if (this.watch && !this.closing) {
 			this.host.tasks().execute(() -> reload(trigger));
 		}
@@ -124,14 +126,15 @@ final class ServerReloads implements SmartLifecycle {
 	 * @return how it went, or {@code null} when the application is stopping or another
 	 * reload did not end in time
 	 */
-	@Nullable Reload reload(String trigger) {
+	public @Nullable Reload reload(String trigger) {
 		if (this.closing) {
 			return null;
 		}
 		try {
 			if (!this.lock.tryLock(LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-				logger.warn("MCP servers not reloaded (" + trigger + "): the reload under way did not end within "
-						+ Waits.format(LOCK_WAIT));
+				logger
+					.warn(LogMessage.format("MCP servers not reloaded (%s): the reload under way did not end within %s",
+							trigger, Waits.format(LOCK_WAIT)));
 				return null;
 			}
 		}
@@ -150,15 +153,18 @@ final class ServerReloads implements SmartLifecycle {
 	private Reload apply(String trigger) {
 		ConfiguredServers configured;
 		try {
-			configured = readAgain();
+			// the files looked at before they are read: a write during the read is a
+			// change
+			configured = this.files.rewatch(() -> this.startup.readAgain(logger), ConfiguredServers::files);
 		}
 		catch (McpStdioConfigurationException ex) {
 			String problem = SecretSanitizer.text(McpStdioConfigurationException.printable(ex.getMessage()));
-			logger.error("MCP servers not reloaded (" + trigger + "); the running servers go on unchanged. " + problem);
+			logger.error(LogMessage.format("MCP servers not reloaded (%s); the running servers go on unchanged. %s",
+					trigger, problem));
 			return record(new Reload(Instant.now(), Outcome.REJECTED, List.of(), List.of(), List.of(), problem));
 		}
 		Map<String, McpStdioServerDefinition> wanted = new LinkedHashMap<>();
-		configured.definitions.forEach((definition) -> wanted.put(definition.name(), definition));
+		configured.definitions().forEach((definition) -> wanted.put(definition.name(), definition));
 		List<McpStdioServer> stopping = new ArrayList<>();
 		List<String> removed = new ArrayList<>();
 		List<String> changed = new ArrayList<>();
@@ -177,84 +183,21 @@ final class ServerReloads implements SmartLifecycle {
 		if (stopping.isEmpty() && starting.isEmpty()) {
 			return record(new Reload(Instant.now(), Outcome.UNCHANGED, List.of(), List.of(), List.of(), null));
 		}
-		inParallel(stopping, this::retire);
-		List<McpStdioServer> created = this.closing ? List.of() : starting.stream().map(this::register).toList();
-		inParallel(created, ServerReloads::start);
+		inParallel(stopping, this.beans::retire);
+		List<McpStdioServer> created = this.closing ? List.of() : starting.stream().map(this.beans::register).toList();
+		inParallel(created, ReloadedServers::start);
 		if (this.closing) {
 			// the shutdown began meanwhile and may not know these: they go with it
 			inParallel(created, McpStdioServer::stopServer);
 		}
-		logger.info("MCP servers reloaded (" + trigger + "): added " + added + ", removed " + removed + ", changed "
-				+ changed);
+		logger.info(LogMessage.format("MCP servers reloaded (%s): added %s, removed %s, changed %s", trigger, added,
+				removed, changed));
 		return record(new Reload(Instant.now(), Outcome.APPLIED, added, removed, changed, null));
-	}
-
-	/** Read the configuration again, and remember its files as they were read. */
-	private ConfiguredServers readAgain() {
-		// looked at before they are read: a write during the read is seen as a change
-		Map<Path, String> before = new LinkedHashMap<>();
-		this.seen.keySet().forEach((file) -> before.put(file, stamp(file)));
-		ConfiguredServers configured = this.startup.readAgain(logger);
-		this.seen.clear();
-		this.changed.clear();
-		configured.files
-			.forEach((file) -> this.seen.put(file, before.containsKey(file) ? before.get(file) : stamp(file)));
-		return configured;
 	}
 
 	private Reload record(Reload reload) {
 		this.servers.reloaded(reload);
 		return reload;
-	}
-
-	/** Stop a server by the ordered shutdown, then forget it and its bean. */
-	private void retire(McpStdioServer server) {
-		// for good: a restart racing the reload cannot start it again
-		server.destroy();
-		this.servers.remove(server);
-		String beanName = McpStdioServersRegistrar.beanName(server.name());
-		if (this.beanFactory.containsBeanDefinition(beanName)) {
-			// its destroy() stops nothing more: it is stopped
-			this.beanFactory.removeBeanDefinition(beanName);
-		}
-		else {
-			this.beanFactory.destroySingleton(beanName);
-		}
-	}
-
-	/**
-	 * Create a server as a bean of the context: its shutdown stops it with the others.
-	 */
-	private McpStdioServer register(McpStdioServerDefinition definition) {
-		String beanName = McpStdioServersRegistrar.beanName(definition.name());
-		// post-processed as the context's own servers are: their request observations
-		// are attached there
-		McpStdioServer server = (McpStdioServer) this.beanFactory.initializeBean(McpStdioServersRegistrar.server(
-				definition, this.host, this.beanFactory.getBeanProvider(ServerUsers.class).getIfAvailable()), beanName);
-		this.beanFactory.registerSingleton(beanName, server);
-		// destroyed with the context, like the servers it defined
-		this.beanFactory.registerDisposableBean(beanName, server);
-		this.servers.add(server);
-		if (definition.demand().perUser() != null
-				&& !this.beanFactory.containsBean(McpStdioServersRegistrar.USER_TASK_DECORATOR)) {
-			logger.warn(McpStdioException.describe(definition.name())
-					+ " runs per user since this reload, but the application's executors were built without the decorator that hands them the calling user (no per-user server "
-					+ "at start): its calls from @Async methods or async requests have no user and are refused until "
-					+ "the application restarts; calls on request threads reach the user's instance");
-		}
-		return server;
-	}
-
-	private static void start(McpStdioServer server) {
-		try {
-			// as the context starts it: a required server that cannot start is FAILED,
-			// and the application goes on
-			server.start();
-		}
-		catch (RuntimeException ex) {
-			logger.error(LogMessage.format("%s added by a reload could not start and is %s: %s",
-					McpStdioException.describe(server.name()), server.state(), ex.getMessage()));
-		}
 	}
 
 	private void inParallel(List<McpStdioServer> targets, Consumer<McpStdioServer> action) {
@@ -274,7 +217,7 @@ final class ServerReloads implements SmartLifecycle {
 			if (ex instanceof InterruptedException) {
 				Thread.currentThread().interrupt();
 			}
-			logger.warn("MCP servers reload: not every stop or start ended in time: " + ex);
+			logger.warn(LogMessage.format("MCP servers reload: not every stop or start ended in time: %s", ex));
 		}
 	}
 
@@ -286,36 +229,12 @@ final class ServerReloads implements SmartLifecycle {
 			return;
 		}
 		try {
-			boolean settled = false;
-			boolean pending = false;
-			// a put of a file already there changes no key: the iteration goes on
-			for (Path file : this.seen.keySet()) {
-				String now = stamp(file);
-				String before = this.seen.put(file, now);
-				if (before != null && !before.equals(now)) {
-					this.changed.put(file, now);
-					pending = true;
-				}
-				else if (this.changed.remove(file) != null) {
-					settled = true;
-				}
-			}
-			if (settled && !pending) {
+			if (this.files.look()) {
 				reloadLater("a servers file changed");
 			}
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	private static String stamp(Path file) {
-		try {
-			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-			return attributes.size() + "/" + attributes.lastModifiedTime().toMillis() + "/" + attributes.fileKey();
-		}
-		catch (IOException ex) {
-			return "absent";
 		}
 	}
 

@@ -14,20 +14,22 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.mcpstdio.autoconfigure.ConfiguredServers.Configured;
-import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.containment.ContainerSettings;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.secrets.SecretValues;
+import dev.mcpstdio.core.server.ShutdownTimeouts;
+import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.server.StdioServerSpecBuilder;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
@@ -38,7 +40,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The one place that maps the checked properties of a server to its spec and definition.
+ * The one place that maps the checked properties of a server to its spec and definition:
+ * every value a server gets is its property's, whose default is on the field.
  *
  * @author mcp-stdio authors
  */
@@ -62,14 +65,14 @@ final class ServerDefinitions {
 	 */
 	McpStdioServerDefinition definition(Configured configured, ServerChecks.Checked checked) {
 		Server server = configured.server();
-		StdioServerSpec spec = spec(configured, checked.command(), checked.directory(), checked.sandbox());
+		StdioServerSpec spec = spec(configured, checked.command(), checked.directory());
 		McpStdioProperties.Restart restart = server.getRestart();
 		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
 				restart.getInitialBackoff(), restart.getMaxBackoff());
 		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
 				: new PerUser(server.getMaxInstances(), server.getInstanceWait(), server.getUserEnv());
 		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
-				: (perUser != null) ? ServerChecks.TEN_MINUTES : null;
+				: (perUser != null) ? ServerSettings.PER_USER_IDLE_TIMEOUT : null;
 		DataSize maxMemory = server.getMaxMemory();
 		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
 				this.resourceCheckInterval);
@@ -78,35 +81,67 @@ final class ServerDefinitions {
 	}
 
 	/** Build the spec of a server from its values, checked already. */
-	private StdioServerSpec spec(Configured configured, String command, @Nullable Path directory,
-			SandboxSettings sandbox) {
+	private StdioServerSpec spec(Configured configured, String command, @Nullable Path directory) {
 		String name = configured.name();
 		Server server = configured.server();
-		McpStdioProperties.Shutdown shutdown = server.getShutdown();
-		McpStdioProperties.Container container = server.getContainer();
 		// masked in the server's output besides its secret-looking env entries: the
 		// placeholders that are secrets and, when it inherits the environment, the
 		// application's secret-looking variables (it may print them)
 		SecretValues secrets = SecretValues.of(configured.secrets())
 			.and(SecretValues.of(this.placeholderSecrets.getOrDefault(name, Set.of())));
-		return StdioServerSpec.builder(name, command)
-			.args(server.getArgs())
+		return settings(StdioServerSpec.builder(name, command), server).args(server.getArgs())
 			.env(server.getEnv())
-			.inheritEnv(server.isInheritEnv())
 			.workingDirectory(directory)
-			.maxMessageSize((int) server.getMaxMessageSize().toBytes())
-			.stderrTailLines(server.getStderrTailLines())
-			.sendTimeout(server.getSendTimeout())
-			.startupTimeout(server.getStartupTimeout())
-			.shutdown(new ShutdownTimeouts(shutdown.getDrainTimeout(), shutdown.getStdinCloseTimeout(),
-					shutdown.getTerminateTimeout()))
-			.container(new ContainerSettings(container.isEnabled(), container.getEngineCommand(), container.isInit(),
-					container.getEngineTimeout()))
-			.sandbox(sandbox)
 			.secrets(server.isInheritEnv() ? secrets.and(SecretValues.ofSecretNamed(System.getenv())) : secrets)
 			.origin((configured.file() != null) ? StdioServerSpec.Origin.file(name, configured.file())
 					: StdioServerSpec.Origin.property(name, configured.commandPrefix() + "env"))
 			.build();
+	}
+
+	/**
+	 * Give a spec the settings of a server that the core requires: the properties'
+	 * values, their defaults included.
+	 * @param builder the spec's builder
+	 * @param settings the server's settings
+	 * @return the builder
+	 */
+	static StdioServerSpecBuilder settings(StdioServerSpecBuilder builder, ServerSettings settings) {
+		return builder.inheritEnv(settings.isInheritEnv())
+			.maxMessageSize((int) settings.getMaxMessageSize().toBytes())
+			.stderrTailLines(settings.getStderrTailLines())
+			.sendTimeout(settings.getSendTimeout())
+			.startupTimeout(settings.getStartupTimeout())
+			.shutdown(shutdown(settings))
+			.container(container(settings))
+			.sandbox(sandbox(settings));
+	}
+
+	/**
+	 * Return the bounds of a server's shutdown steps.
+	 * @param settings the server's settings
+	 * @return its {@code shutdown.*}
+	 */
+	static ShutdownTimeouts shutdown(ServerSettings settings) {
+		McpStdioProperties.Shutdown shutdown = settings.getShutdown();
+		return new ShutdownTimeouts(shutdown.getDrainTimeout(), shutdown.getStdinCloseTimeout(),
+				shutdown.getTerminateTimeout());
+	}
+
+	private static ContainerSettings container(ServerSettings settings) {
+		McpStdioProperties.Container container = settings.getContainer();
+		return new ContainerSettings(container.isEnabled(), container.getEngineCommand(), container.isInit(),
+				container.getEngineTimeout());
+	}
+
+	/** The sandbox of a server, its paths checked already when it is enabled. */
+	private static SandboxSettings sandbox(ServerSettings settings) {
+		McpStdioProperties.Sandbox sandbox = settings.getSandbox();
+		return new SandboxSettings(sandbox.isEnabled(), sandbox.getNetwork(), paths(sandbox.getReadWrite()),
+				paths(sandbox.getReadOnly()));
+	}
+
+	private static List<Path> paths(List<String> values) {
+		return values.stream().map(Path::of).toList();
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.reload;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,6 +28,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
+import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
+import dev.mcpstdio.autoconfigure.config.ServerBeans;
 import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
@@ -100,8 +102,8 @@ class ServerReloadTests {
 			assertThat(Fixtures.isLive(changedPid)).isFalse();
 			// removed: stopped by the ordered shutdown and forgotten, its bean too
 			assertThat(Fixtures.isLive(removedPid)).isFalse();
-			assertThat(context.containsBean(McpStdioServersRegistrar.beanName("removed"))).isFalse();
-			assertThat(context.getBean(McpStdioServersRegistrar.beanName("added"))).isSameAs(servers.get("added"));
+			assertThat(context.containsBean(ServerBeans.beanName("removed"))).isFalse();
+			assertThat(context.getBean(ServerBeans.beanName("added"))).isSameAs(servers.get("added"));
 		});
 		this.fixtures.assertNoneAlive(Duration.ofSeconds(10));
 	}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -58,14 +58,6 @@ final class Problems {
 
 	boolean isEmpty() {
 		return this.problems.isEmpty();
-	}
-
-	/**
-	 * Return the problems, for a check that adds to them.
-	 * @return the problems so far
-	 */
-	List<Problem> list() {
-		return this.problems;
 	}
 
 	/**

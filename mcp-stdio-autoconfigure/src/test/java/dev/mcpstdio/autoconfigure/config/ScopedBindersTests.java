@@ -14,13 +14,13 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;

@@ -14,29 +14,23 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
-import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.mcpstdio.McpStdioConfigurationException.Problem;
-import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
-import dev.mcpstdio.autoconfigure.McpStdioProperties.ServerSettings;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.ServerSettings;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanUtils;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -55,9 +49,9 @@ import org.springframework.util.PlaceholderResolutionException;
  */
 final class PropertyNames {
 
-	private static final ConfigurationPropertyName SERVERS = ConfiguredServers.SERVERS_NAME;
+	private static final ConfigurationPropertyName SERVERS = ServersBinder.SERVERS_NAME;
 
-	private static final ConfigurationPropertyName DEFAULTS = ConfiguredServers.DEFAULTS_NAME;
+	private static final ConfigurationPropertyName DEFAULTS = ServersBinder.DEFAULTS_NAME;
 
 	private static final ConfigurationPropertyName CONNECTIONS = ConfigurationPropertyName
 		.of(SpringAiStdio.CONNECTIONS);
@@ -67,13 +61,16 @@ final class PropertyNames {
 
 	private final Environment environment;
 
-	private final List<Problem> problems;
+	private final Problems problems;
+
+	private final PropertyKeys keys;
 
 	private final Map<String, Set<String>> secrets = new HashMap<>();
 
-	private PropertyNames(Environment environment, List<Problem> problems) {
+	private PropertyNames(Environment environment, Problems problems) {
 		this.environment = environment;
 		this.problems = problems;
+		this.keys = new PropertyKeys(problems);
 	}
 
 	/**
@@ -90,7 +87,7 @@ final class PropertyNames {
 	 * server: every placeholder of a secret-looking entry ({@code "Bearer ${TOKEN}"}),
 	 * and every placeholder of a variable whose name looks secret
 	 */
-	static Map<String, Set<String>> check(Environment environment, boolean adopting, List<Problem> problems) {
+	static Map<String, Set<String>> check(Environment environment, boolean adopting, Problems problems) {
 		PropertyNames names = new PropertyNames(environment, problems);
 		Set<ConfigurationPropertyName> seen = new HashSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
@@ -114,7 +111,7 @@ final class PropertyNames {
 		if (DEFAULTS.isAncestorOf(name)) {
 			int keyIndex = DEFAULTS.getNumberOfElements();
 			if (written(name, property, keyIndex, "(defaults)")) {
-				fits(ServerSettings.class, name, "(defaults)", keyIndex, true);
+				this.keys.fits(ServerSettings.class, name, "(defaults)", keyIndex, true);
 			}
 			return;
 		}
@@ -123,7 +120,7 @@ final class PropertyNames {
 		String server = name.getElement(serverIndex, Form.ORIGINAL);
 		// Spring AI's keys are its own; command, args and env have the shapes of ours
 		if (written(name, property, serverIndex, null)
-				&& fits(Server.class, name, server, serverIndex + 1, !connection)) {
+				&& this.keys.fits(Server.class, name, server, serverIndex + 1, !connection)) {
 			placeholders(name, property, server, serverIndex + 1);
 		}
 	}
@@ -219,119 +216,6 @@ final class PropertyNames {
 	}
 
 	/**
-	 * Report an element that is no key of the settings class where it is.
-	 */
-	private void unknown(Key unknown, ConfigurationPropertyName name, String server, int keyIndex) {
-		String key = name.getElement(unknown.index(), Form.ORIGINAL);
-		if (unknown.type() == Server.class && unknown.index() == keyIndex && name.getNumberOfElements() > keyIndex + 1
-				&& walk(Server.class, name, keyIndex + 1).known(name)) {
-			// mcp.stdio.servers.my.server.command: the rest is a server's key
-			String dotted = server + "." + key;
-			problem(dotted, original(name),
-					"'" + key + "' is not a key of a server, so this property configures nothing: a server name with "
-							+ "a dot must be written in brackets",
-					"write " + SERVERS + "[" + dotted + "]." + original(name.subName(keyIndex + 1)) + " (in YAML: \"["
-							+ dotted + "]\":), or rename the server");
-		}
-		else {
-			problem(server, original(name), "'" + key + "' is not a key here, so this property configures nothing",
-					"use one of the keys: " + String.join(", ",
-							properties(unknown.type()).values()
-								.stream()
-								.map((property) -> DataObjectPropertyName.toDashedForm(property.getName()))
-								.toList()));
-		}
-	}
-
-	/**
-	 * Check that every element from {@code keyIndex} on is a key of {@code type} (nested
-	 * keys included; those of a map or list are free; Spring AI's are its own unless
-	 * {@code keys}), and that what follows the key that takes the value fits it: binding
-	 * would silently ignore or misread a list or map for a key of one value
-	 * ({@code enabled[0]}), a map for a list ({@code args.x}), a list for a map
-	 * ({@code env[0]}, YAML's {@code env: [1, 2]}) or for a value of a map
-	 * ({@code env.A[0]}).
-	 */
-	private boolean fits(Class<?> type, ConfigurationPropertyName name, String server, int keyIndex, boolean keys) {
-		Key key = walk(type, name, keyIndex);
-		PropertyDescriptor property = key.property();
-		if (property == null) {
-			if (keys && !key.known(name)) {
-				unknown(key, name, server, keyIndex);
-				return false;
-			}
-			return true;
-		}
-		String dashed = DataObjectPropertyName.toDashedForm(property.getName());
-		int first = key.index();
-		boolean more = first < name.getNumberOfElements();
-		if (List.class.isAssignableFrom(property.getPropertyType())) {
-			// args[0] or args.0; what is under an item, binding refuses itself
-			if (more && !name.getElement(first, Form.ORIGINAL).chars().allMatch(Character::isDigit)) {
-				problem(server, original(name), "'" + dashed + "' is a list, written here as a map",
-						"write a list: " + dashed + ": [a, b] in YAML, " + dashed + "[0]=a in properties");
-				return false;
-			}
-		}
-		else if (Map.class.isAssignableFrom(property.getPropertyType())) {
-			for (int i = first; i < name.getNumberOfElements(); i++) {
-				if (name.isNumericIndex(i)) {
-					problem(server, original(name),
-							(i == first) ? "'" + dashed + "' is a map of names to values, written here as a list"
-									: "the value of an entry of '" + dashed + "' is one string, written here as a list",
-							"write name: value pairs: " + dashed + ": { LOG_LEVEL: debug } in YAML, " + dashed
-									+ ".LOG_LEVEL=debug in properties");
-					return false;
-				}
-			}
-		}
-		else if (more) {
-			problem(server, original(name), "'" + dashed + "' takes one value, written here as a list or a map",
-					"write one value: " + dashed + ": value");
-			return false;
-		}
-		return true;
-	}
-
-	/**
-	 * Walk the key elements of a property name: to the first unknown element, or to the
-	 * first element after the key that takes the value.
-	 */
-	private static Key walk(Class<?> type, ConfigurationPropertyName name, int start) {
-		Class<?> current = type;
-		int index = start;
-		while (index < name.getNumberOfElements()) {
-			// an environment variable splits a dashed key (INHERIT_ENV): join elements
-			PropertyDescriptor match = null;
-			StringBuilder joined = new StringBuilder();
-			int end = index;
-			for (; end < name.getNumberOfElements() && match == null; end++) {
-				joined.append(name.getElement(end, Form.UNIFORM));
-				match = properties(current).get(joined.toString());
-			}
-			if (match == null) {
-				return new Key(index, current, null);
-			}
-			if (match.getPropertyType().getEnclosingClass() != McpStdioProperties.class) {
-				return new Key(end, current, match);
-			}
-			current = match.getPropertyType();
-			index = end;
-		}
-		return new Key(index, current, null);
-	}
-
-	private static Map<String, PropertyDescriptor> properties(Class<?> type) {
-		Map<String, PropertyDescriptor> properties = new LinkedHashMap<>();
-		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
-			if (property.getReadMethod() != null && !"class".equals(property.getName())) {
-				properties.put(property.getName().toLowerCase(Locale.ROOT), property);
-			}
-		}
-		return properties;
-	}
-
-	/**
 	 * Check that the placeholders of a value of {@code command}, {@code args} or
 	 * {@code env} can be resolved. Binding resolves them before mcp-stdio sees a value,
 	 * so those of an {@code env} entry that are secrets are read from the property as
@@ -381,7 +265,7 @@ final class PropertyNames {
 	}
 
 	private void problem(String server, String property, String problem, String action) {
-		this.problems.add(new Problem(server, property, problem, action));
+		this.problems.add(server, property, problem, action);
 	}
 
 	/**
@@ -402,23 +286,6 @@ final class PropertyNames {
 			}
 		}
 		return result.toString();
-	}
-
-	/**
-	 * Where a walk over the key elements of a property name stopped.
-	 *
-	 * @param index the first unknown element, or the first one after the key that takes
-	 * the value
-	 * @param type the settings class of the last key
-	 * @param property the key that takes the value, {@code null} when an element is
-	 * unknown or the name ends at a nested key
-	 */
-	private record Key(int index, Class<?> type, @Nullable PropertyDescriptor property) {
-
-		boolean known(ConfigurationPropertyName name) {
-			return this.property != null || this.index >= name.getNumberOfElements();
-		}
-
 	}
 
 }

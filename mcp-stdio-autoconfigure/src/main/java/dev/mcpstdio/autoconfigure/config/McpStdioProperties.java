@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -348,6 +348,12 @@ public class McpStdioProperties {
 		 * server's first message; until then it is IDLE, with no process).
 		 */
 		private StartMode start = StartMode.EAGER;
+
+		/**
+		 * The idle-timeout of a per-user server that sets none: its instances are stopped
+		 * after 10 minutes without a request.
+		 */
+		public static final Duration PER_USER_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
 		/**
 		 * How long the server may go with no request pending and none sent before it is

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.util.Arrays;
 
@@ -26,7 +26,9 @@ import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.core.log.LogMessage;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -34,7 +36,7 @@ import org.springframework.util.ClassUtils;
  *
  * @author mcp-stdio authors
  */
-class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
+public class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 
 	// Spring AI's names only, so that nothing here needs it on the class path
 
@@ -69,6 +71,20 @@ class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 	}
 
 	/**
+	 * Return whether Spring AI's stdio servers are adopted, without reading the servers:
+	 * what is decided when the application is processed ahead of time.
+	 * @param environment the environment
+	 * @param classLoader tells whether Spring AI's stdio transport is there
+	 * @return whether they are adopted
+	 */
+	public static boolean isAdopted(Environment environment, @Nullable ClassLoader classLoader) {
+		// unset, the default on the property's field
+		return isActive(environment, classLoader) && Binder.get(environment)
+			.bind(McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio", Boolean.class)
+			.orElseGet(() -> new McpStdioProperties().isAdoptSpringAiStdio());
+	}
+
+	/**
 	 * Remove the bean of Spring AI's stdio transports, so that each server has one
 	 * process tree, never two: Spring AI builds a client for every transport in its list,
 	 * and the client starts the process.
@@ -84,17 +100,18 @@ class SpringAiStdio implements BeanDefinitionRegistryPostProcessor {
 				// and an import filter would not see it registered any other way than
 				// through @EnableAutoConfiguration or @ImportAutoConfiguration
 				registry.removeBeanDefinition(name);
-				logger.debug("Removed Spring AI's stdio transports (bean '" + name
-						+ "'): mcp-stdio runs the servers configured for them");
+				logger.debug(LogMessage.format(
+						"Removed Spring AI's stdio transports (bean '%s'): mcp-stdio runs the servers configured for them",
+						name));
 				return;
 			}
 		}
 		// ahead of time, the bean was removed when the application was built
 		if (autoConfigured && !AotDetector.useGeneratedArtifacts()) {
-			logger.warn("Spring AI's stdio transports bean (" + AUTO_CONFIGURATION + "." + TRANSPORTS_METHOD
-					+ ") was not found: a server configured under spring.ai.mcp.client.stdio may start twice. Set "
-					+ McpStdioProperties.PREFIX + ".adopt-spring-ai-stdio=false and configure such servers under "
-					+ "mcp.stdio.servers only");
+			logger.warn(LogMessage.format("Spring AI's stdio transports bean (%s.%s) was not found: a server "
+					+ "configured under spring.ai.mcp.client.stdio may start twice. Set %s.adopt-spring-ai-stdio=false "
+					+ "and configure such servers under mcp.stdio.servers only", AUTO_CONFIGURATION, TRANSPORTS_METHOD,
+					McpStdioProperties.PREFIX));
 		}
 	}
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.mcpstdio.autoconfigure;
+package dev.mcpstdio.autoconfigure.config;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,8 +27,7 @@ import java.util.TreeSet;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
-import dev.mcpstdio.autoconfigure.ConfiguredServers.Configured;
-import dev.mcpstdio.autoconfigure.McpStdioProperties.Server;
+import dev.mcpstdio.autoconfigure.config.McpStdioProperties.Server;
 import dev.mcpstdio.core.secrets.SecretSanitizer;
 import org.jspecify.annotations.Nullable;
 
@@ -71,7 +70,7 @@ final class FileServers {
 	 * @return its servers, by name
 	 */
 	Map<String, Configured> read(String location, String property) {
-		Path path = ServersFile.path(location, this.resourceLoader);
+		Path path = ServersFileLoader.path(location, this.resourceLoader);
 		if (path != null) {
 			this.files.add(path);
 		}
@@ -105,7 +104,7 @@ final class FileServers {
 			keys.addAll((server.getCommand() != null) ? List.of("command") : List.of());
 			keys.addAll(args.isEmpty() ? List.of() : List.of("args"));
 			keys.addAll(server.getEnv().isEmpty() ? List.of() : List.of("env"));
-			servers.put(name, new Configured(name, server, ConfiguredServers.SERVERS + name + ".",
+			servers.put(name, new Configured(name, server, ServersBinder.SERVERS + name + ".",
 					location + " mcpServers." + name, keys, secrets));
 		});
 		return servers;
