@@ -32,6 +32,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.RestartPolicy;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -165,15 +167,35 @@ class ArchitectureTests {
 
 	@Test
 	void theCoreHasNoDefaultsOfItsOwn() {
-		// a setting's default is on its property's field; the core's builders require
-		// every value
+		// a setting's default is on its property's field; the core's and the lifecycle's
+		// builders require every value
 		noFields().that()
 			.areDeclaredInClassesThat()
-			.resideInAPackage("dev.mcpstdio.core..")
+			.resideInAnyPackage("dev.mcpstdio.core..", "dev.mcpstdio.lifecycle..")
 			.and()
 			.areStatic()
 			.should()
 			.haveNameMatching("DEFAULTS?(_.*)?")
+			.check(productClasses);
+	}
+
+	@Test
+	void noDefinitionOfAServerIsAConstant() {
+		// a definition's values come from the properties, mapped by ServerDefinitions: a
+		// constant one (such as a policy or limits "by default") would be a second
+		// default of a setting
+		noFields().that()
+			.areStatic()
+			.should()
+			.haveRawType(McpStdioServerDefinition.class)
+			.orShould()
+			.haveRawType(RestartPolicy.class)
+			.orShould()
+			.haveRawType(McpStdioServerDefinition.Demand.class)
+			.orShould()
+			.haveRawType(McpStdioServerDefinition.Limits.class)
+			.orShould()
+			.haveRawType(McpStdioServerDefinition.PerUser.class)
 			.check(productClasses);
 	}
 

@@ -30,17 +30,6 @@ import org.jspecify.annotations.Nullable;
 public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, RestartPolicy restart,
 		Demand demand, Limits limits) {
 
-	/**
-	 * Define an eager server without an idle timeout or resource limits.
-	 * @param spec what to start
-	 * @param enabled whether it is started at all
-	 * @param required whether start-up fails when it cannot start
-	 * @param restart the restart policy
-	 */
-	public McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, boolean required, RestartPolicy restart) {
-		this(spec, enabled, required, restart, Demand.EAGER, Limits.NONE);
-	}
-
 	public String name() {
 		return this.spec.name();
 	}
@@ -55,9 +44,6 @@ public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, bo
 	 * @param perUser its instances when each user gets their own, else {@code null}
 	 */
 	public record Demand(StartMode start, @Nullable Duration idleTimeout, @Nullable PerUser perUser) {
-
-		/** The default: started with the application, never stopped for being idle. */
-		public static final Demand EAGER = new Demand(StartMode.EAGER, null);
 
 		public Demand {
 			// a per-user server is a template: its instances start on their users' demand
@@ -105,12 +91,6 @@ public record McpStdioServerDefinition(StdioServerSpec spec, boolean enabled, bo
 	 * @param checkInterval how often they are checked
 	 */
 	public record Limits(@Nullable Long maxMemoryBytes, @Nullable Integer maxProcesses, Duration checkInterval) {
-
-		/** Default for {@link #checkInterval()}. */
-		public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(5);
-
-		/** No limits. */
-		public static final Limits NONE = new Limits(null, null, DEFAULT_CHECK_INTERVAL);
 
 		/**
 		 * Return whether any limit is set.

@@ -30,10 +30,6 @@ public record RestartPolicy(Mode mode, int maxRestarts, Duration window, Duratio
 	// At most maxRestarts within the sliding window, each after a backoff that doubles
 	// from initialBackoff up to maxBackoff.
 
-	/** The contract's defaults: never restart. */
-	public static final RestartPolicy NEVER = new RestartPolicy(Mode.NEVER, 5, Duration.ofMinutes(1),
-			Duration.ofMillis(500), Duration.ofSeconds(30));
-
 	/**
 	 * Return whether a process that ended on its own while it was meant to run is started
 	 * again.

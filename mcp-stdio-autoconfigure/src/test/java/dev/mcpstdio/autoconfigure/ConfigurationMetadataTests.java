@@ -37,8 +37,6 @@ import dev.mcpstdio.autoconfigure.config.McpStdioProperties;
 import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.containment.Containment.SandboxSettings.Network;
 import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.lifecycle.StartMode;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,18 +142,18 @@ class ConfigurationMetadataTests {
 		builtIn.forEach((key, value) -> assertThat(parse(defaultOf("mcp.stdio.defaults." + key), value))
 			.as("default of mcp.stdio.defaults.%s", key)
 			.isEqualTo(value));
-		// what a spec of the defaults gets, and what RestartPolicy uses, value by value
+		// what a spec and a definition of the defaults get, value by value
 		StdioServerSpec spec = SpecDefaults.of("defaults", "true");
 		assertThat(builtIn).containsEntry("shutdown.drain-timeout", SpecDefaults.shutdown().drain())
-			.containsEntry("restart.policy", RestartPolicy.NEVER.mode())
+			.containsEntry("restart.policy", SpecDefaults.restart().mode())
 			.containsEntry("startup-timeout", spec.startupTimeout())
 			.containsEntry("inherit-env", spec.inheritEnv())
 			.containsEntry("shutdown.stdin-close-timeout", SpecDefaults.shutdown().stdinClose())
 			.containsEntry("shutdown.terminate-timeout", SpecDefaults.shutdown().terminate())
-			.containsEntry("restart.max-restarts", RestartPolicy.NEVER.maxRestarts())
-			.containsEntry("restart.window", RestartPolicy.NEVER.window())
-			.containsEntry("restart.initial-backoff", RestartPolicy.NEVER.initialBackoff())
-			.containsEntry("restart.max-backoff", RestartPolicy.NEVER.maxBackoff())
+			.containsEntry("restart.max-restarts", SpecDefaults.restart().maxRestarts())
+			.containsEntry("restart.window", SpecDefaults.restart().window())
+			.containsEntry("restart.initial-backoff", SpecDefaults.restart().initialBackoff())
+			.containsEntry("restart.max-backoff", SpecDefaults.restart().maxBackoff())
 			.containsEntry("max-message-size", DataSize.ofBytes(spec.maxMessageSize()))
 			.containsEntry("stderr-tail-lines", spec.stderrTailLines())
 			.containsEntry("send-timeout", spec.sendTimeout())
@@ -166,9 +164,14 @@ class ConfigurationMetadataTests {
 			.containsEntry("sandbox.network", SpecDefaults.sandbox().network())
 			.containsEntry("sandbox.read-write", SpecDefaults.sandbox().readWrite())
 			.containsEntry("sandbox.read-only", SpecDefaults.sandbox().readOnly())
-			.containsEntry("start", Demand.EAGER.start())
+			.containsEntry("start", SpecDefaults.demand().start())
 			.containsEntry("instances", McpStdioProperties.Instances.SHARED);
-		assertThat(fresh.getResourceCheckInterval()).isEqualTo(Limits.DEFAULT_CHECK_INTERVAL);
+		assertThat(parse(defaultOf("mcp.stdio.resource-check-interval"), fresh.getResourceCheckInterval()))
+			.isEqualTo(SpecDefaults.limits().checkInterval());
+		// a server that sets nothing: eager, shared, no idle timeout and no limits
+		assertThat(SpecDefaults.demand().onDemand()).isFalse();
+		assertThat(SpecDefaults.demand().perUser()).isNull();
+		assertThat(SpecDefaults.limits().any()).isFalse();
 	}
 
 	@Test

@@ -225,8 +225,8 @@ class McpStdioConfigurationTests {
 			});
 		this.runner.withPropertyValues(echo("d")).run((context) -> {
 			McpStdioServerDefinition definition = context.getBean(McpStdioServers.class).get("d").definition();
-			assertThat(definition.demand()).isEqualTo(Demand.EAGER);
-			assertThat(definition.limits()).isEqualTo(Limits.NONE);
+			assertThat(definition.demand()).isEqualTo(new Demand(StartMode.EAGER, null));
+			assertThat(definition.limits()).isEqualTo(new Limits(null, null, Duration.ofSeconds(5)));
 			assertThat(definition.limits().checkInterval()).isEqualTo(Duration.ofSeconds(5));
 		});
 	}

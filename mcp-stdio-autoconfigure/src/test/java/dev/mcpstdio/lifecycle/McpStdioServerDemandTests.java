@@ -27,10 +27,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -181,7 +181,7 @@ class McpStdioServerDemandTests {
 	private McpStdioServer server(Demand demand) {
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
 				this.fixtures.spec("demand", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
-				true, false, RestartPolicy.NEVER, demand, Limits.NONE), TestHost.shared());
+				true, false, SpecDefaults.restart(), demand, SpecDefaults.limits()), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.McpStdioException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.test.Fixtures;
@@ -102,11 +103,11 @@ class McpStdioServerHandshakeTests {
 	}
 
 	private McpStdioServer server(String name, String script, Duration startupTimeout) {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(this.fixtures.spec(name, script)
+		McpStdioServer server = new McpStdioServer(SpecDefaults.definition(this.fixtures.spec(name, script)
 			.withShutdown(LONG_DRAIN)
 			.toBuilder()
 			.startupTimeout(startupTimeout)
-			.build(), true, false, RestartPolicy.NEVER), TestHost.shared());
+			.build()), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

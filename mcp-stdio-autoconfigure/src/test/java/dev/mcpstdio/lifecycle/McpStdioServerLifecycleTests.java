@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.mcpstdio.McpServerStartupException;
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ExitInfo;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
@@ -270,9 +271,9 @@ class McpStdioServerLifecycleTests {
 
 	@Test
 	void aServerGivenUpByItsClientIsNotStartedAgainByTheLifecycle() {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
-				this.fixtures.spec("given-up", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
-				true, false, RestartPolicy.NEVER), TestHost.shared());
+		McpStdioServer server = new McpStdioServer(SpecDefaults.definition(
+				this.fixtures.spec("given-up", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build()),
+				TestHost.shared());
 		try {
 			// a client joined the start, then gave the server up before the lifecycle's
 			// start came (as Spring AI's integration does with a server it leaves out)
@@ -295,10 +296,10 @@ class McpStdioServerLifecycleTests {
 	@Test
 	void lifecycleStartAwaitsTheParallelStartInsteadOfStartingAgain() {
 		McpStdioServer broken = new McpStdioServer(
-				new McpStdioServerDefinition(this.fixtures.spec("broken", "instant-exit.sh")
+				SpecDefaults.definition(this.fixtures.spec("broken", "instant-exit.sh")
 					.toBuilder()
 					.startupTimeout(Duration.ofSeconds(20))
-					.build(), true, false, RestartPolicy.NEVER),
+					.build()),
 				TestHost.shared());
 		McpStdioServers registry = new McpStdioServers(List.of(broken));
 		try {
@@ -324,9 +325,10 @@ class McpStdioServerLifecycleTests {
 	void aStopThatComesWhileAStartIsPendingWins() throws Exception {
 		// what destroy() does when start-up aborts while other servers are still starting
 		for (int i = 0; i < 20; i++) {
-			McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
-					this.fixtures.spec("pending", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
-					true, false, RestartPolicy.NEVER), TestHost.shared());
+			McpStdioServer server = new McpStdioServer(SpecDefaults.definition(this.fixtures.spec("pending", "echo.sh")
+				.toBuilder()
+				.startupTimeout(Duration.ofSeconds(20))
+				.build()), TestHost.shared());
 			java.util.concurrent.CompletableFuture<Void> start = server.startInBackground();
 			try {
 				server.stopServer();

@@ -25,9 +25,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.mcpstdio.McpServerExitedException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.ExitInfo;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import dev.mcpstdio.test.Await;
@@ -105,7 +105,7 @@ class McpStdioServerLimitsTests {
 
 	@Test
 	void serverOverItsProcessesIsStoppedWithItsChildrenAndTheCallerIsToldWhy(CapturedOutput output) {
-		McpStdioServer server = server(new Limits(null, 5, INTERVAL), RestartPolicy.NEVER);
+		McpStdioServer server = server(new Limits(null, 5, INTERVAL), SpecDefaults.restart());
 		server.start();
 		// a call under way when the guard strikes (never answered)
 		CompletableFuture<String> pending = server.request("h1", message("h1", "hang"));
@@ -127,7 +127,7 @@ class McpStdioServerLimitsTests {
 
 	@Test
 	void serverWithinItsLimitsIsLeftAlone() {
-		McpStdioServer server = server(new Limits(200 * MB, 5, INTERVAL), RestartPolicy.NEVER);
+		McpStdioServer server = server(new Limits(200 * MB, 5, INTERVAL), SpecDefaults.restart());
 		server.start();
 		Fixtures.sleep(5 * INTERVAL.toMillis());
 		assertThat(request(server, "ping")).contains("\"echo\":\"ping\"");
@@ -148,7 +148,7 @@ class McpStdioServerLimitsTests {
 	private McpStdioServer server(Limits limits, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
 				this.fixtures.spec("limited", "echo.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
-				true, false, policy, Demand.EAGER, limits), TestHost.shared());
+				true, false, policy, SpecDefaults.demand(), limits), TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}

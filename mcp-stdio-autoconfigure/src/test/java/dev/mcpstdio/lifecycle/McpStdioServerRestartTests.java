@@ -224,7 +224,7 @@ class McpStdioServerRestartTests {
 
 	@Test
 	void neverLeavesAKilledServerFailed() {
-		McpStdioServer server = server(this.fixtures.spec("files", "echo.sh"), RestartPolicy.NEVER);
+		McpStdioServer server = server(this.fixtures.spec("files", "echo.sh"), SpecDefaults.restart());
 		server.startServer();
 		long first = server.pid();
 		ProcessHandle.of(first).orElseThrow().destroyForcibly();
@@ -271,8 +271,7 @@ class McpStdioServerRestartTests {
 
 	private McpStdioServer server(StdioServerSpec spec, RestartPolicy policy) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec.toBuilder().startupTimeout(Duration.ofSeconds(10)).build(), true,
-						false, policy),
+				SpecDefaults.definition(spec.toBuilder().startupTimeout(Duration.ofSeconds(10)).build(), policy),
 				TestHost.shared());
 		this.servers.add(server);
 		return server;

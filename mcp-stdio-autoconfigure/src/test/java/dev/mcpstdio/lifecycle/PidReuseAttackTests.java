@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerProcess;
@@ -137,8 +138,8 @@ class PidReuseAttackTests {
 	// up to 60 attacks
 	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void aRestartNeverSignalsAStrangerThatTookTheRootsPid() throws Exception {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
-				spec("victim", "3", "detach").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(), true, false,
+		McpStdioServer server = new McpStdioServer(SpecDefaults.definition(
+				spec("victim", "3", "detach").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(),
 				new RestartPolicy(Mode.ON_FAILURE, 1000, Duration.ofMinutes(10), Duration.ofMillis(10),
 						Duration.ofMillis(10))),
 				TestHost.shared());

@@ -26,9 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
@@ -110,8 +109,7 @@ class ServerConnectionSendTests {
 
 	private McpStdioServer server(StdioServerSpec spec) {
 		McpStdioServer server = new McpStdioServer(
-				new McpStdioServerDefinition(spec.toBuilder().startupTimeout(Duration.ofMinutes(5)).build(), true,
-						false, RestartPolicy.NEVER, Demand.EAGER, Limits.NONE),
+				SpecDefaults.definition(spec.toBuilder().startupTimeout(Duration.ofMinutes(5)).build()),
 				TestHost.shared());
 		this.servers.add(server);
 		return server;

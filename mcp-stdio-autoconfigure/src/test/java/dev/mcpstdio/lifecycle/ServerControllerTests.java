@@ -31,10 +31,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerProcess;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
 import dev.mcpstdio.lifecycle.RestartPolicy.Mode;
 import ch.qos.logback.classic.Level;
 import dev.mcpstdio.test.Await;
@@ -170,7 +170,7 @@ class ServerControllerTests {
 
 	@Test
 	void aDisabledServerIsNotStarted() {
-		McpStdioServer server = server(this.fixtures.spec("off", "echo.sh"), LONG, false, Demand.EAGER);
+		McpStdioServer server = server(this.fixtures.spec("off", "echo.sh"), LONG, false, SpecDefaults.demand());
 		assertThatExceptionOfType(McpServerNotRunningException.class).isThrownBy(server::startServer)
 			.withMessageContaining("is disabled");
 		assertThatExceptionOfType(McpServerNotRunningException.class).isThrownBy(server.clientConnection()::joinStart)
@@ -444,22 +444,22 @@ class ServerControllerTests {
 	}
 
 	private McpStdioServer server(StdioServerSpec spec, Duration startupTimeout) {
-		return server(spec, startupTimeout, RestartPolicy.NEVER);
+		return server(spec, startupTimeout, SpecDefaults.restart());
 	}
 
 	private McpStdioServer server(StdioServerSpec spec, Duration startupTimeout, RestartPolicy policy) {
-		return server(spec, startupTimeout, true, policy, Demand.EAGER);
+		return server(spec, startupTimeout, true, policy, SpecDefaults.demand());
 	}
 
 	private McpStdioServer server(StdioServerSpec spec, Duration startupTimeout, boolean enabled, Demand demand) {
-		return server(spec, startupTimeout, enabled, RestartPolicy.NEVER, demand);
+		return server(spec, startupTimeout, enabled, SpecDefaults.restart(), demand);
 	}
 
 	private McpStdioServer server(StdioServerSpec spec, Duration startupTimeout, boolean enabled, RestartPolicy policy,
 			Demand demand) {
 		McpStdioServer server = new McpStdioServer(
 				new McpStdioServerDefinition(spec.toBuilder().startupTimeout(startupTimeout).build(), enabled, false,
-						policy, demand, Limits.NONE),
+						policy, demand, SpecDefaults.limits()),
 				TestHost.shared());
 		this.servers.add(server);
 		return server;

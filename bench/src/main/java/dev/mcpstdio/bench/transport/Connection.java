@@ -27,8 +27,6 @@ import dev.mcpstdio.ai.McpStdioClientTransport;
 import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
-import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.test.TestHost;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -85,8 +83,7 @@ public final class Connection implements AutoCloseable {
 		StdioServerSpec spec = SpecDefaults
 			.of(name, command.get(0), command.subList(1, command.size()).toArray(String[]::new))
 			.withEnv(env);
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(spec, true, false, RestartPolicy.NEVER),
-				TestHost.shared());
+		McpStdioServer server = new McpStdioServer(SpecDefaults.definition(spec), TestHost.shared());
 		server.clientConnection().setSelfInitialize(false);
 		return server;
 	}

@@ -66,18 +66,43 @@ final class ServerDefinitions {
 	McpStdioServerDefinition definition(Configured configured, ServerChecks.Checked checked) {
 		Server server = configured.server();
 		StdioServerSpec spec = spec(configured, checked.command(), checked.directory());
-		McpStdioProperties.Restart restart = server.getRestart();
-		RestartPolicy policy = new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
+		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart(server),
+				demand(server), limits(server, this.resourceCheckInterval));
+	}
+
+	/**
+	 * Return the restart policy of a server.
+	 * @param settings the server's settings
+	 * @return its {@code restart.*}
+	 */
+	static RestartPolicy restart(ServerSettings settings) {
+		McpStdioProperties.Restart restart = settings.getRestart();
+		return new RestartPolicy(restart.getPolicy(), restart.getMaxRestarts(), restart.getWindow(),
 				restart.getInitialBackoff(), restart.getMaxBackoff());
+	}
+
+	/**
+	 * Return when a server is started and stopped for being idle.
+	 * @param server the server
+	 * @return its {@code start}, {@code idle-timeout} and per-user instances
+	 */
+	static Demand demand(Server server) {
 		PerUser perUser = (server.getInstances() == McpStdioProperties.Instances.SHARED) ? null
 				: new PerUser(server.getMaxInstances(), server.getInstanceWait(), server.getUserEnv());
 		Duration idleTimeout = (server.getIdleTimeout() != null) ? server.getIdleTimeout()
 				: (perUser != null) ? ServerSettings.PER_USER_IDLE_TIMEOUT : null;
-		DataSize maxMemory = server.getMaxMemory();
-		Limits limits = new Limits((maxMemory != null) ? maxMemory.toBytes() : null, server.getMaxProcesses(),
-				this.resourceCheckInterval);
-		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), policy,
-				new Demand(server.getStart(), idleTimeout, perUser), limits);
+		return new Demand(server.getStart(), idleTimeout, perUser);
+	}
+
+	/**
+	 * Return the resource limits of a server.
+	 * @param settings the server's settings
+	 * @param checkInterval the value of {@code mcp.stdio.resource-check-interval}
+	 * @return its {@code max-memory} and {@code max-processes}
+	 */
+	static Limits limits(ServerSettings settings, Duration checkInterval) {
+		DataSize maxMemory = settings.getMaxMemory();
+		return new Limits((maxMemory != null) ? maxMemory.toBytes() : null, settings.getMaxProcesses(), checkInterval);
 	}
 
 	/** Build the spec of a server from its values, checked already. */

@@ -23,12 +23,16 @@ import dev.mcpstdio.core.containment.Containment.SandboxSettings;
 import dev.mcpstdio.core.server.ShutdownTimeouts;
 import dev.mcpstdio.core.server.StdioServerSpec;
 import dev.mcpstdio.core.server.StdioServerSpecBuilder;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Demand;
+import dev.mcpstdio.lifecycle.McpStdioServerDefinition.Limits;
+import dev.mcpstdio.lifecycle.RestartPolicy;
 
 /**
- * The settings of a spec that a test builds outside the configuration: the defaults of
- * {@code mcp.stdio.defaults}, read from a default {@link McpStdioProperties} and mapped
- * by {@link ServerDefinitions} as a configured server gets them, so that the defaults
- * stay in one place, the properties' fields.
+ * The settings of a spec or definition that a test builds outside the configuration: the
+ * defaults of {@code mcp.stdio}, read from a default {@link McpStdioProperties} and
+ * mapped by {@link ServerDefinitions} as a configured server gets them, so that the
+ * defaults stay in one place, the properties' fields.
  *
  * @author mcp-stdio authors
  */
@@ -81,6 +85,54 @@ public final class SpecDefaults {
 	 */
 	public static SandboxSettings sandbox() {
 		return of("defaults", "true").sandbox();
+	}
+
+	/**
+	 * Return the default restart policy.
+	 * @return that of {@code mcp.stdio.defaults.restart}
+	 */
+	public static RestartPolicy restart() {
+		return ServerDefinitions.restart(new McpStdioProperties().getDefaults());
+	}
+
+	/**
+	 * Return the default demand: when a server that sets nothing starts and stops.
+	 * @return that of a server with the defaults of {@code mcp.stdio.defaults}
+	 */
+	public static Demand demand() {
+		return ServerDefinitions.demand(new McpStdioProperties.Server());
+	}
+
+	/**
+	 * Return the default resource limits.
+	 * @return those of a server with the defaults of {@code mcp.stdio.defaults}, checked
+	 * every {@code mcp.stdio.resource-check-interval}
+	 */
+	public static Limits limits() {
+		McpStdioProperties properties = new McpStdioProperties();
+		return ServerDefinitions.limits(properties.getDefaults(), properties.getResourceCheckInterval());
+	}
+
+	/**
+	 * Define a server with the defaults of a configured server that sets nothing but its
+	 * spec: enabled, not required, eager, the default restart policy and no limits.
+	 * @param spec what to start
+	 * @return its definition
+	 */
+	public static McpStdioServerDefinition definition(StdioServerSpec spec) {
+		return definition(spec, restart());
+	}
+
+	/**
+	 * Define a server with the defaults of a configured server but its spec and restart
+	 * policy.
+	 * @param spec what to start
+	 * @param restart its restart policy
+	 * @return its definition
+	 */
+	public static McpStdioServerDefinition definition(StdioServerSpec spec, RestartPolicy restart) {
+		McpStdioProperties.Server server = new McpStdioProperties.Server();
+		return new McpStdioServerDefinition(spec, server.isEnabled(), server.isRequired(), restart, demand(), limits());
 	}
 
 }

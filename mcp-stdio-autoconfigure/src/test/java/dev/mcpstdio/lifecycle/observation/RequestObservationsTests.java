@@ -27,13 +27,12 @@ import java.util.concurrent.TimeUnit;
 
 import dev.mcpstdio.McpServerExitedException;
 import dev.mcpstdio.McpServerNotRunningException;
+import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import dev.mcpstdio.core.server.InFlightRequest;
 import dev.mcpstdio.core.server.io.JsonRpcLine;
 import dev.mcpstdio.core.server.MessageListener;
 import dev.mcpstdio.lifecycle.McpStdioServer;
-import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.RequestObserver;
-import dev.mcpstdio.lifecycle.RestartPolicy;
 import dev.mcpstdio.test.Fixtures;
 import dev.mcpstdio.test.NoProcessLeft;
 import dev.mcpstdio.test.TestHost;
@@ -285,9 +284,9 @@ class RequestObservationsTests {
 	}
 
 	private McpStdioServer server(String name) {
-		McpStdioServer server = new McpStdioServer(new McpStdioServerDefinition(
-				this.fixtures.spec(name, "tools.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build(), true,
-				false, RestartPolicy.NEVER), TestHost.shared());
+		McpStdioServer server = new McpStdioServer(SpecDefaults.definition(
+				this.fixtures.spec(name, "tools.sh").toBuilder().startupTimeout(Duration.ofSeconds(20)).build()),
+				TestHost.shared());
 		this.servers.add(server);
 		return server;
 	}
