@@ -37,6 +37,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.boot.autoconfigure.context.LifecycleProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.io.ApplicationResourceLoader;
 import org.springframework.context.aot.AbstractAotProcessor;
@@ -132,11 +133,11 @@ class McpStdioServersRegistrar implements BeanRegistrar {
 	 * such an option is easy to copy without noticing.
 	 */
 	private void warn(Environment environment, List<McpStdioServerDefinition> definitions) {
-		// Spring Boot's default; all servers stop in parallel, so each one's worst case
-		// must fit, not their sum
+		// Spring Boot's default from its properties' field; all servers stop in
+		// parallel, so each one's worst case must fit, not their sum
 		Duration phaseTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-			.orElse(Duration.ofSeconds(30));
+			.orElse(new LifecycleProperties().getTimeoutPerShutdownPhase());
 		for (McpStdioServerDefinition definition : definitions) {
 			if (!definition.enabled()) {
 				continue;

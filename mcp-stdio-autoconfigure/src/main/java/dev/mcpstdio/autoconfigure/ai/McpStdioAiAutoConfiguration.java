@@ -44,6 +44,7 @@ import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpAsyncClientConfigurer;
 import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpSyncClientConfigurer;
+import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -110,10 +111,13 @@ public class McpStdioAiAutoConfiguration {
 	ServerClients mcpStdioServerClients(Environment environment, StartupClientInitializer startup,
 			ObjectProvider<McpSyncClientConfigurer> sync, ObjectProvider<McpAsyncClientConfigurer> async) {
 		Binder binder = Binder.get(environment);
+		// Spring AI's defaults, from its properties' fields
+		McpClientCommonProperties defaults = new McpClientCommonProperties();
 		return new ServerClients(
-				binder.bind("spring.ai.mcp.client.request-timeout", Duration.class).orElse(Duration.ofSeconds(20)),
-				startup::isRunning, environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"),
-				environment.getProperty("spring.ai.mcp.client.version", "1.0.0"), sync, async);
+				binder.bind("spring.ai.mcp.client.request-timeout", Duration.class)
+					.orElse(defaults.getRequestTimeout()),
+				startup::isRunning, environment.getProperty("spring.ai.mcp.client.name", defaults.getName()),
+				environment.getProperty("spring.ai.mcp.client.version", defaults.getVersion()), sync, async);
 	}
 
 	/**
