@@ -43,15 +43,20 @@ final class ExitSequence {
 		this.parts = server.parts;
 	}
 
-	/** Read what the ended root wrote last, each stream as far as it can be read now. */
-	private void readLastOutput() {
+	/**
+	 * Read what the ended root wrote last, each stream as far as it can be read now.
+	 * @param exited a {@link System#nanoTime()} after the root's exit was known
+	 */
+	private void readLastOutput(long exited) {
 		// What stderr holds now is all the process wrote; the rest, a child's, is read to
 		// its end on a thread of its own: the child may hold it open
 		this.server.pipes.finishStderr();
 		// stdout is read until its reader sleeps on the empty pipe, not to its end; a
-		// pipe that nobody holds is only late because the machine is busy
+		// pipe that nobody holds is only late because the machine is busy. Any read of
+		// the processes begun since the exit tells who holds it: the exits of a
+		// shutdown share one (each read opens every process of the machine)
 		if (!this.server.pipes.awaitStdoutDrained(ShutdownTimeouts.STREAM_GRACE.toMillis())
-				&& this.server.tree.members(this.parts.trees().scanner().scan()).isEmpty()) {
+				&& this.server.tree.members(this.parts.trees().scanner().scan(exited)).isEmpty()) {
 			this.server.pipes.awaitStdoutEnd(ShutdownTimeouts.LATE_STREAM.toMillis());
 		}
 	}
@@ -66,8 +71,9 @@ final class ExitSequence {
 		// From now on the root's pid may be reused: the guard forgets it first
 		this.parts.trees().scanner().invalidate();
 		this.parts.guard().ended(this.server.pid());
+		long exited = System.nanoTime();
 		int code = this.process.exitValue();
-		readLastOutput();
+		readLastOutput(exited);
 		List<String> tail = this.server.pipes.stderrLines();
 		ExitInfo exitInfo = new ExitInfo(this.server.name(), this.server.pid(), code, this.server.classify(code), tail,
 				this.server.classifier.reason())
