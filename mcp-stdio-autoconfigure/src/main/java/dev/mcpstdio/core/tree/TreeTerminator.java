@@ -152,13 +152,14 @@ public final class TreeTerminator {
 			int termed = signalled.signal(found, false, escalation);
 			escalation.terminated(termed);
 			deadline = System.nanoTime() + terminateTimeout.toNanos();
-			List<Proc> left = waitForEnd(signalled, deadline, false, escalation);
+			List<Proc> left = waitForEnd(signalled, since, deadline, false, escalation);
 			if (left.isEmpty()) {
 				return new Result(termed, 0, 0);
 			}
 			int killed = signalled.signal(left, true, escalation);
 			escalation.killed(killed);
-			List<Proc> survivors = waitForEnd(signalled, System.nanoTime() + this.killWait.toNanos(), true, escalation);
+			List<Proc> survivors = waitForEnd(signalled, since, System.nanoTime() + this.killWait.toNanos(), true,
+					escalation);
 			if (!survivors.isEmpty()) {
 				escalation.survived(survivors);
 			}
@@ -166,14 +167,26 @@ public final class TreeTerminator {
 		}
 	}
 
-	private List<Proc> waitForEnd(Signalled signalled, long deadline, boolean kill, Escalation escalation) {
+	private List<Proc> waitForEnd(Signalled signalled, long since, long deadline, boolean kill, Escalation escalation) {
 		List<Proc> left = new ArrayList<>();
+		long[] emptySince = { 0 };
 		Waits.until(() -> {
 			left.clear();
-			left.addAll(signalled.left(this.source.scan(System.nanoTime())));
+			ProcessTable table = this.source.scan(System.nanoTime());
+			left.addAll(signalled.left(table));
 			// A process forked after the last signal gets the same treatment
 			signalled.signal(left.stream().filter((proc) -> !signalled.contains(proc)).toList(), kill, escalation);
-			return left.isEmpty();
+			if (!left.isEmpty() || !table.hasUnreadSince(since)) {
+				return left.isEmpty();
+			}
+			// None is left that shows its markers, but one forked as the others were
+			// signalled may be caught in exec, which hides them: look again, for as long
+			// as an exec may take
+			long now = System.nanoTime();
+			if (emptySince[0] == 0) {
+				emptySince[0] = now;
+			}
+			return now - emptySince[0] >= EXEC_WINDOW_NANOS;
 		}, deadline, POLL_MIN_NANOS, POLL_MAX_NANOS);
 		return left;
 	}

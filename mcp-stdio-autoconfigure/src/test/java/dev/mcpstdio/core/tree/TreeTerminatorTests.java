@@ -84,6 +84,27 @@ class TreeTerminatorTests {
 	}
 
 	@Test
+	void aProcessForkedAsTheOthersWereSignalledAndCaughtInExecIsSignalledToo() {
+		// A shell's loop forks its next command as SIGTERM ends the shell: the child,
+		// orphaned, is in exec at the next look, which cannot read its markers
+		FakeMachine machine = new FakeMachine(Set.of());
+		ProcessMarkers markers = new ProcessMarkers("files", ProcessMarkers.CURRENT_PID, "x", null);
+		machine.add(proc(10, 1, 10, 10, 100, markers));
+		machine.onSignal = (count) -> {
+			if (count == 1) {
+				machine.unreadScans.set(2);
+				machine.add(proc(12, 1, 10, 10, 102, markers));
+			}
+		};
+		TreeTerminator.Result result = new TreeTerminator(machine, Duration.ofSeconds(2)).escalate(this::marked, 0,
+				TERMINATE, new TreeTerminator.Escalation() {
+				});
+		assertThat(machine.signals).containsExactly("TERM 10", "TERM 12");
+		assertThat(machine.alive()).isEmpty();
+		assertThat(result.killed()).isZero();
+	}
+
+	@Test
 	void aFirstScanThatCouldNotReadEveryEnvironmentIsRepeated() {
 		// The process was in exec during the first scan: no markers could be read
 		FakeMachine machine = new FakeMachine(Set.of());
