@@ -23,6 +23,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
@@ -81,17 +82,31 @@ class ReloadedServersForkedJvmTests {
 		Path file = this.temp.resolve("mcp.json");
 		write(file, "first", "second");
 		ForkedJvm jvm = ContainmentContexts.fork(List.of("mcp.stdio.servers-configuration=" + file));
-		assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY);
-		Await.that("the two servers running", () -> this.fixtures.alive().size() == 2);
-		List<Long> before = this.fixtures.alive();
-		write(file, "first", "second changed", "third");
-		// the changed server's process replaced, the third started: three alive again
-		Await.within(Duration.ofSeconds(60))
-			.until("the edit applied",
+		try {
+			assertThat(jvm.awaitLine(Duration.ofSeconds(120))).startsWith(ForkedMcpApplication.READY);
+			Await.that("the two servers running", () -> this.fixtures.alive().size() == 2);
+			List<Long> before = this.fixtures.alive();
+			write(file, "first", "second changed", "third");
+			// the changed server's process replaced, the third started: three alive again
+			awaitApplied(jvm, "the edit applied",
 					() -> this.fixtures.alive().size() == 3 && !this.fixtures.alive().containsAll(before));
-		write(file, "first", "second changed", "third", "fourth");
-		Await.within(Duration.ofSeconds(60)).until("the second edit applied", () -> this.fixtures.alive().size() == 4);
-		return jvm;
+			write(file, "first", "second changed", "third", "fourth");
+			awaitApplied(jvm, "the second edit applied", () -> this.fixtures.alive().size() == 4);
+			return jvm;
+		}
+		catch (Exception | Error ex) {
+			// not handed to the test's try: its servers go with it, by the orphan guard
+			jvm.close();
+			throw ex;
+		}
+	}
+
+	/** Wait for a reload, failing with what the application logged and who is alive. */
+	private void awaitApplied(ForkedJvm jvm, String what, BooleanSupplier applied) {
+		if (!Await.within(Duration.ofSeconds(60)).holds(applied)) {
+			throw new AssertionError("Not within 60 s: " + what + "; alive: " + this.fixtures.alive()
+					+ "; the application logged:\n" + String.join("\n", jvm.output()));
+		}
 	}
 
 	/** Write the file whole: each server an echo server, with an argument or two. */
