@@ -69,6 +69,9 @@ final class StdinWriter {
 
 	private volatile boolean closeRequested;
 
+	/** What a write that close() did not reach fails with; set before the request. */
+	private volatile @Nullable Function<QueuedWrite, Exception> closeError;
+
 	/** The write taken from the queue that waits for a direct write to finish. */
 	private volatile @Nullable QueuedWrite held;
 
@@ -234,6 +237,14 @@ final class StdinWriter {
 
 	private void writeQueued(QueuedWrite write) {
 		this.held = write;
+		// close() fails the write it finds held; one taken from the queue after close()
+		// emptied it and held only once close() had looked sees the request here (both
+		// fields volatile: one of the two sees the other)
+		if (this.closeRequested && write.cancel()) {
+			this.held = null;
+			write.future.completeExceptionally(closeError(write));
+			return;
+		}
 		// A direct write may hold the lock: it ends, or fails when the process does
 		this.writeLock.lock();
 		try {
@@ -241,7 +252,7 @@ final class StdinWriter {
 			// close() fails a write held here like those still queued; one it came too
 			// early to see is not begun either
 			if (this.closeRequested && write.cancel()) {
-				write.future.completeExceptionally(new IOException("stdin is closed"));
+				write.future.completeExceptionally(closeError(write));
 			}
 			if (!write.start()) {
 				return;
@@ -293,6 +304,7 @@ final class StdinWriter {
 	 * @param error makes the error of each queued write
 	 */
 	void close(Function<QueuedWrite, Exception> error) {
+		this.closeError = error;
 		this.closeRequested = true;
 		this.blockedCheck.cancel();
 		QueuedWrite taken = this.held;
@@ -302,6 +314,11 @@ final class StdinWriter {
 		failQueued(error);
 		// Whoever holds the lock now closes stdin when it lets go
 		closeUnlessWriting(true);
+	}
+
+	private Exception closeError(QueuedWrite write) {
+		Function<QueuedWrite, Exception> error = this.closeError;
+		return (error != null) ? error.apply(write) : new IOException("stdin is closed");
 	}
 
 	private void failQueued(Function<QueuedWrite, Exception> error) {
