@@ -200,22 +200,6 @@ public final class ProcReader {
 	 */
 	public record Stat(ProcessTable.Ids ids, char state, long flags, long startTime, long rssPages) {
 
-		public long pid() {
-			return this.ids.pid();
-		}
-
-		public long ppid() {
-			return this.ids.ppid();
-		}
-
-		public long pgid() {
-			return this.ids.pgid();
-		}
-
-		public long sid() {
-			return this.ids.sid();
-		}
-
 		/**
 		 * Return whether the process has ended and waits to be reaped: its pid is still
 		 * taken.

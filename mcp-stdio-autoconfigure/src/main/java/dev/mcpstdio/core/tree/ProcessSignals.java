@@ -104,8 +104,9 @@ final class ProcessSignals {
 			return startTimeOf(proc.pid()) == proc.startTime();
 		}
 		ProcReader.Stat stat = this.proc.stat(proc.pid());
-		return stat != null && !stat.isZombie() && stat.startTime() == proc.startTime() && stat.ppid() == proc.ppid()
-				&& stat.pgid() == proc.pgid() && stat.sid() == proc.sid();
+		// the same pid, start time, parent, group and session
+		return stat != null && !stat.isZombie() && stat.startTime() == proc.startTime()
+				&& stat.ids().equals(proc.ids());
 	}
 
 	/**

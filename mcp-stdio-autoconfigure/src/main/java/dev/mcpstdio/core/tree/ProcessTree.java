@@ -68,7 +68,7 @@ public record ProcessTree(long rootPid, long rootStartTime, String instance, boo
 	public static long startTimeOfChild(Process process, ProcReader proc) {
 		ProcReader.Stat stat = proc.stat(process.pid());
 		// Read before the JDK is asked: alive afterwards, it was ours when read
-		if (stat == null || stat.ppid() != ProcessMarkers.CURRENT_PID || !process.isAlive()) {
+		if (stat == null || stat.ids().ppid() != ProcessMarkers.CURRENT_PID || !process.isAlive()) {
 			return 0;
 		}
 		return stat.startTime();

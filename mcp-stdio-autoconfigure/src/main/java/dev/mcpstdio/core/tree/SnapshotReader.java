@@ -147,7 +147,7 @@ final class SnapshotReader {
 		ProcessMarkers markers = null;
 		long uid = -1;
 		boolean empty = false;
-		boolean kernelThread = stat.ppid() == KTHREADD || pid == KTHREADD;
+		boolean kernelThread = stat.ids().ppid() == KTHREADD || pid == KTHREADD;
 		// Kernel threads have no environment, and a process older than the horizon no
 		// marker of ours
 		if (!kernelThread && stat.startTime() >= horizon) {
