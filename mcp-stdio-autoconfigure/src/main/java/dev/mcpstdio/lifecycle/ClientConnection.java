@@ -66,13 +66,6 @@ public interface ClientConnection {
 	void setClientRequestTimeout(Duration timeout);
 
 	/**
-	 * Return how long the client waits for a response, when it told
-	 * ({@link #setClientRequestTimeout(Duration)}).
-	 * @return the client's request timeout or {@code null}
-	 */
-	@Nullable Duration clientRequestTimeout();
-
-	/**
 	 * Let an observer learn of every request sent to this server and how it ended (the
 	 * per-request telemetry).
 	 * @param observer the observer, replacing any earlier one
@@ -82,10 +75,10 @@ public interface ClientConnection {
 	/**
 	 * Start the server if it is {@link ServerState#IDLE} (lazy and not used yet, or
 	 * stopped by its {@code idle-timeout}), or join its start under way, and wait until
-	 * it runs. Messages sent with {@link McpStdioServer#send} and
-	 * {@link McpStdioServer#request} do this themselves; a client that must prepare a new
-	 * process before its message (replay its handshake) calls it first. Does nothing for
-	 * a server that is not started on demand.
+	 * it runs. Messages sent with {@link McpStdioServer#send},
+	 * {@link McpStdioServer#request} and
+	 * {@link #send(String, Object, java.util.function.LongPredicate)} do this themselves.
+	 * Does nothing for a server that is not started on demand.
 	 * @throws dev.mcpstdio.McpStdioException if it could not start
 	 */
 	void startOnDemand();
@@ -117,9 +110,9 @@ public interface ClientConnection {
 	/**
 	 * Wait while the server is between processes (a start, or a restart pending or under
 	 * way) for that one start, bounded by the restart's backoff plus
-	 * {@code startup-timeout}. Every send does this once; a client that resumes its
-	 * session on a new process before its message does it in the hook of
-	 * {@link #send(String, Object, java.util.function.LongPredicate)}.
+	 * {@code startup-timeout}. Every send does this once, before the hook of
+	 * {@link #send(String, Object, java.util.function.LongPredicate)}, where a client
+	 * resumes its session on a new process without waiting again.
 	 * @throws dev.mcpstdio.McpServerExitedException if the start waited for failed and
 	 * another restart is pending: the caller is told of that exit instead of waiting for
 	 * the next start; and at once, without waiting, when the server crash-loops (the

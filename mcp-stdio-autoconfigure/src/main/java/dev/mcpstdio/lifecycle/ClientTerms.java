@@ -70,10 +70,6 @@ final class ClientTerms {
 		applyTo(status.process());
 	}
 
-	@Nullable Duration clientRequestTimeout() {
-		return this.clientRequestTimeout;
-	}
-
 	/**
 	 * Tell a process the client's request timeout, when the client told it.
 	 * @param process the process, or {@code null}

@@ -169,11 +169,16 @@ final class ServerConnection implements ClientConnection {
 	 * refuses.
 	 */
 	private void observe(InFlightRequest request) {
+		RequestObserver observer = this.requests;
+		if (observer == RequestObserver.NONE) {
+			// nothing to keep from a duplicate: its process refuses it
+			return;
+		}
 		StdioServerProcess current = this.controller.process();
-		if (current != null && current.isPending(request.id())) {
+		if (current != null && current.isPending(request)) {
 			throw new IllegalArgumentException("A request with id " + request.id() + " is already pending");
 		}
-		this.requests.sending(request);
+		observer.sending(request);
 	}
 
 	/**
@@ -234,19 +239,12 @@ final class ServerConnection implements ClientConnection {
 	}
 
 	@Override
-	public @Nullable Duration clientRequestTimeout() {
-		return this.controller.terms().clientRequestTimeout();
-	}
-
-	@Override
 	public void observeRequests(RequestObserver observer) {
 		this.requests = observer;
 	}
 
 	@Override
 	public void startOnDemand() {
-		// for a caller that must prepare the new process before its message (a client
-		// replaying its handshake)
 		if (this.definition.demand().onDemand()) {
 			this.usage.touch();
 			this.controller.startIfIdle();

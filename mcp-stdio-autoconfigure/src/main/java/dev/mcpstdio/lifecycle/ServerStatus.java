@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What everyone reads of one server without its lock: its state, its current process and
  * that one's generation, whether it is initialized, why its last start failed. Written
- * under the state machine's lock by it, its starts and its stops; the state by
+ * under the state machine's lock by it, its starts and its stops (but for a client's
+ * handshake, which marks the running process initialized); the state by
  * {@link ServerController} alone. Every value is volatile, so that a send's fast path,
  * the endpoint and the usage supervisor read it as it is now.
  *

@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The starts of one server that its sends wait through: how many began and ended, the
  * deadline of the restart scheduled last, the exit of a crash loop, and the wait of a
- * send for a settled state. Guarded by the state machine's lock, the one it waits on;
- * called with it held.
+ * send for a settled state. Guarded by the state machine's lock, the one it waits on:
+ * called with it held, but for the wait, which takes it past a fast path that reads
+ * volatile values.
  *
  * @author mcp-stdio authors
  */

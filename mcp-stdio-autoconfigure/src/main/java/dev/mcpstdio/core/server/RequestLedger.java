@@ -23,8 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.mcpstdio.core.server.io.JsonRpcLine;
@@ -52,7 +52,7 @@ final class RequestLedger {
 	private final Object changed = new Object();
 
 	/** How long the client waits for a response, in nanoseconds. */
-	private final LongSupplier clientTimeoutNanos;
+	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
 
 	/** Ends the observations of the requests the client stopped waiting for. */
 	private final @Nullable RequestTimeouts timeouts;
@@ -63,24 +63,32 @@ final class RequestLedger {
 	 */
 	private volatile boolean ended;
 
-	/** Set while a drain waits: only then does a closed entry wake it. */
+	/** Set once a stop's drain began: only then does a closed entry wake it. */
 	private volatile boolean drainWaits;
 
 	/**
 	 * Create a ledger.
-	 * @param clientTimeoutNanos how long the client waits for a response
-	 * @param timeouts ends the observations of requests older than that, or {@code null}
+	 * @param timeouts ends the observations of requests older than the client's timeout,
+	 * or {@code null}
 	 */
-	RequestLedger(LongSupplier clientTimeoutNanos, @Nullable RequestTimeouts timeouts) {
-		this.clientTimeoutNanos = clientTimeoutNanos;
+	RequestLedger(@Nullable RequestTimeouts timeouts) {
 		this.timeouts = timeouts;
+	}
+
+	/**
+	 * Set how long the client waits for a response: an older request holds no drain, and
+	 * its observation ends.
+	 * @param nanos the timeout in nanoseconds, {@link Long#MAX_VALUE} for none
+	 */
+	void clientTimeout(long nanos) {
+		this.clientTimeoutNanos = nanos;
 	}
 
 	/**
 	 * Enter a request about to be written.
 	 * @param request its entry
-	 * @return whether it was entered: not when a request with its id is in flight, nor
-	 * once the process has ended, nor when the ledger is full
+	 * @return {@link Opened#OPEN}, or why it was not entered: a request with its id is in
+	 * flight, the process has ended, or the ledger is full
 	 */
 	Opened open(InFlightRequest request) {
 		String key = request.key();
@@ -143,7 +151,7 @@ final class RequestLedger {
 	}
 
 	long clientTimeoutNanos() {
-		return this.clientTimeoutNanos.getAsLong();
+		return this.clientTimeoutNanos;
 	}
 
 	/**
@@ -152,6 +160,10 @@ final class RequestLedger {
 	 */
 	Ended closeAll() {
 		this.ended = true;
+		if (this.timeouts != null) {
+			// the timer holds nothing of an ended process
+			this.timeouts.cancel();
+		}
 		List<InFlightRequest> all = new ArrayList<>(this.byId.keySet()).stream()
 			.map(this.byId::remove)
 			.filter(Objects::nonNull)
@@ -164,12 +176,14 @@ final class RequestLedger {
 	 * Wait until no request is in flight that its client still waits for: one whose
 	 * future is done (given up by its caller), or older than the client's timeout, does
 	 * not hold the wait.
+	 * @param deadlineNanos when to give up, in {@link System#nanoTime()}
+	 * @return whether none is left that its client waits for
 	 */
-	boolean awaitEmpty(long deadlineNanos, long clientTimeoutNanos) {
+	boolean awaitEmpty(long deadlineNanos) {
 		this.drainWaits = true;
 		// read again every few ms: a request turns too old without a signal
 		return Threads.awaitOn(this.changed, deadlineNanos, 10,
-				() -> this.byId.values().stream().noneMatch((entry) -> entry.awaited(clientTimeoutNanos)));
+				() -> this.byId.values().stream().noneMatch((entry) -> entry.awaited(this.clientTimeoutNanos)));
 	}
 
 	/**
@@ -177,10 +191,11 @@ final class RequestLedger {
 	 * @return whether there is room now
 	 */
 	private boolean forgetGivenUp() {
-		long timeout = this.clientTimeoutNanos.getAsLong();
+		long timeout = this.clientTimeoutNanos;
+		TimeoutException timedOut = RequestTimeouts.timedOut(timeout);
 		for (InFlightRequest entry : this.byId.values()) {
 			if (!entry.awaited(timeout) && this.byId.remove(entry.key(), entry)) {
-				entry.ended(null, RequestTimeouts.timedOut(timeout));
+				entry.ended(null, timedOut);
 			}
 		}
 		return this.byId.size() < CAPACITY;

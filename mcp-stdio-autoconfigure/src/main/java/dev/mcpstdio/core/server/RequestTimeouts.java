@@ -19,6 +19,7 @@ package dev.mcpstdio.core.server;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mcpstdio.core.support.Waits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The sweep of one ledger that ends the observation of each request its client stopped
@@ -41,6 +43,12 @@ final class RequestTimeouts {
 	private final ScheduledExecutorService scheduler;
 
 	private final AtomicBoolean scheduled = new AtomicBoolean();
+
+	/** The sweep due, which holds the ledger until it runs or is cancelled. */
+	private volatile @Nullable ScheduledFuture<?> due;
+
+	/** Set once the process has ended: nothing more is scheduled. */
+	private volatile boolean cancelled;
 
 	RequestTimeouts(ScheduledExecutorService scheduler) {
 		this.scheduler = scheduler;
@@ -62,14 +70,28 @@ final class RequestTimeouts {
 	 */
 	void watch(RequestLedger ledger) {
 		long timeout = ledger.clientTimeoutNanos();
-		if (timeout != Long.MAX_VALUE && !this.scheduled.get() && this.scheduled.compareAndSet(false, true)) {
+		if (timeout != Long.MAX_VALUE && !this.cancelled && !this.scheduled.get()
+				&& this.scheduled.compareAndSet(false, true)) {
 			schedule(ledger, timeout);
 		}
 	}
 
+	/**
+	 * The process has ended, its ledger closed: cancel the sweep due, so that the timer
+	 * keeps nothing of the process until then.
+	 */
+	void cancel() {
+		this.cancelled = true;
+		cancelDue();
+	}
+
 	private void schedule(RequestLedger ledger, long delayNanos) {
 		try {
-			this.scheduler.schedule(() -> sweep(ledger), delayNanos, TimeUnit.NANOSECONDS);
+			this.due = this.scheduler.schedule(() -> sweep(ledger), delayNanos, TimeUnit.NANOSECONDS);
+			if (this.cancelled) {
+				// ended meanwhile: cancel() may have looked before this was due
+				cancelDue();
+			}
 		}
 		catch (RejectedExecutionException ex) {
 			// the host is shutting down: the processes' ends end the requests
@@ -77,27 +99,20 @@ final class RequestTimeouts {
 		}
 	}
 
-	/**
-	 * End the observations of the requests older than the client's timeout; look again
-	 * when the next is due.
-	 */
+	private void cancelDue() {
+		ScheduledFuture<?> sweep = this.due;
+		if (sweep != null) {
+			sweep.cancel(false);
+		}
+	}
+
 	private void sweep(RequestLedger ledger) {
 		long timeout = ledger.clientTimeoutNanos();
-		long next = Long.MAX_VALUE;
-		boolean observed = false;
 		try {
 			long now = System.nanoTime();
 			for (InFlightRequest entry : ledger.entries()) {
-				if (entry.observer() == null) {
-					continue;
-				}
-				long age = now - entry.sentAt();
-				if (age >= timeout) {
+				if (entry.observer() != null && now - entry.sentAt() >= timeout) {
 					entry.ended(null, timedOut(timeout));
-				}
-				else {
-					observed = true;
-					next = Math.min(next, timeout - age);
 				}
 			}
 		}
@@ -107,9 +122,30 @@ final class RequestTimeouts {
 		finally {
 			this.scheduled.set(false);
 		}
-		if (observed && this.scheduled.compareAndSet(false, true)) {
+		// Looked at once the flag is down: a request entered during the walk found the
+		// sweep still scheduled, and the walk may have passed its place
+		long next = nextDue(ledger, timeout);
+		if (next != Long.MAX_VALUE && !this.cancelled && this.scheduled.compareAndSet(false, true)) {
 			schedule(ledger, next);
 		}
+	}
+
+	/**
+	 * Return when the next observed request turns too old.
+	 * @return nanoseconds from now, {@link Long#MAX_VALUE} when none is observed
+	 */
+	private static long nextDue(RequestLedger ledger, long timeout) {
+		if (timeout == Long.MAX_VALUE) {
+			return Long.MAX_VALUE;
+		}
+		long now = System.nanoTime();
+		long next = Long.MAX_VALUE;
+		for (InFlightRequest entry : ledger.entries()) {
+			if (entry.observer() != null) {
+				next = Math.min(next, Math.max(0, timeout - (now - entry.sentAt())));
+			}
+		}
+		return next;
 	}
 
 }

@@ -81,9 +81,6 @@ public final class StdioServerProcess {
 
 	private final Object terminationLock = new Object();
 
-	/** How long the client waits for a response: the drain does not wait longer. */
-	volatile long clientTimeoutNanos = Long.MAX_VALUE;
-
 	/** Learns each step of a stop as it begins; tests make a step fail through it. */
 	volatile Consumer<Step> stopSteps = (step) -> {
 	};
@@ -97,7 +94,7 @@ public final class StdioServerProcess {
 		this.containment = launched.containment();
 		this.listener = listener;
 		this.classifier = new ExitClassifier(launched.withheldVariables(), spec.origin());
-		this.ledger = new RequestLedger(() -> this.clientTimeoutNanos, new RequestTimeouts(parts.threads().timer()));
+		this.ledger = new RequestLedger(new RequestTimeouts(parts.threads().timer()));
 		this.pipes = parts.pipes()
 			.open(this.process,
 					new ServerPipes.Server(spec.name(), spec.secrets(), spec.sendTimeout(), spec.maxMessageSize(),
@@ -167,8 +164,8 @@ public final class StdioServerProcess {
 		return this.ledger.size();
 	}
 
-	public boolean isPending(Object requestId) {
-		return this.ledger.contains(requestId.toString());
+	public boolean isPending(InFlightRequest request) {
+		return this.ledger.contains(request.key());
 	}
 
 	/**
@@ -185,7 +182,7 @@ public final class StdioServerProcess {
 	 * @param timeout the client's request timeout
 	 */
 	public void setClientRequestTimeout(Duration timeout) {
-		this.clientTimeoutNanos = timeout.toNanos();
+		this.ledger.clientTimeout(timeout.toNanos());
 	}
 
 	/**

@@ -124,7 +124,7 @@ final class StopSequence {
 		if (wasRunning) {
 			this.server.ledger.signal();
 			this.server.pipes.awaitWritten(deadline);
-			this.server.ledger.awaitEmpty(deadline, this.server.clientTimeoutNanos);
+			this.server.ledger.awaitEmpty(deadline);
 		}
 	}
 

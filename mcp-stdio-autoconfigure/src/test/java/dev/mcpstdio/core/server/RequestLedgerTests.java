@@ -36,9 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RequestLedgerTests {
 
-	private volatile long clientTimeoutNanos = Long.MAX_VALUE;
-
-	private final RequestLedger ledger = new RequestLedger(() -> this.clientTimeoutNanos, null);
+	private final RequestLedger ledger = new RequestLedger(null);
 
 	@Test
 	void anEntryKeepsItsRequestsMethodAndOneIdIsOneRequest() {
@@ -113,9 +111,9 @@ class RequestLedgerTests {
 		InFlightRequest givenUp = InFlightRequest.awaited("given-up", line("given-up"));
 		this.ledger.open(givenUp);
 		givenUp.future().cancel(false);
-		assertThat(this.ledger.awaitEmpty(System.nanoTime() + 5_000_000_000L, Long.MAX_VALUE)).isTrue();
+		assertThat(this.ledger.awaitEmpty(System.nanoTime() + 5_000_000_000L)).isTrue();
 		this.ledger.open(request("awaited", null));
-		assertThat(this.ledger.awaitEmpty(System.nanoTime() + 50_000_000L, Long.MAX_VALUE)).isFalse();
+		assertThat(this.ledger.awaitEmpty(System.nanoTime() + 50_000_000L)).isFalse();
 	}
 
 	@Test
@@ -142,7 +140,7 @@ class RequestLedgerTests {
 		assertThat(this.ledger.size()).isEqualTo(RequestLedger.CAPACITY);
 		// once the client gave up on them (its timeout passed), they make room: a late
 		// answer is then one to an id never sent
-		this.clientTimeoutNanos = 1;
+		this.ledger.clientTimeout(1);
 		assertThat(this.ledger.open(request("r-more", null))).isEqualTo(RequestLedger.Opened.OPEN);
 		assertThat(this.ledger.size()).isOne();
 		assertThat(this.ledger.close("r-0")).isNull();
