@@ -169,24 +169,29 @@ public final class TreeTerminator {
 
 	private List<Proc> waitForEnd(Signalled signalled, long since, long deadline, boolean kill, Escalation escalation) {
 		List<Proc> left = new ArrayList<>();
-		long[] emptySince = { 0 };
+		// while none is left but some may be caught in exec: that read, and since when
+		ProcessTable[] unread = { null };
+		long[] unreadSince = { 0 };
 		Waits.until(() -> {
 			left.clear();
-			ProcessTable table = this.source.scan(System.nanoTime());
+			ProcessTable table = (unread[0] != null) ? this.source.reread(unread[0])
+					: this.source.scan(System.nanoTime());
 			left.addAll(signalled.left(table));
 			// A process forked after the last signal gets the same treatment
 			signalled.signal(left.stream().filter((proc) -> !signalled.contains(proc)).toList(), kill, escalation);
 			if (!left.isEmpty() || !table.hasUnreadSince(since)) {
+				unread[0] = null;
 				return left.isEmpty();
 			}
 			// None is left that shows its markers, but one forked as the others were
-			// signalled may be caught in exec, which hides them: look again, for as long
-			// as an exec may take
+			// signalled may be caught in exec, which hides them: read those again (only
+			// them: the others were read), for as long as an exec may take
 			long now = System.nanoTime();
-			if (emptySince[0] == 0) {
-				emptySince[0] = now;
+			if (unread[0] == null) {
+				unreadSince[0] = now;
 			}
-			return now - emptySince[0] >= EXEC_WINDOW_NANOS;
+			unread[0] = table;
+			return now - unreadSince[0] >= EXEC_WINDOW_NANOS;
 		}, deadline, POLL_MIN_NANOS, POLL_MAX_NANOS);
 		return left;
 	}

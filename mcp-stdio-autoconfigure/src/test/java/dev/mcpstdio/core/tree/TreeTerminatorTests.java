@@ -25,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.mcpstdio.core.tree.ProcessTable.Proc;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.tree.Procs.proc;
@@ -92,7 +91,7 @@ class TreeTerminatorTests {
 		machine.add(proc(10, 1, 10, 10, 100, markers));
 		machine.onSignal = (count) -> {
 			if (count == 1) {
-				machine.unreadScans.set(2);
+				machine.unreadScans.set(1);
 				machine.add(proc(12, 1, 10, 10, 102, markers));
 			}
 		};
@@ -102,6 +101,8 @@ class TreeTerminatorTests {
 		assertThat(machine.signals).containsExactly("TERM 10", "TERM 12");
 		assertThat(machine.alive()).isEmpty();
 		assertThat(result.killed()).isZero();
+		// the looks while it may be in exec read again only what could not be read
+		assertThat(machine.rereads.get()).isPositive();
 	}
 
 	@Test
@@ -199,6 +200,9 @@ class TreeTerminatorTests {
 
 		final AtomicInteger scans = new AtomicInteger();
 
+		/** Reads of only the processes a snapshot could not read. */
+		final AtomicInteger rereads = new AtomicInteger();
+
 		/** Scans that, like one during an exec, cannot read the markers. */
 		final AtomicInteger unreadScans = new AtomicInteger();
 
@@ -235,6 +239,12 @@ class TreeTerminatorTests {
 				return new ProcessTable(Procs.table(unmarked).processes(), System.nanoTime(), 0, unmarked);
 			}
 			return Procs.table(this.processes.values());
+		}
+
+		@Override
+		public ProcessTable reread(ProcessTable table) {
+			this.rereads.incrementAndGet();
+			return scan();
 		}
 
 		@Override
