@@ -56,10 +56,8 @@ public class McpStdioOrphanGuardAutoConfiguration {
 					List<McpStdioServerDefinition> definitions = (servers != null) ? servers.definitions() : List.of();
 					if (bound.getOrphanGuard().isEnabled()) {
 						// the enabled servers, for the engines of their containers;
-						// SIGTERM's
-						// wait the longest terminate-timeout, so that a leftover of any
-						// of them
-						// gets at least its own server's time to end
+						// SIGTERM's wait the longest terminate-timeout, so that a
+						// leftover of any of them gets at least its own server's time
 						List<StdioServerSpec> specs = definitions.stream()
 							.filter(McpStdioServerDefinition::enabled)
 							.map(McpStdioServerDefinition::spec)

@@ -15,9 +15,10 @@
  */
 
 /**
- * Auto-configuration of mcp-stdio: the {@code mcp.stdio} properties, one
- * {@link dev.mcpstdio.lifecycle.McpStdioServer} bean per configured server, and the
- * failure analysis of configuration errors.
+ * Auto-configuration of mcp-stdio: one {@link dev.mcpstdio.lifecycle.McpStdioServer} bean
+ * per configured server, its host, its features, and the failure analysis of
+ * configuration errors. The {@code mcp.stdio} properties, and the pipeline that reads
+ * them, are in {@code dev.mcpstdio.autoconfigure.config}.
  */
 @NullMarked
 package dev.mcpstdio.autoconfigure;

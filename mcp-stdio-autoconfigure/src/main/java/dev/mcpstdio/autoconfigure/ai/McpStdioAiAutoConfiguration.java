@@ -26,10 +26,6 @@ import dev.mcpstdio.ai.ServerClients;
 import dev.mcpstdio.ai.StartupClientInitializer;
 import dev.mcpstdio.ai.ToolGathering;
 import dev.mcpstdio.autoconfigure.McpStdioAutoConfiguration;
-import dev.mcpstdio.core.server.ExitInfo;
-import dev.mcpstdio.core.server.StdioServerProcess;
-import dev.mcpstdio.McpServerStartupException;
-import dev.mcpstdio.lifecycle.McpStdioServer;
 import dev.mcpstdio.lifecycle.McpStdioServers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -159,7 +155,7 @@ public class McpStdioAiAutoConfiguration {
 		return new ToolGathering.Customizers(filter.getIfUnique(() -> (connection, tool) -> true),
 				prefixes.getIfUnique(McpToolNamePrefixGenerator::noPrefix),
 				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter),
-				environment.getProperty("spring.ai.mcp.client.name", "spring-ai-mcp-client"));
+				environment.getProperty("spring.ai.mcp.client.name", new McpClientCommonProperties().getName()));
 	}
 
 	/**

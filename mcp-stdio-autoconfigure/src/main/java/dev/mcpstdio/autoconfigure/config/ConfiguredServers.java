@@ -116,17 +116,8 @@ public final class ConfiguredServers {
 
 	/**
 	 * Return how long the start-up sweep waits after SIGTERM: the longest
-	 * {@code terminate-timeout} of the servers and of {@code defaults}, so that a
+	 * {@code terminate-timeout} of some servers and of {@code defaults}, so that a
 	 * leftover of any of them gets at least its own server's time to end.
-	 * @return the longest terminate timeout
-	 */
-	public Duration longestTerminateTimeout() {
-		return longestTerminateTimeout(this.properties, this.definitions);
-	}
-
-	/**
-	 * Return the longest {@code terminate-timeout} of some servers and of
-	 * {@code defaults}.
 	 * @param properties the properties
 	 * @param definitions the servers
 	 * @return the longest terminate timeout

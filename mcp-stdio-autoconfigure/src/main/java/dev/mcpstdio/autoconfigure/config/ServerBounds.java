@@ -34,7 +34,7 @@ import org.springframework.util.unit.DataSize;
  */
 final class ServerBounds {
 
-	static final Duration TEN_MINUTES = Duration.ofMinutes(10);
+	private static final Duration TEN_MINUTES = Duration.ofMinutes(10);
 
 	static final Duration ONE_HOUR = Duration.ofHours(1);
 

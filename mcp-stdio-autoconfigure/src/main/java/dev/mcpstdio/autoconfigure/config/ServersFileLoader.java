@@ -60,7 +60,7 @@ final class ServersFileLoader {
 
 	/**
 	 * Return where a servers file is on the file system, so that a change can be watched.
-	 * @param location the file's location, as {@link #read} takes it
+	 * @param location the file's location, as {@link ServersFile#read} takes it
 	 * @param resourceLoader the application's resource loader
 	 * @return the file, or {@code null} when it is not one on the file system
 	 */

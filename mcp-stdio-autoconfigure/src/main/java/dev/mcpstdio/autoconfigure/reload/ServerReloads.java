@@ -39,7 +39,6 @@ import dev.mcpstdio.lifecycle.McpStdioServerDefinition;
 import dev.mcpstdio.lifecycle.McpStdioServers.Outcome;
 import dev.mcpstdio.lifecycle.McpStdioServers.Reload;
 import dev.mcpstdio.lifecycle.McpStdioServers;
-import dev.mcpstdio.lifecycle.ServerUsers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -65,9 +64,6 @@ public final class ServerReloads implements SmartLifecycle {
 	private final McpStdioServers servers;
 
 	private final ServerHost host;
-
-	/** The context's bean factory, which holds the servers' beans. */
-	private final DefaultListableBeanFactory beanFactory;
 
 	/** The configuration read at start-up, which a reload reads again. */
 	private final ConfiguredServers startup;
@@ -99,7 +95,6 @@ public final class ServerReloads implements SmartLifecycle {
 			ConfiguredServers startup) {
 		this.servers = servers;
 		this.host = host;
-		this.beanFactory = beanFactory;
 		this.startup = startup;
 		this.beans = new ReloadedServers(servers, host, beanFactory);
 		this.watch = startup.properties().getReload().isEnabled();
