@@ -18,6 +18,7 @@ package dev.mcpstdio.ai;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.ExitInfo;
@@ -58,6 +59,9 @@ final class ClientSession implements MessageListener, ServerListener {
 	/** Warns, at a bounded rate, of the responses the client does not get. */
 	private final DroppedResponses dropped;
 
+	/** Hands a message to the client: one for all lines. */
+	private final Consumer<JSONRPCMessage> deliver;
+
 	ClientSession(McpStdioClientTransport transport, McpStdioServer server, ServerLines lines, ServerAnswers answers,
 			DroppedResponses dropped) {
 		this.transport = transport;
@@ -65,6 +69,7 @@ final class ClientSession implements MessageListener, ServerListener {
 		this.lines = lines;
 		this.answers = answers;
 		this.dropped = dropped;
+		this.deliver = transport::deliver;
 	}
 
 	@Override
@@ -77,7 +82,7 @@ final class ClientSession implements MessageListener, ServerListener {
 		// the request it answers is read from its entry: one the client sent, or none
 		String method = (answered != null && answered.client() == this)
 				? Objects.requireNonNullElse(answered.method(), "") : null;
-		JSONRPCMessage message = this.lines.read(line, method, this.transport::deliver);
+		JSONRPCMessage message = this.lines.read(line, method, this.deliver);
 		if (message instanceof JSONRPCResponse response) {
 			if (method == null) {
 				// never sent or already answered: the client would warn for each

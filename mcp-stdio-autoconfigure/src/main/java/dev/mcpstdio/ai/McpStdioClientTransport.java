@@ -20,11 +20,13 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
 
 import dev.mcpstdio.McpStdioException;
 import dev.mcpstdio.core.server.StdioServerSpec;
+import dev.mcpstdio.core.support.Threads;
 import dev.mcpstdio.core.support.Waits;
 import dev.mcpstdio.lifecycle.ClientConnection;
 import dev.mcpstdio.lifecycle.McpStdioServer;
@@ -90,6 +92,9 @@ public class McpStdioClientTransport implements McpClientTransport {
 
 	private volatile @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
+	/** Logs a failure of the client on a message delivered: one for all deliveries. */
+	private final Consumer<Throwable> clientFailure = this::clientFailed;
+
 	/** The last connect: the client sends its first message before it completes. */
 	private volatile CompletableFuture<Void> connected = CompletableFuture.completedFuture(null);
 
@@ -106,7 +111,8 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * Create a transport over a server.
 	 * @param server the server, managed by mcp-stdio
 	 * @param jsonMapper reads and writes the JSON-RPC messages
-	 * @param scheduler where sends that must not block their thread, and deliveries, run
+	 * @param scheduler where sends that must not block their thread, the answer to
+	 * {@code initialize} and the session's resume run
 	 * @param serving whether the application serves: only then does a missed
 	 * {@code startup-timeout} give the server up here (see
 	 * {@link StartupClientInitializer})
@@ -201,9 +207,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 	 * @param task the task
 	 */
 	static void inBackground(String thread, Runnable task) {
-		Thread background = new Thread(task, thread);
-		background.setDaemon(true);
-		background.start();
+		Threads.daemon(task, thread).start();
 	}
 
 	/**
@@ -249,6 +253,11 @@ public class McpStdioClientTransport implements McpClientTransport {
 		}
 	}
 
+	private void clientFailed(Throwable ex) {
+		logger.warn(LogMessage.format("The MCP client of server '%s' failed on a message: %s", this.server.name(),
+				spec().sanitize(String.valueOf(ex.getMessage()))));
+	}
+
 	void deliver(JSONRPCMessage message) {
 		Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> current = this.handler;
 		if (current == null) {
@@ -257,8 +266,7 @@ public class McpStdioClientTransport implements McpClientTransport {
 		delivering.set(Boolean.TRUE);
 		try {
 			current.apply(Mono.just(message)).subscribe((ignored) -> {
-			}, (ex) -> logger.warn(LogMessage.format("The MCP client of server '%s' failed on a message: %s",
-					this.server.name(), spec().sanitize(String.valueOf(ex.getMessage())))));
+			}, this.clientFailure);
 		}
 		finally {
 			delivering.remove();

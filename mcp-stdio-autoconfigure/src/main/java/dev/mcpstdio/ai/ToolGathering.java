@@ -144,7 +144,7 @@ public final class ToolGathering {
 
 	/**
 	 * Take the tools a client of our own announced.
-	 * @param server the server (or the instance of a per-user server) it serves
+	 * @param server the server it serves
 	 * @param tools its tools now
 	 */
 	private void changed(McpStdioServer server, List<Tool> tools) {
