@@ -28,7 +28,6 @@ import java.util.Optional;
 import dev.mcpstdio.core.server.ExitCause;
 import dev.mcpstdio.core.server.StdioServerProcess.StopResult;
 import dev.mcpstdio.core.containment.ContainmentAccess;
-import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.lifecycle.forked.ForkedMcpApplication;
 import dev.mcpstdio.test.Await;
 import dev.mcpstdio.test.Fixtures;

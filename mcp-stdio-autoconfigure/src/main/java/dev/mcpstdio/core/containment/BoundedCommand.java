@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
+import dev.mcpstdio.core.support.Threads;
 import dev.mcpstdio.core.support.Waits;
 import org.jspecify.annotations.Nullable;
 
@@ -42,11 +43,7 @@ final class BoundedCommand {
 	static final int MAX_OUTPUT = 256 * 1024;
 
 	/** Reads the streams of calls; a call has two, and calls are few. */
-	private static final Executor readers = (runnable) -> {
-		Thread thread = new Thread(runnable, "mcp-stdio-engine-output");
-		thread.setDaemon(true);
-		thread.start();
-	};
+	private static final Executor readers = (runnable) -> Threads.daemon(runnable, "mcp-stdio-engine-output").start();
 
 	private BoundedCommand() {
 	}

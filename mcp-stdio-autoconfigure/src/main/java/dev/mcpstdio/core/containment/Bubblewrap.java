@@ -127,7 +127,7 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		prefix.addAll(List.of("--seccomp", SECCOMP_FD));
 		SandboxMounts mounts = SandboxMounts.system();
 		// a success is kept; a failure, perhaps a timeout under load, is probed again
-		List<String> probe = new Bubblewrap(start.server(), prefix, Map.of(), List.of()).wrap(mounts, null,
+		List<String> probe = new Bubblewrap(start.server(), prefix, Map.of(), List.of()).wrap(mounts,
 				List.of("/bin/sh", "-c", ":"));
 		String problem = probes.contains(probe) ? "" : probe(probe);
 		if (!problem.isEmpty()) {
@@ -164,10 +164,10 @@ record Bubblewrap(String server, List<String> prefix, Map<Path, Boolean> view,
 		}
 	}
 
-	/** The command of a start: its sandbox's mounts, the given ones if any. */
-	private List<String> wrap(SandboxMounts mounts, @Nullable Path directory, List<String> command) {
+	/** A command in a sandbox with the given mounts, in its root directory. */
+	private List<String> wrap(SandboxMounts mounts, List<String> command) {
 		List<String> wrapped = new ArrayList<>(this.prefix);
-		wrapped.addAll(mounts.options((directory != null) ? directory : Path.of("/")));
+		wrapped.addAll(mounts.options(Path.of("/")));
 		wrapped.add("--");
 		wrapped.addAll(command);
 		return wrapped;

@@ -34,7 +34,6 @@ import dev.mcpstdio.core.tree.Membership;
 import dev.mcpstdio.core.tree.ProcReader;
 import dev.mcpstdio.core.tree.ProcessMarkers;
 import dev.mcpstdio.core.tree.ProcessScanner;
-import dev.mcpstdio.core.tree.ProcessTable;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

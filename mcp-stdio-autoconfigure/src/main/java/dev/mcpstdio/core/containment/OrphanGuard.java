@@ -27,6 +27,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.mcpstdio.core.support.Threads;
 import dev.mcpstdio.core.tree.Platform;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -112,8 +113,7 @@ public final class OrphanGuard {
 		synchronized (this.lock) {
 			this.known.put(pid, line);
 			if (this.writer == null) {
-				this.writer = new Thread(this::writeLines, "mcp-stdio-orphan-guard");
-				this.writer.setDaemon(true);
+				this.writer = Threads.daemon(this::writeLines, "mcp-stdio-orphan-guard");
 				this.writer.start();
 			}
 			if (this.watcher == null || !this.watcher.isAlive()) {

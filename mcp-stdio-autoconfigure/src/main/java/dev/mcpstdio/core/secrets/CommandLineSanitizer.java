@@ -20,7 +20,6 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,7 +32,6 @@ import java.util.regex.Pattern;
 final class CommandLineSanitizer {
 
 	/** Words that introduce the credentials of an HTTP authorization. */
-	private static final Set<String> AUTH_SCHEMES = Set.of("bearer", "basic", "digest", "token", "bot", "negotiate");
 
 	private static final int LONG_CLASS_PATH = 160;
 
@@ -67,7 +65,7 @@ final class CommandLineSanitizer {
 				continue;
 			}
 			if (maskNext) {
-				if (AUTH_SCHEMES.contains(arg.toLowerCase(Locale.ROOT))) {
+				if (SecretSanitizer.AUTH_SCHEMES.contains(arg.toLowerCase(Locale.ROOT))) {
 					// Authorization: Bearer <token> as three arguments
 					parts.add(arg);
 					continue;

@@ -42,7 +42,10 @@ public final class SecretSanitizer {
 	private static final Pattern NAME_AND_SEPARATOR = Pattern
 		.compile("(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*[A-Za-z0-9])(\"?\\s*[=:]\\s*)");
 
-	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(bearer|basic|digest|token|bot|negotiate)\\s+");
+	/** The schemes of an {@code Authorization} value, whose next word is a secret. */
+	static final List<String> AUTH_SCHEMES = List.of("bearer", "basic", "digest", "token", "bot", "negotiate");
+
+	private static final Pattern AUTH_SCHEME = Pattern.compile("(?i)(" + String.join("|", AUTH_SCHEMES) + ")\\s+");
 
 	/**
 	 * A placeholder the user types, such as {@code ${GITHUB_TOKEN}}: it names a secret,

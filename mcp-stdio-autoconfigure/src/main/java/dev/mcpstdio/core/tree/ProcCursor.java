@@ -29,6 +29,9 @@ import java.util.Arrays;
  */
 final class ProcCursor {
 
+	/** An environment larger than this is not one we started. */
+	private static final int MAX_ENVIRON_BYTES = 256 * 1024;
+
 	/**
 	 * Fields of {@code stat} after the command name, the state being field 0: up to
 	 * {@code env_end}, which kernels before 3.5 do not show.
@@ -132,7 +135,7 @@ final class ProcCursor {
 	 * @return its length, -1 when it could not be read
 	 */
 	int readEnviron(long pid) {
-		return read(this.prefix + pid + "/environ", ProcReader.MAX_ENVIRON_BYTES);
+		return read(this.prefix + pid + "/environ", MAX_ENVIRON_BYTES);
 	}
 
 	byte[] buffer() {

@@ -32,9 +32,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ProcReader {
 
-	/** An environment larger than this is not one we started. */
-	static final int MAX_ENVIRON_BYTES = 256 * 1024;
-
 	/** The flag of {@code stat} that a process in {@code exit()} carries (sched.h). */
 	private static final long PF_EXITING = 0x4;
 

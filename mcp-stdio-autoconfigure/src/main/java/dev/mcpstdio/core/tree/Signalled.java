@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
 final class Signalled implements AutoCloseable {
 
 	/** The most pidfds held at once: past it, a signal goes by pid after a proof. */
-	static final int MAX_HELD = 1024;
+	private static final int MAX_HELD = 1024;
 
 	private final ProcessSource source;
 

@@ -16,8 +16,6 @@
 
 package dev.mcpstdio.core.server;
 
-import java.time.Duration;
-
 import dev.mcpstdio.autoconfigure.config.SpecDefaults;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +51,7 @@ class StdioServerSpecBuilderTests {
 			.sandbox(defaults.sandbox());
 		assertThatIllegalStateException().isThrownBy(builder::build)
 			.withMessageStartingWith("The spec of MCP server 'files' has no sendTimeout: ");
-		assertThat(builder.sendTimeout(Duration.ofSeconds(30)).build()).isEqualTo(defaults);
+		assertThat(builder.sendTimeout(defaults.sendTimeout()).build()).isEqualTo(defaults);
 	}
 
 }

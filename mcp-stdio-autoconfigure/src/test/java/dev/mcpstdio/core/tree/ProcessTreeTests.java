@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpstdio.core.tree.ProcessTable.Proc;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.mcpstdio.core.tree.Procs.proc;
