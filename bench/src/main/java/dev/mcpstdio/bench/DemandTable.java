@@ -23,7 +23,6 @@ import java.util.Map;
 import static dev.mcpstdio.bench.DemandBenchmark.LAZY_SERVERS;
 import static dev.mcpstdio.bench.DemandBenchmark.IDLE_TIMEOUT;
 import static dev.mcpstdio.bench.DemandBenchmark.SERVERS;
-import static dev.mcpstdio.bench.DemandSupport.MB;
 import static dev.mcpstdio.bench.DemandBenchmark.CHURN_STEP;
 import static dev.mcpstdio.bench.DemandBenchmark.CHURN_USERS;
 import static dev.mcpstdio.bench.DemandBenchmark.USERS;

@@ -30,8 +30,9 @@ import dev.mcpstdio.bench.transport.Connection.Side;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The transport benchmark's shutdown scenario: 20 servers, closed by a Spring context
- * with the starter, or by 20 SDK clients at once, timed until their last process is gone.
+ * The transport benchmark's shutdown scenario: {@code bench.transport.servers} servers
+ * (20), closed by a Spring context with the starter, or by as many SDK clients at once,
+ * timed until their last process is gone.
  *
  * @author mcp-stdio authors
  */
@@ -110,26 +111,17 @@ final class ShutdownScenario {
 	private ShutdownRun shutdownOurs(String mode) throws Exception {
 		Markers markers = new Markers();
 		ConfigurableApplicationContext context = this.servers.context(mode, markers);
-		EchoServers.awaitAlive(markers, this.servers.count());
-		Map<Long, String> started = markers.started();
-		long begin = System.nanoTime();
-		context.close();
-		long closed = System.nanoTime() - begin;
-		int leftAtClose = markers.aliveOf(started);
-		long gone = markers.awaitGone(started, 20_000);
-		// a process forked during the stop is not among those watched: a look at all
-		int left = Math.max(leftAtClose, markers.alive().size());
-		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
-		return new ShutdownRun(millis, left, Leftovers.after(markers, "ours shutdown " + mode));
+		return measure(markers, "ours shutdown " + mode, context::close);
 	}
 
-	/** Theirs: 20 SDK clients, closeGracefully() on each, in parallel. */
+	/** Theirs: one SDK client per server, closeGracefully() on each, in parallel. */
 	private ShutdownRun shutdownTheirs(String mode) throws Exception {
 		Markers markers = new Markers();
 		List<Connection> connections = this.servers.openInitialized(Side.THEIRS, mode, markers);
-		EchoServers.awaitAlive(markers, this.servers.count());
-		Map<Long, String> started = markers.started();
-		long begin = System.nanoTime();
+		return measure(markers, "SDK shutdown " + mode, () -> closeGracefully(connections));
+	}
+
+	private void closeGracefully(List<Connection> connections) throws InterruptedException {
 		ExecutorService executor = Executors.newFixedThreadPool(this.servers.count(), Results::daemon);
 		try {
 			List<Callable<Void>> closes = new ArrayList<>();
@@ -144,13 +136,45 @@ final class ShutdownScenario {
 		finally {
 			executor.shutdownNow();
 		}
-		long closed = System.nanoTime() - begin;
+	}
+
+	/**
+	 * Measure one shutdown: once every server is up, the time from the close to the last
+	 * process seen before it gone, and what is left. The close runs also when the servers
+	 * did not all come up, so that none is left running.
+	 * @param markers the run's markers
+	 * @param label names the run in the leftovers' report
+	 * @param close closes the servers
+	 * @return the run
+	 * @throws Exception if the servers did not come up or the close failed
+	 */
+	private ShutdownRun measure(Markers markers, String label, Close close) throws Exception {
+		Map<Long, String> started;
+		try {
+			EchoServers.awaitAlive(markers, this.servers.count());
+			started = markers.started();
+		}
+		catch (Exception | Error ex) {
+			close.run();
+			throw ex;
+		}
+		long begin = System.nanoTime();
+		close.run();
 		int leftAtClose = markers.aliveOf(started);
 		long gone = markers.awaitGone(started, 20_000);
-		// a process forked during the stop is not among those watched: a look at all
+		double millis = (gone < 0) ? -1 : (System.nanoTime() - begin) / 1e6;
+		// a process forked during the stop is not among those watched: a look at all,
+		// once the figure is taken
 		int left = Math.max(leftAtClose, markers.alive().size());
-		double millis = (gone < 0) ? -1 : (closed + gone) / 1e6;
-		return new ShutdownRun(millis, left, Leftovers.after(markers, "SDK shutdown " + mode));
+		return new ShutdownRun(millis, left, Leftovers.after(markers, label));
+	}
+
+	/** Closes the servers of a run. */
+	@FunctionalInterface
+	private interface Close {
+
+		void run() throws Exception;
+
 	}
 
 	/** The median, a run whose processes never went (-1) counting as the slowest. */

@@ -26,8 +26,9 @@ import dev.mcpstdio.lifecycle.McpStdioServer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The transport benchmark's start-up scenario: 20 servers to all initialized, by a Spring
- * context with the starter, and by SDK clients in parallel and one by one.
+ * The transport benchmark's start-up scenario: {@code bench.transport.servers} servers
+ * (20) to all initialized, by a Spring context with the starter, and by SDK clients in
+ * parallel and one by one.
  *
  * @author mcp-stdio authors
  */
