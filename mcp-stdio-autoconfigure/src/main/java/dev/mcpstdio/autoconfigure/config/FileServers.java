@@ -70,13 +70,9 @@ final class FileServers {
 	 * @return its servers, by name
 	 */
 	Map<String, Configured> read(String location, String property) {
-		Path path = ServersFileLoader.path(location, this.resourceLoader);
-		if (path != null) {
-			this.files.add(path);
-		}
 		Map<String, ServersFile.Entry> entries;
 		try {
-			entries = ServersFile.read(location, this.resourceLoader);
+			entries = ServersFile.read(location, this.resourceLoader, this.files::add);
 		}
 		catch (ServersFile.InvalidFileException ex) {
 			this.problems.add((ex.server != null) ? ex.server : "(servers file)", property,

@@ -16,11 +16,13 @@
 
 package dev.mcpstdio.autoconfigure.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,13 +68,15 @@ public final class ServersFile {
 	 * @param location a {@code classpath:} or URL location as Spring resolves it, or a
 	 * plain path on the file system (else, as before, on the class path)
 	 * @param resourceLoader the application's resource loader
+	 * @param watch takes where the file is when it is one on the file system, also when
+	 * it cannot be read
 	 * @return the servers by name, in file order
 	 * @throws InvalidFileException when the file cannot be read or is not of the format
 	 */
-	static Map<String, Entry> read(String location, ResourceLoader resourceLoader) {
+	static Map<String, Entry> read(String location, ResourceLoader resourceLoader, Consumer<Path> watch) {
 		JsonNode root;
 		try {
-			root = MAPPER.readTree(ServersFileLoader.load(location, resourceLoader));
+			root = MAPPER.readTree(ServersFileLoader.load(location, resourceLoader, watch));
 		}
 		catch (StreamConstraintsException ex) {
 			throw InvalidFileException.unusable(null, constraint(ex));

@@ -22,13 +22,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import dev.mcpstdio.autoconfigure.config.ServersFile.InvalidFileException;
+import dev.mcpstdio.core.support.Threads;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.FileSystemResource;
@@ -48,59 +50,37 @@ final class ServersFileLoader {
 	}
 
 	/**
-	 * Load the bytes of a servers file.
+	 * Load the bytes of a servers file. Everything that touches its source, from finding
+	 * out whether a plain path exists to the read, runs on a thread of its own, so that a
+	 * source that is stuck (a network file system, a URL that never answers) costs
+	 * start-up {@link ServersFile#READ_TIMEOUT}, not forever. That thread is a daemon,
+	 * interrupted at the timeout; a read that ignores interrupts ends when its source
+	 * does.
 	 * @param location the file's location, as {@link ServersFile#read} takes it
 	 * @param resourceLoader the application's resource loader
+	 * @param watch takes where the file is when it is one on the file system, on the
+	 * calling thread, also when it cannot be read: a fix of it is then seen
 	 * @return its bytes
 	 * @throws InvalidFileException when it cannot be read
 	 */
-	static byte[] load(String location, ResourceLoader resourceLoader) {
-		return load(resource(location, resourceLoader), ServersFile.READ_TIMEOUT);
-	}
-
-	/**
-	 * Return where a servers file is on the file system, so that a change can be watched.
-	 * @param location the file's location, as {@link ServersFile#read} takes it
-	 * @param resourceLoader the application's resource loader
-	 * @return the file, or {@code null} when it is not one on the file system
-	 */
-	static @Nullable Path path(String location, ResourceLoader resourceLoader) {
-		try {
+	static byte[] load(String location, ResourceLoader resourceLoader, Consumer<Path> watch) {
+		AtomicReference<@Nullable Path> file = new AtomicReference<>();
+		FutureTask<byte[]> task = new FutureTask<>(() -> {
 			Resource resource = resource(location, resourceLoader);
-			return resource.isFile() ? resource.getFile().toPath().toAbsolutePath() : null;
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
-	}
-
-	private static Resource resource(String location, ResourceLoader resourceLoader) {
-		FileSystemResource file = new FileSystemResource(location);
-		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
-		return (plain && file.exists()) ? file : resourceLoader.getResource(location);
-	}
-
-	/**
-	 * Read the bytes of a file on a thread of its own, so that a source that is stuck (a
-	 * network file system, a URL that never answers) costs start-up {@code timeout}, not
-	 * forever. That thread is a daemon, interrupted at the timeout; a read that ignores
-	 * interrupts ends when its source does.
-	 */
-	private static byte[] load(Resource resource, Duration timeout) {
-		FutureTask<byte[]> task = new FutureTask<>(() -> loadNow(resource));
-		Thread reader = new Thread(task, "mcp-stdio-servers-file");
-		reader.setDaemon(true);
-		reader.start();
+			file.set(path(resource));
+			return loadNow(resource);
+		});
+		Threads.daemon(task, "mcp-stdio-servers-file").start();
 		try {
-			return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			return task.get(ServersFile.READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (TimeoutException ex) {
-			reader.interrupt();
-			throw InvalidFileException.unreadable("it could not be read within " + timeout.toSeconds()
+			task.cancel(true);
+			throw InvalidFileException.unreadable("it could not be read within " + ServersFile.READ_TIMEOUT.toSeconds()
 					+ "s (a stuck source: a network file system or a URL that does not answer)");
 		}
 		catch (InterruptedException ex) {
-			reader.interrupt();
+			task.cancel(true);
 			Thread.currentThread().interrupt();
 			throw InvalidFileException.unreadable("start-up was interrupted while it was read");
 		}
@@ -110,6 +90,27 @@ final class ServersFileLoader {
 			}
 			throw InvalidFileException
 				.unreadable("reading it failed (" + ex.getCause().getClass().getSimpleName() + ")");
+		}
+		finally {
+			Path path = file.get();
+			if (path != null) {
+				watch.accept(path);
+			}
+		}
+	}
+
+	private static Resource resource(String location, ResourceLoader resourceLoader) {
+		FileSystemResource file = new FileSystemResource(location);
+		boolean plain = !location.startsWith(ResourceLoader.CLASSPATH_URL_PREFIX) && !ResourceUtils.isUrl(location);
+		return (plain && file.exists()) ? file : resourceLoader.getResource(location);
+	}
+
+	private static @Nullable Path path(Resource resource) {
+		try {
+			return resource.isFile() ? resource.getFile().toPath().toAbsolutePath() : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
 		}
 	}
 
