@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
@@ -164,12 +163,16 @@ final class RequestLedger {
 			// the timer holds nothing of an ended process
 			this.timeouts.cancel();
 		}
-		List<InFlightRequest> all = new ArrayList<>(this.byId.keySet()).stream()
-			.map(this.byId::remove)
-			.filter(Objects::nonNull)
-			.toList();
+		List<InFlightRequest> unanswered = new ArrayList<>();
+		List<InFlightRequest> awaited = new ArrayList<>();
+		for (Object id : new ArrayList<>(this.byId.keySet())) {
+			InFlightRequest entry = this.byId.remove(id);
+			if (entry != null) {
+				((entry.future() == null) ? unanswered : awaited).add(entry);
+			}
+		}
 		signal();
-		return new Ended(all);
+		return new Ended(List.copyOf(unanswered), List.copyOf(awaited));
 	}
 
 	/**
@@ -228,26 +231,21 @@ final class RequestLedger {
 	 * The requests in flight when the process ended: the ones the listener is told of,
 	 * then all failed.
 	 *
-	 * @param entries the entries
+	 * @param unanswered the requests whose responses the listener would have got
+	 * @param awaited the requests sent with a future of their own
 	 */
-	record Ended(List<InFlightRequest> entries) {
-
-		/** The requests whose responses the listener would have got. */
-		List<InFlightRequest> unanswered() {
-			return this.entries.stream().filter((entry) -> entry.future() == null).toList();
-		}
+	record Ended(List<InFlightRequest> unanswered, List<InFlightRequest> awaited) {
 
 		/**
 		 * Fail the requests the listener awaited, all with the exit's one failure.
 		 * @param exit the failure
 		 */
 		void failUnanswered(Supplier<? extends Throwable> exit) {
-			List<InFlightRequest> unanswered = unanswered();
-			if (unanswered.isEmpty()) {
+			if (this.unanswered.isEmpty()) {
 				return;
 			}
 			Throwable failure = exit.get();
-			for (InFlightRequest entry : unanswered) {
+			for (InFlightRequest entry : this.unanswered) {
 				entry.failed(failure);
 			}
 		}
@@ -257,10 +255,8 @@ final class RequestLedger {
 		 * @param failure the failure of a request, by its id
 		 */
 		void failAwaited(Function<Object, ? extends Throwable> failure) {
-			for (InFlightRequest entry : this.entries) {
-				if (entry.future() != null) {
-					entry.failed(failure.apply(entry.id()));
-				}
+			for (InFlightRequest entry : this.awaited) {
+				entry.failed(failure.apply(entry.id()));
 			}
 		}
 

@@ -73,7 +73,7 @@ public final class ProcessPipes {
 	 * @param error makes the error of each queued write
 	 */
 	public void closeStdin(Supplier<? extends Exception> error) {
-		this.stdin.close((write) -> error.get());
+		this.stdin.close(error);
 	}
 
 	/**

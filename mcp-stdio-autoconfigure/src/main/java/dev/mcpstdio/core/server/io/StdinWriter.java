@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.mcpstdio.core.support.Threads;
 import org.jspecify.annotations.Nullable;
@@ -70,7 +70,7 @@ final class StdinWriter {
 	private volatile boolean closeRequested;
 
 	/** What a write that close() did not reach fails with; set before the request. */
-	private volatile @Nullable Function<QueuedWrite, Exception> closeError;
+	private volatile @Nullable Supplier<? extends Exception> closeError;
 
 	/** The write taken from the queue that waits for a direct write to finish. */
 	private volatile @Nullable QueuedWrite held;
@@ -207,7 +207,7 @@ final class StdinWriter {
 			}
 			catch (RejectedExecutionException ex) {
 				this.draining.set(false);
-				failQueued((write) -> new IOException("no thread is left to write to stdin", ex));
+				failQueued(() -> new IOException("no thread is left to write to stdin", ex));
 			}
 		}
 	}
@@ -230,7 +230,7 @@ final class StdinWriter {
 		}
 		catch (RuntimeException | Error ex) {
 			this.draining.set(false);
-			failQueued((write) -> new IOException("writing to stdin failed", ex));
+			failQueued(() -> new IOException("writing to stdin failed", ex));
 			throw ex;
 		}
 	}
@@ -242,7 +242,7 @@ final class StdinWriter {
 		// fields volatile: one of the two sees the other)
 		if (this.closeRequested && write.cancel()) {
 			this.held = null;
-			write.future.completeExceptionally(closeError(write));
+			write.future.completeExceptionally(closeError());
 			return;
 		}
 		// A direct write may hold the lock: it ends, or fails when the process does
@@ -252,7 +252,7 @@ final class StdinWriter {
 			// close() fails a write held here like those still queued; one it came too
 			// early to see is not begun either
 			if (this.closeRequested && write.cancel()) {
-				write.future.completeExceptionally(closeError(write));
+				write.future.completeExceptionally(closeError());
 			}
 			if (!write.start()) {
 				return;
@@ -303,29 +303,29 @@ final class StdinWriter {
 	 * given error.
 	 * @param error makes the error of each queued write
 	 */
-	void close(Function<QueuedWrite, Exception> error) {
+	void close(Supplier<? extends Exception> error) {
 		this.closeError = error;
 		this.closeRequested = true;
 		this.blockedCheck.cancel();
 		QueuedWrite taken = this.held;
 		if (taken != null && taken.cancel()) {
-			taken.future.completeExceptionally(error.apply(taken));
+			taken.future.completeExceptionally(error.get());
 		}
 		failQueued(error);
 		// Whoever holds the lock now closes stdin when it lets go
 		closeUnlessWriting(true);
 	}
 
-	private Exception closeError(QueuedWrite write) {
-		Function<QueuedWrite, Exception> error = this.closeError;
-		return (error != null) ? error.apply(write) : new IOException("stdin is closed");
+	private Exception closeError() {
+		Supplier<? extends Exception> error = this.closeError;
+		return (error != null) ? error.get() : new IOException("stdin is closed");
 	}
 
-	private void failQueued(Function<QueuedWrite, Exception> error) {
+	private void failQueued(Supplier<? extends Exception> error) {
 		QueuedWrite write;
 		while ((write = this.queue.poll()) != null) {
 			if (write.cancel()) {
-				write.future.completeExceptionally(error.apply(write));
+				write.future.completeExceptionally(error.get());
 			}
 		}
 	}

@@ -69,7 +69,7 @@ class StdinWriterTests {
 	@AfterEach
 	void stop() throws Exception {
 		this.testEnded.countDown();
-		this.writer.close((write) -> new IOException("closed"));
+		this.writer.close(() -> new IOException("closed"));
 		// A closed reading end fails every write still blocked, within a second
 		this.server.close();
 		this.writer.closed.get(5, TimeUnit.SECONDS);
@@ -105,7 +105,7 @@ class StdinWriterTests {
 
 	@Test
 	void closeWithNothingUnderWayClosesAtOnce() throws Exception {
-		this.writer.close((write) -> new IOException("closed"));
+		this.writer.close(() -> new IOException("closed"));
 		assertThat(this.writer.closed).isDone();
 		assertThat(this.server.read()).isEqualTo(-1);
 	}
@@ -145,7 +145,7 @@ class StdinWriterTests {
 		writeDirectInBackground(big);
 		awaitWriting();
 		QueuedWrite queued = this.writer.enqueue(StdinWriter.line("late"), TimeUnit.SECONDS.toNanos(1));
-		this.writer.close((write) -> new IllegalStateException("stopped"));
+		this.writer.close(() -> new IllegalStateException("stopped"));
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> queued.future.get(5, TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalStateException.class)
 			.withMessageContaining("stopped");
@@ -158,7 +158,7 @@ class StdinWriterTests {
 
 	@Test
 	void aWriteQueuedAfterCloseFailsAtOnce() throws Exception {
-		this.writer.close((write) -> new IOException("closed"));
+		this.writer.close(() -> new IOException("closed"));
 		QueuedWrite write = this.writer.enqueue(StdinWriter.line("after"), TimeUnit.SECONDS.toNanos(1));
 		assertThat(write.future).isCompletedExceptionally();
 		assertThat(this.writer.tryWriteDirect(StdinWriter.line("after"))).isFalse();
