@@ -231,7 +231,7 @@ final class PerUserRuns {
 	}
 
 	/** A per-user server whose one tool answers, with Spring AI's client on. */
-	static Map<String, Object> toolServer(String name, Markers markers) throws Exception {
+	private static Map<String, Object> toolServer(String name, Markers markers) throws Exception {
 		Map<String, Object> properties = properties();
 		String prefix = "mcp.stdio.servers." + name + ".";
 		properties.put(prefix + "command", "sh");
@@ -280,7 +280,7 @@ final class PerUserRuns {
 		return null;
 	}
 
-	static long openFds() {
+	private static long openFds() {
 		try (var fds = Files.list(Path.of("/proc/self/fd"))) {
 			return fds.count();
 		}

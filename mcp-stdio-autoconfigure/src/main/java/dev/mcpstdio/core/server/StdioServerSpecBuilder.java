@@ -153,15 +153,14 @@ public final class StdioServerSpecBuilder implements Cloneable {
 	 */
 	public StdioServerSpec build() {
 		List<String> missing = new ArrayList<>();
-		Object[] required = { this.inheritEnv, this.maxMessageSize, this.stderrTailLines, this.sendTimeout,
-				this.startupTimeout, this.shutdown, this.container, this.sandbox };
-		String[] names = { "inheritEnv", "maxMessageSize", "stderrTailLines", "sendTimeout", "startupTimeout",
-				"shutdown", "container", "sandbox" };
-		for (int i = 0; i < required.length; i++) {
-			if (required[i] == null) {
-				missing.add(names[i]);
-			}
-		}
+		require(missing, "inheritEnv", this.inheritEnv);
+		require(missing, "maxMessageSize", this.maxMessageSize);
+		require(missing, "stderrTailLines", this.stderrTailLines);
+		require(missing, "sendTimeout", this.sendTimeout);
+		require(missing, "startupTimeout", this.startupTimeout);
+		require(missing, "shutdown", this.shutdown);
+		require(missing, "container", this.container);
+		require(missing, "sandbox", this.sandbox);
 		if (!missing.isEmpty()) {
 			throw new IllegalStateException("The spec of " + McpStdioException.describe(this.name) + " has no "
 					+ String.join(", ", missing) + ": the core has no defaults, give each one (the configuration "
@@ -176,6 +175,12 @@ public final class StdioServerSpecBuilder implements Cloneable {
 		ShutdownTimeouts.requirePositive(this.sendTimeout, "sendTimeout");
 		ShutdownTimeouts.requirePositive(this.startupTimeout, "startupTimeout");
 		return new StdioServerSpec(copy());
+	}
+
+	private static void require(List<String> missing, String setting, @Nullable Object value) {
+		if (value == null) {
+			missing.add(setting);
+		}
 	}
 
 	StdioServerSpecBuilder copy() {
