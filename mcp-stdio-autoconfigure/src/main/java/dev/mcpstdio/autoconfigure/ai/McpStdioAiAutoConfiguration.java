@@ -16,7 +16,6 @@
 
 package dev.mcpstdio.autoconfigure.ai;
 
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -106,14 +105,18 @@ public class McpStdioAiAutoConfiguration {
 	@Bean
 	ServerClients mcpStdioServerClients(Environment environment, StartupClientInitializer startup,
 			ObjectProvider<McpSyncClientConfigurer> sync, ObjectProvider<McpAsyncClientConfigurer> async) {
-		Binder binder = Binder.get(environment);
-		// Spring AI's defaults, from its properties' fields
-		McpClientCommonProperties defaults = new McpClientCommonProperties();
-		return new ServerClients(
-				binder.bind("spring.ai.mcp.client.request-timeout", Duration.class)
-					.orElse(defaults.getRequestTimeout()),
-				startup::isRunning, environment.getProperty("spring.ai.mcp.client.name", defaults.getName()),
-				environment.getProperty("spring.ai.mcp.client.version", defaults.getVersion()), sync, async);
+		McpClientCommonProperties client = springAiClient(environment);
+		return new ServerClients(client.getRequestTimeout(), startup::isRunning, client.getName(), client.getVersion(),
+				sync, async);
+	}
+
+	/**
+	 * Return Spring AI's client settings ({@code spring.ai.mcp.client}), bound as its own
+	 * auto-configuration binds them: what is not set keeps the default of its field.
+	 */
+	private static McpClientCommonProperties springAiClient(Environment environment) {
+		return Binder.get(environment)
+			.bindOrCreate(McpClientCommonProperties.CONFIG_PREFIX, McpClientCommonProperties.class);
 	}
 
 	/**
@@ -155,7 +158,7 @@ public class McpStdioAiAutoConfiguration {
 		return new ToolGathering.Customizers(filter.getIfUnique(() -> (connection, tool) -> true),
 				prefixes.getIfUnique(McpToolNamePrefixGenerator::noPrefix),
 				meta.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter),
-				environment.getProperty("spring.ai.mcp.client.name", new McpClientCommonProperties().getName()));
+				springAiClient(environment).getName());
 	}
 
 	/**
