@@ -358,7 +358,9 @@ class PerUserInstancesTests {
 			signIn("bob");
 			assertThat(whoami(server, "b1")).contains(BOB_TOKEN);
 			McpStdioServer bobs = server.instance();
-			Long bobsPid = bobs.pid();
+			// by its handle, which knows its start time: a pid may be given out again at
+			// once (the pid-reuse attack tests in the other fork steer ns_last_pid back)
+			ProcessHandle bobsProcess = ProcessHandle.of(bobs.pid()).orElseThrow();
 			// bob's token is refreshed: his running instance keeps the one it started
 			// with
 			OAuth2Clients.authorize(service, "bob", "gho_bob_refreshed_token_1");
@@ -381,7 +383,7 @@ class PerUserInstancesTests {
 			assertThat(whoami(server, "b3")).contains("gho_bob_refreshed_token_1");
 			McpStdioServer bobsNew = server.instance();
 			assertThat(bobsNew).isNotSameAs(bobs);
-			assertThat(bobsNew.pid()).isNotEqualTo(bobsPid);
+			assertThat(ProcessHandle.of(bobsNew.pid())).isPresent().get().isNotEqualTo(bobsProcess);
 			alice.get(30, TimeUnit.SECONDS);
 			assertThat(alicesCalls.get()).isGreaterThan(20);
 			// what is gone is not shown: every instance listed is one that is not stopped

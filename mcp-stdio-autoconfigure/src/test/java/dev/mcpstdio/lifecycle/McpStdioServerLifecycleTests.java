@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.mcpstdio.McpServerStartupException;
@@ -254,17 +255,21 @@ class McpStdioServerLifecycleTests {
 		server(properties, "search", "with-children.sh");
 		// a phase timeout far below the stop of a SIGTERM-deaf server: close must still
 		// wait for every process to be gone
-		List<Long> firstPids;
+		List<ProcessHandle> firstProcesses;
 		try (ConfigurableApplicationContext first = LifecycleApplications.run(properties, ShortShutdownPhase.class)) {
-			firstPids = pids(first);
+			List<Long> firstPids = pids(first);
 			assertThat(this.fixtures.alive()).containsAll(firstPids);
+			firstProcesses = processes(firstPids);
 		}
 		assertThat(this.fixtures.alive()).isEmpty();
 		try (ConfigurableApplicationContext second = LifecycleApplications.run(properties,
 				RecordsAliveBeforeServersStart.class)) {
 			assertThat(aliveSeen.get()).isEmpty();
 			List<Long> secondPids = pids(second);
-			assertThat(secondPids).doesNotContainAnyElementsOf(firstPids);
+			// other processes, told apart by pid and start time: a pid of the first
+			// context's may be given out again at once (the pid-reuse attack tests in
+			// the other fork steer ns_last_pid back)
+			assertThat(processes(secondPids)).doesNotContainAnyElementsOf(firstProcesses);
 			assertThat(this.fixtures.alive()).containsAll(secondPids);
 		}
 	}
@@ -430,6 +435,13 @@ class McpStdioServerLifecycleTests {
 
 	private static List<Long> pids(ConfigurableApplicationContext context) {
 		return context.getBean(McpStdioServers.class).list().stream().map(McpStdioServer::pid).toList();
+	}
+
+	/** The running processes of some pids: each one's handle knows its start time. */
+	private static List<ProcessHandle> processes(List<Long> pids) {
+		List<ProcessHandle> processes = pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
+		assertThat(processes).as("the processes of %s, alive", pids).hasSameSizeAs(pids);
+		return processes;
 	}
 
 	private static Throwable catchFailure(Runnable action) {

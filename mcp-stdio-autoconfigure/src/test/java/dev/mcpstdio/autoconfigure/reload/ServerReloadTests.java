@@ -76,10 +76,13 @@ class ServerReloadTests {
 		this.runner.withPropertyValues(properties(file)).run((context) -> {
 			McpStdioServers servers = context.getBean(McpStdioServers.class);
 			McpStdioServer kept = servers.get("kept");
-			long keptPid = pid(kept);
+			// each process by its handle, which knows its start time: a pid may be given
+			// out again at once (the pid-reuse attack tests in the other fork steer
+			// ns_last_pid back)
+			ProcessHandle keptProcess = process(kept);
 			McpStdioServer changed = servers.get("changed");
-			long changedPid = pid(changed);
-			long removedPid = pid(servers.get("removed"));
+			ProcessHandle changedProcess = process(changed);
+			ProcessHandle removedProcess = process(servers.get("removed"));
 			write(file, Map.of("kept", "echo.sh", "changed", "echo.sh changed", "added", "echo.sh"));
 			long written = System.nanoTime();
 			Await.that("the edit applied", () -> servers.lastReload() != null);
@@ -92,16 +95,16 @@ class ServerReloadTests {
 			assertThat(reload.changed()).containsExactly("changed");
 			// unchanged: the same server, process and pid
 			assertThat(servers.get("kept")).isSameAs(kept);
-			assertThat(pid(kept)).isEqualTo(keptPid);
+			assertThat(process(kept)).isEqualTo(keptProcess);
 			// changed: stopped, and started again with its new arguments
 			McpStdioServer restarted = servers.get("changed");
 			assertThat(restarted).isNotSameAs(changed);
 			assertThat(changed.state()).isEqualTo(ServerState.STOPPED);
 			assertThat(restarted.definition().spec().args()).endsWith("changed");
-			assertThat(pid(restarted)).isNotEqualTo(changedPid);
-			assertThat(Fixtures.isLive(changedPid)).isFalse();
+			assertThat(process(restarted)).isNotEqualTo(changedProcess);
+			assertThat(Fixtures.isLive(changedProcess)).isFalse();
 			// removed: stopped by the ordered shutdown and forgotten, its bean too
-			assertThat(Fixtures.isLive(removedPid)).isFalse();
+			assertThat(Fixtures.isLive(removedProcess)).isFalse();
 			assertThat(context.containsBean(ServerBeans.beanName("removed"))).isFalse();
 			assertThat(context.getBean(ServerBeans.beanName("added"))).isSameAs(servers.get("added"));
 		});
@@ -291,6 +294,10 @@ class ServerReloadTests {
 		Path next = file.resolveSibling(file.getFileName() + ".new");
 		Files.writeString(next, "{\"mcpServers\": {" + String.join(", ", entries) + "}}");
 		Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+	}
+
+	private static ProcessHandle process(McpStdioServer server) {
+		return ProcessHandle.of(pid(server)).orElseThrow();
 	}
 
 	private static long pid(McpStdioServer server) {
