@@ -54,9 +54,9 @@ class RequestTimeoutsTests {
 
 	@Test
 	void anEndedProcessLeavesNoSweepOnTheTimer() {
-		// the sweep holds the ledger, its entries and their clients: until it was due
-		// (the
-		// client's timeout, 20 s by default) an ended process stayed reachable
+		// the sweep holds the ledger, its entries and their clients: until it was
+		// due (the client's timeout, 20 s by default) an ended process stayed
+		// reachable
 		this.ledger.clientTimeout(TimeUnit.HOURS.toNanos(1));
 		this.ledger.open(observed("1", (ended) -> {
 		}));
